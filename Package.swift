@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+// notif: Unix filters for push and inbox notifications. The toolchain only: no package
+// dependencies (see CONTRIBUTING.md).
+import PackageDescription
+
+let package = Package(
+  name: "notif",
+  products: [
+    .executable(name: "notif-parse", targets: ["notif-parse"]),
+    .library(name: "NotifModel", targets: ["NotifModel"]),
+  ],
+  targets: [
+    .target(name: "NotifModel"),
+    .executableTarget(name: "notif-parse", dependencies: ["NotifModel"]),
+    .testTarget(name: "NotifModelTests", dependencies: ["NotifModel"]),
+    .testTarget(name: "NotifParseTests", dependencies: ["notif-parse", "NotifModel"]),
+    .testTarget(
+      name: "EndToEndTests", dependencies: ["NotifModel"], exclude: ["cases"]),
+  ]
+)

@@ -1,0 +1,117 @@
+/// How serious a diagnostic is.
+public enum Severity: String, Sendable, Comparable {
+  case warning, error
+
+  public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
+}
+
+/// One problem found in the input, with where it is.
+///
+/// Tools build diagnostics as values; `DiagnosticFormat` turns them into one line each.
+public struct Diagnostic: Sendable, Equatable {
+  /// Whether the record was rejected (`error`) or kept (`warning`).
+  public var severity: Severity
+  /// A stable name for the kind of problem, such as `PayloadTooLarge`.
+  public var code: String
+  /// One lowercase line with user values in single quotes and no final period.
+  public var message: String
+  /// The file as named on the command line, or `<stdin>`.
+  public var file: String
+  /// The 1-based line, if the problem has one.
+  public var line: Int?
+  /// The 1-based column in Unicode scalars, if the problem has one.
+  public var column: Int?
+
+  /// Creates a diagnostic.
+  public init(
+    _ severity: Severity, _ code: String, _ message: String, file: String, line: Int? = nil,
+    column: Int? = nil
+  ) {
+    self.severity = severity
+    self.code = code
+    self.message = message
+    self.file = file
+    self.line = line
+    self.column = column
+  }
+}
+
+/// The ways diagnostics can be written.
+public enum DiagnosticFormat: String, Sendable, CaseIterable {
+  /// `PROG: FILE:LINE:COL: error: message [Code]`
+  case text
+  /// GitHub Actions workflow commands: `::error file=F,line=L,col=C,title=Code::message`
+  case github
+  /// One JSON object per diagnostic.
+  case json
+
+  /// The line (with its newline) that reports `diagnostic` for program `program`.
+  public func render(_ diagnostic: Diagnostic, program: String) -> String {
+    switch self {
+    case .text:
+      var location = diagnostic.file
+      if let line = diagnostic.line {
+        location += ":\(line)"
+        if let column = diagnostic.column { location += ":\(column)" }
+      }
+      return "\(program): \(location): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]\n"
+    case .github:
+      var properties = "file=\(Self.githubProperty(diagnostic.file))"
+      if let line = diagnostic.line {
+        properties += ",line=\(line)"
+        if let column = diagnostic.column { properties += ",col=\(column)" }
+      }
+      properties += ",title=\(Self.githubProperty(diagnostic.code))"
+      return "::\(diagnostic.severity.rawValue) \(properties)::\(Self.githubData(diagnostic.message))\n"
+    case .json:
+      var out = ByteBuffer(capacity: 160)
+      out.append("{\"file\":")
+      JSONEscapes.writeString(diagnostic.file, into: &out)
+      out.append(",\"line\":")
+      if let line = diagnostic.line { out.append(decimal: Int64(line)) } else { out.append("null") }
+      out.append(",\"column\":")
+      if let column = diagnostic.column { out.append(decimal: Int64(column)) } else { out.append("null") }
+      out.append(",\"severity\":")
+      JSONEscapes.writeString(diagnostic.severity.rawValue, into: &out)
+      out.append(",\"code\":")
+      JSONEscapes.writeString(diagnostic.code, into: &out)
+      out.append(",\"message\":")
+      JSONEscapes.writeString(diagnostic.message, into: &out)
+      out.append("}\n")
+      return String(decoding: out.bytes, as: UTF8.self)
+    }
+  }
+
+  /// Escapes a workflow command's message: `%`, CR and LF.
+  static func githubData(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "%": out += "%25"
+      case "\r": out += "%0D"
+      case "\n": out += "%0A"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  /// Escapes a workflow command's property value: as data, plus `:` and `,`.
+  static func githubProperty(_ text: String) -> String {
+    githubData(text).replacingColonsAndCommas()
+  }
+}
+
+extension String {
+  fileprivate func replacingColonsAndCommas() -> String {
+    var out = ""
+    for scalar in unicodeScalars {
+      switch scalar {
+      case ":": out += "%3A"
+      case ",": out += "%2C"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,578 @@
+/// Why a JSON text was rejected, and where.
+public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// A stable code for the kind of problem.
+  public enum Code: String, Sendable {
+    case invalidJSON = "InvalidJSON"
+    case invalidUTF8 = "InvalidUTF8"
+    case duplicateKey = "DuplicateKey"
+    case nestingTooDeep = "NestingTooDeep"
+    case recordTooLarge = "RecordTooLarge"
+  }
+
+  /// The kind of problem.
+  public var code: Code
+  /// The byte offset, within the text, where the problem is.
+  public var offset: Int
+  /// One lowercase line that says what is wrong.
+  public var message: String
+
+  /// Creates an error.
+  public init(_ code: Code, at offset: Int, _ message: String) {
+    self.code = code
+    self.offset = offset
+    self.message = message
+  }
+
+  public var description: String { message }
+}
+
+/// What one call to `JSONParser.parse` found.
+public enum JSONParseResult: Equatable {
+  /// A whole value ends at this offset; its tape is ready.
+  case complete(end: Int)
+  /// The bytes end inside a value: call again with more.
+  case incomplete
+  /// The bytes are not JSON.
+  case failed(JSONError)
+}
+
+/// A strict (RFC 8259) validating JSON parser that fills a reusable tape.
+///
+/// Beyond the grammar it rejects invalid UTF-8, unpaired surrogate escapes, duplicate keys
+/// (compared after unescaping) and nesting deeper than `maxDepth`. One instance is reused for
+/// every record: after warm-up it allocates nothing per record. Strings are checked eight bytes
+/// at a time while they are plain ASCII.
+public struct JSONParser {
+  /// The tape of the last complete value.
+  public private(set) var tokens: [JSONToken] = []
+  /// The deepest nesting of objects and arrays accepted.
+  public let maxDepth: Int
+  private var stack: [Int] = []
+  private var keyScratch: [Int] = []
+
+  /// The default nesting limit: far beyond any real payload, far below a stack overflow.
+  public static let defaultMaxDepth = 128
+
+  /// Creates a parser that accepts nesting up to `maxDepth` levels.
+  public init(maxDepth: Int = JSONParser.defaultMaxDepth) {
+    self.maxDepth = maxDepth
+    tokens.reserveCapacity(256)
+    stack.reserveCapacity(32)
+  }
+
+  /// Parses one JSON value that starts at the first byte of `bytes` (no leading white space).
+  ///
+  /// `isFinal` says that no more bytes will follow, so a value cut short is an error rather
+  /// than `.incomplete`. On `.complete`, `tokens` holds the value's tape.
+  ///
+  /// - Complexity: O(n) in the length of the value.
+  public mutating func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> JSONParseResult {
+    tokens.removeAll(keepingCapacity: true)
+    stack.removeAll(keepingCapacity: true)
+    guard let base = bytes.baseAddress, !bytes.isEmpty else {
+      return isFinal ? .failed(JSONError(.invalidJSON, at: 0, "unexpected end of input")) : .incomplete
+    }
+    var c = Cursor(p: base.assumingMemoryBound(to: UInt8.self), n: bytes.count, isFinal: isFinal)
+    do {
+      try run(&c)
+      return .complete(end: c.i)
+    } catch {
+      switch error {
+      case .incomplete: return .incomplete
+      case .failed(let e): return .failed(e)
+      }
+    }
+  }
+
+  /// Calls `body` with a view of the last complete value over the bytes it was parsed from.
+  public func withView<R>(
+    over bytes: UnsafeRawBufferPointer, _ body: (JSONView) throws -> R
+  ) rethrows -> R {
+    try tokens.withUnsafeBufferPointer { try body(JSONView(tokens: $0, bytes: bytes)) }
+  }
+
+  // MARK: - The state machine
+
+  struct Cursor {
+    let p: UnsafePointer<UInt8>
+    let n: Int
+    let isFinal: Bool
+    var i = 0
+  }
+
+  enum Stop: Error {
+    case incomplete
+    case failed(JSONError)
+  }
+
+  private enum State {
+    case value, afterValue, objectFirst, objectKey, arrayFirst
+  }
+
+  private mutating func run(_ c: inout Cursor) throws(Stop) {
+    var state = State.value
+    while true {
+      switch state {
+      case .value:
+        let b = try peekSkippingSpace(&c)
+        switch b {
+        case UInt8(ascii: "{"):
+          try open(.object, &c)
+          state = .objectFirst
+        case UInt8(ascii: "["):
+          try open(.array, &c)
+          state = .arrayFirst
+        case UInt8(ascii: "\""):
+          try string(&c)
+          state = .afterValue
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+          try number(&c)
+          state = .afterValue
+        case UInt8(ascii: "t"): try literal(&c, "true", .bool, true); state = .afterValue
+        case UInt8(ascii: "f"): try literal(&c, "false", .bool, false); state = .afterValue
+        case UInt8(ascii: "n"): try literal(&c, "null", .null, false); state = .afterValue
+        default:
+          throw .failed(unexpected(c, c.i, expecting: "a JSON value"))
+        }
+      case .objectFirst:
+        if try peekSkippingSpace(&c) == UInt8(ascii: "}") {
+          try close(&c)
+          state = .afterValue
+        } else {
+          state = .objectKey
+        }
+      case .objectKey:
+        let b = try peekSkippingSpace(&c)
+        guard b == UInt8(ascii: "\"") else {
+          throw .failed(unexpected(c, c.i, expecting: "a string key"))
+        }
+        tokens[stack[stack.count - 1]].count += 1
+        try string(&c)
+        guard try peekSkippingSpace(&c) == UInt8(ascii: ":") else {
+          throw .failed(unexpected(c, c.i, expecting: "':' after the key"))
+        }
+        c.i += 1
+        state = .value
+      case .arrayFirst:
+        if try peekSkippingSpace(&c) == UInt8(ascii: "]") {
+          try close(&c)
+          state = .afterValue
+        } else {
+          tokens[stack[stack.count - 1]].count += 1
+          state = .value
+        }
+      case .afterValue:
+        guard let top = stack.last else { return }
+        let b = try peekSkippingSpace(&c)
+        let isObject = tokens[top].kind == .object
+        let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        if b == UInt8(ascii: ",") {
+          let comma = c.i
+          c.i += 1
+          if try peekSkippingSpace(&c) == closer {
+            throw .failed(JSONError(.invalidJSON, at: comma, "trailing comma before '\(Character(Unicode.Scalar(closer)))'"))
+          }
+          if isObject {
+            state = .objectKey
+          } else {
+            tokens[top].count += 1
+            state = .value
+          }
+        } else if b == closer {
+          try close(&c)
+        } else {
+          let what = isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
+          var error = unexpected(c, c.i, expecting: what)
+          if b == UInt8(ascii: "\"") || b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
+            error.message += " (missing comma?)"
+          }
+          throw .failed(error)
+        }
+      }
+    }
+  }
+
+  @inline(__always)
+  private func peekSkippingSpace(_ c: inout Cursor) throws(Stop) -> UInt8 {
+    while c.i < c.n {
+      let b = c.p[c.i]
+      if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 {
+        c.i += 1
+      } else {
+        return b
+      }
+    }
+    throw endOfInput(c)
+  }
+
+  private func endOfInput(_ c: Cursor) -> Stop {
+    if !c.isFinal { return .incomplete }
+    let what = stack.last.map { tokens[$0].kind == .object ? "object" : "array" }
+    return .failed(
+      JSONError(
+        .invalidJSON, at: c.n,
+        what.map { "unexpected end of input inside an \($0)" } ?? "unexpected end of input"))
+  }
+
+  private mutating func open(_ kind: JSONKind, _ c: inout Cursor) throws(Stop) {
+    guard stack.count < maxDepth else {
+      throw .failed(
+        JSONError(.nestingTooDeep, at: c.i, "objects and arrays nested deeper than \(maxDepth) levels"))
+    }
+    stack.append(tokens.count)
+    tokens.append(JSONToken(kind: kind, flag: false, start: Int32(c.i), end: 0, next: 0, count: 0))
+    c.i += 1
+  }
+
+  private mutating func close(_ c: inout Cursor) throws(Stop) {
+    let index = stack.removeLast()
+    c.i += 1
+    tokens[index].end = Int32(c.i)
+    tokens[index].next = Int32(tokens.count)
+    if tokens[index].kind == .object && tokens[index].count > 1 {
+      try checkDuplicateKeys(object: index, c)
+    }
+  }
+
+  @inline(__always)
+  private mutating func scalar(_ kind: JSONKind, _ flag: Bool, _ start: Int, _ end: Int) {
+    tokens.append(
+      JSONToken(
+        kind: kind, flag: flag, start: Int32(start), end: Int32(end), next: Int32(tokens.count + 1),
+        count: 0))
+  }
+
+  // MARK: - Scalars
+
+  private mutating func string(_ c: inout Cursor) throws(Stop) {
+    let start = c.i
+    let p = c.p
+    let n = c.n
+    var i = start + 1
+    var escaped = false
+    scan: while true {
+      while i + 8 <= n {
+        let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+        if Self.needsAttention(w) { break }
+        i += 8
+      }
+      guard i < n else {
+        c.i = i
+        throw endOfString(c, start)
+      }
+      let b = p[i]
+      if b == UInt8(ascii: "\"") {
+        i += 1
+        break scan
+      } else if b == UInt8(ascii: "\\") {
+        escaped = true
+        i = try escape(c, at: i, stringStart: start)
+      } else if b < 0x20 {
+        throw .failed(
+          JSONError(
+            .invalidJSON, at: i,
+            "unescaped control character \(Self.scalarName(UInt32(b))) in a string"
+              + (b == 0x0A ? " (a line break must be written \\n)" : "")))
+      } else if b < 0x80 {
+        i += 1
+      } else {
+        i = try utf8Sequence(c, at: i, stringStart: start)
+      }
+    }
+    scalar(.string, escaped, start, i)
+    c.i = i
+  }
+
+  private func endOfString(_ c: Cursor, _ start: Int) -> Stop {
+    c.isFinal
+      ? .failed(JSONError(.invalidJSON, at: start, "string is not closed before the end of input"))
+      : .incomplete
+  }
+
+  /// Whether any of the eight bytes is a quote, a backslash, a control character or non-ASCII.
+  @inline(__always)
+  static func needsAttention(_ w: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quote = w ^ (ones &* 0x22)
+    let backslash = w ^ (ones &* 0x5C)
+    let hasQuote = (quote &- ones) & ~quote
+    let hasBackslash = (backslash &- ones) & ~backslash
+    let hasControl = (w &- ones &* 0x20) & ~w
+    return ((hasQuote | hasBackslash | hasControl) & highs) | (w & highs) != 0
+  }
+
+  private func escape(_ c: Cursor, at i: Int, stringStart: Int) throws(Stop) -> Int {
+    guard i + 1 < c.n else { throw endOfString(c, stringStart) }
+    switch c.p[i + 1] {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      return i + 2
+    case UInt8(ascii: "u"):
+      let unit = try hex4(c, at: i + 2, stringStart: stringStart)
+      if unit >= 0xDC00 && unit < 0xE000 {
+        throw .failed(JSONError(.invalidJSON, at: i, "unpaired low surrogate escape \(Self.escapeText(unit))"))
+      }
+      guard unit >= 0xD800 && unit < 0xDC00 else { return i + 6 }
+      guard i + 12 <= c.n || c.isFinal else { throw .incomplete }
+      guard i + 12 <= c.n, c.p[i + 6] == UInt8(ascii: "\\"), c.p[i + 7] == UInt8(ascii: "u") else {
+        throw .failed(JSONError(.invalidJSON, at: i, "unpaired high surrogate escape \(Self.escapeText(unit))"))
+      }
+      let low = try hex4(c, at: i + 8, stringStart: stringStart)
+      guard low >= 0xDC00 && low < 0xE000 else {
+        throw .failed(JSONError(.invalidJSON, at: i, "unpaired high surrogate escape \(Self.escapeText(unit))"))
+      }
+      return i + 12
+    default:
+      throw .failed(
+        JSONError(.invalidJSON, at: i, "invalid escape \(Self.describe(c, i + 1, quoted: "'\\", "'"))"))
+    }
+  }
+
+  private func hex4(_ c: Cursor, at i: Int, stringStart: Int) throws(Stop) -> UInt32 {
+    var value: UInt32 = 0
+    for k in i..<i + 4 {
+      guard k < c.n else { throw endOfString(c, stringStart) }
+      let digit = JSONEscapes.hexValue(c.p[k])
+      guard digit != 0xFF else {
+        throw .failed(JSONError(.invalidJSON, at: i - 2, "invalid \\u escape: expected four hex digits"))
+      }
+      value = value << 4 | UInt32(digit)
+    }
+    return value
+  }
+
+  /// Validates the UTF-8 sequence at `i` (Unicode Table 3-7) and returns the offset after it.
+  private func utf8Sequence(_ c: Cursor, at i: Int, stringStart: Int) throws(Stop) -> Int {
+    switch Self.utf8Length(c.p, i, c.n) {
+    case .valid(let length): return i + length
+    case .truncated: throw c.isFinal ? .failed(invalidUTF8(c, i)) : .incomplete
+    case .invalid: throw .failed(invalidUTF8(c, i))
+    }
+  }
+
+  private func invalidUTF8(_ c: Cursor, _ i: Int) -> JSONError {
+    JSONError(.invalidUTF8, at: i, "invalid UTF-8 byte \(Self.hexByte(c.p[i]))")
+  }
+
+  enum UTF8Check { case valid(Int), truncated, invalid }
+
+  static func utf8Length(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> UTF8Check {
+    let lead = p[i]
+    let length: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0: length = 3; low = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED: length = 3; high = 0x9F
+    case 0xF0: length = 4; low = 0x90
+    case 0xF1...0xF3: length = 4
+    case 0xF4: length = 4; high = 0x8F
+    default: return .invalid
+    }
+    for k in 1..<length {
+      guard i + k < n else { return .truncated }
+      let b = p[i + k]
+      let (lo, hi) = k == 1 ? (low, high) : (0x80, 0xBF)
+      if b < lo || b > hi { return .invalid }
+    }
+    return .valid(length)
+  }
+
+  private mutating func number(_ c: inout Cursor) throws(Stop) {
+    let start = c.i
+    let p = c.p
+    let n = c.n
+    var i = start
+    var integer = true
+    func more(_ i: Int) throws(Stop) -> UInt8? {
+      if i < n { return p[i] }
+      if !c.isFinal { throw .incomplete }
+      return nil
+    }
+    func isDigit(_ b: UInt8?) -> Bool { b.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+    func bad(_ why: String, _ at: Int) -> Stop { .failed(JSONError(.invalidJSON, at: at, why)) }
+    if p[i] == UInt8(ascii: "-") { i += 1 }
+    let first = try more(i)
+    if first == UInt8(ascii: "0") {
+      i += 1
+      if isDigit(try more(i)) { throw bad("numbers must not have leading zeros", start) }
+    } else if isDigit(first) {
+      while isDigit(try more(i)) { i += 1 }
+    } else {
+      throw bad("invalid number: expected a digit after '-'", start)
+    }
+    if try more(i) == UInt8(ascii: ".") {
+      integer = false
+      i += 1
+      guard isDigit(try more(i)) else { throw bad("invalid number: expected a digit after '.'", start) }
+      while isDigit(try more(i)) { i += 1 }
+    }
+    if let e = try more(i), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+      integer = false
+      i += 1
+      if let sign = try more(i), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { i += 1 }
+      guard isDigit(try more(i)) else { throw bad("invalid number: expected a digit in the exponent", start) }
+      while isDigit(try more(i)) { i += 1 }
+    }
+    scalar(.number, integer, start, i)
+    c.i = i
+  }
+
+  private mutating func literal(
+    _ c: inout Cursor, _ word: StaticString, _ kind: JSONKind, _ value: Bool
+  ) throws(Stop) {
+    let start = c.i
+    let length = word.utf8CodeUnitCount
+    for k in 0..<length {
+      guard start + k < c.n else {
+        if !c.isFinal { throw .incomplete }
+        throw .failed(Self.wordError(c, start))
+      }
+      if c.p[start + k] != word.utf8Start[k] { throw .failed(Self.wordError(c, start)) }
+    }
+    if start + length < c.n && Self.isWordByte(c.p[start + length]) {
+      throw .failed(Self.wordError(c, start))
+    }
+    scalar(kind, value, start, start + length)
+    c.i = start + length
+  }
+
+  // MARK: - Duplicate keys
+
+  private mutating func checkDuplicateKeys(object index: Int, _ c: Cursor) throws(Stop) {
+    keyScratch.removeAll(keepingCapacity: true)
+    var key = index + 1
+    for _ in 0..<Int(tokens[index].count) {
+      keyScratch.append(key)
+      key = Int(tokens[key + 1].next)
+    }
+    let bytes = UnsafeRawBufferPointer(start: c.p, count: c.n)
+    let duplicate: Int? = tokens.withUnsafeBufferPointer { tape in
+      let view = JSONView(tokens: tape, bytes: bytes)
+      if keyScratch.count <= 32 {
+        for a in 1..<keyScratch.count {
+          for b in 0..<a where Self.keysEqual(view, keyScratch[a], keyScratch[b]) {
+            return keyScratch[a]
+          }
+        }
+        return nil
+      }
+      var seen = Set<String>(minimumCapacity: keyScratch.count)
+      for k in keyScratch where !seen.insert(view.string(k)).inserted {
+        return k
+      }
+      return nil
+    }
+    if let duplicate {
+      let name = tokens.withUnsafeBufferPointer { JSONView(tokens: $0, bytes: bytes).string(duplicate) }
+      throw .failed(
+        JSONError(.duplicateKey, at: Int(tokens[duplicate].start), "duplicate key \(Self.quoted(name))"))
+    }
+  }
+
+  private static func keysEqual(_ view: JSONView, _ a: Int, _ b: Int) -> Bool {
+    if view.tokens[a].flag || view.tokens[b].flag {
+      return view.string(a) == view.string(b)
+    }
+    let x = view.rawString(a)
+    let y = view.rawString(b)
+    return x.count == y.count && x.elementsEqual(y)
+  }
+
+  // MARK: - Messages
+
+  private func unexpected(_ c: Cursor, _ i: Int, expecting what: String) -> JSONError {
+    let b = c.p[i]
+    if b >= 0x80, case .invalid = Self.utf8Length(c.p, i, c.n) {
+      return invalidUTF8(c, i)
+    }
+    switch b {
+    case UInt8(ascii: "/"):
+      return JSONError(.invalidJSON, at: i, "comments are not allowed in JSON")
+    case UInt8(ascii: "'"):
+      return JSONError(.invalidJSON, at: i, "strings must use double quotes, not single quotes")
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "_"), UInt8(ascii: "$"):
+      var error = Self.wordError(c, i)
+      if what == "a string key" { error.message = "object keys must be quoted: \(error.message)" }
+      return error
+    default:
+      return JSONError(.invalidJSON, at: i, "expected \(what), found \(Self.describe(c, i))")
+    }
+  }
+
+  private static func isWordByte(_ b: UInt8) -> Bool {
+    switch b {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"):
+      return true
+    default: return false
+    }
+  }
+
+  private static func wordError(_ c: Cursor, _ start: Int) -> JSONError {
+    var end = start
+    while end < c.n && end - start < 40 && isWordByte(c.p[end]) { end += 1 }
+    let word = String(decoding: UnsafeBufferPointer(start: c.p + start, count: end - start), as: UTF8.self)
+    return JSONError(
+      .invalidJSON, at: start,
+      "unexpected word '\(word)' (only true, false and null go unquoted; strings need double quotes)")
+  }
+
+  /// Names the character at `i` for a message: `'x'`, `'”' (U+201D)`, `no-break space (U+00A0)`.
+  static func describe(_ c: Cursor, _ i: Int, quoted open: String = "'", _ close: String = "'")
+    -> String
+  {
+    guard i < c.n else { return "end of input" }
+    let b = c.p[i]
+    if b < 0x80 {
+      if b > 0x20 && b < 0x7F { return open + String(Unicode.Scalar(b)) + close }
+      return scalarName(UInt32(b))
+    }
+    guard case .valid(let length) = utf8Length(c.p, i, c.n) else {
+      return "invalid UTF-8 byte \(hexByte(b))"
+    }
+    var buffer = ByteBuffer(capacity: 4)
+    buffer.append(UnsafeRawBufferPointer(start: c.p + i, count: length))
+    let text = String(decoding: buffer.bytes, as: UTF8.self)
+    guard let scalar = text.unicodeScalars.first else { return "invalid UTF-8" }
+    return scalarName(scalar.value, text: open + text + close)
+  }
+
+  static func scalarName(_ value: UInt32, text: String? = nil) -> String {
+    let code = "U+" + String(value, radix: 16, uppercase: true).leftPadded(to: 4)
+    switch value {
+    case 0x0A: return "line feed (\(code))"
+    case 0x09: return "tab (\(code))"
+    case 0x20: return "space"
+    case 0xA0: return "no-break space (\(code)); JSON white space is space, tab, CR and LF only"
+    case 0xFEFF: return "byte order mark (\(code))"
+    case 0x200B: return "zero width space (\(code))"
+    case 0x2018, 0x2019, 0x201C, 0x201D:
+      return "curly quote \(text ?? "") (\(code)); JSON strings need straight double quotes"
+    case ..<0x20, 0x7F: return "control character \(code)"
+    default: return text.map { "\($0) (\(code))" } ?? code
+    }
+  }
+
+  static func hexByte(_ b: UInt8) -> String {
+    "0x" + String(b, radix: 16, uppercase: true).leftPadded(to: 2)
+  }
+
+  static func escapeText(_ unit: UInt32) -> String {
+    "'\\u" + String(unit, radix: 16, uppercase: true).leftPadded(to: 4) + "'"
+  }
+
+  static func quoted(_ text: String) -> String {
+    "'" + text + "'"
+  }
+}
+
+extension String {
+  func leftPadded(to width: Int, with pad: Character = "0") -> String {
+    count >= width ? self : String(repeating: pad, count: width - count) + self
+  }
+}

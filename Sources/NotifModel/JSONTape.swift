@@ -1,0 +1,154 @@
+/// The kind of a JSON value on a tape.
+public enum JSONKind: UInt8, Sendable {
+  case object, array, string, number, bool, null
+}
+
+/// One value of a parsed JSON text: where its bytes are and how to skip it.
+///
+/// A tape lists values in document order. An object is followed by its members, each a string
+/// token for the key and then the value; an array by its elements. `next` is the index of the
+/// first token after the value and everything inside it, so siblings are one step apart.
+public struct JSONToken: Sendable {
+  /// The kind of value.
+  public var kind: JSONKind
+  /// For strings, whether the raw bytes contain a backslash escape; for numbers, whether the
+  /// number is an integer (no fraction, no exponent); for booleans, the value.
+  public var flag: Bool
+  /// The offset of the value's first byte: the quote of a string, the brace of an object.
+  public var start: Int32
+  /// The offset just past the value's last byte.
+  public var end: Int32
+  /// The index of the token that follows this value and all it contains.
+  public var next: Int32
+  /// The number of members of an object or elements of an array; 0 for scalars.
+  public var count: Int32
+}
+
+/// A read-only window on a parsed JSON text: its tape and the bytes the tape points into.
+///
+/// Both are borrowed: a view is valid only inside the call that handed it out. Index 0 is the
+/// root value. Lookups compare raw key bytes and build no strings.
+public struct JSONView {
+  /// The tokens, in document order.
+  public let tokens: UnsafeBufferPointer<JSONToken>
+  /// The bytes of the JSON text the tokens point into.
+  public let bytes: UnsafeRawBufferPointer
+
+  /// Creates a view of a tape over the bytes it was parsed from.
+  public init(tokens: UnsafeBufferPointer<JSONToken>, bytes: UnsafeRawBufferPointer) {
+    self.tokens = tokens
+    self.bytes = bytes
+  }
+
+  /// The kind of the value at `index`.
+  @inlinable public func kind(_ index: Int) -> JSONKind { tokens[index].kind }
+
+  /// The raw bytes of the value at `index`, quotes included for strings.
+  @inlinable public func raw(_ index: Int) -> UnsafeRawBufferPointer {
+    let token = tokens[index]
+    return UnsafeRawBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.end)])
+  }
+
+  /// The bytes between the quotes of the string at `index`, escapes not decoded.
+  @inlinable public func rawString(_ index: Int) -> UnsafeRawBufferPointer {
+    let token = tokens[index]
+    return UnsafeRawBufferPointer(rebasing: bytes[Int(token.start) + 1..<Int(token.end) - 1])
+  }
+
+  /// Calls `body` with the index of each key and its value of the object at `index`, in order.
+  ///
+  /// - Complexity: O(number of members).
+  @inlinable public func forEachMember(
+    of index: Int, _ body: (_ key: Int, _ value: Int) throws -> Void
+  ) rethrows {
+    var key = index + 1
+    for _ in 0..<Int(tokens[index].count) {
+      let value = key + 1
+      try body(key, value)
+      key = Int(tokens[value].next)
+    }
+  }
+
+  /// Calls `body` with the index of each element of the array at `index`, in order.
+  ///
+  /// - Complexity: O(number of elements).
+  @inlinable public func forEachElement(of index: Int, _ body: (Int) throws -> Void) rethrows {
+    var element = index + 1
+    for _ in 0..<Int(tokens[index].count) {
+      try body(element)
+      element = Int(tokens[element].next)
+    }
+  }
+
+  /// Whether the key string at `index` equals `name` after unescaping.
+  public func keyEquals(_ index: Int, _ name: StaticString) -> Bool {
+    let wanted = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+    if tokens[index].flag {
+      return string(index).utf8.elementsEqual(wanted)
+    }
+    let raw = rawString(index)
+    return raw.count == wanted.count && raw.elementsEqual(wanted)
+  }
+
+  /// The value of member `name` of the object at `index`, or nil if it has none or is no object.
+  ///
+  /// - Complexity: O(number of members).
+  public func member(_ index: Int, _ name: StaticString) -> Int? {
+    guard tokens[index].kind == .object else { return nil }
+    var key = index + 1
+    for _ in 0..<Int(tokens[index].count) {
+      if keyEquals(key, name) { return key + 1 }
+      key = Int(tokens[key + 1].next)
+    }
+    return nil
+  }
+
+  /// The decoded text of the string at `index` (a key or a value).
+  public func string(_ index: Int) -> String {
+    let raw = rawString(index)
+    if !tokens[index].flag {
+      return String(decoding: raw, as: UTF8.self)
+    }
+    var decoded = ByteBuffer(capacity: raw.count)
+    JSONEscapes.unescape(raw, into: &decoded)
+    return String(decoding: decoded.bytes, as: UTF8.self)
+  }
+
+  /// The decoded text of the value at `index` if it is a string, else nil.
+  public func stringValue(_ index: Int) -> String? {
+    tokens[index].kind == .string ? string(index) : nil
+  }
+
+  /// The value at `index` as an integer, if it is a number with no fraction or exponent that
+  /// fits in 64 bits.
+  public func integer(_ index: Int) -> Int64? {
+    let token = tokens[index]
+    guard token.kind == .number, token.flag else { return nil }
+    let raw = self.raw(index)
+    var value: Int64 = 0
+    var negative = false
+    for byte in raw {
+      if byte == UInt8(ascii: "-") {
+        negative = true
+        continue
+      }
+      let digit = Int64(byte &- UInt8(ascii: "0"))
+      let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+      let (sum, o2) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+      if o1 || o2 { return nil }
+      value = sum
+    }
+    return value
+  }
+
+  /// The value at `index` as a floating-point number, if it is a number.
+  public func double(_ index: Int) -> Double? {
+    guard tokens[index].kind == .number else { return nil }
+    return Double(String(decoding: raw(index), as: UTF8.self))
+  }
+
+  /// The value at `index` if it is `true` or `false`.
+  public func bool(_ index: Int) -> Bool? {
+    tokens[index].kind == .bool ? tokens[index].flag : nil
+  }
+}

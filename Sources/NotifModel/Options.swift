@@ -1,0 +1,122 @@
+/// A command-line usage error: the message, without the program name or usage line.
+public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// One lowercase line that says what is wrong.
+  public var message: String
+
+  /// Creates a usage error.
+  public init(_ message: String) { self.message = message }
+
+  public var description: String { message }
+}
+
+/// One option a tool accepts.
+public struct OptionSpec: Sendable {
+  /// The one-letter form, if any.
+  public var short: Character?
+  /// The long form, without the dashes.
+  public var long: String
+  /// Whether the option takes a value (`--opt value` or `--opt=value`).
+  public var takesValue: Bool
+
+  /// Creates an option: `.flag("check", "c")` or `.value("app")`.
+  public static func flag(_ long: String, _ short: Character? = nil) -> OptionSpec {
+    OptionSpec(short: short, long: long, takesValue: false)
+  }
+
+  /// Creates an option that takes a value.
+  public static func value(_ long: String, _ short: Character? = nil) -> OptionSpec {
+    OptionSpec(short: short, long: long, takesValue: true)
+  }
+}
+
+/// What the option scanner found: options in command-line order, then operands.
+public struct ScannedArguments: Sendable, Equatable {
+  /// Each option given, by long name, with its value if it takes one.
+  public var options: [Option]
+  /// The operands (file names), `-` included.
+  public var operands: [String]
+
+  /// One option as given.
+  public struct Option: Sendable, Equatable {
+    /// The long name.
+    public var name: String
+    /// The value, for options that take one.
+    public var value: String?
+  }
+}
+
+/// A tiny getopt_long: short options (bundled, `-abc`), long options with `--opt value` or
+/// `--opt=value`, `--` to end options, `-` as an operand. Options and operands may mix.
+public enum OptionScanner {
+  /// Scans `arguments` (without the program name) against `specs`.
+  ///
+  /// - Throws: `UsageError` for an unknown option, a missing value, or a value given to a flag.
+  public static func scan(_ arguments: [String], _ specs: [OptionSpec]) throws(UsageError)
+    -> ScannedArguments
+  {
+    var result = ScannedArguments(options: [], operands: [])
+    var index = 0
+    func value(for spec: OptionSpec, shown: String) throws(UsageError) -> String {
+      index += 1
+      guard index < arguments.count else { throw UsageError("option '\(shown)' needs a value") }
+      return arguments[index]
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      if argument == "--" {
+        result.operands += arguments[(index + 1)...]
+        break
+      }
+      if argument.hasPrefix("--") {
+        let body = argument.dropFirst(2)
+        let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+        let inline = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
+        guard let spec = specs.first(where: { $0.long == name }) else {
+          throw UsageError("unknown option '--\(name)'")
+        }
+        if spec.takesValue {
+          var given = inline
+          if given == nil { given = try value(for: spec, shown: "--\(name)") }
+          result.options.append(.init(name: name, value: given))
+        } else {
+          if inline != nil { throw UsageError("option '--\(name)' takes no value") }
+          result.options.append(.init(name: name, value: nil))
+        }
+      } else if argument.hasPrefix("-") && argument != "-" {
+        var letters = Substring(argument.dropFirst())
+        while let letter = letters.first {
+          letters = letters.dropFirst()
+          guard let spec = specs.first(where: { $0.short == letter }) else {
+            throw UsageError("unknown option '-\(letter)'")
+          }
+          if spec.takesValue {
+            var given = String(letters)
+            if letters.isEmpty { given = try value(for: spec, shown: "-\(letter)") }
+            result.options.append(.init(name: spec.long, value: given))
+            break
+          }
+          result.options.append(.init(name: spec.long, value: nil))
+        }
+      } else {
+        result.operands.append(argument)
+      }
+      index += 1
+    }
+    return result
+  }
+}
+
+extension ScannedArguments {
+  /// Whether a flag was given.
+  public func has(_ name: String) -> Bool { options.contains { $0.name == name } }
+
+  /// The last value given for an option (later ones win, as with most Unix tools).
+  public func last(_ name: String) -> String? {
+    options.last { $0.name == name }?.value
+  }
+
+  /// Every value given for a repeatable option, in order.
+  public func all(_ name: String) -> [String] {
+    options.compactMap { $0.name == name ? $0.value : nil }
+  }
+}

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A buffered writer over `write(2)` that checks every write.
+///
+/// Output collects in one buffer and goes out in large writes; partial writes are continued and
+/// `EINTR` retried. Any other failure (a full disk, a closed pipe with SIGPIPE ignored) is
+/// thrown, never lost: `print` would drop it silently. SIGPIPE is left as it is, so by default a
+/// closed pipe ends the process quietly, as `head` expects.
+public struct OutputWriter: ~Copyable {
+  /// The name used in diagnostics, such as `<stdout>`.
+  public let name: String
+  private let fd: Int32
+  private var pending: ByteBuffer
+  private let limit: Int
+
+  /// Creates a writer to `fd`, flushing whenever `bufferSize` bytes are pending.
+  public init(fd: Int32, name: String, bufferSize: Int = 128 * 1024) {
+    self.fd = fd
+    self.name = name
+    limit = bufferSize
+    pending = ByteBuffer(capacity: bufferSize + 4096)
+  }
+
+  /// Queues bytes, writing out when the buffer is full.
+  public mutating func write(_ bytes: ByteBuffer) throws(SystemError) {
+    pending.append(bytes)
+    if pending.count >= limit { try flush() }
+  }
+
+  /// Queues the UTF-8 bytes of a string.
+  public mutating func write(_ text: String) throws(SystemError) {
+    pending.append(utf8: text)
+    if pending.count >= limit { try flush() }
+  }
+
+  /// Writes out everything pending.
+  public mutating func flush() throws(SystemError) {
+    guard pending.count > 0 else { return }
+    let failure: Int32? = pending.bytes.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let written = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+        if written >= 0 {
+          offset += written
+        } else if errno != EINTR {
+          return errno
+        }
+      }
+      return nil
+    }
+    pending.removeAll()
+    if let failure {
+      throw SystemError(path: name, doing: "write error", errno: failure)
+    }
+  }
+}
+
+/// `write(2)`, named apart from the writer's own methods.
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, bytes, count)
+}

@@ -1,0 +1,326 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What `RecordReader.next()` found.
+public enum RecordEvent: Equatable {
+  /// A JSON text was parsed: `RecordReader.withRecord` shows it.
+  case record
+  /// A JSON text was rejected; reading resumes at the next line that starts with `{` or `[`.
+  case failure(JSONError, line: Int, column: Int)
+  /// The input is exhausted.
+  case end
+}
+
+/// Reads JSON texts one at a time from a file descriptor: NDJSON, whole (pretty-printed) JSON
+/// files and concatenated JSON texts alike, as jq does.
+///
+/// Bytes come in with `read(2)` into one reusable buffer that grows only for a record longer
+/// than it, up to `maxRecordBytes`: memory stays bounded whatever the input size. One byte
+/// order mark at the start of the stream is skipped. After a malformed text, reading resumes
+/// at the next line that starts with `{` or `[`; if such a line comes before the point where
+/// the error was found, the text is reported as cut short there, so a truncated NDJSON line
+/// never swallows the line after it.
+///
+/// Lines and columns are 1-based; columns count Unicode scalars.
+public struct RecordReader: ~Copyable {
+  /// The name used in diagnostics: the path, or `<stdin>`.
+  public let name: String
+  /// The longest JSON text accepted, in bytes.
+  public let maxRecordBytes: Int
+  private let fd: Int32
+  private var parser: JSONParser
+  private var buffer: UnsafeMutableRawPointer
+  private var capacity: Int
+  private var start = 0  // first byte not yet consumed
+  private var end = 0  // end of the bytes read so far
+  private var eof = false
+  private var atStreamStart = true
+  private var skipping = false  // after a failure: looking for a line that starts a record
+
+  // Position bookkeeping: `line` is the line number of the byte at `lineStart`, which is
+  // preceded on that line by `columnBase` scalars that are no longer in the buffer.
+  private var line = 1
+  private var lineStart = 0
+  private var columnBase = 0
+  // The same, as it was where the current record starts.
+  private var recordAnchor = (line: 1, lineStart: 0, columnBase: 0)
+  private var recordStart = 0
+  private var recordEnd = 0
+
+  static let readSize = 256 * 1024
+
+  /// Creates a reader of `fd`, which it does not close, named `name` in diagnostics.
+  public init(fd: Int32, name: String, maxRecordBytes: Int = 1 << 20, maxDepth: Int = JSONParser.defaultMaxDepth) {
+    self.fd = fd
+    self.name = name
+    self.maxRecordBytes = maxRecordBytes
+    parser = JSONParser(maxDepth: maxDepth)
+    capacity = Self.readSize * 2
+    buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+  }
+
+  deinit {
+    buffer.deallocate()
+  }
+
+  /// The 1-based line where the current record starts.
+  public var recordLine: Int { recordAnchor.line }
+
+  /// Reads up to the next JSON text.
+  ///
+  /// - Throws: `SystemError` when `read(2)` fails.
+  public mutating func next() throws(SystemError) -> RecordEvent {
+    while true {
+      if skipping {
+        try skipToRecordStart()
+        if skipping { return .end }
+      }
+      skipSpace()
+      if start == end {
+        if eof { return .end }
+        try fill()
+        continue
+      }
+      if atStreamStart {
+        if end - start < 3 && !eof {
+          try fill()
+          continue
+        }
+        atStreamStart = false
+        if end - start >= 3 && bytes(start, 3).elementsEqual([0xEF, 0xBB, 0xBF]) {
+          start += 3
+          lineStart = start
+          continue
+        }
+      }
+      let available = end - start
+      switch parser.parse(bytes(start, available), isFinal: eof) {
+      case .complete(let length):
+        recordAnchor = (line, lineStart, columnBase)
+        recordStart = start
+        recordEnd = start + length
+        advance(to: recordEnd)
+        if length > maxRecordBytes {
+          return tooLarge(at: recordStart)
+        }
+        return .record
+      case .incomplete:
+        if available > maxRecordBytes {
+          let event = tooLarge(at: start)
+          start += 1
+          skipping = true
+          return event
+        }
+        try fillUntilLineEnd()
+      case .failed(let error):
+        return fail(error)
+      }
+    }
+  }
+
+  /// Calls `body` with a view of the current record's tape over its bytes.
+  public func withRecord<R>(_ body: (JSONView) throws -> R) rethrows -> R {
+    try parser.withView(over: bytes(recordStart, recordEnd - recordStart), body)
+  }
+
+  /// The line and column of a byte offset within the current record.
+  public func position(ofRecordOffset offset: Int) -> (line: Int, column: Int) {
+    position(of: recordStart + offset, from: recordAnchor)
+  }
+
+  // MARK: - Buffer
+
+  private func bytes(_ from: Int, _ count: Int) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(start: buffer + from, count: count)
+  }
+
+  private mutating func skipSpace() {
+    while start < end {
+      let b = buffer.load(fromByteOffset: start, as: UInt8.self)
+      guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
+      start += 1
+      if b == 0x0A {
+        line += 1
+        lineStart = start
+        columnBase = 0
+      }
+    }
+  }
+
+  /// Moves `start` to `offset`, counting the lines passed.
+  private mutating func advance(to offset: Int) {
+    var from = start
+    while from < offset, let hit = memchr(buffer + from, 0x0A, offset - from) {
+      from = buffer.distance(to: hit) + 1
+      line += 1
+      lineStart = from
+      columnBase = 0
+    }
+    start = offset
+  }
+
+  /// Reads more bytes, making room first; sets `eof` when there are none.
+  private mutating func fill() throws(SystemError) {
+    if capacity - end < Self.readSize {
+      if start > 0 {
+        compact()
+      }
+      if capacity - end < Self.readSize {
+        grow()
+      }
+    }
+    while true {
+      let count = read(fd, buffer + end, capacity - end)
+      if count > 0 {
+        end += count
+        return
+      }
+      if count == 0 {
+        eof = true
+        return
+      }
+      if errno != EINTR {
+        throw SystemError(path: name, doing: "read error", errno: errno)
+      }
+    }
+  }
+
+  /// Reads until a line ends inside the new bytes or input ends, so that a long record is not
+  /// parsed again after every small read from a pipe.
+  private mutating func fillUntilLineEnd() throws(SystemError) {
+    while !eof && end - start <= maxRecordBytes {
+      let before = end
+      try fill()
+      if memchr(buffer + before, 0x0A, end - before) != nil { return }
+    }
+  }
+
+  private mutating func compact() {
+    if lineStart < start {
+      columnBase += scalarCount(lineStart, start)
+      lineStart = start
+    }
+    let shift = start
+    (buffer).copyMemory(from: buffer + shift, byteCount: end - shift)
+    end -= shift
+    start = 0
+    lineStart -= shift
+  }
+
+  private mutating func grow() {
+    let bigger = capacity * 2
+    let fresh = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: 16)
+    fresh.copyMemory(from: buffer, byteCount: end)
+    buffer.deallocate()
+    buffer = fresh
+    capacity = bigger
+  }
+
+  // MARK: - Positions
+
+  private func scalarCount(_ from: Int, _ to: Int) -> Int {
+    var count = 0
+    for i in from..<to where buffer.load(fromByteOffset: i, as: UInt8.self) & 0xC0 != 0x80 {
+      count += 1
+    }
+    return count
+  }
+
+  private func position(
+    of offset: Int, from anchor: (line: Int, lineStart: Int, columnBase: Int)
+  ) -> (line: Int, column: Int) {
+    var line = anchor.line
+    var column = anchor.columnBase
+    for i in anchor.lineStart..<offset {
+      let b = buffer.load(fromByteOffset: i, as: UInt8.self)
+      if b == 0x0A {
+        line += 1
+        column = 0
+      } else if b & 0xC0 != 0x80 {
+        column += 1
+      }
+    }
+    return (line, column + 1)
+  }
+
+  // MARK: - Recovery
+
+  private mutating func fail(_ error: JSONError) -> RecordEvent {
+    let anchor = (line, lineStart, columnBase)
+    let errorOffset = start + error.offset
+    // A line that starts with '{' or '[' between the record's start and the error is taken as
+    // the next record: the current one was cut short at the end of the line before it.
+    var cut: Int? = nil
+    var from = start
+    while from < errorOffset, let hit = memchr(buffer + from, 0x0A, errorOffset - from) {
+      let next = buffer.distance(to: hit) + 1
+      if next < errorOffset, startsRecord(next) {
+        cut = next
+        break
+      }
+      from = next
+    }
+    let event: RecordEvent
+    if let cut {
+      let at = position(of: cut - 1, from: anchor)
+      event = .failure(
+        JSONError(
+          .invalidJSON, at: cut - 1 - start,
+          "JSON text is cut short: a new one starts on line \(at.line + 1)"),
+        line: at.line, column: at.column)
+      advance(to: cut)
+    } else {
+      let at = position(of: min(errorOffset, end), from: anchor)
+      event = .failure(error, line: at.line, column: at.column)
+      advance(to: min(errorOffset + 1, end))
+      skipping = true
+    }
+    return event
+  }
+
+  private func startsRecord(_ offset: Int) -> Bool {
+    let b = buffer.load(fromByteOffset: offset, as: UInt8.self)
+    return b == UInt8(ascii: "{") || b == UInt8(ascii: "[")
+  }
+
+  private mutating func tooLarge(at offset: Int) -> RecordEvent {
+    let at = position(of: offset, from: (line, lineStart, columnBase))
+    return .failure(
+      JSONError(
+        .recordTooLarge, at: offset - start,
+        "JSON text is longer than the limit of \(maxRecordBytes) bytes (--max-record-bytes)"),
+      line: at.line, column: at.column)
+  }
+
+  /// Discards bytes up to the next line that starts with `{` or `[`; clears `skipping` once
+  /// there, leaves it set at the end of input.
+  private mutating func skipToRecordStart() throws(SystemError) {
+    var atLineStart = start == lineStart
+    while true {
+      if start == end {
+        if eof { return }
+        try fill()
+        continue
+      }
+      if atLineStart && startsRecord(start) {
+        skipping = false
+        return
+      }
+      if let hit = memchr(buffer + start, 0x0A, end - start) {
+        start = buffer.distance(to: hit) + 1
+        line += 1
+        lineStart = start
+        columnBase = 0
+        atLineStart = true
+      } else {
+        start = end
+        atLineStart = false
+      }
+    }
+  }
+}

@@ -1,0 +1,192 @@
+/// An instant, as seconds and nanoseconds since 1970-01-01T00:00:00Z (leap seconds not counted).
+public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// Whole seconds since the epoch; negative before 1970.
+  public var seconds: Int64
+  /// Nanoseconds past `seconds`, 0 to 999,999,999.
+  public var nanoseconds: Int32
+
+  /// Creates an instant from whole seconds and nanoseconds since the epoch.
+  public init(seconds: Int64, nanoseconds: Int32 = 0) {
+    self.seconds = seconds
+    self.nanoseconds = nanoseconds
+  }
+
+  /// The earliest and latest instants that RFC 3339 can write (years 0000 to 9999).
+  public static let minimum = Timestamp(seconds: -62_167_219_200)
+  public static let maximum = Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_999)
+
+  public static func < (a: Timestamp, b: Timestamp) -> Bool {
+    (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
+  }
+
+  /// The instant in RFC 3339 UTC: `2026-11-22T09:05:00Z`, with a fraction only when there is
+  /// one, in groups of three digits (`.250`, `.000001`).
+  public var description: String {
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let secondOfDay = seconds - days * 86_400
+    let (year, month, day) = Self.civil(fromDays: days)
+    var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+    text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":"
+    text += pad(secondOfDay % 60, 2)
+    if nanoseconds != 0 {
+      var fraction = pad(Int64(nanoseconds), 9)
+      while fraction.hasSuffix("000") { fraction.removeLast(3) }
+      text += "." + fraction
+    }
+    return text + "Z"
+  }
+
+  private func pad(_ value: Int64, _ width: Int) -> String {
+    String(value).leftPadded(to: width)
+  }
+
+  // Howard Hinnant's days-from-civil and civil-from-days, proleptic Gregorian calendar.
+  static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let mp = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+
+  static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
+    switch month {
+    case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+}
+
+/// Why a time could not be read.
+public struct TimeError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// One lowercase line.
+  public var message: String
+  public var description: String { message }
+  init(_ message: String) { self.message = message }
+}
+
+extension Timestamp {
+  /// Reads an RFC 3339 date-time: `2026-11-22T09:05:00Z`, `2026-11-22T10:05:00.5+01:00`.
+  ///
+  /// Strict: four-digit year, real calendar dates (no February 30), hours 00-23, no leap
+  /// second, a `T` and an offset (`Z` or `±HH:MM`) required; lowercase `t` and `z` are allowed,
+  /// as RFC 3339 says.
+  public init(rfc3339 text: String) throws(TimeError) {
+    let bytes = Array(text.utf8)
+    let invalid = TimeError("'\(text)' is not an RFC 3339 time such as 2026-11-22T09:05:00Z")
+    var i = 0
+    func number(_ digits: Int) throws(TimeError) -> Int64 {
+      guard i + digits <= bytes.count else { throw invalid }
+      var value: Int64 = 0
+      for k in i..<i + digits {
+        let digit = bytes[k] &- UInt8(ascii: "0")
+        guard digit <= 9 else { throw invalid }
+        value = value * 10 + Int64(digit)
+      }
+      i += digits
+      return value
+    }
+    func expect(_ options: String) throws(TimeError) {
+      guard i < bytes.count, options.utf8.contains(bytes[i]) else { throw invalid }
+      i += 1
+    }
+    let year = try number(4)
+    try expect("-")
+    let month = try number(2)
+    try expect("-")
+    let day = try number(2)
+    try expect("Tt")
+    let hour = try number(2)
+    try expect(":")
+    let minute = try number(2)
+    try expect(":")
+    let second = try number(2)
+    guard (1...12).contains(month) else { throw TimeError("'\(text)' has no month \(month)") }
+    guard (1...Timestamp.daysInMonth(year, month)).contains(day) else {
+      throw TimeError("'\(text)' is not a calendar date")
+    }
+    guard hour < 24, minute < 60 else { throw invalid }
+    guard second < 60 else { throw TimeError("'\(text)': leap seconds are not supported") }
+    var nanoseconds: Int64 = 0
+    if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
+      i += 1
+      var digits = 0
+      while i < bytes.count, bytes[i] &- UInt8(ascii: "0") <= 9 {
+        if digits < 9 { nanoseconds = nanoseconds * 10 + Int64(bytes[i] - UInt8(ascii: "0")) }
+        digits += 1
+        i += 1
+      }
+      guard digits > 0 else { throw invalid }
+      for _ in min(digits, 9)..<9 { nanoseconds *= 10 }
+    }
+    var offset: Int64 = 0
+    guard i < bytes.count else { throw TimeError("'\(text)' has no time zone offset (add Z for UTC)") }
+    if bytes[i] == UInt8(ascii: "Z") || bytes[i] == UInt8(ascii: "z") {
+      i += 1
+    } else {
+      let sign: Int64 = bytes[i] == UInt8(ascii: "-") ? -1 : 1
+      try expect("+-")
+      let offsetHours = try number(2)
+      try expect(":")
+      let offsetMinutes = try number(2)
+      guard offsetHours < 24, offsetMinutes < 60 else { throw invalid }
+      offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
+    }
+    guard i == bytes.count else { throw invalid }
+    let days = Timestamp.days(fromCivil: year, month, day)
+    self.init(
+      seconds: days * 86_400 + hour * 3600 + minute * 60 + second - offset,
+      nanoseconds: Int32(nanoseconds))
+  }
+
+  /// Reads a time given on the command line or in the environment: RFC 3339, or `@` and whole
+  /// seconds since the epoch (`@1763802300`), as `date -d` takes it.
+  public init(argument text: String) throws(TimeError) {
+    if text.hasPrefix("@") {
+      guard let seconds = Int64(text.dropFirst()), Timestamp(seconds: seconds).isWritable else {
+        throw TimeError("'\(text)' is not '@' and whole seconds since 1970 such as @1763802300")
+      }
+      self.init(seconds: seconds)
+    } else {
+      try self.init(rfc3339: text)
+    }
+  }
+
+  /// Whether RFC 3339 can write the instant (years 0000 to 9999).
+  public var isWritable: Bool { self >= .minimum && self <= .maximum }
+
+  /// Chooses the reference time: `--now` if given, else `SOURCE_DATE_EPOCH` (whole seconds, as
+  /// reproducible-builds.org defines it), else the clock.
+  public static func reference(
+    option: String?, sourceDateEpoch: String?, clock: () -> Timestamp
+  ) throws(TimeError) -> Timestamp {
+    if let option {
+      do {
+        return try Timestamp(argument: option)
+      } catch {
+        throw TimeError("--now: \(error.message)")
+      }
+    }
+    if let epoch = sourceDateEpoch, !epoch.isEmpty {
+      guard let seconds = Int64(epoch), Timestamp(seconds: seconds).isWritable else {
+        throw TimeError("SOURCE_DATE_EPOCH: '\(epoch)' is not whole seconds since 1970")
+      }
+      return Timestamp(seconds: seconds)
+    }
+    return clock()
+  }
+}

@@ -1,0 +1,657 @@
+import NotifModel
+
+/// What fills the fields an input does not give.
+struct InputDefaults {
+  /// `--app`.
+  var app: String?
+  /// `--push-type`.
+  var pushType: String?
+  /// `--now`, `SOURCE_DATE_EPOCH` or the clock: the `created_at` of inputs with no
+  /// `received_at`.
+  var now: Timestamp
+}
+
+/// Turns one JSON text (a bare APNs payload, a simulator `.apns` file or an envelope with APNs
+/// headers) into a notification record, checking it the way APNs and iOS would.
+///
+/// One instance is reused for every record: its buffers keep their storage.
+struct APNsNormalizer {
+  let defaults: InputDefaults
+  /// The record's fields.
+  private(set) var values = RecordValues()
+  /// The payload, compact, as it goes into the record.
+  private(set) var payload = ByteBuffer(capacity: 8192)
+  /// What was found wrong, in the order found.
+  private(set) var findings: [Finding] = []
+
+  // Facts gathered while reading, used by the checks that span several keys.
+  private var headers = Headers()
+  private var aps = ApsFacts()
+
+  static let pushTypes: Set<String> = [
+    "alert", "background", "location", "voip", "complication", "fileprovider", "mdm",
+    "liveactivity", "pushtotalk", "widgets", "controls",
+  ]
+  static let interruptionLevels: Set<String> = ["passive", "active", "time-sensitive", "critical"]
+  static let topicSuffixes = [
+    ".voip", ".complication", ".pushkit.fileprovider", ".push-type.liveactivity", ".voip-ptt",
+  ]
+
+  init(defaults: InputDefaults) {
+    self.defaults = defaults
+  }
+
+  /// Whether the last text normalized has an error.
+  var rejected: Bool { findings.contains { $0.severity == .error } }
+
+  /// Reads the JSON text in `view` into `values` and `payload`, recording `findings`.
+  mutating func normalize(_ view: JSONView) {
+    values.reset()
+    payload.removeAll()
+    findings.removeAll(keepingCapacity: true)
+    headers = Headers()
+    aps = ApsFacts()
+
+    guard view.kind(0) == .object else {
+      findings.append(
+        .error("NotAnObject", "a payload must be a JSON object, not \(Self.kindName(view, 0))", at: 0))
+      return
+    }
+    var root = 0
+    if view.member(0, "aps") == nil, let inner = view.member(0, "payload"), view.kind(inner) == .object {
+      readEnvelope(view)
+      root = inner
+    }
+    JSONWriter.writeCompact(view, root, into: &payload)
+    if view.tokens[root].count == 0 {
+      findings.append(.error("PayloadEmpty", "the payload is empty: APNs rejects '{}'", at: offset(view, root)))
+    }
+    let simulatorApp = view.member(root, "Simulator Target Bundle").flatMap { view.stringValue($0) }
+    aps.isMDM = view.member(root, "mdm") != nil
+    if let apsIndex = view.member(root, "aps") {
+      if view.kind(apsIndex) == .object {
+        readAps(view, apsIndex)
+      } else {
+        findings.append(.error("BadType", "'aps' must be a dictionary, not \(Self.kindName(view, apsIndex))", at: offset(view, apsIndex)))
+      }
+    } else if !aps.isMDM {
+      var message = "no 'aps' dictionary: iOS shows nothing and does not wake the app"
+      if let format = ForeignFormat.guess(view, root) {
+        message = "no 'aps' dictionary: this looks like \(format), which notif-parse does not read yet"
+      }
+      findings.append(.warning("NoAps", message, at: offset(view, root)))
+    }
+    finish(view, simulatorApp: simulatorApp)
+  }
+
+  // MARK: - Envelope
+
+  private struct Headers {
+    var app: String?
+    var receivedAt: Timestamp?
+    var topic: String?
+    var pushType: String?
+    var priority: (value: Int64, at: Int)?
+    var hasID = false
+  }
+
+  private enum EnvelopeKey: Sendable { case headers, payload, app, receivedAt }
+  private static let envelopeKeys = KeyTable<EnvelopeKey>([
+    ("headers", .headers), ("payload", .payload), ("app", .app), ("received_at", .receivedAt),
+  ])
+
+  private enum HeaderKey: Sendable { case id, expiration, collapseID, priority, pushType, topic }
+  private static let headerKeys = KeyTable<HeaderKey>([
+    ("apns-id", .id), ("apns-expiration", .expiration), ("apns-collapse-id", .collapseID),
+    ("apns-priority", .priority), ("apns-push-type", .pushType), ("apns-topic", .topic),
+  ])
+
+  private mutating func readEnvelope(_ view: JSONView) {
+    view.forEachMember(of: 0) { key, value in
+      switch Self.envelopeKeys.find(view, key) {
+      case .payload: break
+      case .headers:
+        if view.kind(value) == .object {
+          view.forEachMember(of: value) { readHeader(view, $0, $1) }
+        } else {
+          findings.append(.error("BadEnvelope", "'headers' must be a dictionary of APNs headers", at: offset(view, value)))
+        }
+      case .app:
+        if let app = view.stringValue(value), !app.isEmpty {
+          headers.app = app
+        } else {
+          findings.append(.error("BadEnvelope", "'app' must be a bundle identifier string", at: offset(view, value)))
+        }
+      case .receivedAt:
+        readReceivedAt(view, value)
+      case nil:
+        findings.append(
+          .warning(
+            "UnknownEnvelopeKey",
+            "unknown envelope key \(Self.quoted(view.string(key))): an envelope has headers, payload, app and received_at",
+            at: offset(view, key)))
+      }
+    }
+  }
+
+  private mutating func readReceivedAt(_ view: JSONView, _ value: Int) {
+    if let text = view.stringValue(value) {
+      do {
+        headers.receivedAt = try Timestamp(rfc3339: text)
+      } catch {
+        findings.append(.error("BadEnvelope", "'received_at': \(error.message)", at: offset(view, value)))
+      }
+    } else if let seconds = view.integer(value), Timestamp(seconds: seconds).isWritable {
+      headers.receivedAt = Timestamp(seconds: seconds)
+    } else {
+      findings.append(
+        .error("BadEnvelope", "'received_at' must be an RFC 3339 time or whole seconds since 1970", at: offset(view, value)))
+    }
+  }
+
+  private mutating func readHeader(_ view: JSONView, _ key: Int, _ value: Int) {
+    let at = offset(view, value)
+    switch Self.headerKeys.find(view, key) {
+    case .id:
+      if let id = view.stringValue(value), Self.isUUID(id) {
+        values[.id] = .input(value)
+        headers.hasID = true
+      } else {
+        findings.append(
+          .error("BadMessageId", "'apns-id' must be a UUID such as 123e4567-e89b-12d3-a456-4266554400a0", at: at))
+      }
+    case .expiration:
+      guard let seconds = Self.headerInteger(view, value), seconds >= 0 else {
+        findings.append(.error("BadExpirationDate", "'apns-expiration' must be whole seconds since 1970", at: at))
+        return
+      }
+      if seconds > 0, let instant = epoch(seconds, key: "apns-expiration", code: "BadExpirationDate", at: at) {
+        values[.expiresAt] = .time(instant)
+      }
+    case .collapseID:
+      guard let id = view.stringValue(value) else {
+        findings.append(.error("BadCollapseId", "'apns-collapse-id' must be a string", at: at))
+        return
+      }
+      if id.utf8.count > 64 {
+        findings.append(
+          .error("BadCollapseId", "'apns-collapse-id' is \(id.utf8.count) bytes; APNs accepts at most 64", at: at))
+      } else {
+        values[.collapseID] = .input(value)
+      }
+    case .priority:
+      guard let priority = Self.headerInteger(view, value), [1, 5, 10].contains(priority) else {
+        findings.append(.error("BadPriority", "'apns-priority' must be 10, 5 or 1", at: at))
+        return
+      }
+      headers.priority = (priority, at)
+      values[.priority] = .integer(priority)
+    case .pushType:
+      guard let type = view.stringValue(value), Self.pushTypes.contains(type) else {
+        findings.append(
+          .error(
+            "InvalidPushType",
+            "'apns-push-type' \(Self.quotedValue(view, value)) is not one of \(Self.pushTypes.sorted().joined(separator: ", "))",
+            at: at))
+        return
+      }
+      headers.pushType = type
+    case .topic:
+      guard let topic = view.stringValue(value), !topic.isEmpty else {
+        findings.append(.error("BadEnvelope", "'apns-topic' must be a bundle identifier string", at: at))
+        return
+      }
+      headers.topic = topic
+      values[.topic] = .input(value)
+    case nil:
+      findings.append(
+        .warning(
+          "UnknownHeader",
+          "unknown header \(Self.quoted(view.string(key))): APNs headers are apns-id, apns-expiration, apns-collapse-id, apns-priority, apns-push-type and apns-topic",
+          at: offset(view, key)))
+    }
+  }
+
+  // MARK: - aps
+
+  private struct ApsFacts {
+    var isMDM = false
+    var isLiveActivity = false
+    var hasAlert = false
+    var hasBadge = false
+    var hasSound = false
+    var contentAvailable = false
+    var otherKeys = false  // anything but content-available, for "background only"
+  }
+
+  private enum ApsKey: Sendable {
+    case alert, badge, sound, threadID, category, contentAvailable, mutableContent
+    case targetContentID, interruptionLevel, relevanceScore, filterCriteria
+    case event, timestamp, staleDate, dismissalDate, contentState, attributes, attributesType
+    case inputPushToken, inputPushChannel, urlArgs, contentChanged
+    case summaryArg, summaryArgCount
+  }
+  private static let apsKeys = KeyTable<ApsKey>([
+    ("alert", .alert), ("badge", .badge), ("sound", .sound), ("thread-id", .threadID),
+    ("category", .category), ("content-available", .contentAvailable),
+    ("mutable-content", .mutableContent), ("target-content-id", .targetContentID),
+    ("interruption-level", .interruptionLevel), ("relevance-score", .relevanceScore),
+    ("filter-criteria", .filterCriteria), ("event", .event), ("timestamp", .timestamp),
+    ("stale-date", .staleDate), ("dismissal-date", .dismissalDate),
+    ("content-state", .contentState), ("attributes", .attributes),
+    ("attributes-type", .attributesType), ("input-push-token", .inputPushToken),
+    ("input-push-channel", .inputPushChannel), ("url-args", .urlArgs),
+    ("content-changed", .contentChanged), ("summary-arg", .summaryArg),
+    ("summary-arg-count", .summaryArgCount),
+  ])
+
+  private mutating func readAps(_ view: JSONView, _ apsIndex: Int) {
+    view.forEachMember(of: apsIndex) { key, _ in
+      switch Self.apsKeys.find(view, key) {
+      case .event, .timestamp, .staleDate, .dismissalDate, .contentState, .attributes,
+        .attributesType, .inputPushToken, .inputPushChannel:
+        aps.isLiveActivity = true
+      default: break
+      }
+    }
+    if headers.pushType == "liveactivity" { aps.isLiveActivity = true }
+    var alertIndex: Int? = nil
+    view.forEachMember(of: apsIndex) { key, value in
+      let at = offset(view, value)
+      let name = Self.apsKeys.find(view, key)
+      if name != .contentAvailable { aps.otherKeys = true }
+      switch name {
+      case .alert:
+        aps.hasAlert = true
+        alertIndex = value
+        switch view.kind(value) {
+        case .string: values[.body] = .input(value)
+        case .object: break  // read after the loop, once Live Activity keys are known
+        default:
+          findings.append(.error("BadType", "'alert' must be a string or a dictionary, not \(Self.kindName(view, value))", at: at))
+        }
+      case .badge:
+        aps.hasBadge = true
+        if let badge = view.integer(value), badge >= 0 {
+          values[.badge] = .integer(badge)
+        } else {
+          findings.append(.error("BadBadge", "'badge' must be a whole number 0 or more, not \(Self.quotedValue(view, value))", at: at))
+        }
+      case .sound:
+        aps.hasSound = true
+        readSound(view, value)
+      case .threadID: string(view, key, value, into: .threadID)
+      case .category: string(view, key, value, into: .category)
+      case .targetContentID: string(view, key, value, into: .targetContentID)
+      case .filterCriteria, .attributesType, .inputPushChannel:
+        string(view, key, value, into: nil)
+      case .contentAvailable:
+        let on = flag(view, value, "content-available")
+        aps.contentAvailable = on
+        values[.contentAvailable] = .bool(on)
+      case .mutableContent:
+        values[.mutableContent] = .bool(flag(view, value, "mutable-content"))
+      case .interruptionLevel:
+        if let level = view.stringValue(value), Self.interruptionLevels.contains(level) {
+          values[.interruptionLevel] = .input(value)
+        } else {
+          findings.append(
+            .error(
+              "BadInterruptionLevel",
+              "'interruption-level' \(Self.quotedValue(view, value)) is not passive, active, time-sensitive or critical",
+              at: at))
+        }
+      case .relevanceScore:
+        guard let score = view.double(value) else {
+          findings.append(.error("BadRelevanceScore", "'relevance-score' must be a number", at: at))
+          return
+        }
+        if !aps.isLiveActivity && !(0...1).contains(score) {
+          findings.append(
+            .error("BadRelevanceScore", "'relevance-score' \(Self.quotedValue(view, value)) is outside 0 to 1", at: at))
+        } else {
+          values[.relevance] = .input(value)
+        }
+      case .event:
+        if let event = view.stringValue(value), ["start", "update", "end"].contains(event) {
+          values[.event] = .input(value)
+        } else {
+          findings.append(.error("BadType", "'event' must be start, update or end, not \(Self.quotedValue(view, value))", at: at))
+        }
+      case .timestamp: date(view, value, "timestamp", into: .timestamp)
+      case .staleDate: date(view, value, "stale-date", into: .staleAt)
+      case .dismissalDate: date(view, value, "dismissal-date", into: .dismissAt)
+      case .contentState, .attributes:
+        if view.kind(value) != .object {
+          findings.append(.error("BadType", "\(Self.quoted(view.string(key))) must be a dictionary", at: at))
+        }
+      case .urlArgs:
+        if !Self.isStringArray(view, value) {
+          findings.append(.error("BadType", "'url-args' must be an array of strings", at: at))
+        }
+      case .inputPushToken, .contentChanged:
+        break
+      case .summaryArg, .summaryArgCount:
+        findings.append(
+          .warning(
+            "MisplacedKey", "\(Self.quoted(view.string(key))) belongs inside 'alert'; iOS ignores it in 'aps'",
+            at: offset(view, key)))
+      case nil:
+        findings.append(
+          .warning(
+            "CustomKeyInAps",
+            "custom key \(Self.quoted(view.string(key))) inside 'aps': Apple reserves 'aps'; put custom keys beside it",
+            at: offset(view, key)))
+      }
+    }
+    if let alertIndex, view.kind(alertIndex) == .object {
+      readAlert(view, alertIndex)
+    }
+  }
+
+  private enum AlertKey: Sendable {
+    case title, subtitle, body, launchImage, titleLocKey, titleLocArgs, subtitleLocKey
+    case subtitleLocArgs, locKey, locArgs, actionLocKey, action, summaryArg, summaryArgCount
+    case sound, threadID, contentAvailable
+  }
+  private static let alertKeys = KeyTable<AlertKey>([
+    ("title", .title), ("subtitle", .subtitle), ("body", .body), ("launch-image", .launchImage),
+    ("title-loc-key", .titleLocKey), ("title-loc-args", .titleLocArgs),
+    ("subtitle-loc-key", .subtitleLocKey), ("subtitle-loc-args", .subtitleLocArgs),
+    ("loc-key", .locKey), ("loc-args", .locArgs), ("action-loc-key", .actionLocKey),
+    ("action", .action), ("summary-arg", .summaryArg), ("summary-arg-count", .summaryArgCount),
+    ("sound", .sound), ("thread-id", .threadID), ("content-available", .contentAvailable),
+  ])
+
+  private mutating func readAlert(_ view: JSONView, _ alert: Int) {
+    var hasText = false
+    view.forEachMember(of: alert) { key, value in
+      let at = offset(view, value)
+      let name = Self.alertKeys.find(view, key)
+      switch name {
+      case .title, .subtitle, .body, .titleLocKey, .subtitleLocKey, .locKey:
+        hasText = true
+        let field: RecordField
+        switch name {
+        case .title: field = .title
+        case .subtitle: field = .subtitle
+        case .body: field = .body
+        case .titleLocKey: field = .titleLocKey
+        case .subtitleLocKey: field = .subtitleLocKey
+        default: field = .locKey
+        }
+        string(view, key, value, into: field)
+      case .launchImage, .actionLocKey, .action:
+        string(view, key, value, into: nil)
+      case .titleLocArgs, .subtitleLocArgs, .locArgs:
+        if Self.isStringArray(view, value) {
+          values[name == .titleLocArgs ? .titleLocArgs : name == .subtitleLocArgs ? .subtitleLocArgs : .locArgs] =
+            .input(value)
+        } else {
+          findings.append(.error("BadLocArgs", "\(Self.quoted(view.string(key))) must be an array of strings", at: at))
+        }
+      case .summaryArg:
+        string(view, key, value, into: .summaryArg)
+      case .summaryArgCount:
+        if let count = view.integer(value), count >= 1 {
+          values[.summaryArgCount] = .integer(count)
+        } else {
+          findings.append(
+            .error("BadSummaryArgCount", "'summary-arg-count' must be a whole number 1 or more, not \(Self.quotedValue(view, value))", at: at))
+        }
+      case .sound where aps.isLiveActivity:
+        aps.hasSound = true
+        if case .null = values[.sound] { readSound(view, value) }
+      case .sound, .threadID, .contentAvailable:
+        let where_ = name == .sound ? "directly in 'aps'; outside a Live Activity iOS ignores it inside 'alert'" : "directly in 'aps'; iOS ignores it inside 'alert'"
+        findings.append(.warning("MisplacedKey", "\(Self.quoted(view.string(key))) belongs \(where_)", at: offset(view, key)))
+      case nil:
+        findings.append(
+          .warning("UnknownKey", "unknown key \(Self.quoted(view.string(key))) in 'alert'", at: offset(view, key)))
+      }
+    }
+    if !hasText {
+      findings.append(
+        .warning(
+          "NoAlertText", "'alert' has no title, subtitle or body and no localization key: iOS shows nothing",
+          at: offset(view, alert)))
+    }
+  }
+
+  private enum SoundKey: Sendable { case name, critical, volume }
+  private static let soundKeys = KeyTable<SoundKey>([
+    ("name", .name), ("critical", .critical), ("volume", .volume),
+  ])
+
+  private mutating func readSound(_ view: JSONView, _ sound: Int) {
+    let at = offset(view, sound)
+    switch view.kind(sound) {
+    case .string:
+      values[.sound] = .input(sound)
+      values[.soundCritical] = .bool(false)
+    case .object:
+      var named = false
+      view.forEachMember(of: sound) { key, value in
+        let valueAt = offset(view, value)
+        switch Self.soundKeys.find(view, key) {
+        case .name:
+          if view.kind(value) == .string {
+            named = true
+            values[.sound] = .input(value)
+          } else {
+            findings.append(.error("BadSound", "the sound's 'name' must be a string", at: valueAt))
+          }
+        case .critical:
+          if let critical = view.integer(value), critical == 0 || critical == 1 {
+            values[.soundCritical] = .bool(critical == 1)
+          } else if let critical = view.bool(value) {
+            values[.soundCritical] = .bool(critical)
+            findings.append(
+              .warning("BoolForNumber", "the sound's 'critical' is \(critical); Apple documents \(critical ? 1 : 0)", at: valueAt))
+          } else {
+            findings.append(.error("BadSound", "the sound's 'critical' must be 0 or 1", at: valueAt))
+          }
+        case .volume:
+          if let volume = view.double(value), (0...1).contains(volume) {
+            values[.soundVolume] = .input(value)
+          } else {
+            findings.append(
+              .error("BadSound", "the sound's 'volume' must be a number from 0 to 1, not \(Self.quotedValue(view, value))", at: valueAt))
+          }
+        case nil:
+          findings.append(
+            .warning("UnknownKey", "unknown key \(Self.quoted(view.string(key))) in 'sound'", at: offset(view, key)))
+        }
+      }
+      if !named {
+        findings.append(.error("BadSound", "a sound dictionary needs a 'name'", at: at))
+      }
+    default:
+      findings.append(
+        .error("BadSound", "'sound' must be a sound name or a dictionary with name, critical and volume", at: at))
+    }
+  }
+
+  // MARK: - Values
+
+  private mutating func string(_ view: JSONView, _ key: Int, _ value: Int, into field: RecordField?) {
+    guard view.kind(value) == .string else {
+      findings.append(
+        .error(
+          "BadType", "\(Self.quoted(view.string(key))) must be a string, not \(Self.kindName(view, value))",
+          at: offset(view, value)))
+      return
+    }
+    if let field { values[field] = .input(value) }
+  }
+
+  /// Reads content-available or mutable-content: Apple documents 1 (and absent for off).
+  private mutating func flag(_ view: JSONView, _ value: Int, _ key: String) -> Bool {
+    let at = offset(view, value)
+    if let number = view.integer(value), number == 0 || number == 1 {
+      return number == 1
+    }
+    if let on = view.bool(value) {
+      let advice = on ? "Apple documents 1" : "Apple documents 1 for on; leave the key out for off"
+      findings.append(.warning("BoolForNumber", "\(Self.quoted(key)) is \(on); \(advice)", at: at))
+      return on
+    }
+    findings.append(.error("BadType", "\(Self.quoted(key)) must be 1, not \(Self.quotedValue(view, value))", at: at))
+    return false
+  }
+
+  private mutating func date(_ view: JSONView, _ value: Int, _ key: String, into field: RecordField) {
+    let at = offset(view, value)
+    guard let seconds = view.integer(value), seconds >= 0 else {
+      findings.append(
+        .error("BadDate", "\(Self.quoted(key)) must be whole seconds since 1970, not \(Self.quotedValue(view, value))", at: at))
+      return
+    }
+    if let instant = epoch(seconds, key: key, code: "BadDate", at: at) {
+      values[field] = .time(instant)
+    }
+  }
+
+  /// An epoch-seconds value as an instant; a 13-digit value is flagged, never guessed.
+  private mutating func epoch(_ seconds: Int64, key: String, code: String, at: Int) -> Timestamp? {
+    if seconds >= 1_000_000_000_000 && seconds < 10_000_000_000_000 {
+      findings.append(
+        .warning(
+          "ProbableMilliseconds",
+          "\(Self.quoted(key)) \(seconds) has 13 digits: probably milliseconds, not seconds; left null",
+          at: at))
+      return nil
+    }
+    let instant = Timestamp(seconds: seconds)
+    guard instant.isWritable else {
+      findings.append(.error(code, "\(Self.quoted(key)) \(seconds) is after the year 9999", at: at))
+      return nil
+    }
+    return instant
+  }
+
+  // MARK: - Checks across keys, and the derived fields
+
+  private mutating func finish(_ view: JSONView, simulatorApp: String?) {
+    var pushType = headers.pushType ?? defaults.pushType
+    let backgroundOnly = aps.contentAvailable && !aps.otherKeys
+    if pushType == nil {
+      if aps.isMDM {
+        pushType = "mdm"
+      } else if aps.isLiveActivity {
+        pushType = "liveactivity"
+      } else if aps.hasAlert || aps.hasBadge || aps.hasSound {
+        pushType = "alert"
+      } else if backgroundOnly {
+        pushType = "background"
+      }
+    }
+    if let pushType { values[.pushType] = .string(pushType) }
+
+    if let priority = headers.priority, priority.value == 10, pushType == "background" || backgroundOnly {
+      findings.append(
+        .error("BadPriority", "priority 10 is not allowed for a background push: use 5", at: priority.at))
+    }
+    let limit = pushType == "voip" ? 5120 : 4096
+    if payload.count > limit {
+      findings.append(
+        .error(
+          "PayloadTooLarge",
+          "the payload is \(payload.count) bytes; APNs accepts at most \(limit) for \(pushType ?? "alert") pushes",
+          at: 0))
+    }
+
+    var app = headers.app
+    if app == nil, let topic = headers.topic {
+      app = topic
+      for suffix in Self.topicSuffixes where topic.hasSuffix(suffix) {
+        app = String(topic.dropLast(suffix.count))
+        break
+      }
+    }
+    app = app ?? simulatorApp ?? defaults.app
+    if let app { values[.app] = .string(app) }
+
+    values[.createdAt] = .time(headers.receivedAt ?? defaults.now)
+    if case .null = values[.summaryArgCount] { values[.summaryArgCount] = .integer(1) }
+    if case .null = values[.contentAvailable] { values[.contentAvailable] = .bool(false) }
+    if case .null = values[.mutableContent] { values[.mutableContent] = .bool(false) }
+    if case .null = values[.soundCritical] { values[.soundCritical] = .bool(false) }
+    if !headers.hasID {
+      values[.id] = .string(Self.stableID(app: app, receivedAt: headers.receivedAt, payload: payload))
+    }
+  }
+
+  /// A 64-bit FNV-1a hash of the app, the envelope's received_at and the compact payload, as
+  /// 16 hex digits: the same notification parsed again gets the same id.
+  static func stableID(app: String?, receivedAt: Timestamp?, payload: ByteBuffer) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    func mix<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+      for byte in bytes {
+        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+      }
+    }
+    mix((app ?? "").utf8)
+    mix(CollectionOfOne(0))
+    mix((receivedAt?.description ?? "").utf8)
+    mix(CollectionOfOne(0))
+    mix(payload.bytes)
+    let hex = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
+  // MARK: - Helpers
+
+  private func offset(_ view: JSONView, _ index: Int) -> Int { Int(view.tokens[index].start) }
+
+  static func isUUID(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 36 else { return false }
+    for (i, byte) in bytes.enumerated() {
+      if [8, 13, 18, 23].contains(i) {
+        if byte != UInt8(ascii: "-") { return false }
+      } else if !(byte >= 0x30 && byte <= 0x39) && !(byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66) {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// A header value that may be a number or, as on the wire, a string of digits.
+  static func headerInteger(_ view: JSONView, _ value: Int) -> Int64? {
+    if let number = view.integer(value) { return number }
+    guard let text = view.stringValue(value), !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+      return nil
+    }
+    return Int64(text)
+  }
+
+  static func isStringArray(_ view: JSONView, _ value: Int) -> Bool {
+    guard view.kind(value) == .array else { return false }
+    var allStrings = true
+    view.forEachElement(of: value) { if view.kind($0) != .string { allStrings = false } }
+    return allStrings
+  }
+
+  static func kindName(_ view: JSONView, _ index: Int) -> String {
+    switch view.kind(index) {
+    case .object: return "a dictionary"
+    case .array: return "an array"
+    case .string: return "a string"
+    case .number: return "a number"
+    case .bool: return "a boolean"
+    case .null: return "null"
+    }
+  }
+
+  static func quoted(_ text: String) -> String { "'\(text)'" }
+
+  /// The value as written, shortened, in quotes: `'"1"'`, `'true'`.
+  static func quotedValue(_ view: JSONView, _ index: Int) -> String {
+    var out = ByteBuffer(capacity: 64)
+    JSONWriter.writeCompact(view, index, into: &out)
+    var text = String(decoding: out.bytes, as: UTF8.self)
+    if text.count > 40 { text = String(text.prefix(37)) + "..." }
+    return "'\(text)'"
+  }
+}

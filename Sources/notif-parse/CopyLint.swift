@@ -1,0 +1,184 @@
+import NotifModel
+
+/// The copy rules of Apple's Human Interface Guidelines for notifications (seed 002), applied
+/// with `--lint`, and the same guidelines applied to a category registry.
+struct CopyLint {
+  /// Columns a banner line holds: an iPhone in portrait at the default text size. Ours, not
+  /// Apple's: a rough width, documented in notif-parse(1).
+  static let lineWidth = 40
+  /// Lines of body text a banner shows before it truncates.
+  static let visibleLines = 2
+  /// Characters an action button shows without truncating: ours, documented.
+  static let actionTitleLimit = 20
+
+  /// The app's display name (`--app-name`).
+  let appName: String?
+  /// Events seen so far, by hash, with where they were first seen.
+  private var seen: [UInt64: (file: String, line: Int)] = [:]
+
+  init(appName: String?) {
+    self.appName = appName
+  }
+
+  /// Checks the text of one record; `offsetOf` gives where to point for a field.
+  mutating func check(
+    _ values: RecordValues, _ view: JSONView, file: String, line: Int,
+    offsetOf: (RecordField) -> Int
+  ) -> [Finding] {
+    var findings: [Finding] = []
+    let title = Self.text(values[.title], view)
+    let subtitle = Self.text(values[.subtitle], view)
+    let body = Self.text(values[.body], view)
+
+    if let body {
+      let lines = Self.lineCount(body)
+      if lines > Self.visibleLines {
+        findings.append(
+          .warning(
+            "LongBody",
+            "the body takes about \(lines) lines at \(Self.lineWidth) columns; iOS shows \(Self.visibleLines) and truncates the rest",
+            at: offsetOf(.body)))
+      }
+      if let last = body.last(where: { !$0.isWhitespace }), last.isLetter || last.isNumber {
+        findings.append(
+          .warning("MissingPunctuation", "the body does not end with sentence punctuation", at: offsetOf(.body)))
+      }
+    }
+    if let appName, !appName.isEmpty {
+      let needle = appName.lowercased()
+      for (field, text) in [(RecordField.title, title), (.subtitle, subtitle), (.body, body)] {
+        if let text, text.lowercased().contains(needle) {
+          findings.append(
+            .warning(
+              "AppNameInMessage",
+              "the \(field.key) names the app '\(appName)'; iOS already shows the app's name",
+              at: offsetOf(field)))
+        }
+      }
+    }
+
+    let app = Self.text(values[.app], view) ?? ""
+    var keys: [(UInt64, String)] = []
+    if let collapseID = Self.text(values[.collapseID], view) {
+      keys.append((Self.hash([app, "collapse", collapseID]), "collapse id '\(collapseID)'"))
+    }
+    if title != nil || body != nil {
+      let thread = Self.text(values[.threadID], view) ?? ""
+      keys.append((Self.hash([app, "text", thread, title ?? "", body ?? ""]), "app, thread, title and body"))
+    }
+    for (key, what) in keys {
+      if let first = seen[key] {
+        findings.append(
+          .warning(
+            "DuplicateEvent",
+            "the same event as \(first.file):\(first.line) (same \(what)): send one notification per event",
+            at: 0))
+        break
+      }
+    }
+    for (key, _) in keys where seen[key] == nil {
+      seen[key] = (file, line)
+    }
+    return findings
+  }
+
+  /// Checks a category registry against the guidelines for action buttons.
+  static func check(_ registry: CategoryRegistry) -> [Finding] {
+    var findings: [Finding] = []
+    for category in registry.categories {
+      if category.actions.count > 4 {
+        findings.append(
+          .warning(
+            "TooManyActions",
+            "category '\(category.identifier)' has \(category.actions.count) actions: iOS shows at most 4, and only the first 2 on a banner",
+            at: category.offset))
+      }
+      for action in category.actions {
+        let title = action.title ?? ""
+        let name = action.identifier ?? ""
+        if title.allSatisfy(\.isWhitespace) {
+          findings.append(.warning("EmptyActionTitle", "action '\(name)' has an empty title", at: action.titleOffset))
+        } else {
+          if title.count > actionTitleLimit {
+            findings.append(
+              .warning(
+                "LongActionTitle",
+                "action title '\(title)' is \(title.count) characters; keep it under \(actionTitleLimit) so the button does not truncate it",
+                at: action.titleOffset))
+          }
+          if !isTitleCase(title) {
+            findings.append(
+              .warning("ActionTitleCase", "action title '\(title)' is not in title case", at: action.titleOffset))
+          }
+        }
+        if action.options.contains("destructive") && !action.options.contains("authentication-required") {
+          findings.append(
+            .warning(
+              "UnauthenticatedDestructiveAction",
+              "destructive action '\(name)' does not require authentication: anyone holding a locked device can use it",
+              at: action.offset))
+        }
+      }
+    }
+    return findings
+  }
+
+  static let minorWords: Set<String> = [
+    "a", "an", "the", "and", "but", "or", "nor", "for", "so", "yet", "as", "at", "by", "in",
+    "of", "off", "on", "per", "to", "up", "via",
+  ]
+
+  /// Whether every word but the minor ones (articles, short conjunctions and prepositions, not
+  /// first or last) starts with a capital. Words in scripts without case pass.
+  static func isTitleCase(_ title: String) -> Bool {
+    let words = title.split(whereSeparator: \.isWhitespace)
+    for (position, word) in words.enumerated() {
+      guard let first = word.first, first.isLowercase else { continue }
+      let isEdge = position == 0 || position == words.count - 1
+      if isEdge || !minorWords.contains(word.lowercased()) { return false }
+    }
+    return true
+  }
+
+  /// About how many banner lines `text` fills: each line break starts a line; a wide (East
+  /// Asian) character takes two columns.
+  static func lineCount(_ text: String) -> Int {
+    var lines = 0
+    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      var columns = 0
+      for character in paragraph {
+        columns += character.unicodeScalars.first.map { isWide($0.value) ? 2 : 1 } ?? 1
+      }
+      lines += max(1, (columns + lineWidth - 1) / lineWidth)
+    }
+    return lines
+  }
+
+  static func isWide(_ scalar: UInt32) -> Bool {
+    switch scalar {
+    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+      0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+      0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+      return true
+    default:
+      return false
+    }
+  }
+
+  static func text(_ value: FieldValue, _ view: JSONView) -> String? {
+    switch value {
+    case .input(let index): return view.stringValue(index)
+    case .string(let text): return text
+    default: return nil
+    }
+  }
+
+  static func hash(_ parts: [String]) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for part in parts {
+      for byte in part.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+      hash = (hash ^ 0xFF) &* 0x0000_0100_0000_01b3  // a byte no UTF-8 text holds: a separator
+    }
+    return hash
+  }
+}

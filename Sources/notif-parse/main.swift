@@ -1,0 +1,28 @@
+// notif-parse reads APNs push payloads (NDJSON, whole JSON files such as Xcode's .apns, or
+// concatenated JSON texts) from its file operands or standard input, checks each the way APNs
+// and iOS would, and writes one notification record per accepted payload as NDJSON (notif(5)).
+// It keeps one JSON text and its tape in memory at a time (bounded by --max-record-bytes); with
+// --lint, also one 8-byte hash per event seen, to find repeats. FoundationEssentials is not
+// needed: the model does its own JSON, time and I/O.
+import NotifModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
+var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
+let status = ParseCommand.run(
+  arguments: Array(CommandLine.arguments.dropFirst()),
+  sourceDateEpoch: getenv("SOURCE_DATE_EPOCH").map { String(cString: $0) },
+  clock: {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Timestamp(seconds: Int64(now.tv_sec), nanoseconds: Int32(now.tv_nsec))
+  },
+  stdout: &stdout, stderr: &stderr)
+exit(status.rawValue)
