@@ -1,68 +1,143 @@
 /// A growable buffer of bytes that records and JSON are written into before they go out.
 ///
-/// Appends are amortized O(1); `removeAll()` keeps the capacity, so one buffer reused for every
-/// record allocates only while it grows to the largest record seen.
-public struct ByteBuffer: Sendable {
-  /// The bytes written so far.
-  public var bytes: [UInt8]
+/// Appends are amortized O(1) and copy with `memcpy`: a record takes a hundred small appends,
+/// and `Array.append(contentsOf:)` costs several times more per call. `removeAll()` keeps the
+/// capacity, so one buffer reused for every record allocates only while it grows to the
+/// largest record seen. Copies share storage until one of them is written (copy on write).
+// `@unchecked Sendable`: the storage is written only when uniquely referenced (copy on write), so
+// a buffer behaves as a value; no two owners ever see a write.
+public struct ByteBuffer: @unchecked Sendable {
+  final class Storage {
+    let pointer: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+
+    init(capacity: Int) {
+      self.capacity = Swift.max(capacity, 16)
+      pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    }
+
+    deinit { pointer.deallocate() }
+  }
+
+  var storage: Storage
+  /// The number of bytes written.
+  public private(set) var count: Int
 
   /// Creates an empty buffer that can hold `capacity` bytes before it grows.
   public init(capacity: Int = 4096) {
-    bytes = []
-    bytes.reserveCapacity(capacity)
+    storage = Storage(capacity: capacity)
+    count = 0
   }
 
-  /// The number of bytes written.
-  @inlinable public var count: Int { bytes.count }
+  /// Creates a buffer holding a copy of `bytes`.
+  public init<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+    self.init(capacity: bytes.underestimatedCount)
+    for byte in bytes { append(byte) }
+  }
+
+  /// A copy of the bytes written so far.
+  public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
+  /// The bytes as UTF-8 text (invalid sequences replaced).
+  public var text: String { withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
+
+  /// Calls `body` with the bytes written so far, valid only during the call.
+  public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try body(UnsafeRawBufferPointer(start: storage.pointer, count: count))
+  }
 
   /// Forgets the contents and keeps the storage.
-  public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+  public mutating func removeAll() { count = 0 }
 
   /// Drops everything after the first `count` bytes.
   public mutating func truncate(to count: Int) {
-    bytes.removeSubrange(count...)
+    precondition(count >= 0 && count <= self.count)
+    self.count = count
+  }
+
+  /// Makes room for `extra` more bytes in storage of our own.
+  @inline(__always)
+  mutating func reserve(_ extra: Int) {
+    if _slowPath(count + extra > storage.capacity || !isKnownUniquelyReferenced(&storage)) {
+      grow(count + extra)
+    }
+  }
+
+  mutating func grow(_ needed: Int) {
+    let fresh = Storage(capacity: Swift.max(needed, storage.capacity * 2))
+    fresh.pointer.update(from: storage.pointer, count: count)
+    storage = fresh
   }
 
   /// Appends one byte.
-  @inlinable public mutating func append(_ byte: UInt8) { bytes.append(byte) }
+  public mutating func append(_ byte: UInt8) {
+    reserve(1)
+    storage.pointer[count] = byte
+    count += 1
+  }
 
   /// Appends a run of bytes.
-  @inlinable public mutating func append(_ raw: UnsafeRawBufferPointer) {
-    bytes.append(contentsOf: raw)
+  public mutating func append(_ raw: UnsafeRawBufferPointer) {
+    guard let source = raw.baseAddress, raw.count > 0 else { return }
+    reserve(raw.count)
+    UnsafeMutableRawPointer(storage.pointer + count).copyMemory(from: source, byteCount: raw.count)
+    count += raw.count
   }
 
   /// Appends the bytes of another buffer.
-  @inlinable public mutating func append(_ other: ByteBuffer) {
-    bytes.append(contentsOf: other.bytes)
+  public mutating func append(_ other: ByteBuffer) {
+    other.withUnsafeBytes { append($0) }
   }
 
   /// Appends the UTF-8 bytes of a string as they are (no JSON escaping).
-  @inlinable public mutating func append(utf8 string: String) {
-    bytes.append(contentsOf: string.utf8)
+  public mutating func append(utf8 string: String) {
+    var string = string
+    string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
   }
 
   /// Appends the UTF-8 bytes of a literal as they are.
-  @inlinable public mutating func append(_ literal: StaticString) {
-    bytes.append(
-      contentsOf: UnsafeRawBufferPointer(
-        start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+  public mutating func append(_ literal: StaticString) {
+    append(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
   }
 
   /// Appends the decimal digits of an integer.
   public mutating func append(decimal value: Int64) {
-    if value < 0 {
-      bytes.append(UInt8(ascii: "-"))
-    }
+    if value < 0 { append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: enough for 20 digits
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { raw in
-      repeat {
-        raw[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-        count += 1
-      } while magnitude != 0
-      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(24 - count)...]))
+    var digits = 1
+    var scale: UInt64 = 1
+    while magnitude / scale >= 10 {
+      scale *= 10
+      digits += 1
     }
+    reserve(digits)
+    while scale > 0 {
+      storage.pointer[count] = UInt8(ascii: "0") + UInt8(magnitude / scale)
+      magnitude %= scale
+      scale /= 10
+      count += 1
+    }
+  }
+
+  /// Appends `value` (0 or more) as decimal digits, zero-padded to `width`.
+  public mutating func append(digits value: Int64, width: Int) {
+    reserve(width)
+    var rest = value
+    for position in stride(from: width - 1, through: 0, by: -1) {
+      storage.pointer[count + position] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
+    }
+    count += width
+  }
+
+  /// Appends the 16 lowercase hex digits of `value`.
+  public mutating func append(hex value: UInt64) {
+    reserve(16)
+    for position in 0..<16 {
+      let nibble = UInt8(value >> UInt64(60 - 4 * position) & 0xF)
+      storage.pointer[count + position] =
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+    count += 16
   }
 }

@@ -78,7 +78,7 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
       out.append(",\"message\":")
       JSONEscapes.writeString(diagnostic.message, into: &out)
       out.append("}\n")
-      return String(decoding: out.bytes, as: UTF8.self)
+      return out.text
     }
   }
 

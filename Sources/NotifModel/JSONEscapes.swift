@@ -50,7 +50,7 @@ public enum JSONEscapes {
     if escaped {
       var decoded = ByteBuffer(capacity: raw.count)
       unescape(raw, into: &decoded)
-      decoded.bytes.withUnsafeBytes { appendEscaped($0, into: &out) }
+      decoded.withUnsafeBytes { appendEscaped($0, into: &out) }
     } else {
       out.append(raw)  // no backslash and, being valid, no control character: already canonical
     }

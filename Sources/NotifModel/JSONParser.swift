@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Why a JSON text was rejected, and where.
 public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A stable code for the kind of problem.
@@ -42,9 +50,17 @@ public enum JSONParseResult: Equatable {
 /// (compared after unescaping) and nesting deeper than `maxDepth`. One instance is reused for
 /// every record: after warm-up it allocates nothing per record. Strings are checked eight bytes
 /// at a time while they are plain ASCII.
-public struct JSONParser {
-  /// The tape of the last complete value.
-  public private(set) var tokens: [JSONToken] = []
+public struct JSONParser: ~Copyable {
+  // The tape of the last complete value: managed by hand, as an array's uniqueness and bounds
+  // checks on every token appended cost more than scanning the token's bytes.
+  private var tape: UnsafeMutablePointer<JSONToken>
+  private var tapeCapacity: Int
+  /// The number of tokens on the tape of the last complete value.
+  public private(set) var tokenCount = 0
+  /// Whether the last complete value was already in compact canonical form: no white space
+  /// between its tokens and no escape in its strings, so its raw bytes can be copied as they
+  /// are instead of written again.
+  public private(set) var isCompact = false
   /// The deepest nesting of objects and arrays accepted.
   public let maxDepth: Int
   private var stack: [Int] = []
@@ -56,18 +72,35 @@ public struct JSONParser {
   /// Creates a parser that accepts nesting up to `maxDepth` levels.
   public init(maxDepth: Int = JSONParser.defaultMaxDepth) {
     self.maxDepth = maxDepth
-    tokens.reserveCapacity(256)
+    tapeCapacity = 256
+    tape = UnsafeMutablePointer<JSONToken>.allocate(capacity: tapeCapacity)
     stack.reserveCapacity(32)
+  }
+
+  deinit {
+    tape.deallocate()
+  }
+
+  private mutating func appendToken(_ token: JSONToken) {
+    if _slowPath(tokenCount == tapeCapacity) {
+      let bigger = UnsafeMutablePointer<JSONToken>.allocate(capacity: tapeCapacity * 2)
+      bigger.moveInitialize(from: tape, count: tokenCount)
+      tape.deallocate()
+      tape = bigger
+      tapeCapacity *= 2
+    }
+    (tape + tokenCount).initialize(to: token)
+    tokenCount += 1
   }
 
   /// Parses one JSON value that starts at the first byte of `bytes` (no leading white space).
   ///
   /// `isFinal` says that no more bytes will follow, so a value cut short is an error rather
-  /// than `.incomplete`. On `.complete`, `tokens` holds the value's tape.
+  /// than `.incomplete`. On `.complete`, `withView` shows the value's tape.
   ///
   /// - Complexity: O(n) in the length of the value.
   public mutating func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> JSONParseResult {
-    tokens.removeAll(keepingCapacity: true)
+    tokenCount = 0
     stack.removeAll(keepingCapacity: true)
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
       return isFinal ? .failed(JSONError(.invalidJSON, at: 0, "unexpected end of input")) : .incomplete
@@ -75,6 +108,7 @@ public struct JSONParser {
     var c = Cursor(p: base.assumingMemoryBound(to: UInt8.self), n: bytes.count, isFinal: isFinal)
     do {
       try run(&c)
+      isCompact = !c.sawSpaceOrEscape
       return .complete(end: c.i)
     } catch {
       switch error {
@@ -88,7 +122,7 @@ public struct JSONParser {
   public func withView<R>(
     over bytes: UnsafeRawBufferPointer, _ body: (JSONView) throws -> R
   ) rethrows -> R {
-    try tokens.withUnsafeBufferPointer { try body(JSONView(tokens: $0, bytes: bytes)) }
+    try body(JSONView(tokens: UnsafeBufferPointer(start: tape, count: tokenCount), bytes: bytes))
   }
 
   // MARK: - The state machine
@@ -98,6 +132,7 @@ public struct JSONParser {
     let n: Int
     let isFinal: Bool
     var i = 0
+    var sawSpaceOrEscape = false
   }
 
   enum Stop: Error {
@@ -146,7 +181,7 @@ public struct JSONParser {
         guard b == UInt8(ascii: "\"") else {
           throw .failed(unexpected(c, c.i, expecting: "a string key"))
         }
-        tokens[stack[stack.count - 1]].count += 1
+        tape[stack[stack.count - 1]].count += 1
         try string(&c)
         guard try peekSkippingSpace(&c) == UInt8(ascii: ":") else {
           throw .failed(unexpected(c, c.i, expecting: "':' after the key"))
@@ -158,13 +193,13 @@ public struct JSONParser {
           try close(&c)
           state = .afterValue
         } else {
-          tokens[stack[stack.count - 1]].count += 1
+          tape[stack[stack.count - 1]].count += 1
           state = .value
         }
       case .afterValue:
         guard let top = stack.last else { return }
         let b = try peekSkippingSpace(&c)
-        let isObject = tokens[top].kind == .object
+        let isObject = tape[top].kind == .object
         let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
         if b == UInt8(ascii: ",") {
           let comma = c.i
@@ -175,7 +210,7 @@ public struct JSONParser {
           if isObject {
             state = .objectKey
           } else {
-            tokens[top].count += 1
+            tape[top].count += 1
             state = .value
           }
         } else if b == closer {
@@ -198,6 +233,7 @@ public struct JSONParser {
       let b = c.p[c.i]
       if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 {
         c.i += 1
+        c.sawSpaceOrEscape = true
       } else {
         return b
       }
@@ -207,7 +243,7 @@ public struct JSONParser {
 
   private func endOfInput(_ c: Cursor) -> Stop {
     if !c.isFinal { return .incomplete }
-    let what = stack.last.map { tokens[$0].kind == .object ? "object" : "array" }
+    let what = stack.last.map { tape[$0].kind == .object ? "object" : "array" }
     return .failed(
       JSONError(
         .invalidJSON, at: c.n,
@@ -219,26 +255,26 @@ public struct JSONParser {
       throw .failed(
         JSONError(.nestingTooDeep, at: c.i, "objects and arrays nested deeper than \(maxDepth) levels"))
     }
-    stack.append(tokens.count)
-    tokens.append(JSONToken(kind: kind, flag: false, start: Int32(c.i), end: 0, next: 0, count: 0))
+    stack.append(tokenCount)
+    appendToken(JSONToken(kind: kind, flag: false, start: Int32(c.i), end: 0, next: 0, count: 0))
     c.i += 1
   }
 
   private mutating func close(_ c: inout Cursor) throws(Stop) {
     let index = stack.removeLast()
     c.i += 1
-    tokens[index].end = Int32(c.i)
-    tokens[index].next = Int32(tokens.count)
-    if tokens[index].kind == .object && tokens[index].count > 1 {
+    tape[index].end = Int32(c.i)
+    tape[index].next = Int32(tokenCount)
+    if tape[index].kind == .object && tape[index].count > 1 {
       try checkDuplicateKeys(object: index, c)
     }
   }
 
   @inline(__always)
   private mutating func scalar(_ kind: JSONKind, _ flag: Bool, _ start: Int, _ end: Int) {
-    tokens.append(
+    appendToken(
       JSONToken(
-        kind: kind, flag: flag, start: Int32(start), end: Int32(end), next: Int32(tokens.count + 1),
+        kind: kind, flag: flag, start: Int32(start), end: Int32(end), next: Int32(tokenCount + 1),
         count: 0))
   }
 
@@ -281,6 +317,7 @@ public struct JSONParser {
     }
     scalar(.string, escaped, start, i)
     c.i = i
+    if escaped { c.sawSpaceOrEscape = true }
   }
 
   private func endOfString(_ c: Cursor, _ start: Int) -> Stop {
@@ -445,41 +482,43 @@ public struct JSONParser {
   private mutating func checkDuplicateKeys(object index: Int, _ c: Cursor) throws(Stop) {
     keyScratch.removeAll(keepingCapacity: true)
     var key = index + 1
-    for _ in 0..<Int(tokens[index].count) {
+    for _ in 0..<Int(tape[index].count) {
       keyScratch.append(key)
-      key = Int(tokens[key + 1].next)
+      key = Int(tape[key + 1].next)
     }
     let bytes = UnsafeRawBufferPointer(start: c.p, count: c.n)
-    let duplicate: Int? = tokens.withUnsafeBufferPointer { tape in
-      let view = JSONView(tokens: tape, bytes: bytes)
-      if keyScratch.count <= 32 {
-        for a in 1..<keyScratch.count {
-          for b in 0..<a where Self.keysEqual(view, keyScratch[a], keyScratch[b]) {
-            return keyScratch[a]
+    let view = JSONView(tokens: UnsafeBufferPointer(start: tape, count: tokenCount), bytes: bytes)
+    let duplicate: Int? = keyScratch.withUnsafeBufferPointer { keys in
+        if keys.count <= 32 {
+          for a in 1..<keys.count {
+            for b in 0..<a where Self.keysEqual(view, keys[a], keys[b]) {
+              return keys[a]
+            }
           }
+          return nil
+        }
+        var seen = Set<String>(minimumCapacity: keys.count)
+        for k in keys where !seen.insert(view.string(k)).inserted {
+          return k
         }
         return nil
       }
-      var seen = Set<String>(minimumCapacity: keyScratch.count)
-      for k in keyScratch where !seen.insert(view.string(k)).inserted {
-        return k
-      }
-      return nil
-    }
     if let duplicate {
-      let name = tokens.withUnsafeBufferPointer { JSONView(tokens: $0, bytes: bytes).string(duplicate) }
       throw .failed(
-        JSONError(.duplicateKey, at: Int(tokens[duplicate].start), "duplicate key \(Self.quoted(name))"))
+        JSONError(.duplicateKey, at: Int(tape[duplicate].start), "duplicate key \(Self.quoted(view.string(duplicate)))"))
     }
   }
 
+  @inline(__always)
   private static func keysEqual(_ view: JSONView, _ a: Int, _ b: Int) -> Bool {
-    if view.tokens[a].flag || view.tokens[b].flag {
+    let x = view.tokens[a]
+    let y = view.tokens[b]
+    if x.flag || y.flag {
       return view.string(a) == view.string(b)
     }
-    let x = view.rawString(a)
-    let y = view.rawString(b)
-    return x.count == y.count && x.elementsEqual(y)
+    let length = Int(x.end - x.start)
+    guard length == Int(y.end - y.start) else { return false }
+    return memcmp(view.bytes.baseAddress! + Int(x.start), view.bytes.baseAddress! + Int(y.start), length) == 0
   }
 
   // MARK: - Messages
@@ -537,7 +576,7 @@ public struct JSONParser {
     }
     var buffer = ByteBuffer(capacity: 4)
     buffer.append(UnsafeRawBufferPointer(start: c.p + i, count: length))
-    let text = String(decoding: buffer.bytes, as: UTF8.self)
+    let text = buffer.text
     guard let scalar = text.unicodeScalars.first else { return "invalid UTF-8" }
     return scalarName(scalar.value, text: open + text + close)
   }

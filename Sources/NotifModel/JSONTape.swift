@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The kind of a JSON value on a tape.
 public enum JSONKind: UInt8, Sendable {
   case object, array, string, number, bool, null
@@ -86,8 +94,10 @@ public struct JSONView {
     if tokens[index].flag {
       return string(index).utf8.elementsEqual(wanted)
     }
-    let raw = rawString(index)
-    return raw.count == wanted.count && raw.elementsEqual(wanted)
+    let token = tokens[index]
+    let length = Int(token.end - token.start) - 2
+    return length == wanted.count
+      && memcmp(bytes.baseAddress! + Int(token.start) + 1, wanted.baseAddress!, length) == 0
   }
 
   /// The value of member `name` of the object at `index`, or nil if it has none or is no object.
@@ -111,7 +121,7 @@ public struct JSONView {
     }
     var decoded = ByteBuffer(capacity: raw.count)
     JSONEscapes.unescape(raw, into: &decoded)
-    return String(decoding: decoded.bytes, as: UTF8.self)
+    return decoded.text
   }
 
   /// The decoded text of the value at `index` if it is a string, else nil.

@@ -42,7 +42,7 @@ public struct OutputWriter: ~Copyable {
   /// Writes out everything pending.
   public mutating func flush() throws(SystemError) {
     guard pending.count > 0 else { return }
-    let failure: Int32? = pending.bytes.withUnsafeBytes { raw in
+    let failure: Int32? = pending.withUnsafeBytes { raw in
       var offset = 0
       while offset < raw.count {
         let written = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)

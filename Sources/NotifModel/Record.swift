@@ -58,31 +58,50 @@ public enum RecordField: Int, CaseIterable, Sendable {
     }
   }
 
-  /// `,"key":` (no comma before the first key), ready to copy into output.
-  static let prefixes: [[UInt8]] = allCases.map { field in
-    Array(((field == .id ? "{\"" : ",\"") + field.key + "\":").utf8)
-  }
+  /// `{"id":null,"app":null,...}` cut at each value: `prefixes[ends[i]..<starts[i+1]]` is the
+  /// `,"key":` of field i. One contiguous array, so writing a record touches one buffer.
+  static let prefixes: [UInt8] = Array(
+    allCases.map { ($0 == .id ? "{\"" : ",\"") + $0.key + "\":" }.joined().utf8)
+  static let prefixEnds: [Int] = {
+    var ends: [Int] = []
+    var total = 0
+    for field in allCases {
+      total += (field == .id ? "{\"" : ",\"").utf8.count + field.key.utf8.count + 2
+      ends.append(total)
+    }
+    return ends
+  }()
 }
 
 /// The value of one record field before it is written.
+///
+/// Trivially copyable on purpose: a record is filled and written a million times a second, and
+/// a `String` payload here would cost a retain and a release on every access.
 public enum FieldValue: Sendable, Equatable {
   /// JSON `null`.
   case null
   /// A value copied from the input, by its index on the input's tape, in canonical form.
   case input(Int)
-  /// A string.
-  case string(String)
   /// An integer.
   case integer(Int64)
   /// `true` or `false`.
   case bool(Bool)
   /// An instant, written in RFC 3339 UTC.
   case time(Timestamp)
+  /// A 64-bit hash, written as a string of 16 lowercase hex digits.
+  case hash(UInt64)
+  /// A string set with `RecordValues.set(_:text:)`: its JSON form is the bytes in this range of
+  /// the record's own text storage.
+  case text(Int, Int)
 }
 
 /// The fields of one record, filled in any order and written in `RecordField` order.
 public struct RecordValues: Sendable {
   private var values: [FieldValue]
+  private var texts = ByteBuffer(capacity: 256)
+  // The last instant written and its text: most records of a run share their created_at.
+  private var cachedTime: Timestamp? = nil
+  private var cachedTimeText = ByteBuffer(capacity: 32)
 
   /// Creates a record with every field null.
   public init() {
@@ -91,7 +110,8 @@ public struct RecordValues: Sendable {
 
   /// Sets every field back to null, keeping the storage.
   public mutating func reset() {
-    for index in values.indices { values[index] = .null }
+    values.withUnsafeMutableBufferPointer { $0.update(repeating: .null) }
+    texts.removeAll()
   }
 
   /// The value of a field.
@@ -100,26 +120,72 @@ public struct RecordValues: Sendable {
     set { values[field.rawValue] = newValue }
   }
 
+  /// Sets a field to a string.
+  public mutating func set(_ field: RecordField, text: String) {
+    let start = texts.count
+    JSONEscapes.writeString(text, into: &texts)
+    values[field.rawValue] = .text(start, texts.count)
+  }
+
+  /// The string value of a field (from the input or set as text), or nil for any other value.
+  public func string(_ field: RecordField, in view: JSONView) -> String? {
+    switch values[field.rawValue] {
+    case .input(let index):
+      return view.stringValue(index)
+    case .text(let start, let end):
+      return texts.withUnsafeBytes { raw in
+        var decoded = ByteBuffer(capacity: end - start)
+        JSONEscapes.unescape(UnsafeRawBufferPointer(rebasing: raw[start + 1..<end - 1]), into: &decoded)
+        return decoded.text
+      }
+    default:
+      return nil
+    }
+  }
+
   /// Appends the record as one compact JSON line (with its newline) to `out`: every field but
   /// `payload` from `self`, then `payload` as given (already compact JSON).
   ///
   /// `input` values are copied from `view`.
-  public func write(view: JSONView, payload: ByteBuffer, into out: inout ByteBuffer) {
-    for field in RecordField.allCases {
-      RecordField.prefixes[field.rawValue].withUnsafeBytes { out.append($0) }
-      if field == .payload {
-        out.append(payload)
-        continue
-      }
-      switch values[field.rawValue] {
-      case .null: out.append("null")
-      case .input(let index): JSONWriter.writeCompact(view, index, into: &out)
-      case .string(let text): JSONEscapes.writeString(text, into: &out)
-      case .integer(let value): out.append(decimal: value)
-      case .bool(let value): out.append(value ? "true" : "false")
-      case .time(let instant): JSONEscapes.writeString(instant.description, into: &out)
+  public mutating func write(view: JSONView, payload: ByteBuffer, into out: inout ByteBuffer) {
+    RecordField.prefixes.withUnsafeBytes { prefixes in
+      RecordField.prefixEnds.withUnsafeBufferPointer { ends in
+        var from = 0
+        for field in RecordField.allCases {
+          out.append(UnsafeRawBufferPointer(rebasing: prefixes[from..<ends[field.rawValue]]))
+          from = ends[field.rawValue]
+          if field == .payload {
+            out.append(payload)
+          } else {
+            write(values[field.rawValue], view: view, into: &out)
+          }
+        }
       }
     }
     out.append("}\n")
+  }
+
+  private mutating func write(_ value: FieldValue, view: JSONView, into out: inout ByteBuffer) {
+    switch value {
+    case .null: out.append("null")
+    case .input(let index): JSONWriter.writeCompact(view, index, into: &out)
+    case .integer(let value): out.append(decimal: value)
+    case .bool(let value): out.append(value ? "true" : "false")
+    case .time(let instant):
+      if cachedTime != instant {
+        cachedTimeText.removeAll()
+        cachedTimeText.append(UInt8(ascii: "\""))
+        instant.write(into: &cachedTimeText)
+        cachedTimeText.append(UInt8(ascii: "\""))
+        cachedTime = instant
+      }
+      out.append(cachedTimeText)
+    case .hash(let value):
+      out.append(UInt8(ascii: "\""))
+      out.append(hex: value)
+      out.append(UInt8(ascii: "\""))
+    case .text(let start, let end):
+      texts.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+    }
   }
 }

@@ -68,6 +68,9 @@ public struct RecordReader: ~Copyable {
     buffer.deallocate()
   }
 
+  /// Whether the current record is already compact and canonical (see `JSONParser.isCompact`).
+  public var recordIsCompact: Bool { parser.isCompact }
+
   /// The 1-based line where the current record starts.
   public var recordLine: Int { recordAnchor.line }
 
@@ -164,8 +167,10 @@ public struct RecordReader: ~Copyable {
     start = offset
   }
 
-  /// Reads more bytes, making room first; sets `eof` when there are none.
-  private mutating func fill() throws(SystemError) {
+  /// Reads more bytes, making room first (which may move the buffered bytes); sets `eof` when
+  /// there are none. Returns how many bytes came, now the last ones before `end`.
+  @discardableResult
+  private mutating func fill() throws(SystemError) -> Int {
     if capacity - end < Self.readSize {
       if start > 0 {
         compact()
@@ -178,11 +183,11 @@ public struct RecordReader: ~Copyable {
       let count = read(fd, buffer + end, capacity - end)
       if count > 0 {
         end += count
-        return
+        return count
       }
       if count == 0 {
         eof = true
-        return
+        return 0
       }
       if errno != EINTR {
         throw SystemError(path: name, doing: "read error", errno: errno)
@@ -194,9 +199,8 @@ public struct RecordReader: ~Copyable {
   /// parsed again after every small read from a pipe.
   private mutating func fillUntilLineEnd() throws(SystemError) {
     while !eof && end - start <= maxRecordBytes {
-      let before = end
-      try fill()
-      if memchr(buffer + before, 0x0A, end - before) != nil { return }
+      let count = try fill()
+      if memchr(buffer + (end - count), 0x0A, count) != nil { return }
     }
   }
 

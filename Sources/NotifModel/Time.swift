@@ -22,22 +22,38 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
   /// The instant in RFC 3339 UTC: `2026-11-22T09:05:00Z`, with a fraction only when there is
   /// one, in groups of three digits (`.250`, `.000001`).
   public var description: String {
+    var out = ByteBuffer(capacity: 32)
+    write(into: &out)
+    return out.text
+  }
+
+  /// Appends the RFC 3339 UTC form (no quotes) to `out`.
+  public func write(into out: inout ByteBuffer) {
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let secondOfDay = seconds - days * 86_400
     let (year, month, day) = Self.civil(fromDays: days)
-    var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-    text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":"
-    text += pad(secondOfDay % 60, 2)
+    out.append(digits: year, width: 4)
+    out.append(UInt8(ascii: "-"))
+    out.append(digits: month, width: 2)
+    out.append(UInt8(ascii: "-"))
+    out.append(digits: day, width: 2)
+    out.append(UInt8(ascii: "T"))
+    out.append(digits: secondOfDay / 3600, width: 2)
+    out.append(UInt8(ascii: ":"))
+    out.append(digits: secondOfDay / 60 % 60, width: 2)
+    out.append(UInt8(ascii: ":"))
+    out.append(digits: secondOfDay % 60, width: 2)
     if nanoseconds != 0 {
-      var fraction = pad(Int64(nanoseconds), 9)
-      while fraction.hasSuffix("000") { fraction.removeLast(3) }
-      text += "." + fraction
+      var fraction = Int64(nanoseconds)
+      var width = 9
+      while fraction % 1000 == 0 {
+        fraction /= 1000
+        width -= 3
+      }
+      out.append(UInt8(ascii: "."))
+      out.append(digits: fraction, width: width)
     }
-    return text + "Z"
-  }
-
-  private func pad(_ value: Int64, _ width: Int) -> String {
-    String(value).leftPadded(to: width)
+    out.append(UInt8(ascii: "Z"))
   }
 
   // Howard Hinnant's days-from-civil and civil-from-days, proleptic Gregorian calendar.

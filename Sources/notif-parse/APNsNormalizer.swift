@@ -41,11 +41,19 @@ struct APNsNormalizer {
     self.defaults = defaults
   }
 
+  /// Appends the record of the last text normalized, as one NDJSON line.
+  mutating func writeRecord(_ view: JSONView, into out: inout ByteBuffer) {
+    values.write(view: view, payload: payload, into: &out)
+  }
+
   /// Whether the last text normalized has an error.
   var rejected: Bool { findings.contains { $0.severity == .error } }
 
   /// Reads the JSON text in `view` into `values` and `payload`, recording `findings`.
-  mutating func normalize(_ view: JSONView) {
+  ///
+  /// `isCompact` says the text is already compact and canonical, so the payload's bytes are
+  /// copied rather than written anew.
+  mutating func normalize(_ view: JSONView, isCompact: Bool = false) {
     values.reset()
     payload.removeAll()
     findings.removeAll(keepingCapacity: true)
@@ -62,7 +70,11 @@ struct APNsNormalizer {
       readEnvelope(view)
       root = inner
     }
-    JSONWriter.writeCompact(view, root, into: &payload)
+    if isCompact {
+      payload.append(view.raw(root))
+    } else {
+      JSONWriter.writeCompact(view, root, into: &payload)
+    }
     if view.tokens[root].count == 0 {
       findings.append(.error("PayloadEmpty", "the payload is empty: APNs rejects '{}'", at: offset(view, root)))
     }
@@ -546,7 +558,7 @@ struct APNsNormalizer {
         pushType = "background"
       }
     }
-    if let pushType { values[.pushType] = .string(pushType) }
+    if let pushType { values.set(.pushType, text: pushType) }
 
     if let priority = headers.priority, priority.value == 10, pushType == "background" || backgroundOnly {
       findings.append(
@@ -570,7 +582,7 @@ struct APNsNormalizer {
       }
     }
     app = app ?? simulatorApp ?? defaults.app
-    if let app { values[.app] = .string(app) }
+    if let app { values.set(.app, text: app) }
 
     values[.createdAt] = .time(headers.receivedAt ?? defaults.now)
     if case .null = values[.summaryArgCount] { values[.summaryArgCount] = .integer(1) }
@@ -578,26 +590,23 @@ struct APNsNormalizer {
     if case .null = values[.mutableContent] { values[.mutableContent] = .bool(false) }
     if case .null = values[.soundCritical] { values[.soundCritical] = .bool(false) }
     if !headers.hasID {
-      values[.id] = .string(Self.stableID(app: app, receivedAt: headers.receivedAt, payload: payload))
+      values[.id] = .hash(Self.stableID(app: app, receivedAt: headers.receivedAt, payload: payload))
     }
   }
 
-  /// A 64-bit FNV-1a hash of the app, the envelope's received_at and the compact payload, as
-  /// 16 hex digits: the same notification parsed again gets the same id.
-  static func stableID(app: String?, receivedAt: Timestamp?, payload: ByteBuffer) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    func mix<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
-      for byte in bytes {
-        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-      }
+  /// A 64-bit hash of the app, the envelope's received_at and the compact payload: the same
+  /// notification parsed again gets the same id.
+  static func stableID(app: String?, receivedAt: Timestamp?, payload: ByteBuffer) -> UInt64 {
+    var hasher = StableHasher()
+    var app = app ?? ""
+    app.withUTF8 { hasher.combine(UnsafeRawBufferPointer($0)) }
+    if let receivedAt {
+      var text = ByteBuffer(capacity: 32)
+      receivedAt.write(into: &text)
+      text.withUnsafeBytes { hasher.combine($0) }
     }
-    mix((app ?? "").utf8)
-    mix(CollectionOfOne(0))
-    mix((receivedAt?.description ?? "").utf8)
-    mix(CollectionOfOne(0))
-    mix(payload.bytes)
-    let hex = String(hash, radix: 16)
-    return String(repeating: "0", count: 16 - hex.count) + hex
+    payload.withUnsafeBytes { hasher.combine($0) }
+    return hasher.finalize()
   }
 
   // MARK: - Helpers
@@ -650,7 +659,7 @@ struct APNsNormalizer {
   static func quotedValue(_ view: JSONView, _ index: Int) -> String {
     var out = ByteBuffer(capacity: 64)
     JSONWriter.writeCompact(view, index, into: &out)
-    var text = String(decoding: out.bytes, as: UTF8.self)
+    var text = out.text
     if text.count > 40 { text = String(text.prefix(37)) + "..." }
     return "'\(text)'"
   }

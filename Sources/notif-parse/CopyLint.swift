@@ -26,9 +26,9 @@ struct CopyLint {
     offsetOf: (RecordField) -> Int
   ) -> [Finding] {
     var findings: [Finding] = []
-    let title = Self.text(values[.title], view)
-    let subtitle = Self.text(values[.subtitle], view)
-    let body = Self.text(values[.body], view)
+    let title = values.string(.title, in: view)
+    let subtitle = values.string(.subtitle, in: view)
+    let body = values.string(.body, in: view)
 
     if let body {
       let lines = Self.lineCount(body)
@@ -57,13 +57,13 @@ struct CopyLint {
       }
     }
 
-    let app = Self.text(values[.app], view) ?? ""
+    let app = values.string(.app, in: view) ?? ""
     var keys: [(UInt64, String)] = []
-    if let collapseID = Self.text(values[.collapseID], view) {
+    if let collapseID = values.string(.collapseID, in: view) {
       keys.append((Self.hash([app, "collapse", collapseID]), "collapse id '\(collapseID)'"))
     }
     if title != nil || body != nil {
-      let thread = Self.text(values[.threadID], view) ?? ""
+      let thread = values.string(.threadID, in: view) ?? ""
       keys.append((Self.hash([app, "text", thread, title ?? "", body ?? ""]), "app, thread, title and body"))
     }
     for (key, what) in keys {
@@ -162,14 +162,6 @@ struct CopyLint {
       return true
     default:
       return false
-    }
-  }
-
-  static func text(_ value: FieldValue, _ view: JSONView) -> String? {
-    switch value {
-    case .input(let index): return view.stringValue(index)
-    case .string(let text): return text
-    default: return nil
     }
   }
 

@@ -2,17 +2,25 @@ import NotifModel
 
 /// Finds which of a fixed set of names a JSON key is, comparing raw bytes: no strings built.
 ///
-/// Candidates are bucketed by length, so a lookup compares against at most a few names.
+/// Names are bucketed by length; within a bucket a candidate is first compared by its first and
+/// last eight bytes as two words, which decides every name up to 16 bytes without a loop.
 struct KeyTable<Name: Sendable>: Sendable {
-  private let buckets: [[([UInt8], Name)]]
+  private let lengths: [Int]
+  private let heads: [UInt64]
+  private let tails: [UInt64]
+  private let spelled: [[UInt8]]
+  private let names: [Name]
+  private let bucketStart: [Int]  // entries of length n are bucketStart[n]..<bucketStart[n + 1]
 
-  init(_ names: [(String, Name)]) {
-    let longest = names.map { $0.0.utf8.count }.max() ?? 0
-    var buckets = Array(repeating: [([UInt8], Name)](), count: longest + 1)
-    for (text, name) in names {
-      buckets[text.utf8.count].append((Array(text.utf8), name))
-    }
-    self.buckets = buckets
+  init(_ table: [(String, Name)]) {
+    let sorted = table.sorted { $0.0.utf8.count < $1.0.utf8.count }
+    spelled = sorted.map { Array($0.0.utf8) }
+    names = sorted.map(\.1)
+    lengths = spelled.map(\.count)
+    heads = spelled.map { bytes in bytes.withUnsafeBytes { Self.words($0).head } }
+    tails = spelled.map { bytes in bytes.withUnsafeBytes { Self.words($0).tail } }
+    let all = lengths
+    bucketStart = (0...(all.last ?? 0) + 1).map { length in all.firstIndex { $0 >= length } ?? all.count }
   }
 
   /// The name of the key string at `index` of `view`, or nil if it is none of them.
@@ -25,10 +33,27 @@ struct KeyTable<Name: Sendable>: Sendable {
   }
 
   private func find(_ raw: UnsafeRawBufferPointer) -> Name? {
-    guard raw.count < buckets.count else { return nil }
-    for (bytes, name) in buckets[raw.count] where bytes.elementsEqual(raw) {
-      return name
+    let length = raw.count
+    guard length + 1 < bucketStart.count else { return nil }
+    let (head, tail) = Self.words(raw)
+    for entry in bucketStart[length]..<bucketStart[length + 1]
+    where heads[entry] == head && tails[entry] == tail {
+      if length <= 16 || spelled[entry].elementsEqual(raw) { return names[entry] }
     }
     return nil
+  }
+
+  /// The first and the last eight bytes as words (zero-padded when shorter).
+  @inline(__always)
+  private static func words(_ raw: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64) {
+    if raw.count >= 8 {
+      return (
+        raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+        raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
+      )
+    }
+    var word: UInt64 = 0
+    for (position, byte) in raw.enumerated() { word |= UInt64(byte) << UInt64(8 * position) }
+    return (word, word)
   }
 }

@@ -96,8 +96,9 @@ struct ParseRun {
   private mutating func process(
     _ reader: inout RecordReader, stdout: inout OutputWriter, stderr: inout OutputWriter
   ) throws(OutputFailed) {
+    let isCompact = reader.recordIsCompact
     let findings = reader.withRecord { view in
-      normalizer.normalize(view)
+      normalizer.normalize(view, isCompact: isCompact)
       var findings = normalizer.findings
       guard !normalizer.rejected || configuration.check else { return findings }
       if let registry, case .input(let index) = normalizer.values[.category],
@@ -120,7 +121,7 @@ struct ParseRun {
       let rejected = findings.contains { $0.severity == .error || configuration.strict }
       if !rejected && !configuration.check {
         record.removeAll()
-        normalizer.values.write(view: view, payload: normalizer.payload, into: &record)
+        normalizer.writeRecord(view, into: &record)
       }
       return findings
     }
