@@ -261,9 +261,9 @@ public struct RecordReader: ~Copyable {
     // the next record: the current one was cut short at the end of the line before it.
     var cut: Int? = nil
     var from = start
-    while from < errorOffset, let hit = memchr(buffer + from, 0x0A, errorOffset - from) {
+    while from < errorOffset, let hit = memchr(buffer + from, 0x0A, min(errorOffset, end) - from) {
       let next = buffer.distance(to: hit) + 1
-      if next < errorOffset, startsRecord(next) {
+      if next <= errorOffset, next < end, startsRecord(next) {
         cut = next
         break
       }

@@ -86,7 +86,7 @@ struct APNsNormalizer {
       } else {
         findings.append(.error("BadType", "'aps' must be a dictionary, not \(Self.kindName(view, apsIndex))", at: offset(view, apsIndex)))
       }
-    } else if !aps.isMDM {
+    } else if !aps.isMDM && view.tokens[root].count > 0 {
       var message = "no 'aps' dictionary: iOS shows nothing and does not wake the app"
       if let format = ForeignFormat.guess(view, root) {
         message = "no 'aps' dictionary: this looks like \(format), which notif-parse does not read yet"

@@ -1,0 +1,89 @@
+# notif: build, test, check, benchmark and install the notif-* filters.
+# `make check` runs what CI runs. Every target works from a fresh clone with the Swift
+# toolchain; `make check-deps` installs the Debian packages the checks use.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MANDIR = $(DESTDIR)$(PREFIX)/share/man
+BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+
+TOOLS = $(notdir $(wildcard Sources/notif-*))
+RELEASE = .build/release
+NOW = 2026-11-22T09:00:00Z
+
+.PHONY: all build release test demo check format format-lint man-lint completions-check \
+	golden-release check-deps bench fuzz install uninstall clean
+
+all: build
+
+build:
+	swift build
+
+release:
+	swift build -c release --static-swift-stdlib
+
+test:
+	swift test
+
+# The main job on the bundled examples: records, then a --check report (which finds the
+# broken example on purpose, so its exit status 1 is expected here).
+demo: release
+	@echo "== notif-parse examples/chat.apns examples/inbox.ndjson"
+	$(RELEASE)/notif-parse --now $(NOW) examples/chat.apns examples/inbox.ndjson
+	@echo
+	@echo '== notif-parse --check --lint --categories examples/categories.json examples/*'
+	-$(RELEASE)/notif-parse --check --lint --app-name Chat --categories examples/categories.json \
+		examples/chat.apns examples/broken.apns examples/inbox.ndjson
+
+format:
+	swift format --in-place --recursive Package.swift Sources Tests fuzz
+
+format-lint:
+	swift format lint --strict --recursive Package.swift Sources Tests fuzz
+
+man-lint:
+	scripts/lint-man.sh
+
+completions-check:
+	scripts/check-completions.sh
+
+# The golden cases again, against the release binaries users get.
+golden-release: release
+	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) swift test --filter 'GoldenTests|CorpusTests|BehaviorTests'
+
+check: build test format-lint man-lint completions-check golden-release
+	bench/callgrind.sh --check-baseline
+
+check-deps:
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq mandoc shellcheck zsh fish valgrind time >/dev/null
+
+bench: release
+	bench/parse.sh
+
+fuzz:
+	fuzz/run.sh 300
+
+install: release
+	install -d $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	for tool in $(TOOLS); do \
+		install -m 755 $(RELEASE)/$$tool $(BINDIR)/$$tool; \
+		install -m 644 man/$$tool.1 $(MANDIR)/man1/$$tool.1; \
+		install -m 644 completions/bash/$$tool $(BASHDIR)/$$tool; \
+		install -m 644 completions/zsh/_$$tool $(ZSHDIR)/_$$tool; \
+		install -m 644 completions/fish/$$tool.fish $(FISHDIR)/$$tool.fish; \
+	done
+	install -m 644 man/*.5 $(MANDIR)/man5/
+
+uninstall:
+	for tool in $(TOOLS); do \
+		rm -f $(BINDIR)/$$tool $(MANDIR)/man1/$$tool.1 $(BASHDIR)/$$tool $(ZSHDIR)/_$$tool \
+			$(FISHDIR)/$$tool.fish; \
+	done
+	for page in man/*.5; do rm -f $(MANDIR)/man5/$${page#man/}; done
+
+clean:
+	rm -rf .build

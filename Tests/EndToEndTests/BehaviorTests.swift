@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// What golden cases cannot show: how the tools behave toward the processes around them.
+@Suite struct BehaviorTests {
+  static let tools = ["notif-parse"]
+  static let packageRoot = GoldenCase.casesFolder.deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static let environment = ["TZ": "UTC", "LC_ALL": "C", "PATH": "/usr/bin:/bin"]
+
+  /// A payload file big enough to fill any pipe buffer many times over.
+  static func bigInput() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("notif-big-\(UUID().uuidString).ndjson")
+    let line = #"{"aps":{"alert":{"title":"Hello","body":"A line that repeats."},"badge":1}}"# + "\n"
+    try Data(String(repeating: line, count: 20_000).utf8).write(to: url)
+    return url
+  }
+
+  @Test func closedPipeEndsQuietlyWithSigpipe() throws {
+    let input = try Self.bigInput()
+    defer { try? FileManager.default.removeItem(at: input) }
+    let script = "\"$1\" --now @0 \"$2\" | head -n 1 > /dev/null; echo \"${PIPESTATUS[0]}\""
+    let outcome = try Binaries.run(
+      "/bin/bash", ["-c", script, "bash", Binaries.url("notif-parse").path, input.path],
+      in: Self.packageRoot, environment: Self.environment)
+    #expect(String(decoding: outcome.stdout, as: UTF8.self) == "141\n")
+    #expect(outcome.stderr.isEmpty)
+  }
+
+  @Test func failedWriteIsAnErrorWithStatus2() throws {
+    let input = try Self.bigInput()
+    defer { try? FileManager.default.removeItem(at: input) }
+    let outcome = try Binaries.run(
+      "notif-parse", ["--now", "@0", input.path], in: Self.packageRoot, environment: Self.environment,
+      stdoutFile: URL(fileURLWithPath: "/dev/full"))
+    #expect(outcome.status == 2)
+    #expect(
+      String(decoding: outcome.stderr, as: UTF8.self)
+        == "notif-parse: <stdout>: write error: no space left on device\n")
+  }
+
+  @Test func sameInputGivesSameBytes() throws {
+    let input = try Self.bigInput()
+    defer { try? FileManager.default.removeItem(at: input) }
+    let first = try Binaries.run("notif-parse", ["--now", "@0", input.path], in: Self.packageRoot, environment: Self.environment)
+    let second = try Binaries.run("notif-parse", ["--now", "@0", input.path], in: Self.packageRoot, environment: Self.environment)
+    #expect(first.status == 0)
+    #expect(first.stdout == second.stdout)
+    #expect(first.stdout.split(separator: UInt8(ascii: "\n")).count == 20_000)
+  }
+
+  /// Every long option in `--help` is in the man page and the three completions, and the man
+  /// page documents no option the tool lacks.
+  @Test(arguments: tools)
+  func optionsAgreeAcrossHelpManAndCompletions(_ tool: String) throws {
+    let help = try Binaries.run(tool, ["--help"], in: Self.packageRoot, environment: Self.environment)
+    let helpOptions = Self.longOptions(in: String(decoding: help.stdout, as: UTF8.self), pattern: #"--[a-z][a-z-]*"#)
+    #expect(helpOptions.contains("--help") && helpOptions.contains("--version"))
+    let root = Self.packageRoot
+    let man = try String(contentsOf: root.appendingPathComponent("man/\(tool).1"), encoding: .utf8)
+    let manOptions = Self.longOptions(in: man, pattern: #"Fl -[a-z][a-z-]*"#).map { "-" + $0.dropFirst(3) }
+    let files = ["completions/bash/\(tool)", "completions/zsh/_\(tool)", "completions/fish/\(tool).fish"]
+    for option in helpOptions {
+      #expect(manOptions.contains(option), "\(option) of --help is not in man/\(tool).1")
+      for file in files {
+        let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+        let spelled = file.hasSuffix(".fish") ? "-l \(option.dropFirst(2))" : option
+        #expect(text.contains(spelled), "\(option) is not offered by \(file)")
+      }
+    }
+    for option in manOptions where !helpOptions.contains(option) {
+      Issue.record("man/\(tool).1 documents \(option), which --help does not list")
+    }
+  }
+
+  static func longOptions(in text: String, pattern: String) -> Set<String> {
+    guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+    let range = NSRange(text.startIndex..., in: text)
+    return Set(regex.matches(in: text, range: range).compactMap { Range($0.range, in: text).map { String(text[$0]) } })
+  }
+}

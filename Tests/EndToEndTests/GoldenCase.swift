@@ -1,0 +1,131 @@
+import Foundation
+
+/// One golden case: a folder under `cases/<tool>/<name>/` holding
+///
+/// - `args`: the arguments, one per line; or `cmd`: a shell command line, run by `/bin/sh -c`
+///   with the built tools first on `PATH` (for man page examples with globs and pipelines);
+/// - `stdin.ndjson`: standard input (missing: empty);
+/// - `env`: extra environment variables, `NAME=value` per line (missing: none);
+/// - `stdout.ndjson`, `stderr.txt`, `status`: what must come out (missing: empty, empty, 0).
+///
+/// The tool runs with the case folder as its working directory, so file operands are named
+/// relative to it, and with `TZ=UTC LC_ALL=C` and no `SOURCE_DATE_EPOCH` unless `env` sets it.
+struct GoldenCase: CustomStringConvertible, Sendable {
+  let tool: String
+  let name: String
+  let folder: URL
+
+  var description: String { "\(tool)/\(name)" }
+
+  static let casesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("cases")
+
+  /// Every case, sorted by tool and name.
+  static func all() -> [GoldenCase] {
+    let manager = FileManager.default
+    guard let tools = try? manager.contentsOfDirectory(atPath: casesFolder.path) else { return [] }
+    var cases: [GoldenCase] = []
+    for tool in tools.sorted() {
+      let toolFolder = casesFolder.appendingPathComponent(tool)
+      guard let names = try? manager.contentsOfDirectory(atPath: toolFolder.path) else { continue }
+      for name in names.sorted() {
+        cases.append(GoldenCase(tool: tool, name: name, folder: toolFolder.appendingPathComponent(name)))
+      }
+    }
+    return cases
+  }
+
+  func read(_ file: String) -> Data? {
+    try? Data(contentsOf: folder.appendingPathComponent(file))
+  }
+
+  var arguments: [String] {
+    guard let data = read("args") else { return [] }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init).dropLastIfEmpty()
+  }
+
+  /// The shell command line, for a case that has one.
+  var command: String? {
+    read("cmd").map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .newlines) }
+  }
+
+  var environment: [String: String] {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    var environment = ["TZ": "UTC", "LC_ALL": "C", "PATH": Binaries.folder.path + ":" + path]
+    if let data = read("env") {
+      for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        let parts = line.split(separator: "=", maxSplits: 1)
+        if parts.count == 2 { environment[String(parts[0])] = String(parts[1]) }
+      }
+    }
+    return environment
+  }
+
+  /// Writes an expectation, or removes its file when it would be the default.
+  func update(_ file: String, _ data: Data, isDefault: Bool) throws {
+    let url = folder.appendingPathComponent(file)
+    if isDefault {
+      try? FileManager.default.removeItem(at: url)
+    } else {
+      try data.write(to: url)
+    }
+  }
+}
+
+extension Array where Element == String {
+  fileprivate func dropLastIfEmpty() -> [String] {
+    last == "" ? Array(dropLast()) : self
+  }
+}
+
+/// What a finished process left behind.
+struct Outcome: Equatable {
+  var stdout: Data
+  var stderr: Data
+  var status: Int32
+}
+
+/// Finds and runs the built executables.
+enum Binaries {
+  /// `NOTIF_BIN_DIR`, else the debug build folder of this package.
+  static var folder: URL {
+    if let dir = ProcessInfo.processInfo.environment["NOTIF_BIN_DIR"], !dir.isEmpty {
+      return URL(fileURLWithPath: dir)
+    }
+    return GoldenCase.casesFolder.deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(".build/debug")
+  }
+
+  static func url(_ tool: String) -> URL {
+    tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : folder.appendingPathComponent(tool)
+  }
+
+  /// Runs `tool` and waits for it; standard input comes from `stdin` (a file) or is empty.
+  static func run(
+    _ tool: String, _ arguments: [String], in directory: URL, stdin: URL? = nil,
+    environment: [String: String], stdoutFile: URL? = nil
+  ) throws -> Outcome {
+    let process = Process()
+    process.executableURL = url(tool)
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.environment = environment
+    process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
+    // Output goes to files, read once the process ends: no pipe can fill up and block it.
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("notif-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outURL = scratch.appendingPathComponent("stdout")
+    let errURL = scratch.appendingPathComponent("stderr")
+    FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: stdoutFile ?? outURL)
+    process.standardError = try FileHandle(forWritingTo: errURL)
+    try process.run()
+    process.waitUntilExit()
+    let outData = stdoutFile == nil ? try Data(contentsOf: outURL) : Data()
+    let errData = try Data(contentsOf: errURL)
+    return Outcome(stdout: outData, stderr: errData, status: process.terminationStatus)
+  }
+}

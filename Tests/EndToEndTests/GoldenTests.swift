@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// Runs every folder under `cases/` as a black-box test of the built executables.
+///
+/// `NOTIF_UPDATE_GOLDEN=1 swift test --filter GoldenTests` rewrites the expectations from what
+/// the tools do now: review the result with `git diff`, and never set it in CI.
+@Suite struct GoldenTests {
+  static let updating = ProcessInfo.processInfo.environment["NOTIF_UPDATE_GOLDEN"] == "1"
+
+  @Test("golden case", arguments: GoldenCase.all())
+  func golden(_ golden: GoldenCase) throws {
+    let stdin = golden.read("stdin.ndjson") != nil ? golden.folder.appendingPathComponent("stdin.ndjson") : nil
+    let outcome: Outcome
+    if let command = golden.command {
+      outcome = try Binaries.run(
+        "/bin/sh", ["-c", command], in: golden.folder, stdin: stdin, environment: golden.environment)
+    } else {
+      outcome = try Binaries.run(
+        golden.tool, golden.arguments, in: golden.folder, stdin: stdin, environment: golden.environment)
+    }
+    if Self.updating {
+      try golden.update("stdout.ndjson", outcome.stdout, isDefault: outcome.stdout.isEmpty)
+      try golden.update("stderr.txt", outcome.stderr, isDefault: outcome.stderr.isEmpty)
+      try golden.update("status", Data("\(outcome.status)\n".utf8), isDefault: outcome.status == 0)
+      return
+    }
+    let expectedStatus = golden.read("status").flatMap {
+      Int32(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    } ?? 0
+    #expect(
+      String(decoding: outcome.stdout, as: UTF8.self)
+        == String(decoding: golden.read("stdout.ndjson") ?? Data(), as: UTF8.self), "stdout of \(golden)")
+    #expect(
+      String(decoding: outcome.stderr, as: UTF8.self)
+        == String(decoding: golden.read("stderr.txt") ?? Data(), as: UTF8.self), "stderr of \(golden)")
+    #expect(outcome.status == expectedStatus, "exit status of \(golden)")
+  }
+
+  @Test func everyCaseFolderHasArguments() {
+    let cases = GoldenCase.all()
+    #expect(cases.count > 100)
+    for golden in cases {
+      #expect(golden.read("args") != nil || golden.read("cmd") != nil, "\(golden) has no args or cmd")
+    }
+  }
+}
