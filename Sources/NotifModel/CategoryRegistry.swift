@@ -32,7 +32,8 @@ public struct CategoryRegistry: Sendable {
   ///   types, unknown action options, an action without identifier or title.
   public init(_ view: JSONView) throws(FormatError) {
     guard view.kind(0) == .object else {
-      throw FormatError(offset: 0, message: "a category registry must be a JSON object of categories")
+      throw FormatError(
+        offset: 0, message: "a category registry must be a JSON object of categories")
     }
     var failure: FormatError? = nil
     view.forEachMember(of: 0) { key, value in
@@ -48,14 +49,17 @@ public struct CategoryRegistry: Sendable {
     if let failure { throw failure }
   }
 
-  private static func offset(_ view: JSONView, _ index: Int) -> Int { Int(view.tokens[index].start) }
+  private static func offset(_ view: JSONView, _ index: Int) -> Int {
+    Int(view.tokens[index].start)
+  }
 
   private static func category(_ view: JSONView, _ key: Int, _ value: Int) throws(FormatError)
     -> NotificationCategory
   {
     let identifier = view.string(key)
     guard view.kind(value) == .object else {
-      throw FormatError(offset: offset(view, value), message: "category '\(identifier)' must be an object")
+      throw FormatError(
+        offset: offset(view, value), message: "category '\(identifier)' must be an object")
     }
     var category = NotificationCategory(identifier: identifier, offset: offset(view, key))
     var failure: FormatError? = nil
@@ -65,7 +69,8 @@ public struct CategoryRegistry: Sendable {
       switch name {
       case "category_summary_format", "hidden_previews_body_placeholder":
         guard let text = view.stringValue(fieldValue) else {
-          failure = FormatError(offset: offset(view, fieldValue), message: "'\(name)' must be a string")
+          failure = FormatError(
+            offset: offset(view, fieldValue), message: "'\(name)' must be a string")
           return
         }
         if name == "category_summary_format" {
@@ -75,7 +80,8 @@ public struct CategoryRegistry: Sendable {
         }
       case "actions":
         guard view.kind(fieldValue) == .array else {
-          failure = FormatError(offset: offset(view, fieldValue), message: "'actions' must be an array")
+          failure = FormatError(
+            offset: offset(view, fieldValue), message: "'actions' must be an array")
           return
         }
         view.forEachElement(of: fieldValue) { element in
@@ -89,14 +95,18 @@ public struct CategoryRegistry: Sendable {
       default:
         failure = FormatError(
           offset: offset(view, field),
-          message: "unknown key '\(name)' in category '\(identifier)': a category has category_summary_format, hidden_previews_body_placeholder and actions")
+          message:
+            "unknown key '\(name)' in category '\(identifier)': a category has category_summary_format, hidden_previews_body_placeholder and actions"
+        )
       }
     }
     if let failure { throw failure }
     return category
   }
 
-  private static func action(_ view: JSONView, _ element: Int) throws(FormatError) -> NotificationAction {
+  private static func action(_ view: JSONView, _ element: Int) throws(FormatError)
+    -> NotificationAction
+  {
     guard view.kind(element) == .object else {
       throw FormatError(offset: offset(view, element), message: "an action must be an object")
     }
@@ -108,7 +118,8 @@ public struct CategoryRegistry: Sendable {
       switch name {
       case "identifier", "title":
         guard let text = view.stringValue(value) else {
-          failure = FormatError(offset: offset(view, value), message: "an action's '\(name)' must be a string")
+          failure = FormatError(
+            offset: offset(view, value), message: "an action's '\(name)' must be a string")
           return
         }
         if name == "identifier" {
@@ -119,7 +130,8 @@ public struct CategoryRegistry: Sendable {
         }
       case "options":
         guard view.kind(value) == .array else {
-          failure = FormatError(offset: offset(view, value), message: "an action's 'options' must be an array")
+          failure = FormatError(
+            offset: offset(view, value), message: "an action's 'options' must be an array")
           return
         }
         view.forEachElement(of: value) { option in
@@ -127,7 +139,8 @@ public struct CategoryRegistry: Sendable {
           guard let text = view.stringValue(option), actionOptions.contains(text) else {
             failure = FormatError(
               offset: offset(view, option),
-              message: "unknown action option: use destructive, foreground or authentication-required")
+              message:
+                "unknown action option: use destructive, foreground or authentication-required")
             return
           }
           action.options.insert(text)
@@ -135,12 +148,14 @@ public struct CategoryRegistry: Sendable {
       default:
         failure = FormatError(
           offset: offset(view, key),
-          message: "unknown key '\(name)' in an action: an action has identifier, title and options")
+          message: "unknown key '\(name)' in an action: an action has identifier, title and options"
+        )
       }
     }
     if let failure { throw failure }
     guard action.identifier != nil, action.title != nil else {
-      throw FormatError(offset: action.offset, message: "an action needs an 'identifier' and a 'title'")
+      throw FormatError(
+        offset: action.offset, message: "an action needs an 'identifier' and a 'title'")
     }
     return action
   }

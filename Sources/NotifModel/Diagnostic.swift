@@ -54,7 +54,8 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
         location += ":\(line)"
         if let column = diagnostic.column { location += ":\(column)" }
       }
-      return "\(program): \(location): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]\n"
+      return
+        "\(program): \(location): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]\n"
     case .github:
       var properties = "file=\(Self.githubProperty(diagnostic.file))"
       if let line = diagnostic.line {
@@ -62,7 +63,8 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
         if let column = diagnostic.column { properties += ",col=\(column)" }
       }
       properties += ",title=\(Self.githubProperty(diagnostic.code))"
-      return "::\(diagnostic.severity.rawValue) \(properties)::\(Self.githubData(diagnostic.message))\n"
+      return
+        "::\(diagnostic.severity.rawValue) \(properties)::\(Self.githubData(diagnostic.message))\n"
     case .json:
       var out = ByteBuffer(capacity: 160)
       out.append("{\"file\":")
@@ -70,7 +72,11 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
       out.append(",\"line\":")
       if let line = diagnostic.line { out.append(decimal: Int64(line)) } else { out.append("null") }
       out.append(",\"column\":")
-      if let column = diagnostic.column { out.append(decimal: Int64(column)) } else { out.append("null") }
+      if let column = diagnostic.column {
+        out.append(decimal: Int64(column))
+      } else {
+        out.append("null")
+      }
       out.append(",\"severity\":")
       JSONEscapes.writeString(diagnostic.severity.rawValue, into: &out)
       out.append(",\"code\":")

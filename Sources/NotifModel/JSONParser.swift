@@ -103,7 +103,8 @@ public struct JSONParser: ~Copyable {
     tokenCount = 0
     stack.removeAll(keepingCapacity: true)
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
-      return isFinal ? .failed(JSONError(.invalidJSON, at: 0, "unexpected end of input")) : .incomplete
+      return isFinal
+        ? .failed(JSONError(.invalidJSON, at: 0, "unexpected end of input")) : .incomplete
     }
     var c = Cursor(p: base.assumingMemoryBound(to: UInt8.self), n: bytes.count, isFinal: isFinal)
     do {
@@ -205,7 +206,10 @@ public struct JSONParser: ~Copyable {
           let comma = c.i
           c.i += 1
           if try peekSkippingSpace(&c) == closer {
-            throw .failed(JSONError(.invalidJSON, at: comma, "trailing comma before '\(Character(Unicode.Scalar(closer)))'"))
+            throw .failed(
+              JSONError(
+                .invalidJSON, at: comma,
+                "trailing comma before '\(Character(Unicode.Scalar(closer)))'"))
           }
           if isObject {
             state = .objectKey
@@ -216,7 +220,8 @@ public struct JSONParser: ~Copyable {
         } else if b == closer {
           try close(&c)
         } else {
-          let what = isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
+          let what =
+            isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
           var error = unexpected(c, c.i, expecting: what)
           if b == UInt8(ascii: "\"") || b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
             error.message += " (missing comma?)"
@@ -253,7 +258,8 @@ public struct JSONParser: ~Copyable {
   private mutating func open(_ kind: JSONKind, _ c: inout Cursor) throws(Stop) {
     guard stack.count < maxDepth else {
       throw .failed(
-        JSONError(.nestingTooDeep, at: c.i, "objects and arrays nested deeper than \(maxDepth) levels"))
+        JSONError(
+          .nestingTooDeep, at: c.i, "objects and arrays nested deeper than \(maxDepth) levels"))
     }
     stack.append(tokenCount)
     appendToken(JSONToken(kind: kind, flag: false, start: Int32(c.i), end: 0, next: 0, count: 0))
@@ -348,21 +354,25 @@ public struct JSONParser: ~Copyable {
     case UInt8(ascii: "u"):
       let unit = try hex4(c, at: i + 2, stringStart: stringStart)
       if unit >= 0xDC00 && unit < 0xE000 {
-        throw .failed(JSONError(.invalidJSON, at: i, "unpaired low surrogate escape \(Self.escapeText(unit))"))
+        throw .failed(
+          JSONError(.invalidJSON, at: i, "unpaired low surrogate escape \(Self.escapeText(unit))"))
       }
       guard unit >= 0xD800 && unit < 0xDC00 else { return i + 6 }
       guard i + 12 <= c.n || c.isFinal else { throw .incomplete }
       guard i + 12 <= c.n, c.p[i + 6] == UInt8(ascii: "\\"), c.p[i + 7] == UInt8(ascii: "u") else {
-        throw .failed(JSONError(.invalidJSON, at: i, "unpaired high surrogate escape \(Self.escapeText(unit))"))
+        throw .failed(
+          JSONError(.invalidJSON, at: i, "unpaired high surrogate escape \(Self.escapeText(unit))"))
       }
       let low = try hex4(c, at: i + 8, stringStart: stringStart)
       guard low >= 0xDC00 && low < 0xE000 else {
-        throw .failed(JSONError(.invalidJSON, at: i, "unpaired high surrogate escape \(Self.escapeText(unit))"))
+        throw .failed(
+          JSONError(.invalidJSON, at: i, "unpaired high surrogate escape \(Self.escapeText(unit))"))
       }
       return i + 12
     default:
       throw .failed(
-        JSONError(.invalidJSON, at: i, "invalid escape \(Self.describe(c, i + 1, quoted: "'\\", "'"))"))
+        JSONError(
+          .invalidJSON, at: i, "invalid escape \(Self.describe(c, i + 1, quoted: "'\\", "'"))"))
     }
   }
 
@@ -372,7 +382,8 @@ public struct JSONParser: ~Copyable {
       guard k < c.n else { throw endOfString(c, stringStart) }
       let digit = JSONEscapes.hexValue(c.p[k])
       guard digit != 0xFF else {
-        throw .failed(JSONError(.invalidJSON, at: i - 2, "invalid \\u escape: expected four hex digits"))
+        throw .failed(
+          JSONError(.invalidJSON, at: i - 2, "invalid \\u escape: expected four hex digits"))
       }
       value = value << 4 | UInt32(digit)
     }
@@ -444,14 +455,18 @@ public struct JSONParser: ~Copyable {
     if try more(i) == UInt8(ascii: ".") {
       integer = false
       i += 1
-      guard isDigit(try more(i)) else { throw bad("invalid number: expected a digit after '.'", start) }
+      guard isDigit(try more(i)) else {
+        throw bad("invalid number: expected a digit after '.'", start)
+      }
       while isDigit(try more(i)) { i += 1 }
     }
     if let e = try more(i), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
       integer = false
       i += 1
       if let sign = try more(i), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { i += 1 }
-      guard isDigit(try more(i)) else { throw bad("invalid number: expected a digit in the exponent", start) }
+      guard isDigit(try more(i)) else {
+        throw bad("invalid number: expected a digit in the exponent", start)
+      }
       while isDigit(try more(i)) { i += 1 }
     }
     scalar(.number, integer, start, i)
@@ -489,23 +504,25 @@ public struct JSONParser: ~Copyable {
     let bytes = UnsafeRawBufferPointer(start: c.p, count: c.n)
     let view = JSONView(tokens: UnsafeBufferPointer(start: tape, count: tokenCount), bytes: bytes)
     let duplicate: Int? = keyScratch.withUnsafeBufferPointer { keys in
-        if keys.count <= 32 {
-          for a in 1..<keys.count {
-            for b in 0..<a where Self.keysEqual(view, keys[a], keys[b]) {
-              return keys[a]
-            }
+      if keys.count <= 32 {
+        for a in 1..<keys.count {
+          for b in 0..<a where Self.keysEqual(view, keys[a], keys[b]) {
+            return keys[a]
           }
-          return nil
-        }
-        var seen = Set<String>(minimumCapacity: keys.count)
-        for k in keys where !seen.insert(view.string(k)).inserted {
-          return k
         }
         return nil
       }
+      var seen = Set<String>(minimumCapacity: keys.count)
+      for k in keys where !seen.insert(view.string(k)).inserted {
+        return k
+      }
+      return nil
+    }
     if let duplicate {
       throw .failed(
-        JSONError(.duplicateKey, at: Int(tape[duplicate].start), "duplicate key \(Self.quoted(view.string(duplicate)))"))
+        JSONError(
+          .duplicateKey, at: Int(tape[duplicate].start),
+          "duplicate key \(Self.quoted(view.string(duplicate)))"))
     }
   }
 
@@ -517,8 +534,8 @@ public struct JSONParser: ~Copyable {
       return view.string(a) == view.string(b)
     }
     let length = Int(x.end - x.start)
-    guard length == Int(y.end - y.start) else { return false }
-    return memcmp(view.bytes.baseAddress! + Int(x.start), view.bytes.baseAddress! + Int(y.start), length) == 0
+    guard length == Int(y.end - y.start), let base = view.bytes.baseAddress else { return false }
+    return memcmp(base + Int(x.start), base + Int(y.start), length) == 0
   }
 
   // MARK: - Messages
@@ -555,10 +572,12 @@ public struct JSONParser: ~Copyable {
   private static func wordError(_ c: Cursor, _ start: Int) -> JSONError {
     var end = start
     while end < c.n && end - start < 40 && isWordByte(c.p[end]) { end += 1 }
-    let word = String(decoding: UnsafeBufferPointer(start: c.p + start, count: end - start), as: UTF8.self)
+    let word = String(
+      decoding: UnsafeBufferPointer(start: c.p + start, count: end - start), as: UTF8.self)
     return JSONError(
       .invalidJSON, at: start,
-      "unexpected word '\(word)' (only true, false and null go unquoted; strings need double quotes)")
+      "unexpected word '\(word)' (only true, false and null go unquoted; strings need double quotes)"
+    )
   }
 
   /// Names the character at `i` for a message: `'x'`, `'”' (U+201D)`, `no-break space (U+00A0)`.

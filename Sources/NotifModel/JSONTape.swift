@@ -96,8 +96,10 @@ public struct JSONView {
     }
     let token = tokens[index]
     let length = Int(token.end - token.start) - 2
-    return length == wanted.count
-      && memcmp(bytes.baseAddress! + Int(token.start) + 1, wanted.baseAddress!, length) == 0
+    guard length == wanted.count, let base = bytes.baseAddress, let name = wanted.baseAddress else {
+      return false
+    }
+    return memcmp(base + Int(token.start) + 1, name, length) == 0
   }
 
   /// The value of member `name` of the object at `index`, or nil if it has none or is no object.
@@ -144,7 +146,9 @@ public struct JSONView {
       }
       let digit = Int64(byte &- UInt8(ascii: "0"))
       let (times10, o1) = value.multipliedReportingOverflow(by: 10)
-      let (sum, o2) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+      let (sum, o2) =
+        negative
+        ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
       if o1 || o2 { return nil }
       value = sum
     }

@@ -16,7 +16,8 @@ public enum JSONWriter {
       var key = index + 1
       for member in 0..<Int(token.count) {
         if member > 0 { out.append(UInt8(ascii: ",")) }
-        JSONEscapes.writeCanonical(raw: view.rawString(key), escaped: view.tokens[key].flag, into: &out)
+        JSONEscapes.writeCanonical(
+          raw: view.rawString(key), escaped: view.tokens[key].flag, into: &out)
         out.append(UInt8(ascii: ":"))
         writeCompact(view, key + 1, into: &out)
         key = Int(view.tokens[key + 1].next)

@@ -43,9 +43,10 @@ public struct OutputWriter: ~Copyable {
   public mutating func flush() throws(SystemError) {
     guard pending.count > 0 else { return }
     let failure: Int32? = pending.withUnsafeBytes { raw in
+      guard let base = raw.baseAddress else { return nil }
       var offset = 0
       while offset < raw.count {
-        let written = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+        let written = systemWrite(fd, base + offset, raw.count - offset)
         if written >= 0 {
           offset += written
         } else if errno != EINTR {

@@ -135,7 +135,8 @@ public struct RecordValues: Sendable {
     case .text(let start, let end):
       return texts.withUnsafeBytes { raw in
         var decoded = ByteBuffer(capacity: end - start)
-        JSONEscapes.unescape(UnsafeRawBufferPointer(rebasing: raw[start + 1..<end - 1]), into: &decoded)
+        JSONEscapes.unescape(
+          UnsafeRawBufferPointer(rebasing: raw[start + 1..<end - 1]), into: &decoded)
         return decoded.text
       }
     default:

@@ -55,7 +55,10 @@ public struct RecordReader: ~Copyable {
   static let readSize = 256 * 1024
 
   /// Creates a reader of `fd`, which it does not close, named `name` in diagnostics.
-  public init(fd: Int32, name: String, maxRecordBytes: Int = 1 << 20, maxDepth: Int = JSONParser.defaultMaxDepth) {
+  public init(
+    fd: Int32, name: String, maxRecordBytes: Int = 1 << 20,
+    maxDepth: Int = JSONParser.defaultMaxDepth
+  ) {
     self.fd = fd
     self.name = name
     self.maxRecordBytes = maxRecordBytes

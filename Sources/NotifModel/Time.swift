@@ -150,7 +150,9 @@ extension Timestamp {
       for _ in min(digits, 9)..<9 { nanoseconds *= 10 }
     }
     var offset: Int64 = 0
-    guard i < bytes.count else { throw TimeError("'\(text)' has no time zone offset (add Z for UTC)") }
+    guard i < bytes.count else {
+      throw TimeError("'\(text)' has no time zone offset (add Z for UTC)")
+    }
     if bytes[i] == UInt8(ascii: "Z") || bytes[i] == UInt8(ascii: "z") {
       i += 1
     } else {

@@ -32,7 +32,8 @@ public struct TimeToLive: Sendable, Hashable, CustomStringConvertible {
         if character == "M" || character == "y" || character == "Y" {
           throw TimeError("'\(text)': months and years have no fixed length; use days (30d, 365d)")
         }
-        throw TimeError("'\(text)' is not a duration: use whole numbers with s, m, h, d or w, as in 1d12h")
+        throw TimeError(
+          "'\(text)' is not a duration: use whole numbers with s, m, h, d or w, as in 1d12h")
       }
       guard let count = Int64(digits) else {
         throw TimeError("'\(text)': '\(character)' needs a number before it")

@@ -62,11 +62,14 @@ struct APNsNormalizer {
 
     guard view.kind(0) == .object else {
       findings.append(
-        .error("NotAnObject", "a payload must be a JSON object, not \(Self.kindName(view, 0))", at: 0))
+        .error(
+          "NotAnObject", "a payload must be a JSON object, not \(Self.kindName(view, 0))", at: 0))
       return
     }
     var root = 0
-    if view.member(0, "aps") == nil, let inner = view.member(0, "payload"), view.kind(inner) == .object {
+    if view.member(0, "aps") == nil, let inner = view.member(0, "payload"),
+      view.kind(inner) == .object
+    {
       readEnvelope(view)
       root = inner
     }
@@ -76,7 +79,8 @@ struct APNsNormalizer {
       JSONWriter.writeCompact(view, root, into: &payload)
     }
     if view.tokens[root].count == 0 {
-      findings.append(.error("PayloadEmpty", "the payload is empty: APNs rejects '{}'", at: offset(view, root)))
+      findings.append(
+        .error("PayloadEmpty", "the payload is empty: APNs rejects '{}'", at: offset(view, root)))
     }
     let simulatorApp = view.member(root, "Simulator Target Bundle").flatMap { view.stringValue($0) }
     aps.isMDM = view.member(root, "mdm") != nil
@@ -84,12 +88,16 @@ struct APNsNormalizer {
       if view.kind(apsIndex) == .object {
         readAps(view, apsIndex)
       } else {
-        findings.append(.error("BadType", "'aps' must be a dictionary, not \(Self.kindName(view, apsIndex))", at: offset(view, apsIndex)))
+        findings.append(
+          .error(
+            "BadType", "'aps' must be a dictionary, not \(Self.kindName(view, apsIndex))",
+            at: offset(view, apsIndex)))
       }
     } else if !aps.isMDM && view.tokens[root].count > 0 {
       var message = "no 'aps' dictionary: iOS shows nothing and does not wake the app"
       if let format = ForeignFormat.guess(view, root) {
-        message = "no 'aps' dictionary: this looks like \(format), which notif-parse does not read yet"
+        message =
+          "no 'aps' dictionary: this looks like \(format), which notif-parse does not read yet"
       }
       findings.append(.warning("NoAps", message, at: offset(view, root)))
     }
@@ -126,13 +134,18 @@ struct APNsNormalizer {
         if view.kind(value) == .object {
           view.forEachMember(of: value) { readHeader(view, $0, $1) }
         } else {
-          findings.append(.error("BadEnvelope", "'headers' must be a dictionary of APNs headers", at: offset(view, value)))
+          findings.append(
+            .error(
+              "BadEnvelope", "'headers' must be a dictionary of APNs headers",
+              at: offset(view, value)))
         }
       case .app:
         if let app = view.stringValue(value), !app.isEmpty {
           headers.app = app
         } else {
-          findings.append(.error("BadEnvelope", "'app' must be a bundle identifier string", at: offset(view, value)))
+          findings.append(
+            .error(
+              "BadEnvelope", "'app' must be a bundle identifier string", at: offset(view, value)))
         }
       case .receivedAt:
         readReceivedAt(view, value)
@@ -151,13 +164,16 @@ struct APNsNormalizer {
       do {
         headers.receivedAt = try Timestamp(rfc3339: text)
       } catch {
-        findings.append(.error("BadEnvelope", "'received_at': \(error.message)", at: offset(view, value)))
+        findings.append(
+          .error("BadEnvelope", "'received_at': \(error.message)", at: offset(view, value)))
       }
     } else if let seconds = view.integer(value), Timestamp(seconds: seconds).isWritable {
       headers.receivedAt = Timestamp(seconds: seconds)
     } else {
       findings.append(
-        .error("BadEnvelope", "'received_at' must be an RFC 3339 time or whole seconds since 1970", at: offset(view, value)))
+        .error(
+          "BadEnvelope", "'received_at' must be an RFC 3339 time or whole seconds since 1970",
+          at: offset(view, value)))
     }
   }
 
@@ -170,14 +186,19 @@ struct APNsNormalizer {
         headers.hasID = true
       } else {
         findings.append(
-          .error("BadMessageId", "'apns-id' must be a UUID such as 123e4567-e89b-12d3-a456-4266554400a0", at: at))
+          .error(
+            "BadMessageId", "'apns-id' must be a UUID such as 123e4567-e89b-12d3-a456-4266554400a0",
+            at: at))
       }
     case .expiration:
       guard let seconds = Self.headerInteger(view, value), seconds >= 0 else {
-        findings.append(.error("BadExpirationDate", "'apns-expiration' must be whole seconds since 1970", at: at))
+        findings.append(
+          .error("BadExpirationDate", "'apns-expiration' must be whole seconds since 1970", at: at))
         return
       }
-      if seconds > 0, let instant = epoch(seconds, key: "apns-expiration", code: "BadExpirationDate", at: at) {
+      if seconds > 0,
+        let instant = epoch(seconds, key: "apns-expiration", code: "BadExpirationDate", at: at)
+      {
         values[.expiresAt] = .time(instant)
       }
     case .collapseID:
@@ -187,7 +208,9 @@ struct APNsNormalizer {
       }
       if id.utf8.count > 64 {
         findings.append(
-          .error("BadCollapseId", "'apns-collapse-id' is \(id.utf8.count) bytes; APNs accepts at most 64", at: at))
+          .error(
+            "BadCollapseId",
+            "'apns-collapse-id' is \(id.utf8.count) bytes; APNs accepts at most 64", at: at))
       } else {
         values[.collapseID] = .input(value)
       }
@@ -210,7 +233,8 @@ struct APNsNormalizer {
       headers.pushType = type
     case .topic:
       guard let topic = view.stringValue(value), !topic.isEmpty else {
-        findings.append(.error("BadEnvelope", "'apns-topic' must be a bundle identifier string", at: at))
+        findings.append(
+          .error("BadEnvelope", "'apns-topic' must be a bundle identifier string", at: at))
         return
       }
       headers.topic = topic
@@ -280,14 +304,22 @@ struct APNsNormalizer {
         case .string: values[.body] = .input(value)
         case .object: break  // read after the loop, once Live Activity keys are known
         default:
-          findings.append(.error("BadType", "'alert' must be a string or a dictionary, not \(Self.kindName(view, value))", at: at))
+          findings.append(
+            .error(
+              "BadType",
+              "'alert' must be a string or a dictionary, not \(Self.kindName(view, value))", at: at)
+          )
         }
       case .badge:
         aps.hasBadge = true
         if let badge = view.integer(value), badge >= 0 {
           values[.badge] = .integer(badge)
         } else {
-          findings.append(.error("BadBadge", "'badge' must be a whole number 0 or more, not \(Self.quotedValue(view, value))", at: at))
+          findings.append(
+            .error(
+              "BadBadge",
+              "'badge' must be a whole number 0 or more, not \(Self.quotedValue(view, value))",
+              at: at))
         }
       case .sound:
         aps.hasSound = true
@@ -320,7 +352,9 @@ struct APNsNormalizer {
         }
         if !aps.isLiveActivity && !(0...1).contains(score) {
           findings.append(
-            .error("BadRelevanceScore", "'relevance-score' \(Self.quotedValue(view, value)) is outside 0 to 1", at: at))
+            .error(
+              "BadRelevanceScore",
+              "'relevance-score' \(Self.quotedValue(view, value)) is outside 0 to 1", at: at))
         } else {
           values[.relevance] = .input(value)
         }
@@ -328,14 +362,18 @@ struct APNsNormalizer {
         if let event = view.stringValue(value), ["start", "update", "end"].contains(event) {
           values[.event] = .input(value)
         } else {
-          findings.append(.error("BadType", "'event' must be start, update or end, not \(Self.quotedValue(view, value))", at: at))
+          findings.append(
+            .error(
+              "BadType",
+              "'event' must be start, update or end, not \(Self.quotedValue(view, value))", at: at))
         }
       case .timestamp: date(view, value, "timestamp", into: .timestamp)
       case .staleDate: date(view, value, "stale-date", into: .staleAt)
       case .dismissalDate: date(view, value, "dismissal-date", into: .dismissAt)
       case .contentState, .attributes:
         if view.kind(value) != .object {
-          findings.append(.error("BadType", "\(Self.quoted(view.string(key))) must be a dictionary", at: at))
+          findings.append(
+            .error("BadType", "\(Self.quoted(view.string(key))) must be a dictionary", at: at))
         }
       case .urlArgs:
         if !Self.isStringArray(view, value) {
@@ -346,7 +384,8 @@ struct APNsNormalizer {
       case .summaryArg, .summaryArgCount:
         findings.append(
           .warning(
-            "MisplacedKey", "\(Self.quoted(view.string(key))) belongs inside 'alert'; iOS ignores it in 'aps'",
+            "MisplacedKey",
+            "\(Self.quoted(view.string(key))) belongs inside 'alert'; iOS ignores it in 'aps'",
             at: offset(view, key)))
       case nil:
         findings.append(
@@ -397,10 +436,14 @@ struct APNsNormalizer {
         string(view, key, value, into: nil)
       case .titleLocArgs, .subtitleLocArgs, .locArgs:
         if Self.isStringArray(view, value) {
-          values[name == .titleLocArgs ? .titleLocArgs : name == .subtitleLocArgs ? .subtitleLocArgs : .locArgs] =
+          values[
+            name == .titleLocArgs
+              ? .titleLocArgs : name == .subtitleLocArgs ? .subtitleLocArgs : .locArgs] =
             .input(value)
         } else {
-          findings.append(.error("BadLocArgs", "\(Self.quoted(view.string(key))) must be an array of strings", at: at))
+          findings.append(
+            .error(
+              "BadLocArgs", "\(Self.quoted(view.string(key))) must be an array of strings", at: at))
         }
       case .summaryArg:
         string(view, key, value, into: .summaryArg)
@@ -409,23 +452,35 @@ struct APNsNormalizer {
           values[.summaryArgCount] = .integer(count)
         } else {
           findings.append(
-            .error("BadSummaryArgCount", "'summary-arg-count' must be a whole number 1 or more, not \(Self.quotedValue(view, value))", at: at))
+            .error(
+              "BadSummaryArgCount",
+              "'summary-arg-count' must be a whole number 1 or more, not \(Self.quotedValue(view, value))",
+              at: at))
         }
       case .sound where aps.isLiveActivity:
         aps.hasSound = true
         if case .null = values[.sound] { readSound(view, value) }
       case .sound, .threadID, .contentAvailable:
-        let where_ = name == .sound ? "directly in 'aps'; outside a Live Activity iOS ignores it inside 'alert'" : "directly in 'aps'; iOS ignores it inside 'alert'"
-        findings.append(.warning("MisplacedKey", "\(Self.quoted(view.string(key))) belongs \(where_)", at: offset(view, key)))
+        let where_ =
+          name == .sound
+          ? "directly in 'aps'; outside a Live Activity iOS ignores it inside 'alert'"
+          : "directly in 'aps'; iOS ignores it inside 'alert'"
+        findings.append(
+          .warning(
+            "MisplacedKey", "\(Self.quoted(view.string(key))) belongs \(where_)",
+            at: offset(view, key)))
       case nil:
         findings.append(
-          .warning("UnknownKey", "unknown key \(Self.quoted(view.string(key))) in 'alert'", at: offset(view, key)))
+          .warning(
+            "UnknownKey", "unknown key \(Self.quoted(view.string(key))) in 'alert'",
+            at: offset(view, key)))
       }
     }
     if !hasText {
       findings.append(
         .warning(
-          "NoAlertText", "'alert' has no title, subtitle or body and no localization key: iOS shows nothing",
+          "NoAlertText",
+          "'alert' has no title, subtitle or body and no localization key: iOS shows nothing",
           at: offset(view, alert)))
     }
   }
@@ -459,20 +514,29 @@ struct APNsNormalizer {
           } else if let critical = view.bool(value) {
             values[.soundCritical] = .bool(critical)
             findings.append(
-              .warning("BoolForNumber", "the sound's 'critical' is \(critical); Apple documents \(critical ? 1 : 0)", at: valueAt))
+              .warning(
+                "BoolForNumber",
+                "the sound's 'critical' is \(critical); Apple documents \(critical ? 1 : 0)",
+                at: valueAt))
           } else {
-            findings.append(.error("BadSound", "the sound's 'critical' must be 0 or 1", at: valueAt))
+            findings.append(
+              .error("BadSound", "the sound's 'critical' must be 0 or 1", at: valueAt))
           }
         case .volume:
           if let volume = view.double(value), (0...1).contains(volume) {
             values[.soundVolume] = .input(value)
           } else {
             findings.append(
-              .error("BadSound", "the sound's 'volume' must be a number from 0 to 1, not \(Self.quotedValue(view, value))", at: valueAt))
+              .error(
+                "BadSound",
+                "the sound's 'volume' must be a number from 0 to 1, not \(Self.quotedValue(view, value))",
+                at: valueAt))
           }
         case nil:
           findings.append(
-            .warning("UnknownKey", "unknown key \(Self.quoted(view.string(key))) in 'sound'", at: offset(view, key)))
+            .warning(
+              "UnknownKey", "unknown key \(Self.quoted(view.string(key))) in 'sound'",
+              at: offset(view, key)))
         }
       }
       if !named {
@@ -480,17 +544,21 @@ struct APNsNormalizer {
       }
     default:
       findings.append(
-        .error("BadSound", "'sound' must be a sound name or a dictionary with name, critical and volume", at: at))
+        .error(
+          "BadSound", "'sound' must be a sound name or a dictionary with name, critical and volume",
+          at: at))
     }
   }
 
   // MARK: - Values
 
-  private mutating func string(_ view: JSONView, _ key: Int, _ value: Int, into field: RecordField?) {
+  private mutating func string(_ view: JSONView, _ key: Int, _ value: Int, into field: RecordField?)
+  {
     guard view.kind(value) == .string else {
       findings.append(
         .error(
-          "BadType", "\(Self.quoted(view.string(key))) must be a string, not \(Self.kindName(view, value))",
+          "BadType",
+          "\(Self.quoted(view.string(key))) must be a string, not \(Self.kindName(view, value))",
           at: offset(view, value)))
       return
     }
@@ -508,15 +576,21 @@ struct APNsNormalizer {
       findings.append(.warning("BoolForNumber", "\(Self.quoted(key)) is \(on); \(advice)", at: at))
       return on
     }
-    findings.append(.error("BadType", "\(Self.quoted(key)) must be 1, not \(Self.quotedValue(view, value))", at: at))
+    findings.append(
+      .error(
+        "BadType", "\(Self.quoted(key)) must be 1, not \(Self.quotedValue(view, value))", at: at))
     return false
   }
 
-  private mutating func date(_ view: JSONView, _ value: Int, _ key: String, into field: RecordField) {
+  private mutating func date(_ view: JSONView, _ value: Int, _ key: String, into field: RecordField)
+  {
     let at = offset(view, value)
     guard let seconds = view.integer(value), seconds >= 0 else {
       findings.append(
-        .error("BadDate", "\(Self.quoted(key)) must be whole seconds since 1970, not \(Self.quotedValue(view, value))", at: at))
+        .error(
+          "BadDate",
+          "\(Self.quoted(key)) must be whole seconds since 1970, not \(Self.quotedValue(view, value))",
+          at: at))
       return
     }
     if let instant = epoch(seconds, key: key, code: "BadDate", at: at) {
@@ -560,9 +634,13 @@ struct APNsNormalizer {
     }
     if let pushType { values.set(.pushType, text: pushType) }
 
-    if let priority = headers.priority, priority.value == 10, pushType == "background" || backgroundOnly {
+    if let priority = headers.priority, priority.value == 10,
+      pushType == "background" || backgroundOnly
+    {
       findings.append(
-        .error("BadPriority", "priority 10 is not allowed for a background push: use 5", at: priority.at))
+        .error(
+          "BadPriority", "priority 10 is not allowed for a background push: use 5", at: priority.at)
+      )
     }
     let limit = pushType == "voip" ? 5120 : 4096
     if payload.count > limit {
@@ -629,7 +707,9 @@ struct APNsNormalizer {
   /// A header value that may be a number or, as on the wire, a string of digits.
   static func headerInteger(_ view: JSONView, _ value: Int) -> Int64? {
     if let number = view.integer(value) { return number }
-    guard let text = view.stringValue(value), !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+    guard let text = view.stringValue(value), !text.isEmpty,
+      text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+    else {
       return nil
     }
     return Int64(text)

@@ -41,7 +41,9 @@ struct CopyLint {
       }
       if let last = body.last(where: { !$0.isWhitespace }), last.isLetter || last.isNumber {
         findings.append(
-          .warning("MissingPunctuation", "the body does not end with sentence punctuation", at: offsetOf(.body)))
+          .warning(
+            "MissingPunctuation", "the body does not end with sentence punctuation",
+            at: offsetOf(.body)))
       }
     }
     if let appName, !appName.isEmpty {
@@ -64,7 +66,8 @@ struct CopyLint {
     }
     if title != nil || body != nil {
       let thread = values.string(.threadID, in: view) ?? ""
-      keys.append((Self.hash([app, "text", thread, title ?? "", body ?? ""]), "app, thread, title and body"))
+      keys.append(
+        (Self.hash([app, "text", thread, title ?? "", body ?? ""]), "app, thread, title and body"))
     }
     for (key, what) in keys {
       if let first = seen[key] {
@@ -97,7 +100,9 @@ struct CopyLint {
         let title = action.title ?? ""
         let name = action.identifier ?? ""
         if title.allSatisfy(\.isWhitespace) {
-          findings.append(.warning("EmptyActionTitle", "action '\(name)' has an empty title", at: action.titleOffset))
+          findings.append(
+            .warning(
+              "EmptyActionTitle", "action '\(name)' has an empty title", at: action.titleOffset))
         } else {
           if title.count > actionTitleLimit {
             findings.append(
@@ -108,10 +113,14 @@ struct CopyLint {
           }
           if !isTitleCase(title) {
             findings.append(
-              .warning("ActionTitleCase", "action title '\(title)' is not in title case", at: action.titleOffset))
+              .warning(
+                "ActionTitleCase", "action title '\(title)' is not in title case",
+                at: action.titleOffset))
           }
         }
-        if action.options.contains("destructive") && !action.options.contains("authentication-required") {
+        if action.options.contains("destructive")
+          && !action.options.contains("authentication-required")
+        {
           findings.append(
             .warning(
               "UnauthenticatedDestructiveAction",

@@ -20,7 +20,9 @@ struct KeyTable<Name: Sendable>: Sendable {
     heads = spelled.map { bytes in bytes.withUnsafeBytes { Self.words($0).head } }
     tails = spelled.map { bytes in bytes.withUnsafeBytes { Self.words($0).tail } }
     let all = lengths
-    bucketStart = (0...(all.last ?? 0) + 1).map { length in all.firstIndex { $0 >= length } ?? all.count }
+    bucketStart = (0...(all.last ?? 0) + 1).map { length in
+      all.firstIndex { $0 >= length } ?? all.count
+    }
   }
 
   /// The name of the key string at `index` of `view`, or nil if it is none of them.

@@ -83,7 +83,9 @@ struct ParseCommand {
     return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
-  private static func finish(writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter)
+  private static func finish(
+    writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
+  )
     -> ExitStatus
   {
     do {
@@ -102,11 +104,13 @@ struct ParseCommand {
   ) throws(UsageError) -> Configuration {
     let now: Timestamp
     do {
-      now = try Timestamp.reference(option: scanned.last("now"), sourceDateEpoch: sourceDateEpoch, clock: clock)
+      now = try Timestamp.reference(
+        option: scanned.last("now"), sourceDateEpoch: sourceDateEpoch, clock: clock)
     } catch {
       throw UsageError(error.message)
     }
-    var configuration = Configuration(defaults: InputDefaults(app: scanned.last("app"), pushType: nil, now: now))
+    var configuration = Configuration(
+      defaults: InputDefaults(app: scanned.last("app"), pushType: nil, now: now))
     configuration.check = scanned.has("check")
     configuration.strict = scanned.has("strict")
     configuration.lint = scanned.has("lint")
@@ -121,13 +125,15 @@ struct ParseCommand {
     if let type = scanned.last("push-type") {
       guard APNsNormalizer.pushTypes.contains(type) else {
         throw UsageError(
-          "--push-type: '\(type)' is not one of \(APNsNormalizer.pushTypes.sorted().joined(separator: ", "))")
+          "--push-type: '\(type)' is not one of \(APNsNormalizer.pushTypes.sorted().joined(separator: ", "))"
+        )
       }
       configuration.defaults.pushType = type
     }
     if let size = scanned.last("max-record-bytes") {
       guard let bytes = parseSize(size), bytes >= 2, bytes <= 1 << 30 else {
-        throw UsageError("--max-record-bytes: '\(size)' is not a size from 2 to 1g, such as 65536, 64k or 1m")
+        throw UsageError(
+          "--max-record-bytes: '\(size)' is not a size from 2 to 1g, such as 65536, 64k or 1m")
       }
       configuration.maxRecordBytes = bytes
     }
@@ -149,7 +155,8 @@ struct ParseCommand {
     default: break
     }
     if scale > 1 { digits = digits.dropLast() }
-    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits),
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let value = Int(digits),
       value <= Int.max / scale
     else {
       return nil

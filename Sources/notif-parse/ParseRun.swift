@@ -62,7 +62,9 @@ struct ParseRun {
     let fd = file == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       let failure = SystemError(path: name, doing: "cannot open", errno: errno)
-      try report(Diagnostic(.error, "Unreadable", failure.message, file: name), fatal: true, stdout: &stdout, stderr: &stderr)
+      try report(
+        Diagnostic(.error, "Unreadable", failure.message, file: name), fatal: true, stdout: &stdout,
+        stderr: &stderr)
       return
     }
     defer { if fd != STDIN_FILENO { close(fd) } }
@@ -73,7 +75,9 @@ struct ParseRun {
       do {
         event = try reader.next()
       } catch {
-        try report(Diagnostic(.error, "Unreadable", error.message, file: name), fatal: true, stdout: &stdout, stderr: &stderr)
+        try report(
+          Diagnostic(.error, "Unreadable", error.message, file: name), fatal: true, stdout: &stdout,
+          stderr: &stderr)
         return
       }
       switch event {
@@ -84,7 +88,8 @@ struct ParseRun {
         counts.rejected += 1
         status = max(status, .rejected)
         try report(
-          Diagnostic(.error, error.code.rawValue, error.message, file: name, line: line, column: column),
+          Diagnostic(
+            .error, error.code.rawValue, error.message, file: name, line: line, column: column),
           stdout: &stdout, stderr: &stderr)
       case .record:
         counts.records += 1
@@ -111,12 +116,15 @@ struct ParseRun {
             at: Int(view.tokens[index].start)))
       }
       if lint != nil {
+        // Optional chaining mutates the lint in place: a copy would duplicate its memory of
+        // every event seen, once per record.
         let values = normalizer.values
         let line = reader.recordLine
-        findings += lint!.check(values, view, file: reader.name, line: line) { field in
-          if case .input(let index) = values[field] { return Int(view.tokens[index].start) }
-          return 0
-        }
+        findings +=
+          lint?.check(values, view, file: reader.name, line: line) { field in
+            if case .input(let index) = values[field] { return Int(view.tokens[index].start) }
+            return 0
+          } ?? []
       }
       let rejected = findings.contains { $0.severity == .error || configuration.strict }
       if !rejected && !configuration.check {
@@ -129,7 +137,9 @@ struct ParseRun {
     for finding in findings.sorted(by: { $0.offset < $1.offset }) {
       let at = reader.position(ofRecordOffset: finding.offset)
       try report(
-        Diagnostic(finding.severity, finding.code, finding.message, file: reader.name, line: at.line, column: at.column),
+        Diagnostic(
+          finding.severity, finding.code, finding.message, file: reader.name, line: at.line,
+          column: at.column),
         stdout: &stdout, stderr: &stderr)
     }
     if rejected {
@@ -146,13 +156,17 @@ struct ParseRun {
 
   // MARK: - The registry
 
-  private mutating func loadRegistry(_ path: String, stdout: inout OutputWriter, stderr: inout OutputWriter)
+  private mutating func loadRegistry(
+    _ path: String, stdout: inout OutputWriter, stderr: inout OutputWriter
+  )
     throws(OutputFailed) -> Bool
   {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       let failure = SystemError(path: path, doing: "cannot open", errno: errno)
-      try report(Diagnostic(.error, "BadRegistry", failure.message, file: path), fatal: true, stdout: &stdout, stderr: &stderr)
+      try report(
+        Diagnostic(.error, "BadRegistry", failure.message, file: path), fatal: true,
+        stdout: &stdout, stderr: &stderr)
       return false
     }
     defer { close(fd) }
@@ -163,9 +177,11 @@ struct ParseRun {
       case .end:
         problem = Diagnostic(.error, "BadRegistry", "the category registry is empty", file: path)
       case .failure(let error, let line, let column):
-        problem = Diagnostic(.error, error.code.rawValue, error.message, file: path, line: line, column: column)
+        problem = Diagnostic(
+          .error, error.code.rawValue, error.message, file: path, line: line, column: column)
       case .record:
-        let loaded: Result<CategoryRegistry, CategoryRegistry.FormatError> = reader.withRecord { view in
+        let loaded: Result<CategoryRegistry, CategoryRegistry.FormatError> = reader.withRecord {
+          view in
           do throws(CategoryRegistry.FormatError) {
             return .success(try CategoryRegistry(view))
           } catch {
@@ -176,11 +192,14 @@ struct ParseRun {
         case .success(let registry):
           self.registry = registry
           if try reader.next() != .end {
-            problem = Diagnostic(.error, "BadRegistry", "a category registry is one JSON object; more text follows it", file: path, line: reader.recordLine)
+            problem = Diagnostic(
+              .error, "BadRegistry", "a category registry is one JSON object; more text follows it",
+              file: path, line: reader.recordLine)
           }
         case .failure(let error):
           let at = reader.position(ofRecordOffset: error.offset)
-          problem = Diagnostic(.error, "BadRegistry", error.message, file: path, line: at.line, column: at.column)
+          problem = Diagnostic(
+            .error, "BadRegistry", error.message, file: path, line: at.line, column: at.column)
         }
       }
     } catch {
@@ -194,7 +213,9 @@ struct ParseRun {
       for finding in CopyLint.check(registry) {
         let at = reader.position(ofRecordOffset: finding.offset)
         try report(
-          Diagnostic(finding.severity, finding.code, finding.message, file: path, line: at.line, column: at.column),
+          Diagnostic(
+            finding.severity, finding.code, finding.message, file: path, line: at.line,
+            column: at.column),
           stdout: &stdout, stderr: &stderr)
       }
     }
@@ -206,7 +227,8 @@ struct ParseRun {
   /// Writes a diagnostic: with --check to standard output, where the report is the output;
   /// else to standard error, flushed at once so it shows while the run goes on.
   private mutating func report(
-    _ diagnostic: Diagnostic, fatal: Bool = false, stdout: inout OutputWriter, stderr: inout OutputWriter
+    _ diagnostic: Diagnostic, fatal: Bool = false, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
   ) throws(OutputFailed) {
     if fatal { status = max(status, .failure) }
     switch diagnostic.severity {
@@ -232,14 +254,17 @@ struct ParseRun {
   }
 
   private func summaryLine() -> String {
-    func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+    func plural(_ count: Int, _ word: String) -> String {
+      "\(count) \(word)\(count == 1 ? "" : "s")"
+    }
     let accepted = counts.records - counts.rejected
     switch configuration.format {
     case .json:
       return "{\"files\":\(counts.files),\"records\":\(counts.records),\"accepted\":\(accepted),"
         + "\"rejected\":\(counts.rejected),\"errors\":\(counts.errors),\"warnings\":\(counts.warnings)}\n"
     case .text, .github:
-      return "\(ParseCommand.name): \(plural(counts.records, "record")) in \(plural(counts.files, "file")): "
+      return
+        "\(ParseCommand.name): \(plural(counts.records, "record")) in \(plural(counts.files, "file")): "
         + "\(accepted) accepted, \(counts.rejected) rejected; \(plural(counts.errors, "error")), "
         + "\(plural(counts.warnings, "warning"))\n"
     }

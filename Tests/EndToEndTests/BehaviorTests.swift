@@ -10,8 +10,10 @@ import Testing
 
   /// A payload file big enough to fill any pipe buffer many times over.
   static func bigInput() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("notif-big-\(UUID().uuidString).ndjson")
-    let line = #"{"aps":{"alert":{"title":"Hello","body":"A line that repeats."},"badge":1}}"# + "\n"
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "notif-big-\(UUID().uuidString).ndjson")
+    let line =
+      #"{"aps":{"alert":{"title":"Hello","body":"A line that repeats."},"badge":1}}"# + "\n"
     try Data(String(repeating: line, count: 20_000).utf8).write(to: url)
     return url
   }
@@ -31,7 +33,8 @@ import Testing
     let input = try Self.bigInput()
     defer { try? FileManager.default.removeItem(at: input) }
     let outcome = try Binaries.run(
-      "notif-parse", ["--now", "@0", input.path], in: Self.packageRoot, environment: Self.environment,
+      "notif-parse", ["--now", "@0", input.path], in: Self.packageRoot,
+      environment: Self.environment,
       stdoutFile: URL(fileURLWithPath: "/dev/full"))
     #expect(outcome.status == 2)
     #expect(
@@ -42,8 +45,12 @@ import Testing
   @Test func sameInputGivesSameBytes() throws {
     let input = try Self.bigInput()
     defer { try? FileManager.default.removeItem(at: input) }
-    let first = try Binaries.run("notif-parse", ["--now", "@0", input.path], in: Self.packageRoot, environment: Self.environment)
-    let second = try Binaries.run("notif-parse", ["--now", "@0", input.path], in: Self.packageRoot, environment: Self.environment)
+    let first = try Binaries.run(
+      "notif-parse", ["--now", "@0", input.path], in: Self.packageRoot,
+      environment: Self.environment)
+    let second = try Binaries.run(
+      "notif-parse", ["--now", "@0", input.path], in: Self.packageRoot,
+      environment: Self.environment)
     #expect(first.status == 0)
     #expect(first.stdout == second.stdout)
     #expect(first.stdout.split(separator: UInt8(ascii: "\n")).count == 20_000)
@@ -53,13 +60,19 @@ import Testing
   /// page documents no option the tool lacks.
   @Test(arguments: tools)
   func optionsAgreeAcrossHelpManAndCompletions(_ tool: String) throws {
-    let help = try Binaries.run(tool, ["--help"], in: Self.packageRoot, environment: Self.environment)
-    let helpOptions = Self.longOptions(in: String(decoding: help.stdout, as: UTF8.self), pattern: #"--[a-z][a-z-]*"#)
+    let help = try Binaries.run(
+      tool, ["--help"], in: Self.packageRoot, environment: Self.environment)
+    let helpOptions = Self.longOptions(
+      in: String(decoding: help.stdout, as: UTF8.self), pattern: #"--[a-z][a-z-]*"#)
     #expect(helpOptions.contains("--help") && helpOptions.contains("--version"))
     let root = Self.packageRoot
     let man = try String(contentsOf: root.appendingPathComponent("man/\(tool).1"), encoding: .utf8)
-    let manOptions = Self.longOptions(in: man, pattern: #"Fl -[a-z][a-z-]*"#).map { "-" + $0.dropFirst(3) }
-    let files = ["completions/bash/\(tool)", "completions/zsh/_\(tool)", "completions/fish/\(tool).fish"]
+    let manOptions = Self.longOptions(in: man, pattern: #"Fl -[a-z][a-z-]*"#).map {
+      "-" + $0.dropFirst(3)
+    }
+    let files = [
+      "completions/bash/\(tool)", "completions/zsh/_\(tool)", "completions/fish/\(tool).fish",
+    ]
     for option in helpOptions {
       #expect(manOptions.contains(option), "\(option) of --help is not in man/\(tool).1")
       for file in files {
@@ -76,6 +89,9 @@ import Testing
   static func longOptions(in text: String, pattern: String) -> Set<String> {
     guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
     let range = NSRange(text.startIndex..., in: text)
-    return Set(regex.matches(in: text, range: range).compactMap { Range($0.range, in: text).map { String(text[$0]) } })
+    return Set(
+      regex.matches(in: text, range: range).compactMap {
+        Range($0.range, in: text).map { String(text[$0]) }
+      })
   }
 }

@@ -29,7 +29,8 @@ struct GoldenCase: CustomStringConvertible, Sendable {
       let toolFolder = casesFolder.appendingPathComponent(tool)
       guard let names = try? manager.contentsOfDirectory(atPath: toolFolder.path) else { continue }
       for name in names.sorted() {
-        cases.append(GoldenCase(tool: tool, name: name, folder: toolFolder.appendingPathComponent(name)))
+        cases.append(
+          GoldenCase(tool: tool, name: name, folder: toolFolder.appendingPathComponent(name)))
       }
     }
     return cases
@@ -41,8 +42,10 @@ struct GoldenCase: CustomStringConvertible, Sendable {
 
   var arguments: [String] {
     guard let data = read("args") else { return [] }
-    return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-      .map(String.init).dropLastIfEmpty()
+    return String(decoding: data, as: UTF8.self).split(
+      separator: "\n", omittingEmptySubsequences: false
+    )
+    .map(String.init).dropLastIfEmpty()
   }
 
   /// The shell command line, for a case that has one.
@@ -111,9 +114,11 @@ enum Binaries {
     process.arguments = arguments
     process.currentDirectoryURL = directory
     process.environment = environment
-    process.standardInput = try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
+    process.standardInput =
+      try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
     // Output goes to files, read once the process ends: no pipe can fill up and block it.
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("notif-\(UUID().uuidString)")
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "notif-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
     let outURL = scratch.appendingPathComponent("stdout")

@@ -10,14 +10,18 @@ import Testing
 
   @Test("golden case", arguments: GoldenCase.all())
   func golden(_ golden: GoldenCase) throws {
-    let stdin = golden.read("stdin.ndjson") != nil ? golden.folder.appendingPathComponent("stdin.ndjson") : nil
+    let stdin =
+      golden.read("stdin.ndjson") != nil
+      ? golden.folder.appendingPathComponent("stdin.ndjson") : nil
     let outcome: Outcome
     if let command = golden.command {
       outcome = try Binaries.run(
-        "/bin/sh", ["-c", command], in: golden.folder, stdin: stdin, environment: golden.environment)
+        "/bin/sh", ["-c", command], in: golden.folder, stdin: stdin, environment: golden.environment
+      )
     } else {
       outcome = try Binaries.run(
-        golden.tool, golden.arguments, in: golden.folder, stdin: stdin, environment: golden.environment)
+        golden.tool, golden.arguments, in: golden.folder, stdin: stdin,
+        environment: golden.environment)
     }
     if Self.updating {
       try golden.update("stdout.ndjson", outcome.stdout, isDefault: outcome.stdout.isEmpty)
@@ -25,15 +29,18 @@ import Testing
       try golden.update("status", Data("\(outcome.status)\n".utf8), isDefault: outcome.status == 0)
       return
     }
-    let expectedStatus = golden.read("status").flatMap {
-      Int32(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    } ?? 0
+    let expectedStatus =
+      golden.read("status").flatMap {
+        Int32(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+      } ?? 0
     #expect(
       String(decoding: outcome.stdout, as: UTF8.self)
-        == String(decoding: golden.read("stdout.ndjson") ?? Data(), as: UTF8.self), "stdout of \(golden)")
+        == String(decoding: golden.read("stdout.ndjson") ?? Data(), as: UTF8.self),
+      "stdout of \(golden)")
     #expect(
       String(decoding: outcome.stderr, as: UTF8.self)
-        == String(decoding: golden.read("stderr.txt") ?? Data(), as: UTF8.self), "stderr of \(golden)")
+        == String(decoding: golden.read("stderr.txt") ?? Data(), as: UTF8.self),
+      "stderr of \(golden)")
     #expect(outcome.status == expectedStatus, "exit status of \(golden)")
   }
 
@@ -41,7 +48,8 @@ import Testing
     let cases = GoldenCase.all()
     #expect(cases.count > 100)
     for golden in cases {
-      #expect(golden.read("args") != nil || golden.read("cmd") != nil, "\(golden) has no args or cmd")
+      #expect(
+        golden.read("args") != nil || golden.read("cmd") != nil, "\(golden) has no args or cmd")
     }
   }
 }
