@@ -295,7 +295,11 @@ public struct JSONParser: ~Copyable {
     scan: while true {
       while i + 8 <= n {
         let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-        if Self.needsAttention(w) { break }
+        let mask = Self.attentionMask(w)
+        if mask != 0 {
+          i += mask.trailingZeroBitCount >> 3  // straight to the first byte that matters
+          break
+        }
         i += 8
       }
       guard i < n else {
@@ -332,9 +336,11 @@ public struct JSONParser: ~Copyable {
       : .incomplete
   }
 
-  /// Whether any of the eight bytes is a quote, a backslash, a control character or non-ASCII.
+  /// The high bit of each of the eight bytes (little-endian) that is a quote, a backslash, a
+  /// control character or non-ASCII. Bits above the lowest set one may be false alarms (a
+  /// borrow runs upward), but the lowest is exact: it marks the first byte that matters.
   @inline(__always)
-  static func needsAttention(_ w: UInt64) -> Bool {
+  static func attentionMask(_ w: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     let quote = w ^ (ones &* 0x22)
@@ -342,7 +348,7 @@ public struct JSONParser: ~Copyable {
     let hasQuote = (quote &- ones) & ~quote
     let hasBackslash = (backslash &- ones) & ~backslash
     let hasControl = (w &- ones &* 0x20) & ~w
-    return ((hasQuote | hasBackslash | hasControl) & highs) | (w & highs) != 0
+    return (hasQuote | hasBackslash | hasControl | w) & highs
   }
 
   private func escape(_ c: Cursor, at i: Int, stringStart: Int) throws(Stop) -> Int {

@@ -58,18 +58,17 @@ public enum RecordField: Int, CaseIterable, Sendable {
     }
   }
 
-  /// `{"id":null,"app":null,...}` cut at each value: `prefixes[ends[i]..<starts[i+1]]` is the
-  /// `,"key":` of field i. One contiguous array, so writing a record touches one buffer.
-  static let prefixes: [UInt8] = Array(
-    allCases.map { ($0 == .id ? "{\"" : ",\"") + $0.key + "\":" }.joined().utf8)
-  static let prefixEnds: [Int] = {
-    var ends: [Int] = []
-    var total = 0
+  /// `{"id":null,"app":null,...,"payload":null`: a record with every field null. Field i's
+  /// `,"key":null` (or `{"id":null`) is `nullTemplate[nullStarts[i]..<nullStarts[i + 1]]`,
+  /// and its `,"key":` alone ends 4 bytes earlier. A run of null fields is one copy.
+  static let nullTemplate: [UInt8] = Array(
+    allCases.map { ($0 == .id ? "{\"" : ",\"") + $0.key + "\":null" }.joined().utf8)
+  static let nullStarts: [Int] = {
+    var starts = [0]
     for field in allCases {
-      total += (field == .id ? "{\"" : ",\"").utf8.count + field.key.utf8.count + 2
-      ends.append(total)
+      starts.append(starts[starts.count - 1] + 2 + field.key.utf8.count + 6)  // {" or ," key ":null
     }
-    return ends
+    return starts
   }()
 }
 
@@ -149,16 +148,22 @@ public struct RecordValues: Sendable {
   ///
   /// `input` values are copied from `view`.
   public mutating func write(view: JSONView, payload: ByteBuffer, into out: inout ByteBuffer) {
-    RecordField.prefixes.withUnsafeBytes { prefixes in
-      RecordField.prefixEnds.withUnsafeBufferPointer { ends in
-        var from = 0
+    RecordField.nullTemplate.withUnsafeBytes { template in
+      RecordField.nullStarts.withUnsafeBufferPointer { starts in
+        var nullRun = 0  // the first field of the run of nulls not yet written
         for field in RecordField.allCases {
-          out.append(UnsafeRawBufferPointer(rebasing: prefixes[from..<ends[field.rawValue]]))
-          from = ends[field.rawValue]
+          let index = field.rawValue
+          if field != .payload, case .null = values[index] { continue }
+          if nullRun < index {
+            out.append(UnsafeRawBufferPointer(rebasing: template[starts[nullRun]..<starts[index]]))
+          }
+          nullRun = index + 1
+          out.append(
+            UnsafeRawBufferPointer(rebasing: template[starts[index]..<starts[index + 1] - 4]))
           if field == .payload {
             out.append(payload)
           } else {
-            write(values[field.rawValue], view: view, into: &out)
+            write(values[index], view: view, into: &out)
           }
         }
       }
