@@ -54,8 +54,23 @@ struct KeyTable<Name: Sendable>: Sendable {
         raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
       )
     }
-    var word: UInt64 = 0
-    for (position, byte) in raw.enumerated() { word |= UInt64(byte) << UInt64(8 * position) }
+    // Two overlapping loads cover 2 to 7 bytes; the bytes they share are the same, so OR
+    // combines them into exactly the zero-padded word.
+    let word: UInt64
+    switch raw.count {
+    case 4...7:
+      let low = UInt64(raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+      let high = UInt64(raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self))
+      word = low | high << UInt64(8 * (raw.count - 4))
+    case 2...3:
+      let low = UInt64(raw.loadUnaligned(fromByteOffset: 0, as: UInt16.self))
+      let high = UInt64(raw.loadUnaligned(fromByteOffset: raw.count - 2, as: UInt16.self))
+      word = low | high << UInt64(8 * (raw.count - 2))
+    case 1:
+      word = UInt64(raw[0])
+    default:
+      word = 0
+    }
     return (word, word)
   }
 }
