@@ -494,6 +494,9 @@ public struct JSONParser: ~Copyable {
     if start + length < c.n && Self.isWordByte(c.p[start + length]) {
       throw .failed(Self.wordError(c, start))
     }
+    // At the end of what has arrived, more letters could still follow (`nullx`): wait, as for
+    // a number.
+    if start + length == c.n && !c.isFinal { throw .incomplete }
     scalar(kind, value, start, start + length)
     c.i = start + length
   }

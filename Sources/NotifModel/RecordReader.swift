@@ -110,11 +110,10 @@ public struct RecordReader: ~Copyable {
         recordAnchor = (line, lineStart, columnBase)
         recordStart = start
         recordEnd = start + length
+        // The position is taken before `advance` moves the line bookkeeping past the record.
+        let event = length > maxRecordBytes ? tooLarge(at: recordStart) : .record
         advance(to: recordEnd)
-        if length > maxRecordBytes {
-          return tooLarge(at: recordStart)
-        }
-        return .record
+        return event
       case .incomplete:
         if available > maxRecordBytes {
           let event = tooLarge(at: start)

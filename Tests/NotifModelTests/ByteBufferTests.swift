@@ -1,0 +1,63 @@
+import Testing
+
+@testable import NotifModel
+
+@Suite struct ByteBufferTests {
+  @Test(arguments: [
+    (Int64(0), "0"), (7, "7"), (-5, "-5"), (10, "10"), (1_234_567_890, "1234567890"),
+    (Int64.max, "9223372036854775807"), (Int64.min, "-9223372036854775808"),
+  ])
+  func appendsDecimalIntegers(_ value: Int64, _ text: String) {
+    var buffer = ByteBuffer()
+    buffer.append(decimal: value)
+    #expect(buffer.text == text)
+  }
+
+  @Test func appendsZeroPaddedDigitsAndHex() {
+    var buffer = ByteBuffer(capacity: 1)
+    buffer.append(digits: 7, width: 4)
+    buffer.append(UInt8(ascii: " "))
+    buffer.append(digits: 2024, width: 4)
+    buffer.append(UInt8(ascii: " "))
+    buffer.append(hex: 0xDEAD_BEEF)
+    buffer.append(UInt8(ascii: " "))
+    buffer.append(hex: UInt64.max)
+    #expect(buffer.text == "0007 2024 00000000deadbeef ffffffffffffffff")
+  }
+
+  @Test func growsPastItsCapacityAndKeepsItsBytes() {
+    var buffer = ByteBuffer(capacity: 1)
+    let line = Array("0123456789".utf8)
+    for _ in 0..<1000 { line.withUnsafeBytes { buffer.append($0) } }
+    #expect(buffer.count == 10_000)
+    #expect(buffer.bytes == Array(repeating: line, count: 1000).flatMap { $0 })
+  }
+
+  @Test func copiesAreIndependentValues() {
+    var first = ByteBuffer()
+    first.append(utf8: "abc")
+    var second = first
+    second.append(utf8: "def")
+    first.append("!")
+    #expect(first.text == "abc!")
+    #expect(second.text == "abcdef")
+  }
+
+  @Test func removeAllAndTruncateKeepTheRest() {
+    var buffer = ByteBuffer([UInt8]("hello world".utf8))
+    buffer.truncate(to: 5)
+    #expect(buffer.text == "hello")
+    var other = ByteBuffer()
+    other.append(utf8: "!")
+    buffer.append(other)
+    #expect(buffer.text == "hello!")
+    buffer.removeAll()
+    #expect(buffer.count == 0)
+    #expect(buffer.text == "")
+  }
+
+  @Test func textReplacesInvalidUTF8() {
+    let buffer = ByteBuffer([0x61, 0xFF, 0x62])
+    #expect(buffer.text == "a\u{FFFD}b")
+  }
+}

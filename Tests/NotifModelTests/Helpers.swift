@@ -1,0 +1,73 @@
+@testable import NotifModel
+
+// Small helpers shared by the unit tests of NotifModel: parse a text with a fresh parser and
+// show the outcome as plain values that `#expect` can compare.
+
+/// The outcome of parsing a text, with the compact form of the value when it is complete.
+struct Parsed: Equatable {
+  var result: JSONParseResult
+  var compact: String?
+  var isCompact: Bool
+}
+
+/// Parses `bytes` with a new parser.
+func parse(_ bytes: [UInt8], isFinal: Bool = true, maxDepth: Int = JSONParser.defaultMaxDepth)
+  -> Parsed
+{
+  var parser = JSONParser(maxDepth: maxDepth)
+  return bytes.withUnsafeBytes { raw in
+    let result = parser.parse(raw, isFinal: isFinal)
+    guard case .complete = result else {
+      return Parsed(result: result, compact: nil, isCompact: false)
+    }
+    var out = ByteBuffer()
+    parser.withView(over: raw) { JSONWriter.writeCompact($0, 0, into: &out) }
+    return Parsed(result: result, compact: out.text, isCompact: parser.isCompact)
+  }
+}
+
+/// Parses the UTF-8 bytes of `text` with a new parser.
+func parse(_ text: String, isFinal: Bool = true, maxDepth: Int = JSONParser.defaultMaxDepth)
+  -> Parsed
+{
+  parse(Array(text.utf8), isFinal: isFinal, maxDepth: maxDepth)
+}
+
+/// The error parsing `bytes` fails with, or nil if it does not fail.
+func parseError(_ bytes: [UInt8]) -> JSONError? {
+  if case .failed(let error) = parse(bytes).result { return error }
+  return nil
+}
+
+/// The error parsing `text` fails with, or nil if it does not fail.
+func parseError(_ text: String) -> JSONError? {
+  parseError(Array(text.utf8))
+}
+
+/// The compact canonical form of `text`, or nil if it is not one complete JSON text.
+func compact(_ text: String) -> String? {
+  parse(text).compact
+}
+
+/// Calls `body` with a view of the parsed `text`; nil if the text is not valid JSON.
+@discardableResult
+func withView<R>(of text: String, _ body: (JSONView) throws -> R) rethrows -> R? {
+  var parser = JSONParser()
+  let bytes = Array(text.utf8)
+  return try bytes.withUnsafeBytes { raw in
+    guard case .complete = parser.parse(raw, isFinal: true) else { return nil }
+    return try parser.withView(over: raw, body)
+  }
+}
+
+/// The byte offset of the first occurrence of `needle` in `text` (the last with `last`).
+func byteOffset(of needle: String, in text: String, last: Bool = false) -> Int {
+  let haystack = Array(text.utf8)
+  let pattern = Array(needle.utf8)
+  let starts = Array(0...(haystack.count - pattern.count))
+  for start in last ? starts.reversed() : starts
+  where Array(haystack[start..<start + pattern.count]) == pattern {
+    return start
+  }
+  return -1
+}

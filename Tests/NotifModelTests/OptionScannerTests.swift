@@ -1,0 +1,74 @@
+import Testing
+
+@testable import NotifModel
+
+private let specs: [OptionSpec] = [
+  .flag("check", "c"), .flag("strict", "s"), .value("app", "a"), .value("format"),
+  .flag("help", "h"),
+]
+
+typealias Option = ScannedArguments.Option
+
+@Suite struct OptionScannerTests {
+  static let accepted: [([String], [Option], [String])] = [
+    ([], [], []),
+    (["-cs"], [Option(name: "check"), Option(name: "strict")], []),
+    (["-c", "-s"], [Option(name: "check"), Option(name: "strict")], []),
+    (
+      ["-csa", "com.x"],
+      [Option(name: "check"), Option(name: "strict"), Option(name: "app", value: "com.x")], []
+    ),
+    (["-acom.x"], [Option(name: "app", value: "com.x")], []),
+    (["-cacs"], [Option(name: "check"), Option(name: "app", value: "cs")], []),
+    (["--app=com.x"], [Option(name: "app", value: "com.x")], []),
+    (["--app", "com.x"], [Option(name: "app", value: "com.x")], []),
+    (["--app="], [Option(name: "app", value: "")], []),
+    (["--format=a=b"], [Option(name: "format", value: "a=b")], []),
+    (["--app", "-c"], [Option(name: "app", value: "-c")], []),
+    (["--", "-c", "--app"], [], ["-c", "--app"]),
+    (["-c", "--", "--", "x"], [Option(name: "check")], ["--", "x"]),
+    (["--"], [], []),
+    (["-"], [], ["-"]),
+    (["a.ndjson", "-c", "-", "b.ndjson"], [Option(name: "check")], ["a.ndjson", "-", "b.ndjson"]),
+    (["--check", "--check"], [Option(name: "check"), Option(name: "check")], []),
+  ]
+
+  @Test(arguments: accepted)
+  func scansOptionsAndOperands(_ arguments: [String], _ options: [Option], _ operands: [String])
+    throws
+  {
+    #expect(
+      try OptionScanner.scan(arguments, specs)
+        == ScannedArguments(options: options, operands: operands))
+  }
+
+  @Test(arguments: [
+    (["--nope"], "unknown option '--nope'"),
+    (["--nope=1"], "unknown option '--nope'"),
+    (["-x"], "unknown option '-x'"),
+    (["-cx"], "unknown option '-x'"),
+    (["--app"], "option '--app' needs a value"),
+    (["-c", "-a"], "option '-a' needs a value"),
+    (["--format"], "option '--format' needs a value"),
+    (["--check=yes"], "option '--check' takes no value"),
+    (["--check="], "option '--check' takes no value"),
+    (["--Check"], "unknown option '--Check'"),
+  ])
+  func rejectsBadOptionsWithAMessage(_ arguments: [String], _ message: String) {
+    #expect(throws: UsageError(message)) { try OptionScanner.scan(arguments, specs) }
+  }
+
+  @Test func laterValuesWinAndAllAreKept() throws {
+    let scanned = try OptionScanner.scan(["--app", "one", "-c", "--app=two", "-atwo2"], specs)
+    #expect(scanned.last("app") == "two2")
+    #expect(scanned.all("app") == ["one", "two", "two2"])
+    #expect(scanned.has("check"))
+    #expect(!scanned.has("strict"))
+    #expect(scanned.last("format") == nil)
+    #expect(scanned.all("format") == [])
+  }
+
+  @Test func usageErrorDescriptionIsItsMessage() {
+    #expect(UsageError("bad").description == "bad")
+  }
+}

@@ -1,0 +1,523 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import NotifModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What the reader reported, as a value: a record in compact form with its first line, or a
+/// failure with its position.
+enum ReadEvent: Equatable, Sendable, CustomStringConvertible {
+  case record(String, line: Int)
+  case failure(JSONError.Code, String, line: Int, column: Int)
+
+  var description: String {
+    switch self {
+    case .record(let text, let line):
+      return "record line \(line): \(text.count > 80 ? String(text.prefix(80)) + "..." : text)"
+    case .failure(let code, let message, let line, let column):
+      return "\(code.rawValue) at \(line):\(column): \(message)"
+    }
+  }
+}
+
+/// How the bytes reach the reader.
+enum Feed: Sendable, CustomTestStringConvertible {
+  /// A regular file: one read takes everything, up to the buffer's room.
+  case file
+  /// A pipe written `chunk` bytes at a time by another thread.
+  case pipe(chunk: Int)
+  /// A pipe written in these parts by another thread, pausing after each so that the reader
+  /// sees it alone. (Only the cut points depend on the pause; the expected result does not.)
+  case pipeParts([[UInt8]])
+
+  var testDescription: String {
+    switch self {
+    case .file: return "file"
+    case .pipe(let chunk): return "pipe(\(chunk))"
+    case .pipeParts(let parts): return "pipe(\(parts.map(\.count)))"
+    }
+  }
+}
+
+private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+  var offset = 0
+  while offset < bytes.count {
+    let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+    if written < 0 {
+      if errno == EINTR { continue }
+      return
+    }
+    offset += written
+  }
+}
+
+/// Calls `body` with a file descriptor from which `bytes` can be read.
+func withInput<R>(_ bytes: [UInt8], _ feed: Feed, _ body: (Int32) throws -> R) throws -> R {
+  switch feed {
+  case .file:
+    var template = Array("/tmp/notif-reader-test-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    precondition(fd >= 0, "mkstemp failed")
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    defer { close(fd) }
+    bytes.withUnsafeBytes { writeAll(fd, $0) }
+    lseek(fd, 0, SEEK_SET)
+    return try body(fd)
+  case .pipe(let chunk):
+    var parts: [[UInt8]] = []
+    var offset = 0
+    while offset < bytes.count {
+      parts.append(Array(bytes[offset..<min(offset + chunk, bytes.count)]))
+      offset += chunk
+    }
+    return try withPipe(parts, pause: false, body)
+  case .pipeParts(let parts):
+    precondition(parts.joined().elementsEqual(bytes))
+    return try withPipe(parts, pause: true, body)
+  }
+}
+
+private func withPipe<R>(_ parts: [[UInt8]], pause: Bool, _ body: (Int32) throws -> R) throws -> R {
+  var fds: [Int32] = [0, 0]
+  precondition(pipe(&fds) == 0, "pipe failed")
+  let (readEnd, writeEnd) = (fds[0], fds[1])
+  let done = DispatchSemaphore(value: 0)
+  let writer = Thread {
+    for part in parts {
+      part.withUnsafeBytes { writeAll(writeEnd, $0) }
+      if pause { usleep(200_000) }
+    }
+    close(writeEnd)
+    done.signal()
+  }
+  writer.start()
+  defer {
+    // Drain what the body left unread, so the writer never blocks on a full pipe.
+    var sink = [UInt8](repeating: 0, count: 65536)
+    while sink.withUnsafeMutableBytes({ read(readEnd, $0.baseAddress!, $0.count) }) > 0 {}
+    done.wait()
+    close(readEnd)
+  }
+  return try body(readEnd)
+}
+
+/// Reads everything with `reader`, in compact form.
+func collect(_ reader: inout RecordReader) throws -> [ReadEvent] {
+  var events: [ReadEvent] = []
+  for _ in 0..<1_000_000 {
+    switch try reader.next() {
+    case .end:
+      return events
+    case .record:
+      let text = reader.withRecord { view in
+        var out = ByteBuffer()
+        JSONWriter.writeCompact(view, 0, into: &out)
+        return out.text
+      }
+      events.append(.record(text, line: reader.recordLine))
+    case .failure(let error, let line, let column):
+      events.append(.failure(error.code, error.message, line: line, column: column))
+    }
+  }
+  Issue.record("the reader did not reach the end")
+  return events
+}
+
+/// Everything read from `bytes`.
+func read(
+  _ bytes: [UInt8], _ feed: Feed = .file, maxRecordBytes: Int = 1 << 20,
+  maxDepth: Int = JSONParser.defaultMaxDepth
+) throws -> [ReadEvent] {
+  try withInput(bytes, feed) { fd in
+    var reader = RecordReader(
+      fd: fd, name: "input", maxRecordBytes: maxRecordBytes, maxDepth: maxDepth)
+    return try collect(&reader)
+  }
+}
+
+/// Everything read from the UTF-8 bytes of `text`.
+func read(
+  _ text: String, _ feed: Feed = .file, maxRecordBytes: Int = 1 << 20,
+  maxDepth: Int = JSONParser.defaultMaxDepth
+) throws -> [ReadEvent] {
+  try read(Array(text.utf8), feed, maxRecordBytes: maxRecordBytes, maxDepth: maxDepth)
+}
+
+private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+@Suite struct RecordReaderTests {
+  /// Inputs and what reading them gives; each is also read through a pipe in small chunks.
+  static let cases: [(String, [UInt8], [ReadEvent])] = [
+    (
+      "ndjson", Array("{\"a\":1}\n{\"b\":2}\n".utf8),
+      [.record(#"{"a":1}"#, line: 1), .record(#"{"b":2}"#, line: 2)]
+    ),
+    (
+      "crlf", Array("{\"a\":1}\r\n{\"b\":2}\r\n".utf8),
+      [.record(#"{"a":1}"#, line: 1), .record(#"{"b":2}"#, line: 2)]
+    ),
+    (
+      "no final newline", Array("{\"a\":1}\n{\"b\":2}".utf8),
+      [.record(#"{"a":1}"#, line: 1), .record(#"{"b":2}"#, line: 2)]
+    ),
+    (
+      "scalars", Array("1\n\"x\"\ntrue\n-2.5".utf8),
+      [
+        .record("1", line: 1), .record(#""x""#, line: 2), .record("true", line: 3),
+        .record("-2.5", line: 4),
+      ]
+    ),
+    (
+      "blank lines", Array("\n\n  {\"a\":1}  \n\n\n{\"b\":2}\n\n".utf8),
+      [.record(#"{"a":1}"#, line: 3), .record(#"{"b":2}"#, line: 6)]
+    ),
+    (
+      "leading bom", bom + Array("{\"a\":1}\n{\"b\":2}\n".utf8),
+      [.record(#"{"a":1}"#, line: 1), .record(#"{"b":2}"#, line: 2)]
+    ),
+    ("bom then a line break", bom + Array("\n{}".utf8), [.record("{}", line: 2)]),
+    (
+      "bom and an error", bom + Array(#"{"a":}"#.utf8),
+      [.failure(.invalidJSON, "expected a JSON value, found '}'", line: 1, column: 6)]
+    ),
+    (
+      "bom mid-stream", Array("{\"a\":1}\n\u{FEFF}{\"b\":2}\n{\"c\":3}\n".utf8),
+      [
+        .record(#"{"a":1}"#, line: 1),
+        .failure(
+          .invalidJSON, "expected a JSON value, found byte order mark (U+FEFF)", line: 2, column: 1),
+        .record(#"{"c":3}"#, line: 3),
+      ]
+    ),
+    (
+      "two leading boms", bom + bom + Array("{}\n[]\n".utf8),
+      [
+        .failure(
+          .invalidJSON, "expected a JSON value, found byte order mark (U+FEFF)", line: 1, column: 1),
+        .record("[]", line: 2),
+      ]
+    ),
+    (
+      "pretty-printed", Array("{\n  \"a\": 1,\n  \"b\": [\n    2\n  ]\n}\n{\"c\":3}\n".utf8),
+      [.record(#"{"a":1,"b":[2]}"#, line: 1), .record(#"{"c":3}"#, line: 7)]
+    ),
+    (
+      "concatenated", Array("{\"a\":1}{\"b\":2} [3]\"s\"4 true\n".utf8),
+      [
+        .record(#"{"a":1}"#, line: 1), .record(#"{"b":2}"#, line: 1), .record("[3]", line: 1),
+        .record(#""s""#, line: 1), .record("4", line: 1), .record("true", line: 1),
+      ]
+    ),
+    (
+      "recovers at the next line that starts a record",
+      Array("{\"a\":}\nnot json\n  {\"indented\":1}\n{\"b\":2}\n".utf8),
+      [
+        .failure(.invalidJSON, "expected a JSON value, found '}'", line: 1, column: 6),
+        .record(#"{"b":2}"#, line: 4),
+      ]
+    ),
+    (
+      "skips the rest of the line after an error", Array("{\"a\":} {\"b\":2}\n[\"c\"]\n".utf8),
+      [
+        .failure(.invalidJSON, "expected a JSON value, found '}'", line: 1, column: 6),
+        .record(#"["c"]"#, line: 2),
+      ]
+    ),
+    (
+      "cut short", Array("{\"a\":1\n{\"b\":2}\n".utf8),
+      [
+        .failure(
+          .invalidJSON, "JSON text is cut short: a new one starts on line 2", line: 1, column: 7),
+        .record(#"{"b":2}"#, line: 2),
+      ]
+    ),
+    (
+      "cut short after a colon", Array("{\"a\":\n{\"b\":2}\n{\"c\":3}\n".utf8),
+      [
+        .failure(
+          .invalidJSON, "JSON text is cut short: a new one starts on line 2", line: 1, column: 6),
+        .record(#"{"b":2}"#, line: 2), .record(#"{"c":3}"#, line: 3),
+      ]
+    ),
+    (
+      "cut short at the end of input", Array("{\"a\":\n{\"b\":2}\n".utf8),
+      [
+        .failure(
+          .invalidJSON, "JSON text is cut short: a new one starts on line 2", line: 1, column: 6),
+        .record(#"{"b":2}"#, line: 2),
+      ]
+    ),
+    (
+      "cut short array", Array("[1,2\n[3]\n".utf8),
+      [
+        .failure(
+          .invalidJSON, "JSON text is cut short: a new one starts on line 2", line: 1, column: 5),
+        .record("[3]", line: 2),
+      ]
+    ),
+    (
+      "cut short pretty-printed", Array("{\n  \"a\": 1,\n{\"b\":2}\n".utf8),
+      [
+        .failure(
+          .invalidJSON, "JSON text is cut short: a new one starts on line 3", line: 2, column: 10),
+        .record(#"{"b":2}"#, line: 3),
+      ]
+    ),
+    (
+      "string cut short by a line break", Array("{\"a\":\"trunc\n{\"b\":2}\n".utf8),
+      [
+        .failure(
+          .invalidJSON,
+          "unescaped control character line feed (U+000A) in a string (a line break must be written \\n)",
+          line: 1, column: 12),
+        .record(#"{"b":2}"#, line: 2),
+      ]
+    ),
+    (
+      "unclosed at the end", Array("{\"a\":1}\n{\"b\":[1,".utf8),
+      [
+        .record(#"{"a":1}"#, line: 1),
+        .failure(.invalidJSON, "unexpected end of input inside an array", line: 2, column: 9),
+      ]
+    ),
+    (
+      "columns count scalars", Array("{\"a\":1}\n{\"é\":1,\"ü\":}\n".utf8),
+      [
+        .record(#"{"a":1}"#, line: 1),
+        .failure(.invalidJSON, "expected a JSON value, found '}'", line: 2, column: 12),
+      ]
+    ),
+    (
+      "columns count four-byte scalars", Array("[\"😀\",]".utf8),
+      [.failure(.invalidJSON, "trailing comma before ']'", line: 1, column: 5)]
+    ),
+    (
+      "columns count wide scalars", Array("{\"日本\":\"語\",}".utf8),
+      [.failure(.invalidJSON, "trailing comma before '}'", line: 1, column: 10)]
+    ),
+    (
+      "invalid utf-8", [0x5B, 0x22, 0x61, 0xC0, 0x80, 0x22, 0x5D, 0x0A] + Array("[1]\n".utf8),
+      [
+        .failure(.invalidUTF8, "invalid UTF-8 byte 0xC0", line: 1, column: 4),
+        .record("[1]", line: 2),
+      ]
+    ),
+    (
+      "duplicate key", Array("{\"a\":1,\"\\u0061\":2}\n{\"a\":1}\n".utf8),
+      [
+        .failure(.duplicateKey, "duplicate key 'a'", line: 1, column: 8),
+        .record(#"{"a":1}"#, line: 2),
+      ]
+    ),
+    ("empty", [], []),
+    ("only white space", Array("\n \r\n\t".utf8), []),
+    ("only a bom", bom, []),
+  ]
+
+  @Test(arguments: cases)
+  func readsRecordsAndReportsFailures(_ name: String, _ input: [UInt8], _ expected: [ReadEvent])
+    throws
+  {
+    #expect(try read(input) == expected)
+  }
+
+  @Test(arguments: cases, [Feed.pipe(chunk: 1), .pipe(chunk: 3), .pipe(chunk: 4096)])
+  func readsTheSameThroughAPipeInSmallChunks(
+    _ input: (String, [UInt8], [ReadEvent]), _ feed: Feed
+  ) throws {
+    #expect(try read(input.1, feed) == input.2)
+  }
+
+  @Test func readsTheSameWhenARecordArrivesInParts() throws {
+    let parts = ["{\"a\":", "1}\n{\"b\":\"\u{E9}", "\"}\n[1", "2]\n\"x", "\"\n3", "4\n"].map {
+      Array($0.utf8)
+    }
+    let expected: [ReadEvent] = [
+      .record(#"{"a":1}"#, line: 1), .record(#"{"b":"é"}"#, line: 2), .record("[12]", line: 3),
+      .record(#""x""#, line: 4), .record("34", line: 5),
+    ]
+    #expect(try read(parts.flatMap { $0 }, .pipeParts(parts)) == expected)
+    let split: [[UInt8]] = [[0x7B, 0x22, 0xC3], [0xA9, 0x22, 0x3A, 0x31, 0x7D, 0x0A]]
+    #expect(try read(split.flatMap { $0 }, .pipeParts(split)) == [.record(#"{"é":1}"#, line: 1)])
+    let bomSplit: [[UInt8]] = [[0xEF], [0xBB], [0xBF, 0x5B, 0x5D]]
+    #expect(try read(bomSplit.flatMap { $0 }, .pipeParts(bomSplit)) == [.record("[]", line: 1)])
+  }
+
+  @Test
+  func readsAWordCutByAReadAsOneWord() throws {
+    let parts = [Array("true".utf8), Array("x\n[1]\n".utf8)]
+    let expected: [ReadEvent] = [
+      .failure(
+        .invalidJSON,
+        "unexpected word 'truex' (only true, false and null go unquoted; strings need double quotes)",
+        line: 1, column: 1),
+      .record("[1]", line: 2),
+    ]
+    #expect(try read(parts.flatMap { $0 }) == expected)
+    #expect(try read(parts.flatMap { $0 }, .pipeParts(parts)) == expected)
+  }
+
+  // MARK: - Record size
+
+  @Test(arguments: [Feed.file, .pipe(chunk: 100)])
+  func rejectsARecordOverTheLimitAndReadsTheNext(_ feed: Feed) throws {
+    let input = "{\"a\":\"12345678\"}\n{\"a\":\"123456789\"}\n{\"b\":2}\n"
+    #expect(
+      try read(input, feed, maxRecordBytes: 16) == [
+        .record(#"{"a":"12345678"}"#, line: 1),
+        .failure(
+          .recordTooLarge, "JSON text is longer than the limit of 16 bytes (--max-record-bytes)",
+          line: 2, column: 1),
+        .record(#"{"b":2}"#, line: 3),
+      ])
+  }
+
+  @Test(arguments: [Feed.file, .pipe(chunk: 65536)])
+  func rejectsALineMuchLongerThanTheLimitAndReadsTheNext(_ feed: Feed) throws {
+    let input = "[1]\n{\"s\":\"" + String(repeating: "x", count: 3_000_000) + "\"}\n{\"b\":2}\n"
+    #expect(
+      try read(input, feed, maxRecordBytes: 65536) == [
+        .record("[1]", line: 1),
+        .failure(
+          .recordTooLarge, "JSON text is longer than the limit of 65536 bytes (--max-record-bytes)",
+          line: 2, column: 1),
+        .record(#"{"b":2}"#, line: 3),
+      ])
+  }
+
+  @Test
+  func reportsATooLargeRecordAtItsStart() throws {
+    let input = Array("{\"a\":1}\n{\"a\":\"123456789\"}\n".utf8)
+    let error = try withInput(input, .file) { fd -> JSONError? in
+      var reader = RecordReader(fd: fd, name: "input", maxRecordBytes: 16)
+      _ = try reader.next()
+      if case .failure(let error, _, _) = try reader.next() { return error }
+      return nil
+    }
+    #expect(error?.offset == 0)
+  }
+
+  @Test
+  func rejectsAPrettyPrintedRecordOverTheLimit() throws {
+    let input = "{\n\"a\": \"0123456789\"\n}\n{\"b\":2}\n"
+    #expect(
+      try read(input, maxRecordBytes: 16) == [
+        .failure(
+          .recordTooLarge, "JSON text is longer than the limit of 16 bytes (--max-record-bytes)",
+          line: 1, column: 1),
+        .record(#"{"b":2}"#, line: 4),
+      ])
+  }
+
+  @Test(arguments: [Feed.file, .pipe(chunk: 65536), .pipe(chunk: 1000)])
+  func readsARecordLargerThanOneRead(_ feed: Feed) throws {
+    let big = "{\"s\":\"" + String(repeating: "abcdefghij", count: 60_000) + "\"}"
+    #expect(
+      try read(big + "\n{\"b\":2}\n", feed) == [
+        .record(big, line: 1), .record(#"{"b":2}"#, line: 2),
+      ])
+  }
+
+  @Test func honorsTheNestingLimit() throws {
+    #expect(
+      try read("[[[]]]\n[[1]]\n", maxDepth: 2) == [
+        .failure(
+          .nestingTooDeep, "objects and arrays nested deeper than 2 levels", line: 1, column: 3),
+        .record("[[1]]", line: 2),
+      ])
+  }
+
+  // MARK: - Positions
+
+  @Test(arguments: [Feed.file, .pipe(chunk: 5000)])
+  func countsColumnsAcrossBufferRefills(_ feed: Feed) throws {
+    // 640,000 bytes on one line: more than one read, so the buffer is compacted mid-line.
+    let input = String(repeating: #"{"é":1}"#, count: 80_000) + #"{"a":}"# + "\n[2]\n"
+    let result = try withInput(Array(input.utf8), feed) { fd -> (Int, [ReadEvent]) in
+      var reader = RecordReader(fd: fd, name: "input")
+      var records = 0
+      var others: [ReadEvent] = []
+      while true {
+        switch try reader.next() {
+        case .end: return (records, others)
+        case .record:
+          if reader.recordLine == 1 {
+            records += 1
+          } else {
+            others.append(.record("", line: reader.recordLine))
+          }
+        case .failure(let error, let line, let column):
+          others.append(.failure(error.code, error.message, line: line, column: column))
+        }
+      }
+    }
+    #expect(result.0 == 80_000)
+    #expect(
+      result.1 == [
+        .failure(.invalidJSON, "expected a JSON value, found '}'", line: 1, column: 560_006),
+        .record("", line: 2),
+      ])
+  }
+
+  @Test func givesThePositionOfAnOffsetInTheRecord() throws {
+    let input = "\n\n{\n  \"a\": \"é\", \"c\": 3,\n  \"b\": 2\n}\n"
+    let positions = try withInput(Array(input.utf8), .file) { fd -> [String] in
+      var reader = RecordReader(fd: fd, name: "input")
+      guard try reader.next() == .record else { return [] }
+      let offsets = reader.withRecord { view in
+        [0]
+          + ["a", "c", "b"].map { name -> Int in
+            var found = -1
+            view.forEachMember(of: 0) { key, value in
+              if view.string(key) == name { found = Int(view.tokens[value].start) }
+            }
+            return found
+          }
+      }
+      return offsets.map { offset in
+        let at = reader.position(ofRecordOffset: offset)
+        return "\(at.line):\(at.column)"
+      } + ["\(reader.recordLine)"]
+    }
+    #expect(positions == ["3:1", "4:8", "4:18", "5:8", "3"])
+  }
+
+  @Test func reportsWhetherTheRecordIsCompact() throws {
+    let flags = try withInput(Array("{\"a\":1}\n{\"a\": 1}\n{\"a\":\"\\n\"}\n".utf8), .file) {
+      fd -> [Bool] in
+      var reader = RecordReader(fd: fd, name: "input")
+      var flags: [Bool] = []
+      while try reader.next() == .record { flags.append(reader.recordIsCompact) }
+      return flags
+    }
+    #expect(flags == [true, false, false])
+  }
+
+  @Test func keepsReturningEndAtTheEnd() throws {
+    let events = try withInput(Array("{}".utf8), .file) { fd -> [RecordEvent] in
+      var reader = RecordReader(fd: fd, name: "input")
+      return [try reader.next(), try reader.next(), try reader.next()]
+    }
+    #expect(events == [.record, .end, .end])
+  }
+
+  @Test func aReadErrorIsASystemErrorNamingTheInput() throws {
+    let fd = open("/", O_RDONLY)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    var reader = RecordReader(fd: fd, name: "some-dir")
+    #expect(throws: SystemError(path: "some-dir", message: "read error: is a directory")) {
+      _ = try reader.next()
+    }
+    #expect(reader.name == "some-dir")
+    #expect(reader.maxRecordBytes == 1 << 20)
+  }
+}

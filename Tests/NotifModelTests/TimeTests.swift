@@ -1,0 +1,219 @@
+import Testing
+
+@testable import NotifModel
+
+private func notRFC3339(_ text: String) -> TimeError {
+  TimeError("'\(text)' is not an RFC 3339 time such as 2026-11-22T09:05:00Z")
+}
+
+@Suite struct TimeTests {
+  // MARK: - Reading RFC 3339
+
+  @Test(arguments: [
+    ("1970-01-01T00:00:00Z", Int64(0), Int32(0)),
+    ("2024-02-29T00:00:00Z", 1_709_164_800, 0),
+    ("2000-02-29T12:34:56Z", 951_827_696, 0),
+    ("2026-11-22T09:05:00Z", 1_795_338_300, 0),
+    ("2026-11-22T10:05:00+01:00", 1_795_338_300, 0),
+    ("2026-11-22T03:35:00-05:30", 1_795_338_300, 0),
+    ("2026-11-22T09:05:00+00:00", 1_795_338_300, 0),
+    ("2026-11-22T09:05:00-00:00", 1_795_338_300, 0),
+    ("2026-11-22t09:05:00z", 1_795_338_300, 0),
+    ("2024-03-01T00:30:00+01:00", 1_709_249_400, 0),
+    ("2026-11-22T09:05:00.5Z", 1_795_338_300, 500_000_000),
+    ("2026-11-22T09:05:00.000001Z", 1_795_338_300, 1_000),
+    ("2026-11-22T09:05:00.123456789Z", 1_795_338_300, 123_456_789),
+    ("2026-11-22T09:05:00.1234567891234Z", 1_795_338_300, 123_456_789),
+    ("2026-11-22T10:05:00.25+01:00", 1_795_338_300, 250_000_000),
+    ("1969-12-31T23:59:59Z", -1, 0),
+    ("1969-12-31T23:59:59.5Z", -1, 500_000_000),
+    ("0001-01-01T00:00:00Z", -62_135_596_800, 0),
+    ("0000-01-01T00:00:00Z", -62_167_219_200, 0),
+    ("0000-02-29T00:00:00Z", -62_162_121_600, 0),
+    ("9999-12-31T23:59:59Z", 253_402_300_799, 0),
+  ])
+  func readsRFC3339Times(_ text: String, _ seconds: Int64, _ nanoseconds: Int32) throws {
+    #expect(try Timestamp(rfc3339: text) == Timestamp(seconds: seconds, nanoseconds: nanoseconds))
+  }
+
+  static let invalid: [(String, String)] = [
+    ("2023-02-29T00:00:00Z", "'2023-02-29T00:00:00Z' is not a calendar date"),
+    ("2024-02-30T00:00:00Z", "'2024-02-30T00:00:00Z' is not a calendar date"),
+    ("2100-02-29T00:00:00Z", "'2100-02-29T00:00:00Z' is not a calendar date"),
+    ("2024-04-31T00:00:00Z", "'2024-04-31T00:00:00Z' is not a calendar date"),
+    ("2024-01-00T00:00:00Z", "'2024-01-00T00:00:00Z' is not a calendar date"),
+    ("2024-01-32T00:00:00Z", "'2024-01-32T00:00:00Z' is not a calendar date"),
+    ("2024-13-01T00:00:00Z", "'2024-13-01T00:00:00Z' has no month 13"),
+    ("2024-00-10T00:00:00Z", "'2024-00-10T00:00:00Z' has no month 0"),
+    ("2016-12-31T23:59:60Z", "'2016-12-31T23:59:60Z': leap seconds are not supported"),
+    ("2024-01-01T00:00:00", "'2024-01-01T00:00:00' has no time zone offset (add Z for UTC)"),
+    ("2024-01-01T00:00:00.5", "'2024-01-01T00:00:00.5' has no time zone offset (add Z for UTC)"),
+    ("2024-01-01T24:00:00Z", notRFC3339("2024-01-01T24:00:00Z").message),
+    ("2024-01-01T12:60:00Z", notRFC3339("2024-01-01T12:60:00Z").message),
+    ("2024-01-01 00:00:00Z", notRFC3339("2024-01-01 00:00:00Z").message),
+    ("2024-01-01T00:00:00.Z", notRFC3339("2024-01-01T00:00:00.Z").message),
+    ("2024-01-01T00:00:00+0100", notRFC3339("2024-01-01T00:00:00+0100").message),
+    ("2024-01-01T00:00:00+01", notRFC3339("2024-01-01T00:00:00+01").message),
+    ("2024-01-01T00:00:00+24:00", notRFC3339("2024-01-01T00:00:00+24:00").message),
+    ("2024-01-01T00:00:00+01:60", notRFC3339("2024-01-01T00:00:00+01:60").message),
+    ("2024-01-01T00:00:00 Z", notRFC3339("2024-01-01T00:00:00 Z").message),
+    ("2024-01-01T00:00:00Zjunk", notRFC3339("2024-01-01T00:00:00Zjunk").message),
+    ("2024-01-01T00:00Z", notRFC3339("2024-01-01T00:00Z").message),
+    ("2024-01-01", notRFC3339("2024-01-01").message),
+    ("24-01-01T00:00:00Z", notRFC3339("24-01-01T00:00:00Z").message),
+    ("2024-1-01T00:00:00Z", notRFC3339("2024-1-01T00:00:00Z").message),
+    ("+2024-01-01T00:00:00Z", notRFC3339("+2024-01-01T00:00:00Z").message),
+    ("２０２４-01-01T00:00:00Z", notRFC3339("２０２４-01-01T00:00:00Z").message),
+    ("", notRFC3339("").message),
+  ]
+
+  @Test(arguments: invalid)
+  func rejectsTimesThatAreNotStrictRFC3339(_ text: String, _ message: String) {
+    #expect(throws: TimeError(message)) { try Timestamp(rfc3339: text) }
+  }
+
+  /// RFC 3339 writes years 0000 to 9999 only: an offset must not carry an instant outside them,
+  /// where it could not be written back.
+  @Test(
+    .disabled("bug: accepted; the first crashes when written, the second is written as year 0000"),
+    arguments: ["0000-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
+  func rejectsAnOffsetThatCarriesTheInstantOutsideTheWritableYears(_ text: String) {
+    #expect(throws: TimeError.self) { try Timestamp(rfc3339: text) }
+  }
+
+  // MARK: - Writing
+
+  @Test(arguments: [
+    (Int64(0), Int32(0), "1970-01-01T00:00:00Z"),
+    (0, 1, "1970-01-01T00:00:00.000000001Z"),
+    (0, 250_000_000, "1970-01-01T00:00:00.250Z"),
+    (0, 500_000_000, "1970-01-01T00:00:00.500Z"),
+    (0, 120_000, "1970-01-01T00:00:00.000120Z"),
+    (0, 123_456_789, "1970-01-01T00:00:00.123456789Z"),
+    (0, 123_400_000, "1970-01-01T00:00:00.123400Z"),
+    (1_795_338_300, 0, "2026-11-22T09:05:00Z"),
+    (-1, 0, "1969-12-31T23:59:59Z"),
+    (-1, 500_000_000, "1969-12-31T23:59:59.500Z"),
+    (-86_400, 0, "1969-12-31T00:00:00Z"),
+    (-86_401, 0, "1969-12-30T23:59:59Z"),
+    (-62_135_596_800, 0, "0001-01-01T00:00:00Z"),
+    (-62_167_219_200, 0, "0000-01-01T00:00:00Z"),
+    (253_402_300_799, 999_999_999, "9999-12-31T23:59:59.999999999Z"),
+    (951_782_400, 0, "2000-02-29T00:00:00Z"),
+  ])
+  func writesRFC3339InUTC(_ seconds: Int64, _ nanoseconds: Int32, _ text: String) {
+    #expect(Timestamp(seconds: seconds, nanoseconds: nanoseconds).description == text)
+  }
+
+  @Test func writesTheMinimumAndMaximum() {
+    #expect(Timestamp.minimum.description == "0000-01-01T00:00:00Z")
+    #expect(Timestamp.maximum.description == "9999-12-31T23:59:59.999999999Z")
+  }
+
+  @Test func everyWritableInstantReadsBackAsItself() throws {
+    var seconds = Timestamp.minimum.seconds
+    var step: Int64 = 0
+    while seconds <= Timestamp.maximum.seconds {
+      let nanoseconds = Int32(truncatingIfNeeded: (step * 7_654_321) % 1_000_000_000)
+      let instant = Timestamp(seconds: seconds, nanoseconds: nanoseconds)
+      let text = instant.description
+      let back = try Timestamp(rfc3339: text)
+      if back != instant {
+        Issue.record(
+          "\(instant.seconds).\(instant.nanoseconds) wrote \(text), read back \(back.seconds)")
+        return
+      }
+      seconds += 8_640_037 + step % 86_400
+      step += 1
+    }
+    #expect(step > 30_000)
+  }
+
+  @Test func ordersInstantsBySecondsThenNanoseconds() {
+    #expect(Timestamp(seconds: -1, nanoseconds: 999_999_999) < Timestamp(seconds: 0))
+    #expect(Timestamp(seconds: 5, nanoseconds: 1) > Timestamp(seconds: 5))
+    #expect(Timestamp(seconds: 5).isWritable)
+    #expect(!Timestamp(seconds: Timestamp.maximum.seconds + 1).isWritable)
+    #expect(!Timestamp(seconds: Timestamp.minimum.seconds - 1).isWritable)
+  }
+
+  // MARK: - Arguments
+
+  @Test(arguments: [
+    ("@0", Int64(0)), ("@1763802300", 1_763_802_300), ("@-1", -1),
+    ("@253402300799", 253_402_300_799),
+    ("@-62167219200", -62_167_219_200), ("2026-11-22T09:05:00Z", 1_795_338_300),
+  ])
+  func readsEpochSecondsOrRFC3339Arguments(_ text: String, _ seconds: Int64) throws {
+    #expect(try Timestamp(argument: text) == Timestamp(seconds: seconds))
+  }
+
+  @Test(arguments: [
+    "@", "@1.5", "@abc", "@253402300800", "@-62167219201", "@ 5", "@99999999999999999999",
+  ])
+  func rejectsBadEpochArguments(_ text: String) {
+    #expect(
+      throws: TimeError("'\(text)' is not '@' and whole seconds since 1970 such as @1763802300")
+    ) {
+      try Timestamp(argument: text)
+    }
+  }
+
+  @Test func rejectsABadRFC3339Argument() {
+    #expect(throws: TimeError("'2024-02-30T00:00:00Z' is not a calendar date")) {
+      try Timestamp(argument: "2024-02-30T00:00:00Z")
+    }
+  }
+
+  // MARK: - The reference time
+
+  @Test func nowOptionWinsOverSourceDateEpochAndClock() throws {
+    var clockRead = false
+    let now = try Timestamp.reference(option: "@5", sourceDateEpoch: "10") {
+      clockRead = true
+      return Timestamp(seconds: 20)
+    }
+    #expect(now == Timestamp(seconds: 5))
+    #expect(!clockRead)
+  }
+
+  @Test func nowOptionWinsEvenOverABadSourceDateEpoch() throws {
+    let now = try Timestamp.reference(option: "1970-01-01T00:00:07Z", sourceDateEpoch: "junk") {
+      Timestamp(seconds: 20)
+    }
+    #expect(now == Timestamp(seconds: 7))
+  }
+
+  @Test func sourceDateEpochWinsOverTheClock() throws {
+    let now = try Timestamp.reference(option: nil, sourceDateEpoch: "10") { Timestamp(seconds: 20) }
+    #expect(now == Timestamp(seconds: 10))
+  }
+
+  @Test(arguments: [nil, ""] as [String?])
+  func theClockIsUsedWithoutNowOrSourceDateEpoch(_ epoch: String?) throws {
+    let now = try Timestamp.reference(option: nil, sourceDateEpoch: epoch) {
+      Timestamp(seconds: 20, nanoseconds: 3)
+    }
+    #expect(now == Timestamp(seconds: 20, nanoseconds: 3))
+  }
+
+  @Test(arguments: ["abc", "1.5", "@10", "10s", "253402300800", " 10"])
+  func rejectsABadSourceDateEpoch(_ epoch: String) {
+    #expect(throws: TimeError("SOURCE_DATE_EPOCH: '\(epoch)' is not whole seconds since 1970")) {
+      try Timestamp.reference(option: nil, sourceDateEpoch: epoch) { Timestamp(seconds: 0) }
+    }
+  }
+
+  @Test func prefixesABadNowOptionWithItsName() {
+    #expect(
+      throws: TimeError("--now: 'tomorrow' is not an RFC 3339 time such as 2026-11-22T09:05:00Z")
+    ) {
+      try Timestamp.reference(option: "tomorrow", sourceDateEpoch: nil) { Timestamp(seconds: 0) }
+    }
+    #expect(
+      throws: TimeError("--now: '@x' is not '@' and whole seconds since 1970 such as @1763802300")
+    ) {
+      try Timestamp.reference(option: "@x", sourceDateEpoch: nil) { Timestamp(seconds: 0) }
+    }
+  }
+}
