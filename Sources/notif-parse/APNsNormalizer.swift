@@ -257,6 +257,8 @@ struct APNsNormalizer {
     var hasBadge = false
     var hasSound = false
     var contentAvailable = false
+    var mutableContentAt: Int?  // where mutable-content: 1 is, to warn when there is no alert
+    var contentChanged = false
     var otherKeys = false  // anything but content-available, for "background only"
   }
 
@@ -334,7 +336,9 @@ struct APNsNormalizer {
         aps.contentAvailable = on
         values[.contentAvailable] = .bool(on)
       case .mutableContent:
-        values[.mutableContent] = .bool(flag(view, value, "mutable-content"))
+        let on = flag(view, value, "mutable-content")
+        values[.mutableContent] = .bool(on)
+        if on { aps.mutableContentAt = offset(view, key) }
       case .interruptionLevel:
         if let level = view.stringValue(value), Self.interruptionLevels.contains(level) {
           values[.interruptionLevel] = .input(value)
@@ -379,7 +383,9 @@ struct APNsNormalizer {
         if !Self.isStringArray(view, value) {
           findings.append(.error("BadType", "'url-args' must be an array of strings", at: at))
         }
-      case .inputPushToken, .contentChanged:
+      case .contentChanged:
+        aps.contentChanged = true
+      case .inputPushToken:
         break
       case .summaryArg, .summaryArgCount:
         findings.append(
@@ -626,6 +632,8 @@ struct APNsNormalizer {
         pushType = "mdm"
       } else if aps.isLiveActivity {
         pushType = "liveactivity"
+      } else if aps.contentChanged {
+        pushType = "widgets"
       } else if aps.hasAlert || aps.hasBadge || aps.hasSound {
         pushType = "alert"
       } else if backgroundOnly {
@@ -634,6 +642,13 @@ struct APNsNormalizer {
     }
     if let pushType { values.set(.pushType, text: pushType) }
 
+    if let at = aps.mutableContentAt, !aps.hasAlert {
+      findings.append(
+        .warning(
+          "MutableContentWithoutAlert",
+          "'mutable-content' without an 'alert': iOS runs the notification service extension only for alerts",
+          at: at))
+    }
     if let priority = headers.priority, priority.value == 10,
       pushType == "background" || backgroundOnly
     {
