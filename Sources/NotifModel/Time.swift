@@ -102,73 +102,110 @@ extension Timestamp {
   /// second, a `T` and an offset (`Z` or `±HH:MM`) required; lowercase `t` and `z` are allowed,
   /// as RFC 3339 says.
   public init(rfc3339 text: String) throws(TimeError) {
-    let bytes = Array(text.utf8)
-    let invalid = TimeError("'\(text)' is not an RFC 3339 time such as 2026-11-22T09:05:00Z")
+    var text = text
+    let parsed = text.withUTF8 { Timestamp.parseRFC3339(UnsafeRawBufferPointer($0)) }
+    switch parsed {
+    case .success(let instant): self = instant
+    case .failure(let problem): throw problem.error(for: text)
+    }
+  }
+
+  /// Reads an RFC 3339 date-time from raw UTF-8 bytes (a JSON string's contents, say), with the
+  /// rules of `init(rfc3339:)`; nil where that initializer would throw.
+  ///
+  /// Builds no `String`: this is the form for hot loops over records.
+  public init?(rfc3339 bytes: UnsafeRawBufferPointer) {
+    guard case .success(let instant) = Timestamp.parseRFC3339(bytes) else { return nil }
+    self = instant
+  }
+
+  /// Why a text is not an RFC 3339 time; turned into a message only when reported.
+  private enum RFC3339Problem: Error {
+    case invalid, noSuchMonth(Int64), notACalendarDate, leapSecond, noOffset
+
+    func error(for text: String) -> TimeError {
+      switch self {
+      case .invalid:
+        return TimeError("'\(text)' is not an RFC 3339 time such as 2026-11-22T09:05:00Z")
+      case .noSuchMonth(let month): return TimeError("'\(text)' has no month \(month)")
+      case .notACalendarDate: return TimeError("'\(text)' is not a calendar date")
+      case .leapSecond: return TimeError("'\(text)': leap seconds are not supported")
+      case .noOffset: return TimeError("'\(text)' has no time zone offset (add Z for UTC)")
+      }
+    }
+  }
+
+  private static func parseRFC3339(_ bytes: UnsafeRawBufferPointer) -> Result<
+    Timestamp, RFC3339Problem
+  > {
     var i = 0
-    func number(_ digits: Int) throws(TimeError) -> Int64 {
-      guard i + digits <= bytes.count else { throw invalid }
+    func number(_ digits: Int) throws(RFC3339Problem) -> Int64 {
+      guard i + digits <= bytes.count else { throw .invalid }
       var value: Int64 = 0
       for k in i..<i + digits {
         let digit = bytes[k] &- UInt8(ascii: "0")
-        guard digit <= 9 else { throw invalid }
+        guard digit <= 9 else { throw .invalid }
         value = value * 10 + Int64(digit)
       }
       i += digits
       return value
     }
-    func expect(_ options: String) throws(TimeError) {
-      guard i < bytes.count, options.utf8.contains(bytes[i]) else { throw invalid }
+    func expect(_ first: UInt8, _ second: UInt8? = nil) throws(RFC3339Problem) {
+      guard i < bytes.count, bytes[i] == first || bytes[i] == second else { throw .invalid }
       i += 1
     }
-    let year = try number(4)
-    try expect("-")
-    let month = try number(2)
-    try expect("-")
-    let day = try number(2)
-    try expect("Tt")
-    let hour = try number(2)
-    try expect(":")
-    let minute = try number(2)
-    try expect(":")
-    let second = try number(2)
-    guard (1...12).contains(month) else { throw TimeError("'\(text)' has no month \(month)") }
-    guard (1...Timestamp.daysInMonth(year, month)).contains(day) else {
-      throw TimeError("'\(text)' is not a calendar date")
-    }
-    guard hour < 24, minute < 60 else { throw invalid }
-    guard second < 60 else { throw TimeError("'\(text)': leap seconds are not supported") }
-    var nanoseconds: Int64 = 0
-    if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
-      i += 1
-      var digits = 0
-      while i < bytes.count, bytes[i] &- UInt8(ascii: "0") <= 9 {
-        if digits < 9 { nanoseconds = nanoseconds * 10 + Int64(bytes[i] - UInt8(ascii: "0")) }
-        digits += 1
-        i += 1
+    do throws(RFC3339Problem) {
+      let year = try number(4)
+      try expect(UInt8(ascii: "-"))
+      let month = try number(2)
+      try expect(UInt8(ascii: "-"))
+      let day = try number(2)
+      try expect(UInt8(ascii: "T"), UInt8(ascii: "t"))
+      let hour = try number(2)
+      try expect(UInt8(ascii: ":"))
+      let minute = try number(2)
+      try expect(UInt8(ascii: ":"))
+      let second = try number(2)
+      guard (1...12).contains(month) else { throw .noSuchMonth(month) }
+      guard (1...Timestamp.daysInMonth(year, month)).contains(day) else {
+        throw .notACalendarDate
       }
-      guard digits > 0 else { throw invalid }
-      for _ in min(digits, 9)..<9 { nanoseconds *= 10 }
+      guard hour < 24, minute < 60 else { throw .invalid }
+      guard second < 60 else { throw .leapSecond }
+      var nanoseconds: Int64 = 0
+      if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
+        i += 1
+        var digits = 0
+        while i < bytes.count, bytes[i] &- UInt8(ascii: "0") <= 9 {
+          if digits < 9 { nanoseconds = nanoseconds * 10 + Int64(bytes[i] - UInt8(ascii: "0")) }
+          digits += 1
+          i += 1
+        }
+        guard digits > 0 else { throw .invalid }
+        for _ in min(digits, 9)..<9 { nanoseconds *= 10 }
+      }
+      var offset: Int64 = 0
+      guard i < bytes.count else { throw .noOffset }
+      if bytes[i] == UInt8(ascii: "Z") || bytes[i] == UInt8(ascii: "z") {
+        i += 1
+      } else {
+        let sign: Int64 = bytes[i] == UInt8(ascii: "-") ? -1 : 1
+        try expect(UInt8(ascii: "+"), UInt8(ascii: "-"))
+        let offsetHours = try number(2)
+        try expect(UInt8(ascii: ":"))
+        let offsetMinutes = try number(2)
+        guard offsetHours < 24, offsetMinutes < 60 else { throw .invalid }
+        offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
+      }
+      guard i == bytes.count else { throw .invalid }
+      let days = Timestamp.days(fromCivil: year, month, day)
+      return .success(
+        Timestamp(
+          seconds: days * 86_400 + hour * 3600 + minute * 60 + second - offset,
+          nanoseconds: Int32(nanoseconds)))
+    } catch {
+      return .failure(error)
     }
-    var offset: Int64 = 0
-    guard i < bytes.count else {
-      throw TimeError("'\(text)' has no time zone offset (add Z for UTC)")
-    }
-    if bytes[i] == UInt8(ascii: "Z") || bytes[i] == UInt8(ascii: "z") {
-      i += 1
-    } else {
-      let sign: Int64 = bytes[i] == UInt8(ascii: "-") ? -1 : 1
-      try expect("+-")
-      let offsetHours = try number(2)
-      try expect(":")
-      let offsetMinutes = try number(2)
-      guard offsetHours < 24, offsetMinutes < 60 else { throw invalid }
-      offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
-    }
-    guard i == bytes.count else { throw invalid }
-    let days = Timestamp.days(fromCivil: year, month, day)
-    self.init(
-      seconds: days * 86_400 + hour * 3600 + minute * 60 + second - offset,
-      nanoseconds: Int32(nanoseconds))
   }
 
   /// Reads a time given on the command line or in the environment: RFC 3339, or `@` and whole

@@ -3,9 +3,13 @@ import Testing
 
 /// What golden cases cannot show: how the tools behave toward the processes around them.
 @Suite struct BehaviorTests {
-  static let tools = ["notif-parse"]
   static let packageRoot = GoldenCase.casesFolder.deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
+  /// Every tool of the package: the `Sources/notif-*` folders, so a new tool is checked too.
+  static let tools: [String] =
+    ((try? FileManager.default.contentsOfDirectory(
+      atPath: packageRoot.appendingPathComponent("Sources").path)) ?? [])
+    .filter { $0.hasPrefix("notif-") }.sorted()
   static let environment = ["TZ": "UTC", "LC_ALL": "C", "PATH": "/usr/bin:/bin"]
 
   /// A payload file big enough to fill any pipe buffer many times over.

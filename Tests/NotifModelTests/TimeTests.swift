@@ -36,6 +36,17 @@ private func notRFC3339(_ text: String) -> TimeError {
     #expect(try Timestamp(rfc3339: text) == Timestamp(seconds: seconds, nanoseconds: nanoseconds))
   }
 
+  @Test(arguments: [
+    "2026-11-22T09:05:00Z", "2026-11-22T10:05:00.25+01:00", "0000-02-29T00:00:00Z",
+    "2023-02-29T00:00:00Z", "2026-11-22T09:05:00", "2026-13-01T00:00:00Z", "",
+    "2026-11-22 09:05:00Z",
+  ])
+  func readsRawBytesExactlyAsTheStringFormDoes(_ text: String) {
+    let fromString = try? Timestamp(rfc3339: text)
+    let fromBytes = Array(text.utf8).withUnsafeBytes { Timestamp(rfc3339: $0) }
+    #expect(fromBytes == fromString)
+  }
+
   static let invalid: [(String, String)] = [
     ("2023-02-29T00:00:00Z", "'2023-02-29T00:00:00Z' is not a calendar date"),
     ("2024-02-30T00:00:00Z", "'2024-02-30T00:00:00Z' is not a calendar date"),
