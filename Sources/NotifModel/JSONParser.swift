@@ -521,6 +521,12 @@ public struct JSONParser: ~Copyable {
         }
         return nil
       }
+      // Many keys (a notif record has 37): a hash table of their raw bytes on the stack, with
+      // no String made, unless a key has an escape. Only when there is a duplicate are
+      // Strings made, to name the first key that repeats an earlier one.
+      if !keys.contains(where: { view.tokens[$0].flag }) && !Self.rawKeysRepeat(view, keys) {
+        return nil
+      }
       var seen = Set<String>(minimumCapacity: keys.count)
       for k in keys where !seen.insert(view.string(k)).inserted {
         return k
@@ -532,6 +538,35 @@ public struct JSONParser: ~Copyable {
         JSONError(
           .duplicateKey, at: Int(tape[duplicate].start),
           "duplicate key \(Self.quoted(view.string(duplicate)))"))
+    }
+  }
+
+  /// Whether two of `keys` (none escaped) have the same raw bytes: FNV-1a over each key into
+  /// an open-addressing table of twice the size, compared in full on a hash hit.
+  private static func rawKeysRepeat(_ view: JSONView, _ keys: UnsafeBufferPointer<Int>) -> Bool {
+    var size = 64
+    while size < keys.count * 2 { size *= 2 }
+    guard let base = view.bytes.baseAddress else { return false }
+    return withUnsafeTemporaryAllocation(of: (hash: UInt64, key: Int).self, capacity: size) {
+      table in
+      table.initialize(repeating: (0, -1))
+      defer { table.deinitialize() }
+      for key in keys {
+        let token = view.tokens[key]
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for offset in Int(token.start)..<Int(token.end) {
+          hash =
+            (hash ^ UInt64(base.load(fromByteOffset: offset, as: UInt8.self)))
+            &* 0x100_0000_01b3
+        }
+        var slot = Int(truncatingIfNeeded: hash ^ (hash >> 32)) & (size - 1)
+        while table[slot].key >= 0 {
+          if table[slot].hash == hash && keysEqual(view, table[slot].key, key) { return true }
+          slot = (slot + 1) & (size - 1)
+        }
+        table[slot] = (hash, key)
+      }
+      return false
     }
   }
 
