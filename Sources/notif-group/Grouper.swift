@@ -51,7 +51,8 @@ struct Grouper {
     let ranking = options.ranking
     let leads = isNew || ranking.precedes(key, groups[index].leaderKey)
     var keep = options.items
-    if keep, let limit = options.limit, let items = groups[index].items, items.count >= limit,
+    if keep, !isNew, let limit = options.limit, let items = groups[index].items,
+      items.count >= limit,
       let root = items.first, !ranking.precedes(key, root.key)
     {
       keep = false  // would be dropped at once: do not copy the record

@@ -114,9 +114,14 @@ func group(_ arguments: [String], inputs: [String]) -> RunResult {
   return RunResult(status: status, stdout: slurp(outPath), stderr: err)
 }
 
-/// Runs notif-group over one input made of `records`, one per line.
-func group(_ arguments: [String] = [], _ records: [String]) -> RunResult {
+/// Runs notif-group with `arguments` over one input made of `records`, one per line.
+func group(_ arguments: [String], _ records: [String]) -> RunResult {
   group(arguments, inputs: [records.map { $0 + "\n" }.joined()])
+}
+
+/// Runs notif-group with no options over one input made of `records`, one per line.
+func group(_ records: [String]) -> RunResult {
+  group([], records)
 }
 
 /// The value of `key` in the JSON object `line`, compact; nil if there is no such key.
