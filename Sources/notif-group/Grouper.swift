@@ -14,9 +14,13 @@ struct Grouper {
   /// The input order of the next record or group object.
   private var nextMajor = 0
   private var scratch = ByteBuffer(capacity: 4096)
+  /// Whether items are kept: `--no-items` not given, and with `--merge`, every group object
+  /// read so far had them.
+  private(set) var keepsItems: Bool
 
   init(options: GroupOptions) {
     self.options = options
+    keepsItems = options.items
   }
 
   // MARK: - Records
@@ -138,7 +142,12 @@ struct Grouper {
   mutating func add(part: Group, view: JSONView, app: Int, thread: Int) {
     var part = part
     if options.by == .app { part.thread = Array("null".utf8) }
-    if !options.items { part.items = nil }
+    if part.items == nil && keepsItems {
+      // One object without items: no group can list its items in full, so none lists any.
+      keepsItems = false
+      for index in groups.indices { groups[index].items = nil }
+    }
+    if !keepsItems { part.items = nil }
     if let limit = options.limit, var items = part.items, items.count > limit {
       items.sort { options.ranking.precedes($0.key, $1.key) }
       items.removeLast(items.count - limit)
@@ -178,7 +187,7 @@ struct Grouper {
       out.removeAll()
       write(groups[index], into: &out)
       try emit(out)
-      if options.items { groups[index].items = [] }  // free the records once written
+      if keepsItems { groups[index].items = [] }  // free the records once written
     }
   }
 
