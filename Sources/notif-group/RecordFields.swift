@@ -148,7 +148,13 @@ struct FieldReader {
     {
       return lastTime
     }
-    guard !view.tokens[index].flag, let instant = Timestamp(rfc3339: raw) else {
+    let parsed: Timestamp?
+    if view.tokens[index].flag {
+      parsed = try? Timestamp(rfc3339: view.string(index))  // escaped: rare, decode first
+    } else {
+      parsed = Timestamp(rfc3339: raw)
+    }
+    guard let instant = parsed else {
       throw Problem(
         code: "BadCreatedAt",
         message: "'\(name)' is not an RFC 3339 time: '\(view.string(index))'", offset: offset)

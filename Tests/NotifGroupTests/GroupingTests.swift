@@ -64,6 +64,12 @@ import Testing
     #expect(value("count", in: result.lines[0]) == "2")
   }
 
+  @Test func escapedCreatedAtIsReadDecoded() {
+    let result = group([record("a", thread: "t", at: "2026-11-22T09:00:00\\u005a")])
+    #expect(result.status == .success)
+    #expect(value("latest_at", in: result.lines[0]) == "\"2026-11-22T09:00:00Z\"")
+  }
+
   @Test func unreadCountsNullReadAt() {
     let result = group([
       record("a", thread: "t", readAt: "2026-11-22T09:30:00Z"),
