@@ -3,6 +3,14 @@ import Testing
 
 @testable import notif_group
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Records and options that are refused, with the exact messages.
 @Suite struct RejectionTests {
   @Test(arguments: [
@@ -81,5 +89,32 @@ import Testing
         == "notif-group: /nonexistent/records.ndjson: error: cannot open: no such file or directory [Unreadable]\n"
     )
     #expect(result.lines.count == 1)
+  }
+}
+
+/// A failed write stops the run with status 2 and says why.
+@Suite struct OutputFailureTests {
+  @Test func fullDiskIsAnErrorWithStatus2() throws {
+    let full = open("/dev/full", O_WRONLY)
+    try #require(full >= 0)
+    defer { close(full) }
+    var template = Array("/tmp/notif-group-err-XXXXXX".utf8CString)
+    let errFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    let errPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    defer { unlink(errPath) }
+    let status = withFile(record("a", thread: "t") + "\n") { path in
+      var stdout = OutputWriter(fd: full, name: "<stdout>")
+      var stderr = OutputWriter(fd: errFD, name: "<stderr>")
+      return GroupCommand.run(arguments: [path], stdout: &stdout, stderr: &stderr)
+    }
+    close(errFD)
+    #expect(status == .failure)
+    let fd = open(errPath, O_RDONLY)
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: 4096)
+    let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+    #expect(
+      String(decoding: bytes[0..<max(count, 0)], as: UTF8.self)
+        == "notif-group: <stdout>: write error: no space left on device\n")
   }
 }
