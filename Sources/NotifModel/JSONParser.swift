@@ -541,8 +541,8 @@ public struct JSONParser: ~Copyable {
     }
   }
 
-  /// Whether two of `keys` (none escaped) have the same raw bytes: FNV-1a over each key into
-  /// an open-addressing table of twice the size, compared in full on a hash hit.
+  /// Whether two of `keys` (none escaped) have the same raw bytes: a hash of each key into an
+  /// open-addressing table of twice the size, compared in full on a hash hit.
   private static func rawKeysRepeat(_ view: JSONView, _ keys: UnsafeBufferPointer<Int>) -> Bool {
     var size = 64
     while size < keys.count * 2 { size *= 2 }
@@ -553,11 +553,31 @@ public struct JSONParser: ~Copyable {
       defer { table.deinitialize() }
       for key in keys {
         let token = view.tokens[key]
+        // Eight bytes at a time, then the rest as one word; multiply and fold.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for offset in Int(token.start)..<Int(token.end) {
-          hash =
-            (hash ^ UInt64(base.load(fromByteOffset: offset, as: UInt8.self)))
-            &* 0x100_0000_01b3
+        var offset = Int(token.start)
+        let end = Int(token.end)
+        while offset + 8 <= end {
+          hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+          hash = (hash &* 0x9E37_79B9_7F4A_7C15) ^ (hash >> 29)
+          offset += 8
+        }
+        if offset < end {
+          // The last 1 to 7 bytes as one little-endian word: read whole and masked when the
+          // text goes on for 8 bytes (everywhere but at its very end), else byte by byte. The
+          // same value either way, so equal keys hash alike wherever they are.
+          var word: UInt64 = 0
+          if offset + 8 <= view.bytes.count {
+            word = UInt64(
+              littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            word &= (~0 as UInt64) >> (64 - 8 * UInt64(end - offset))
+          } else {
+            for shift in 0..<(end - offset) {
+              word |=
+                UInt64(base.load(fromByteOffset: offset + shift, as: UInt8.self)) << (8 * shift)
+            }
+          }
+          hash = ((hash ^ word) &* 0x9E37_79B9_7F4A_7C15) ^ ((hash ^ word) >> 29)
         }
         var slot = Int(truncatingIfNeeded: hash ^ (hash >> 32)) & (size - 1)
         while table[slot].key >= 0 {
