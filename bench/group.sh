@@ -6,7 +6,8 @@
 # usage: bench/group.sh [RECORDS]        (default 1000000)
 #
 # 1. Throughput: `notif-group --no-items FILE`, `notif-group --no-items FILE | notif-summarize`
-#    (only when an executable notif-summarize sits next to notif-group; "skipped" otherwise) and
+#    (only when an executable notif-summarize sits next to notif-group; "skipped" otherwise,
+#    "failed" with its message if it fails; extra arguments in NOTIF_SUMMARIZE_ARGS) and
 #    `jq -s 'group_by([.app, .thread_id]) | map({...})' FILE` computing count, unread_count,
 #    new_count, latest_at, the leading record, more_weight and the per-category counts; output
 #    to a file; notif-group three runs, jq one (it takes minutes), tools alternating; median
@@ -117,8 +118,10 @@ measure() {
       ;;
     pipeline)
       # shellcheck disable=SC2016 # expanded by the inner bash
-      /usr/bin/time -f %M -o "$tmp/rss" bash -o pipefail -c '"$1" --no-items "$2" | "$3"' \
-        bench "$group" "$file" "$summarize" >"$tmp/$tool.out" 2>"$tmp/stderr" || status=$?
+      # shellcheck disable=SC2086 # NOTIF_SUMMARIZE_ARGS is split into arguments on purpose
+      /usr/bin/time -f %M -o "$tmp/rss" bash -o pipefail -c '"$1" --no-items "$2" | "${@:3}"' \
+        bench "$group" "$file" "$summarize" ${NOTIF_SUMMARIZE_ARGS:-} >"$tmp/$tool.out" \
+        2>"$tmp/stderr" || status=$?
       ;;
     jq)
       /usr/bin/time -f %M -o "$tmp/rss" jq -s -c "$jq_program" "$file" >"$tmp/$tool.out" \
@@ -131,9 +134,15 @@ measure() {
   if ((status != 0)); then
     echo "bench: $tool failed (status $status):" >&2
     head -n 5 "$tmp/stderr" >&2
+    if [[ $tool == pipeline ]]; then
+      # notif-summarize is another tool's: report its failure in the table, go on.
+      pipeline_failure="status $status: $(head -n 1 "$tmp/stderr")"
+      return 0
+    fi
     exit 1
   fi
 }
+pipeline_failure=
 
 median() {
   printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
@@ -147,7 +156,9 @@ for ((run = 0; run < runs; run++)); do
     tool=${tools[$(((k + run) % ${#tools[@]}))]}
     if [[ $tool == jq ]] && ((run > 0)); then continue; fi
     echo "bench: run $((run + 1))/$runs: $tool" >&2
+    if [[ $tool == pipeline && -n $pipeline_failure ]]; then continue; fi
     measure "$tool"
+    if [[ $tool == pipeline && -n $pipeline_failure ]]; then continue; fi
     walls[$tool]+="$wall_us "
     rsss[$tool]+="$rss_kb "
   done
@@ -170,8 +181,10 @@ echo "|---|---|---:|---:|---:|---:|"
 declare -A rate
 for tool in notif-group pipeline jq; do
   if [[ -z ${walls[$tool]:-} ]]; then
+    why="skipped (no notif-summarize next to notif-group)"
+    if [[ -n $pipeline_failure ]]; then why="failed ($pipeline_failure)"; fi
     echo "| notif-group \\| notif-summarize | \`notif-group --no-items FILE \\| notif-summarize\`" \
-      "| skipped (no notif-summarize next to notif-group) | | | |"
+      "| ${why//|/\\|} | | | |"
     continue
   fi
   read -ra samples <<<"${walls[$tool]}"
