@@ -171,6 +171,39 @@ import Testing
         == #"[{"summary_arg":"Old","count":1,"latest_at":"2026-11-22T09:00:00Z"}]"#)
   }
 
+  @Test func manyDistinctCategoriesAndSummaryArgumentsAreCountedExactly() {
+    // More than the 8 entries a table searches in order: the dictionary beside it takes over.
+    let records = (0..<30).map { n in
+      record(
+        "r\(n)", thread: "t", at: "2026-11-22T09:\(n < 10 ? "0" : "")\(n):00Z",
+        category: "C\(n % 12 < 10 ? "0" : "")\(n % 12)", summaryArg: "A\(n % 20)",
+        summaryArgCount: "\(n % 3 + 1)")
+    }
+    let line = group(["--no-items"], records).lines[0]
+    // r29 leads (09:29, category C05, argument A9, weight 3).
+    #expect(value("more_weight", in: line) == "\((0..<29).map { $0 % 3 + 1 }.reduce(0, +))")
+    let categories = (0..<12).map { c in
+      let members = (0..<29).filter { $0 % 12 == c }
+      return #"{"category":"C\#(c < 10 ? "0" : "")\#(c)","count":\#(members.count),"#
+        + #""weight":\#(members.map { $0 % 3 + 1 }.reduce(0, +))}"#
+    }
+    #expect(value("more_categories", in: line) == "[" + categories.joined(separator: ",") + "]")
+    // A0...A19: A0-A8 twice (n and n + 20), A9 once more besides the leader, A10-A19 once.
+    let arguments = (0..<20).map { a -> (String, Int, Int) in
+      let members = (0..<29).filter { $0 % 20 == a }
+      return ("A\(a)", members.count, members.max() ?? 0)
+    }.sorted { $0.2 != $1.2 ? $0.2 > $1.2 : Array($0.0.utf8).lexicographicallyPrecedes($1.0.utf8) }
+    let expected = arguments.map { name, count, newest in
+      #"{"summary_arg":"\#(name)","count":\#(count),"latest_at":"2026-11-22T09:"#
+        + #"\#(newest < 10 ? "0" : "")\#(newest):00Z"}"#
+    }
+    #expect(value("more_summary_args", in: line) == "[" + expected.joined(separator: ",") + "]")
+    let halves = [Array(records[..<13]), Array(records[13...])].map {
+      group(["--no-items"], $0).stdout
+    }
+    #expect(group(["--merge"], inputs: halves).lines == [line])
+  }
+
   @Test(arguments: ["0", "-2", "1.5", "\"3\"", "true", "99999999999999999999"])
   func badSummaryArgCountCountsOneAndWarns(_ count: String) {
     let result = group([
