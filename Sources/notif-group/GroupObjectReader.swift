@@ -22,6 +22,12 @@ extension Grouper {
     guard view.kind(0) == .object else {
       throw Problem(code: "NotAnObject", message: "the JSON text is not an object", offset: 0)
     }
+    if view.member(0, "created_at") != nil && view.member(0, "leading") == nil {
+      throw Problem(
+        code: "BadGroupObject",
+        message: "a record, not a group object: --merge reads what notif-group writes",
+        offset: 0)
+    }
     var found = [Int](repeating: -1, count: Self.objectKeys.count)
     var problem: Problem? = nil
     view.forEachMember(of: 0) { key, value in
