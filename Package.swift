@@ -7,13 +7,16 @@ let package = Package(
   name: "notif",
   products: [
     .executable(name: "notif-parse", targets: ["notif-parse"]),
+    .executable(name: "notif-group", targets: ["notif-group"]),
     .library(name: "NotifModel", targets: ["NotifModel"]),
   ],
   targets: [
     .target(name: "NotifModel"),
     .executableTarget(name: "notif-parse", dependencies: ["NotifModel"]),
+    .executableTarget(name: "notif-group", dependencies: ["NotifModel"]),
     .testTarget(name: "NotifModelTests", dependencies: ["NotifModel"]),
     .testTarget(name: "NotifParseTests", dependencies: ["notif-parse", "NotifModel"]),
+    .testTarget(name: "NotifGroupTests", dependencies: ["notif-group", "NotifModel"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["NotifModel"], exclude: ["cases"]),
   ]

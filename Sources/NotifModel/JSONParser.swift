@@ -521,6 +521,12 @@ public struct JSONParser: ~Copyable {
         }
         return nil
       }
+      // Many keys (a notif record has 37): a hash table of their raw bytes on the stack, with
+      // no String made, unless a key has an escape. Only when there is a duplicate are
+      // Strings made, to name the first key that repeats an earlier one.
+      if !keys.contains(where: { view.tokens[$0].flag }) && !Self.rawKeysRepeat(view, keys) {
+        return nil
+      }
       var seen = Set<String>(minimumCapacity: keys.count)
       for k in keys where !seen.insert(view.string(k)).inserted {
         return k
@@ -532,6 +538,55 @@ public struct JSONParser: ~Copyable {
         JSONError(
           .duplicateKey, at: Int(tape[duplicate].start),
           "duplicate key \(Self.quoted(view.string(duplicate)))"))
+    }
+  }
+
+  /// Whether two of `keys` (none escaped) have the same raw bytes: a hash of each key into an
+  /// open-addressing table of twice the size, compared in full on a hash hit.
+  private static func rawKeysRepeat(_ view: JSONView, _ keys: UnsafeBufferPointer<Int>) -> Bool {
+    var size = 64
+    while size < keys.count * 2 { size *= 2 }
+    guard let base = view.bytes.baseAddress else { return false }
+    return withUnsafeTemporaryAllocation(of: (hash: UInt64, key: Int).self, capacity: size) {
+      table in
+      table.initialize(repeating: (0, -1))
+      defer { table.deinitialize() }
+      for key in keys {
+        let token = view.tokens[key]
+        // Eight bytes at a time, then the rest as one word; multiply and fold.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var offset = Int(token.start)
+        let end = Int(token.end)
+        while offset + 8 <= end {
+          hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+          hash = (hash &* 0x9E37_79B9_7F4A_7C15) ^ (hash >> 29)
+          offset += 8
+        }
+        if offset < end {
+          // The last 1 to 7 bytes as one little-endian word: read whole and masked when the
+          // text goes on for 8 bytes (everywhere but at its very end), else byte by byte. The
+          // same value either way, so equal keys hash alike wherever they are.
+          var word: UInt64 = 0
+          if offset + 8 <= view.bytes.count {
+            word = UInt64(
+              littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            word &= (~0 as UInt64) >> (64 - 8 * UInt64(end - offset))
+          } else {
+            for shift in 0..<(end - offset) {
+              word |=
+                UInt64(base.load(fromByteOffset: offset + shift, as: UInt8.self)) << (8 * shift)
+            }
+          }
+          hash = ((hash ^ word) &* 0x9E37_79B9_7F4A_7C15) ^ ((hash ^ word) >> 29)
+        }
+        var slot = Int(truncatingIfNeeded: hash ^ (hash >> 32)) & (size - 1)
+        while table[slot].key >= 0 {
+          if table[slot].hash == hash && keysEqual(view, table[slot].key, key) { return true }
+          slot = (slot + 1) & (size - 1)
+        }
+        table[slot] = (hash, key)
+      }
+      return false
     }
   }
 

@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A set of byte strings, each given a dense number (0, 1, 2, ...) the first time it is seen.
+///
+/// Open addressing over a power-of-two slot array; the strings live in one arena. Lookups hash
+/// raw bytes and compare with `memcmp`, so the hot path builds no `String` and allocates
+/// nothing once the table has grown. A class, so that the one table of a run is never copied.
+final class ByteInterner {
+  private var arena: UnsafeMutableRawPointer
+  private var arenaCapacity: Int
+  private var arenaCount = 0
+  private var starts: [Int] = [0]
+  private var hashes: [UInt64] = []
+  private var slots: [Int32]
+  private var mask: Int
+
+  /// The key being built with `beginKey`/`appendKey`.
+  private var key: UnsafeMutableRawPointer
+  private var keyCapacity = 256
+  private var keyCount = 0
+
+  init() {
+    arenaCapacity = 1 << 12
+    arena = UnsafeMutableRawPointer.allocate(byteCount: arenaCapacity, alignment: 8)
+    slots = Array(repeating: -1, count: 64)
+    mask = 63
+    key = UnsafeMutableRawPointer.allocate(byteCount: keyCapacity, alignment: 8)
+  }
+
+  deinit {
+    arena.deallocate()
+    key.deallocate()
+  }
+
+  /// How many distinct strings there are.
+  var count: Int { hashes.count }
+
+  /// The bytes of string `id`, valid until the next insertion.
+  func bytes(_ id: Int32) -> UnsafeRawBufferPointer {
+    let start = starts[Int(id)]
+    return UnsafeRawBufferPointer(start: arena + start, count: starts[Int(id) + 1] - start)
+  }
+
+  /// Whether string `a` sorts before string `b` by bytes.
+  func less(_ a: Int32, _ b: Int32) -> Bool {
+    let x = bytes(a)
+    let y = bytes(b)
+    let common = min(x.count, y.count)
+    if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+      let order = memcmp(p, q, common)
+      if order != 0 { return order < 0 }
+    }
+    return x.count < y.count
+  }
+
+  /// The number of `bytes`, adding them if they are new; `isNew` says whether they were.
+  func intern(_ bytes: UnsafeRawBufferPointer) -> (id: Int32, isNew: Bool) {
+    let hash = Self.hash(bytes)
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let id = slots[slot]
+      if id < 0 { break }
+      if hashes[Int(id)] == hash && equals(id, bytes) { return (id, false) }
+      slot = (slot + 1) & mask
+    }
+    let id = Int32(hashes.count)
+    append(bytes)
+    hashes.append(hash)
+    slots[slot] = id
+    if hashes.count * 2 > slots.count { rehash() }
+    return (id, true)
+  }
+
+  /// Starts a key made of parts (`appendKey`), for `internKey`.
+  func beginKey() { keyCount = 0 }
+
+  /// Appends a part to the key: a tag byte, the length, the bytes; so no two different lists of
+  /// parts make the same key.
+  func appendKey(tag: UInt8, _ bytes: UnsafeRawBufferPointer) {
+    let needed = keyCount + 5 + bytes.count
+    if needed > keyCapacity {
+      let bigger = UnsafeMutableRawPointer.allocate(
+        byteCount: max(needed, keyCapacity * 2), alignment: 8)
+      bigger.copyMemory(from: key, byteCount: keyCount)
+      key.deallocate()
+      key = bigger
+      keyCapacity = max(needed, keyCapacity * 2)
+    }
+    key.storeBytes(of: tag, toByteOffset: keyCount, as: UInt8.self)
+    key.storeBytes(
+      of: UInt32(bytes.count).littleEndian, toByteOffset: keyCount + 1, as: UInt32.self)
+    if let base = bytes.baseAddress, bytes.count > 0 {
+      (key + keyCount + 5).copyMemory(from: base, byteCount: bytes.count)
+    }
+    keyCount = needed
+  }
+
+  /// Interns the key built since `beginKey`.
+  func internKey() -> (id: Int32, isNew: Bool) {
+    intern(UnsafeRawBufferPointer(start: key, count: keyCount))
+  }
+
+  private func equals(_ id: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    let start = starts[Int(id)]
+    let length = starts[Int(id) + 1] - start
+    guard length == bytes.count else { return false }
+    guard length > 0, let base = bytes.baseAddress else { return true }
+    return memcmp(arena + start, base, length) == 0
+  }
+
+  private func append(_ bytes: UnsafeRawBufferPointer) {
+    if arenaCount + bytes.count > arenaCapacity {
+      let bigger = max(arenaCapacity * 2, arenaCount + bytes.count)
+      let fresh = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: 8)
+      fresh.copyMemory(from: arena, byteCount: arenaCount)
+      arena.deallocate()
+      arena = fresh
+      arenaCapacity = bigger
+    }
+    if let base = bytes.baseAddress, bytes.count > 0 {
+      (arena + arenaCount).copyMemory(from: base, byteCount: bytes.count)
+    }
+    arenaCount += bytes.count
+    starts.append(arenaCount)
+  }
+
+  private func rehash() {
+    let size = slots.count * 2
+    slots = Array(repeating: -1, count: size)
+    mask = size - 1
+    for id in 0..<hashes.count {
+      var slot = Int(truncatingIfNeeded: hashes[id]) & mask
+      while slots[slot] >= 0 { slot = (slot + 1) & mask }
+      slots[slot] = Int32(id)
+    }
+  }
+
+  /// A 64-bit hash of bytes: eight at a time, multiplied and mixed, then MurmurHash3's
+  /// finalizer. Not cryptographic; the output never depends on it, only the speed.
+  static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+    var i = 0
+    let n = bytes.count
+    while i + 8 <= n {
+      let word = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      h = (h ^ word) &* 0xFF51_AFD7_ED55_8CCD
+      h ^= h >> 29
+      i += 8
+    }
+    if i < n {
+      var word: UInt64 = 0
+      var shift: UInt64 = 0
+      while i < n {
+        word |= UInt64(bytes[i]) << shift
+        shift += 8
+        i += 1
+      }
+      h = (h ^ word) &* 0xFF51_AFD7_ED55_8CCD
+    }
+    h ^= h >> 33
+    h &*= 0xFF51_AFD7_ED55_8CCD
+    h ^= h >> 33
+    h &*= 0xC4CE_B9FE_1A85_EC53
+    h ^= h >> 33
+    return h
+  }
+}

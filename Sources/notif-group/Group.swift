@@ -1,0 +1,174 @@
+import NotifModel
+
+/// What one record adds to the statistics of a group's non-leading records.
+struct Contribution: Sendable, Equatable {
+  /// The category's number in the run's category table; -1 for null.
+  var category: Int32
+  /// The summary argument's number in the run's table; -1 for none (null or empty).
+  var summaryArg: Int32
+  /// `summary_arg_count` as counted.
+  var weight: Int64
+  var createdAt: Timestamp
+}
+
+/// One record kept in a group's items.
+struct Item {
+  var key: SortKey
+  /// The record, compact.
+  var bytes: [UInt8]
+}
+
+/// A count per category or per summary argument.
+struct Stat: Sendable, Equatable {
+  var id: Int32
+  var count: Int
+  /// The sum of `summary_arg_count` (categories only).
+  var weight: Int64
+  /// The newest `created_at` (summary arguments only).
+  var latestAt: Timestamp
+}
+
+/// Counts by category or summary argument: a short list searched in order, with a dictionary
+/// beside it once the list grows, so a group with thousands of distinct summary arguments
+/// stays linear.
+struct StatTable {
+  private(set) var entries: [Stat] = []
+  private var index: [Int32: Int] = [:]
+  private static let listLimit = 8
+
+  mutating func add(_ id: Int32, count: Int, weight: Int64, latestAt: Timestamp) {
+    if let position = position(of: id) {
+      entries[position].count += count
+      entries[position].weight = saturatingSum(entries[position].weight, weight)
+      if latestAt > entries[position].latestAt { entries[position].latestAt = latestAt }
+      return
+    }
+    entries.append(Stat(id: id, count: count, weight: weight, latestAt: latestAt))
+    if entries.count == Self.listLimit + 1 {
+      for (position, entry) in entries.enumerated() { index[entry.id] = position }
+    } else if entries.count > Self.listLimit + 1 {
+      index[id] = entries.count - 1
+    }
+  }
+
+  private func position(of id: Int32) -> Int? {
+    if entries.count > Self.listLimit { return index[id] }
+    for position in entries.indices where entries[position].id == id { return position }
+    return nil
+  }
+}
+
+/// `a + b`, or the largest value when that overflows: weights are summed over many records.
+func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+  let (sum, overflow) = a.addingReportingOverflow(b)
+  return overflow ? .max : sum
+}
+
+/// One group as it is being built: from records, or from group objects being merged.
+struct Group {
+  /// The group's `app` and `thread_id` as JSON text (`"com.example.chat"` or `null`).
+  var app: [UInt8]
+  var thread: [UInt8]
+  var count: Int
+  var unread: Int
+  var fresh: Int
+  var latestAt: Timestamp
+  var leaderKey: SortKey
+  var leader: Contribution
+  /// The leading record, compact.
+  var leading: [UInt8]
+  var moreWeight: Int64 = 0
+  var categories = StatTable()
+  var summaryArgs = StatTable()
+  /// The items kept; nil when they are not kept. With `--limit`, a heap whose root is the
+  /// item that comes last in feed order, so that a better one replaces it in O(log n).
+  var items: [Item]?
+
+  /// Adds a record's contribution to the statistics of the non-leading records.
+  mutating func addMore(_ record: Contribution) {
+    moreWeight = saturatingSum(moreWeight, record.weight)
+    categories.add(record.category, count: 1, weight: record.weight, latestAt: record.createdAt)
+    if record.summaryArg >= 0 {
+      summaryArgs.add(record.summaryArg, count: 1, weight: 0, latestAt: record.createdAt)
+    }
+  }
+
+  /// Makes `key`'s record the leading one; the one it replaces joins the non-leading
+  /// statistics.
+  mutating func replaceLeader(_ key: SortKey, _ record: Contribution, bytes: [UInt8]) {
+    addMore(leader)
+    leaderKey = key
+    leader = record
+    leading = bytes
+  }
+
+  /// Adds an item, keeping at most `limit` (the first in feed order) when there is a limit.
+  mutating func insert(_ item: Item, limit: Int?, ranking: Ranking) {
+    guard items != nil else { return }
+    guard let limit else {
+      items?.append(item)
+      return
+    }
+    if items?.count ?? 0 < limit {
+      items?.append(item)
+      items?.withUnsafeMutableBufferPointer { Self.siftUp($0, from: $0.count - 1, ranking) }
+    } else if let root = items?.first, ranking.precedes(item.key, root.key) {
+      items?[0] = item
+      items?.withUnsafeMutableBufferPointer { Self.siftDown($0, from: 0, ranking) }
+    }
+  }
+
+  // A max-heap by "comes later in feed order": the root is the item to drop first.
+  private static func later(_ a: Item, _ b: Item, _ ranking: Ranking) -> Bool {
+    ranking.precedes(b.key, a.key)
+  }
+
+  private static func siftUp(_ heap: UnsafeMutableBufferPointer<Item>, from: Int, _ r: Ranking) {
+    var child = from
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard later(heap[child], heap[parent], r) else { return }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  private static func siftDown(_ heap: UnsafeMutableBufferPointer<Item>, from: Int, _ r: Ranking) {
+    var parent = from
+    while true {
+      var largest = parent
+      let left = 2 * parent + 1
+      if left < heap.count && later(heap[left], heap[largest], r) { largest = left }
+      if left + 1 < heap.count && later(heap[left + 1], heap[largest], r) { largest = left + 1 }
+      if largest == parent { return }
+      heap.swapAt(parent, largest)
+      parent = largest
+    }
+  }
+
+  /// Merges another part of the same group into this one: counts add up, the better leading
+  /// record stays and the other joins the non-leading statistics, items are merged.
+  mutating func merge(_ other: Group, limit: Int?, ranking: Ranking) {
+    count += other.count
+    unread += other.unread
+    fresh += other.fresh
+    if other.latestAt > latestAt { latestAt = other.latestAt }
+    if ranking.precedes(other.leaderKey, leaderKey) {
+      replaceLeader(other.leaderKey, other.leader, bytes: other.leading)
+    } else {
+      addMore(other.leader)
+    }
+    moreWeight = saturatingSum(moreWeight, other.moreWeight)
+    for stat in other.categories.entries {
+      categories.add(stat.id, count: stat.count, weight: stat.weight, latestAt: stat.latestAt)
+    }
+    for stat in other.summaryArgs.entries {
+      summaryArgs.add(stat.id, count: stat.count, weight: 0, latestAt: stat.latestAt)
+    }
+    if let theirs = other.items, items != nil {
+      for item in theirs { insert(item, limit: limit, ranking: ranking) }
+    } else {
+      items = nil
+    }
+  }
+}

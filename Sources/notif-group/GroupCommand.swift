@@ -1,0 +1,183 @@
+import NotifModel
+
+/// notif-group's command line: options, the run over the inputs, and the exit status.
+struct GroupCommand {
+  static let name = "notif-group"
+  static let version = "0.1.0"
+  static let usage =
+    "usage: notif-group [-h] [--by thread|app|none] [--last-seen time] [--limit n]\n"
+    + "                   [--max-record-bytes size] [--merge] [--no-items]\n"
+    + "                   [--order feed|chat] [--sort time|relevance] [file ...]\n"
+
+  static let help =
+    usage + """
+
+      Read notification records (notif(5)) and write one group object per group, leading
+      record first: the records of one app and thread, as Notification Center stacks them.
+      See notif-group(1) and the "Group objects" section of notif(5).
+
+            --by key              group by thread (app and thread_id, the default), app or none
+            --last-seen time      count as new only records created after time (RFC 3339 or @epoch)
+            --limit n             keep at most the first n items of each group in feed order
+            --max-record-bytes size
+                                  longest JSON text accepted (default 1m, 1g with --merge)
+            --merge               read group objects and merge those of the same group
+            --no-items            write only counts and the leading record (items: null)
+            --order order         list items newest first (feed, the default) or last (chat)
+            --sort key            rank by time (the default) or by relevance, then time
+        -h, --help                show this help and exit
+            --version             show the version and exit
+
+      """
+
+  static let options: [OptionSpec] = [
+    .value("by"), .value("last-seen"), .value("limit"), .value("max-record-bytes"),
+    .flag("merge"), .flag("no-items"), .value("order"), .value("sort"), .flag("help", "h"),
+    .flag("version"),
+  ]
+
+  /// Runs the command and returns its exit status; the only output is through `stdout` and
+  /// `stderr`.
+  static func run(
+    arguments: [String], stdout: inout OutputWriter, stderr: inout OutputWriter
+  ) -> ExitStatus {
+    let options: GroupOptions
+    let files: [String]
+    do {
+      let scanned = try OptionScanner.scan(arguments, Self.options)
+      if scanned.has("help") {
+        return finish(writing: help, to: &stdout, stderr: &stderr)
+      }
+      if scanned.has("version") {
+        return finish(writing: "\(name) \(version)\n", to: &stdout, stderr: &stderr)
+      }
+      options = try configure(scanned)
+      files = scanned.operands.isEmpty ? ["-"] : scanned.operands
+    } catch {
+      try? stderr.write("\(name): \(error.message)\n\(usage)")
+      try? stderr.flush()
+      return .failure
+    }
+    var run = GroupRun(options: options)
+    return run.execute(files: files, stdout: &stdout, stderr: &stderr)
+  }
+
+  private static func finish(
+    writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
+  ) -> ExitStatus {
+    do {
+      try out.write(text)
+      try out.flush()
+      return .success
+    } catch {
+      try? stderr.write("\(name): \(error)\n")
+      try? stderr.flush()
+      return .failure
+    }
+  }
+
+  static func configure(_ scanned: ScannedArguments) throws(UsageError) -> GroupOptions {
+    var options = GroupOptions()
+    options.merge = scanned.has("merge")
+    if let by = scanned.last("by") {
+      guard let chosen = GroupOptions.Key(rawValue: by) else {
+        throw UsageError("--by: '\(by)' is not thread, app or none")
+      }
+      options.by = chosen
+    }
+    if let order = scanned.last("order") {
+      guard let chosen = GroupOptions.Order(rawValue: order) else {
+        throw UsageError("--order: '\(order)' is not feed or chat")
+      }
+      options.order = chosen
+    }
+    if let sort = scanned.last("sort") {
+      guard let chosen = Ranking(rawValue: sort) else {
+        throw UsageError("--sort: '\(sort)' is not time or relevance")
+      }
+      options.ranking = chosen
+    }
+    if let limit = scanned.last("limit") {
+      guard limit.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+        let value = Int(limit), value >= 1
+      else {
+        throw UsageError("--limit: '\(limit)' is not a whole number of 1 or more")
+      }
+      options.limit = value
+    }
+    options.items = !scanned.has("no-items")
+    if !options.items && options.limit != nil {
+      throw UsageError("--limit and --no-items cannot be used together")
+    }
+    if let text = scanned.last("last-seen") {
+      if options.merge {
+        throw UsageError(
+          "--last-seen cannot be used with --merge: group objects carry their new_count")
+      }
+      do {
+        options.lastSeen = try Timestamp(argument: text)
+      } catch {
+        throw UsageError("--last-seen: \(error.message)")
+      }
+    }
+    options.maxRecordBytes = options.merge ? 1 << 30 : 1 << 20
+    if let size = scanned.last("max-record-bytes") {
+      guard let bytes = parseSize(size), bytes >= 2, bytes <= 1 << 30 else {
+        throw UsageError(
+          "--max-record-bytes: '\(size)' is not a size from 2 to 1g, such as 65536, 64k or 1m")
+      }
+      options.maxRecordBytes = bytes
+    }
+    return options
+  }
+
+  /// Reads `65536`, `64k`, `1m` or `1g` (binary multiples).
+  static func parseSize(_ text: String) -> Int? {
+    var digits = Substring(text)
+    var scale = 1
+    switch text.last?.lowercased() {
+    case "k": scale = 1 << 10
+    case "m": scale = 1 << 20
+    case "g": scale = 1 << 30
+    default: break
+    }
+    if scale > 1 { digits = digits.dropLast() }
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let value = Int(digits),
+      value <= Int.max / scale
+    else {
+      return nil
+    }
+    return value * scale
+  }
+}
+
+/// What the command line asked for.
+struct GroupOptions: Sendable {
+  /// What makes two records belong to one group.
+  enum Key: String, Sendable {
+    /// The app and the thread: Notification Center's automatic grouping.
+    case thread
+    /// The app only: the user setting "By App".
+    case app
+    /// Nothing: one group per record.
+    case none
+  }
+
+  /// The order items are listed in.
+  enum Order: String, Sendable {
+    /// Newest (or most relevant) first.
+    case feed
+    /// Oldest (or least relevant) first, newest last.
+    case chat
+  }
+
+  var by = Key.thread
+  var order = Order.feed
+  var ranking = Ranking.time
+  var limit: Int? = nil
+  var items = true
+  var lastSeen: Timestamp? = nil
+  var merge = false
+  var maxRecordBytes = 1 << 20
+}

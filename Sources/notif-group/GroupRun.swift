@@ -1,0 +1,142 @@
+import NotifModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One run of notif-group over its inputs: reads records (or group objects), reports what it
+/// rejects, writes the groups at the end.
+struct GroupRun {
+  let options: GroupOptions
+  private var grouper: Grouper
+  private var fields = FieldReader()
+  private var status = ExitStatus.success
+
+  init(options: GroupOptions) {
+    self.options = options
+    grouper = Grouper(options: options)
+  }
+
+  /// A write to standard output failed: processing stops.
+  private struct OutputFailed: Error {
+    var error: SystemError
+  }
+
+  mutating func execute(files: [String], stdout: inout OutputWriter, stderr: inout OutputWriter)
+    -> ExitStatus
+  {
+    for file in files {
+      read(file, stderr: &stderr)
+    }
+    do {
+      try grouper.write { (line: ByteBuffer) throws(SystemError) in try stdout.write(line) }
+      try stdout.flush()
+    } catch {
+      try? stderr.write("\(GroupCommand.name): \(error)\n")
+      try? stderr.flush()
+      return .failure
+    }
+    return status
+  }
+
+  private mutating func read(_ file: String, stderr: inout OutputWriter) {
+    let name = file == "-" ? "<stdin>" : file
+    let fd = file == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      let failure = SystemError(path: name, doing: "cannot open", errno: errno)
+      report(Diagnostic(.error, "Unreadable", failure.message, file: name), &stderr)
+      status = max(status, .failure)
+      return
+    }
+    defer { if fd != STDIN_FILENO { close(fd) } }
+    var reader = RecordReader(fd: fd, name: name, maxRecordBytes: options.maxRecordBytes)
+    while true {
+      let event: RecordEvent
+      do {
+        event = try reader.next()
+      } catch {
+        report(Diagnostic(.error, "Unreadable", error.message, file: name), &stderr)
+        status = max(status, .failure)
+        return
+      }
+      switch event {
+      case .end:
+        return
+      case .failure(let error, let line, let column):
+        status = max(status, .rejected)
+        report(
+          Diagnostic(
+            .error, error.code.rawValue, error.message, file: name, line: line, column: column),
+          &stderr)
+      case .record:
+        let isCompact = reader.recordIsCompact
+        let outcome: (problem: Problem?, badWeight: Int?) =
+          options.merge
+          ? mergeObject(&reader, isCompact: isCompact) : groupRecord(&reader, isCompact: isCompact)
+        if let offset = outcome.badWeight {
+          let at = reader.position(ofRecordOffset: offset)
+          report(
+            Diagnostic(
+              .warning, "BadSummaryArgCount",
+              "'summary_arg_count' is not a whole number of 1 or more: counted as 1", file: name,
+              line: at.line, column: at.column), &stderr)
+        }
+        if let problem = outcome.problem {
+          status = max(status, .rejected)
+          let at = reader.position(ofRecordOffset: problem.offset)
+          report(
+            Diagnostic(
+              .error, problem.code, problem.message, file: name, line: at.line, column: at.column),
+            &stderr)
+        }
+      }
+    }
+  }
+
+  /// Groups the current record; returns the problem that rejects it, if any, and the offset of
+  /// a bad `summary_arg_count`, if any.
+  private mutating func groupRecord(_ reader: inout RecordReader, isCompact: Bool) -> (
+    Problem?, Int?
+  ) {
+    reader.withRecord { view in
+      guard view.kind(0) == .object else {
+        return (
+          Problem(code: "NotAnObject", message: "the JSON text is not an object", offset: 0), nil
+        )
+      }
+      let found = RecordFields(view)
+      let facts: RecordFacts
+      do throws(Problem) {
+        facts = try fields.facts(view, found)
+      } catch {
+        return (error, nil)
+      }
+      grouper.add(record: view, isCompact: isCompact, fields: found, facts: facts)
+      return (nil, facts.badWeight ? Int(view.tokens[found.summaryArgCount].start) : nil)
+    }
+  }
+
+  private mutating func mergeObject(_ reader: inout RecordReader, isCompact: Bool) -> (
+    Problem?, Int?
+  ) {
+    reader.withRecord { view in
+      do throws(Problem) {
+        try grouper.add(object: view, isCompact: isCompact, fieldReader: &fields)
+        return (nil, nil)
+      } catch {
+        return (error, nil)
+      }
+    }
+  }
+
+  /// Writes a diagnostic to standard error at once, so it shows while the run goes on. A failed
+  /// write to standard error cannot be reported anywhere: it does not stop the run.
+  private func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
+    try? stderr.write(DiagnosticFormat.text.render(diagnostic, program: GroupCommand.name))
+    try? stderr.flush()
+  }
+}

@@ -1,0 +1,273 @@
+import NotifModel
+
+/// Groups records, or merges group objects, and writes the group objects.
+///
+/// The group table hashes the raw bytes of the group key (app and thread, decoded), so the
+/// path of a record builds no `String`; categories and summary arguments are numbered the
+/// same way, once per distinct value.
+struct Grouper {
+  let options: GroupOptions
+  private let groupKeys = ByteInterner()
+  let categories = ByteInterner()
+  let summaryArgs = ByteInterner()
+  private(set) var groups: [Group] = []
+  /// The input order of the next record or group object.
+  private var nextMajor = 0
+  private var scratch = ByteBuffer(capacity: 4096)
+  /// Whether items are kept: `--no-items` not given, and with `--merge`, every group object
+  /// read so far had them.
+  private(set) var keepsItems: Bool
+
+  init(options: GroupOptions) {
+    self.options = options
+    keepsItems = options.items
+  }
+
+  // MARK: - Records
+
+  /// Adds a checked record: `fields` and `facts` come from `RecordFields` and `FieldReader`.
+  mutating func add(
+    record view: JSONView, isCompact: Bool, fields: RecordFields, facts: RecordFacts
+  ) {
+    let key = SortKey(
+      createdAt: facts.createdAt, relevance: facts.relevance, major: nextMajor, minor: 0)
+    nextMajor += 1
+    let contribution = Contribution(
+      category: intern(view, fields.category, into: categories, emptyIsNone: false),
+      summaryArg: intern(view, fields.summaryArg, into: summaryArgs, emptyIsNone: true),
+      weight: facts.weight, createdAt: facts.createdAt)
+    let unread = fields.readAt < 0 || view.kind(fields.readAt) == .null ? 1 : 0
+    var fresh = fields.seenAt < 0 || view.kind(fields.seenAt) == .null ? 1 : 0
+    if let lastSeen = options.lastSeen, facts.createdAt <= lastSeen { fresh = 0 }
+
+    let index: Int
+    var isNew = true
+    if options.by == .none {
+      index = groups.count
+    } else {
+      groupKeys.beginKey()
+      appendKeyPart(view, fields.app)
+      if options.by == .thread { appendKeyPart(view, fields.threadID) }
+      let interned = groupKeys.internKey()
+      index = Int(interned.id)
+      isNew = interned.isNew
+    }
+    let ranking = options.ranking
+    let leads = isNew || ranking.precedes(key, groups[index].leaderKey)
+    var keep = options.items
+    if keep, !isNew, let limit = options.limit, let items = groups[index].items,
+      items.count >= limit,
+      let root = items.first, !ranking.precedes(key, root.key)
+    {
+      keep = false  // would be dropped at once: do not copy the record
+    }
+    let bytes = leads || keep ? compactBytes(view, 0, isCompact: isCompact) : []
+    if isNew {
+      groups.append(
+        Group(
+          app: jsonText(view, fields.app),
+          thread: options.by == .app ? Array("null".utf8) : jsonText(view, fields.threadID),
+          count: 1, unread: unread, fresh: fresh, latestAt: facts.createdAt, leaderKey: key,
+          leader: contribution, leading: bytes, items: options.items ? [] : nil))
+    } else {
+      groups[index].count += 1
+      groups[index].unread += unread
+      groups[index].fresh += fresh
+      if facts.createdAt > groups[index].latestAt { groups[index].latestAt = facts.createdAt }
+      if leads {
+        groups[index].replaceLeader(key, contribution, bytes: bytes)
+      } else {
+        groups[index].addMore(contribution)
+      }
+    }
+    if keep {
+      groups[index].insert(Item(key: key, bytes: bytes), limit: options.limit, ranking: ranking)
+    }
+  }
+
+  /// The number of the string at `index` in `table`; -1 for null, a missing key, or (with
+  /// `emptyIsNone`) an empty string.
+  private mutating func intern(
+    _ view: JSONView, _ index: Int, into table: ByteInterner, emptyIsNone: Bool
+  ) -> Int32 {
+    guard index >= 0, view.kind(index) == .string else { return -1 }
+    let raw = view.rawString(index)
+    if emptyIsNone && raw.count == 0 { return -1 }
+    if !view.tokens[index].flag { return table.intern(raw).id }
+    scratch.removeAll()
+    JSONEscapes.unescape(raw, into: &scratch)
+    return scratch.withUnsafeBytes { table.intern($0).id }
+  }
+
+  /// Appends the decoded string at `index` (or null) to the group key being built.
+  private mutating func appendKeyPart(_ view: JSONView, _ index: Int) {
+    guard index >= 0, view.kind(index) == .string else {
+      groupKeys.appendKey(tag: 0, UnsafeRawBufferPointer(start: nil, count: 0))
+      return
+    }
+    let raw = view.rawString(index)
+    if !view.tokens[index].flag {
+      groupKeys.appendKey(tag: 1, raw)
+      return
+    }
+    scratch.removeAll()
+    JSONEscapes.unescape(raw, into: &scratch)
+    scratch.withUnsafeBytes { groupKeys.appendKey(tag: 1, $0) }
+  }
+
+  /// The value at `index` as compact JSON text; `null` for a missing key.
+  private mutating func jsonText(_ view: JSONView, _ index: Int) -> [UInt8] {
+    guard index >= 0 else { return Array("null".utf8) }
+    return compactBytes(view, index, isCompact: false)
+  }
+
+  /// The value at `index`, compact: its bytes as read when the text is already compact.
+  mutating func compactBytes(_ view: JSONView, _ index: Int, isCompact: Bool) -> [UInt8] {
+    if isCompact { return Array(view.raw(index)) }
+    scratch.removeAll()
+    JSONWriter.writeCompact(view, index, into: &scratch)
+    return scratch.bytes
+  }
+
+  // MARK: - Group objects
+
+  /// The input order number for the next group object.
+  mutating func takeMajor() -> Int {
+    defer { nextMajor += 1 }
+    return nextMajor
+  }
+
+  /// Adds a group object read by `GroupObjectReader`, merging it into the group of the same key
+  /// (`app` and `thread_id` decoded, under `--by`).
+  mutating func add(part: Group, view: JSONView, app: Int, thread: Int) {
+    var part = part
+    if options.by == .app { part.thread = Array("null".utf8) }
+    if part.items == nil && keepsItems {
+      // One object without items: no group can list its items in full, so none lists any.
+      keepsItems = false
+      for index in groups.indices { groups[index].items = nil }
+    }
+    if !keepsItems { part.items = nil }
+    if let limit = options.limit, var items = part.items, items.count > limit {
+      items.sort { options.ranking.precedes($0.key, $1.key) }
+      items.removeLast(items.count - limit)
+      part.items = []
+      for item in items { part.insert(item, limit: limit, ranking: options.ranking) }
+    } else if options.limit != nil, let items = part.items {
+      part.items = []
+      for item in items { part.insert(item, limit: options.limit, ranking: options.ranking) }
+    }
+    if options.by == .none {
+      groups.append(part)
+      return
+    }
+    groupKeys.beginKey()
+    appendKeyPart(view, app)
+    if options.by == .thread { appendKeyPart(view, thread) }
+    let interned = groupKeys.internKey()
+    if interned.isNew {
+      groups.append(part)
+    } else {
+      groups[Int(interned.id)].merge(part, limit: options.limit, ranking: options.ranking)
+    }
+  }
+
+  // MARK: - Output
+
+  /// Calls `emit` with each group object (one line, with its newline), groups in the order of
+  /// their leading records.
+  mutating func write<E: Error>(_ emit: (ByteBuffer) throws(E) -> Void) throws(E) {
+    let ranking = options.ranking
+    var order = Array(groups.indices)
+    groups.withUnsafeBufferPointer { groups in
+      order.sort { ranking.precedes(groups[$0].leaderKey, groups[$1].leaderKey) }
+    }
+    var out = ByteBuffer(capacity: 64 * 1024)
+    for index in order {
+      out.removeAll()
+      write(groups[index], into: &out)
+      try emit(out)
+      if keepsItems { groups[index].items = [] }  // free the records once written
+    }
+  }
+
+  private func write(_ group: Group, into out: inout ByteBuffer) {
+    out.append("{\"app\":")
+    group.app.withUnsafeBytes { out.append($0) }
+    out.append(",\"thread_id\":")
+    group.thread.withUnsafeBytes { out.append($0) }
+    out.append(",\"count\":")
+    out.append(decimal: Int64(group.count))
+    out.append(",\"unread_count\":")
+    out.append(decimal: Int64(group.unread))
+    out.append(",\"new_count\":")
+    out.append(decimal: Int64(group.fresh))
+    out.append(",\"latest_at\":\"")
+    group.latestAt.write(into: &out)
+    out.append("\",\"leading\":")
+    group.leading.withUnsafeBytes { out.append($0) }
+    out.append(",\"more_count\":")
+    out.append(decimal: Int64(group.count - 1))
+    out.append(",\"more_weight\":")
+    out.append(decimal: group.moreWeight)
+    out.append(",\"more_categories\":[")
+    let categories = group.categories.entries.sorted { a, b in
+      if a.id < 0 || b.id < 0 { return a.id < b.id }
+      return self.categories.less(a.id, b.id)
+    }
+    for (position, stat) in categories.enumerated() {
+      if position > 0 { out.append(UInt8(ascii: ",")) }
+      out.append("{\"category\":")
+      if stat.id < 0 {
+        out.append("null")
+      } else {
+        writeString(self.categories.bytes(stat.id), into: &out)
+      }
+      out.append(",\"count\":")
+      out.append(decimal: Int64(stat.count))
+      out.append(",\"weight\":")
+      out.append(decimal: stat.weight)
+      out.append(UInt8(ascii: "}"))
+    }
+    out.append("],\"more_summary_args\":[")
+    let arguments = group.summaryArgs.entries.sorted { a, b in
+      if a.latestAt != b.latestAt { return a.latestAt > b.latestAt }
+      return summaryArgs.less(a.id, b.id)
+    }
+    for (position, stat) in arguments.enumerated() {
+      if position > 0 { out.append(UInt8(ascii: ",")) }
+      out.append("{\"summary_arg\":")
+      writeString(summaryArgs.bytes(stat.id), into: &out)
+      out.append(",\"count\":")
+      out.append(decimal: Int64(stat.count))
+      out.append(",\"latest_at\":\"")
+      stat.latestAt.write(into: &out)
+      out.append("\"}")
+    }
+    out.append("],\"items\":")
+    if var items = group.items {
+      let ranking = options.ranking
+      switch options.order {
+      case .feed: items.sort { ranking.precedes($0.key, $1.key) }
+      case .chat: items.sort { ranking.precedesInChat($0.key, $1.key) }
+      }
+      out.append(UInt8(ascii: "["))
+      for (position, item) in items.enumerated() {
+        if position > 0 { out.append(UInt8(ascii: ",")) }
+        item.bytes.withUnsafeBytes { out.append($0) }
+      }
+      out.append("],\"items_omitted\":")
+      out.append(decimal: Int64(group.count - items.count))
+    } else {
+      out.append("null,\"items_omitted\":")
+      out.append(decimal: Int64(group.count))
+    }
+    out.append("}\n")
+  }
+
+  private func writeString(_ bytes: UnsafeRawBufferPointer, into out: inout ByteBuffer) {
+    out.append(UInt8(ascii: "\""))
+    JSONEscapes.appendEscaped(bytes, into: &out)
+    out.append(UInt8(ascii: "\""))
+  }
+}
