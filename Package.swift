@@ -7,6 +7,7 @@ let package = Package(
   name: "notif",
   products: [
     .executable(name: "notif-parse", targets: ["notif-parse"]),
+    .executable(name: "notif-summarize", targets: ["notif-summarize"]),
     .library(name: "NotifModel", targets: ["NotifModel"]),
   ],
   targets: [
@@ -14,6 +15,10 @@ let package = Package(
     .executableTarget(name: "notif-parse", dependencies: ["NotifModel"]),
     .testTarget(name: "NotifModelTests", dependencies: ["NotifModel"]),
     .testTarget(name: "NotifParseTests", dependencies: ["notif-parse", "NotifModel"]),
+    .executableTarget(name: "notif-summarize", dependencies: ["NotifModel"]),
+    .testTarget(
+      name: "NotifSummarizeTests", dependencies: ["notif-summarize", "NotifModel"],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["NotifModel"], exclude: ["cases"]),
   ]
