@@ -6,7 +6,9 @@ Writes
       for every locale Babel knows (babel.localedata.locale_identifiers(), plus root): its
       cardinal plural rules, in CLDR's rule syntax, and its "standard" list patterns
       (start, middle, end, 2). Identical rule sets and pattern sets are stored once and
-      referenced by index; CLDR's explicit parent locales are listed for the fallback chain.
+      referenced by index; CLDR's parent locales that are not the truncated tag (the explicit
+      ones and the "nonlikelyScript" ones, such as sr_Latn -> root) are listed for the
+      fallback chain.
   Tests/NotifSummarizeTests/Fixtures/cldr-plural-samples.json
       for every locale, the plural category Babel's own plural function gives for a set of
       integers and decimals written as strings (visible fraction digits kept), which the
@@ -109,7 +111,13 @@ def main():
             letters.append(LETTERS[form(value)])
         samples[ident] = "".join(letters)
 
-    parents = get_global("parent_exceptions")
+    # CLDR's parentLocales, as Babel applies them: the explicit exceptions, and root for a
+    # language_Script locale whose script is not the language's likely one (CLDR 45's
+    # "nonlikelyScript" rule), e.g. sr_Latn.
+    parents = dict(get_global("parent_exceptions"))
+    for ident in identifiers:
+        if ident not in parents and localedata._is_non_likely_script(ident):
+            parents[ident] = "root"
     cldr = get_global("cldr")["version"]
 
     def swift_string(text):
@@ -160,7 +168,7 @@ def main():
     lines += [
         "    \"\"\"",
         "",
-        "  /// CLDR's explicit parent locales (where the parent is not the truncated tag):",
+        "  /// CLDR's parent locales where the parent is not the truncated tag:",
         "  /// `child parent`, one per line.",
         "  static let parents = \"\"\"",
     ]

@@ -1276,9 +1276,14 @@ enum CLDRData {
     zu_ZA 3 132
     """
 
-  /// CLDR's explicit parent locales (where the parent is not the truncated tag):
+  /// CLDR's parent locales where the parent is not the truncated tag:
   /// `child parent`, one per line.
   static let parents = """
+    az_Arab root
+    az_Cyrl root
+    bal_Latn root
+    bm_Nkoo root
+    bs_Cyrl root
     en_150 en_001
     en_AG en_001
     en_AI en_001
@@ -1301,6 +1306,7 @@ enum CLDRData {
     en_DG en_001
     en_DK en_150
     en_DM en_001
+    en_Dsrt root
     en_ER en_001
     en_ES en_150
     en_FI en_150
@@ -1370,6 +1376,7 @@ enum CLDRData {
     en_SS en_001
     en_SX en_001
     en_SZ en_001
+    en_Shaw root
     en_TC en_001
     en_TK en_001
     en_TO en_001
@@ -1407,11 +1414,25 @@ enum CLDRData {
     es_US es_419
     es_UY es_419
     es_VE es_419
+    ff_Adlm root
+    ha_Arab root
     hi_Latn en_IN
     ht fr_HT
+    iu_Latn root
+    kaa_Latn root
+    kk_Arab root
+    kok_Latn root
+    ks_Deva root
+    kxv_Deva root
+    kxv_Orya root
+    kxv_Telu root
+    mn_Mong root
+    mni_Mtei root
+    ms_Arab root
     nb no
     nn no
     no_NO no
+    pa_Arab root
     pt_AO pt_PT
     pt_CH pt_PT
     pt_CV pt_PT
@@ -1423,6 +1444,16 @@ enum CLDRData {
     pt_MZ pt_PT
     pt_ST pt_PT
     pt_TL pt_PT
+    sat_Deva root
+    sd_Deva root
+    shi_Latn root
+    sr_Latn root
+    uz_Arab root
+    uz_Cyrl root
+    vai_Latn root
+    yue_Hans root
+    zh_Hant root
     zh_Hant_MO zh_Hant_HK
+    zh_Latn root
     """
 }

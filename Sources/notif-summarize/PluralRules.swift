@@ -27,6 +27,10 @@ struct PluralOperands: Equatable, Sendable {
   var t: UInt64
   var e: UInt64 = 0
 
+  init(i: UInt64, v: Int, w: Int, f: UInt64, t: UInt64) {
+    (self.i, self.v, self.w, self.f, self.t) = (i, v, w, f, t)
+  }
+
   /// The operands of an integer.
   init(_ value: Int) {
     i = value.magnitude.toUInt64
@@ -107,6 +111,9 @@ struct PluralRules: Sendable {
     while !words.isEmpty {
       alternatives[alternatives.count - 1].append(try relation(&words, in: text))
       guard let joiner = words.popFirst() else { break }
+      guard !words.isEmpty || (joiner != "and" && joiner != "or") else {
+        throw SyntaxError(message: "expected an operand after '\(joiner)' in '\(text)'")
+      }
       switch joiner {
       case "and": continue
       case "or": alternatives.append([])
