@@ -20,6 +20,6 @@ let package = Package(
       name: "NotifSummarizeTests", dependencies: ["notif-summarize", "NotifModel"],
       exclude: ["Fixtures"]),
     .testTarget(
-      name: "EndToEndTests", dependencies: ["NotifModel"], exclude: ["cases"]),
+      name: "EndToEndTests", dependencies: ["NotifModel"], exclude: ["cases", "Fixtures"]),
   ]
 )

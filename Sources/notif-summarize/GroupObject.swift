@@ -101,8 +101,13 @@ enum GroupObject {
       }
     }
     if let failure { throw failure }
-    if moreCount > 0 && categories.isEmpty {
-      throw bad(categoriesIndex, "'more_categories' is empty but 'more_count' is \(moreCount)")
+    guard categories.reduce(0, { $0 + $1.count }) == moreCount,
+      categories.reduce(0, { $0 + $1.weight }) == moreWeight
+    else {
+      throw bad(
+        categoriesIndex,
+        "'more_categories' must add up to 'more_count' (\(moreCount)) and 'more_weight' (\(moreWeight))"
+      )
     }
     let argumentsIndex = member("more_summary_args")
     guard view.kind(argumentsIndex) == .array else {

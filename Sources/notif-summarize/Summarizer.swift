@@ -145,7 +145,9 @@ struct Summarizer {
       func prepare(_ format: String?, _ field: String) throws(SetupProblem) -> LocalizedFormat? {
         guard let format, !format.isEmpty else { return nil }
         if let found = try fromStrings(format) { return found }
-        if stringsGiven {
+        // The registry's formats are the development language's (English, as Apple's
+        // examples are): only another language misses a translation.
+        if stringsGiven && !locale.chain.contains("en") {
           warnings.append(
             SetupProblem(
               file: registryFile, line: line, code: "MissingTranslation",
