@@ -228,3 +228,60 @@ struct LocalizedStringsTests {
     #expect(throws: expected) { try XCStringsFile.load(path, locale: try CLDRLocale("en")) }
   }
 }
+
+/// The strings files of the golden cases, rendered for every count up to a few hundred: a group
+/// object never asks for 0, so the `zero` variants are checked here.
+struct GoldenStringsTests {
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("EndToEndTests/Fixtures/notif-summarize")
+
+  private func messages(_ locale: String) throws -> LocalizedFormat {
+    let categories = try String(
+      contentsOf: Self.folder.appendingPathComponent("categories.json"), encoding: .utf8)
+    let prepared = try summarizer(
+      locale: locale, categories: categories,
+      strings: [Self.folder.appendingPathComponent("strings").path])
+    return try #require(prepared.categories["message"]?.hidden)
+  }
+
+  @Test(arguments: [
+    (
+      "ar",
+      [
+        0: "لا رسائل", 1: "رسالة واحدة", 2: "رسالتان", 3: "3 رسائل", 10: "10 رسائل", 11: "11 رسالةً",
+        99: "99 رسالةً", 100: "100 رسالة", 101: "101 رسالة", 103: "103 رسائل", 111: "111 رسالةً",
+      ]
+    ),
+    (
+      "cy",
+      [
+        0: "dim negeseuon", 1: "1 neges", 2: "dwy neges", 3: "tair neges", 4: "4 neges",
+        5: "5 neges",
+        6: "chwe neges", 7: "7 neges", 100: "100 neges",
+      ]
+    ),
+    (
+      "ru",
+      [
+        0: "0 сообщений", 1: "1 сообщение", 2: "2 сообщения", 5: "5 сообщений", 11: "11 сообщений",
+        21: "21 сообщение", 22: "22 сообщения", 25: "25 сообщений", 101: "101 сообщение",
+      ]
+    ),
+    (
+      "pl",
+      [
+        0: "0 nowych wiadomości", 1: "1 nowa wiadomość", 2: "2 nowe wiadomości",
+        5: "5 nowych wiadomości",
+        12: "12 nowych wiadomości", 22: "22 nowe wiadomości", 25: "25 nowych wiadomości",
+      ]
+    ),
+    ("fr", [0: "0 message", 1: "1 message", 2: "2 messages", 1_000_000: "1000000 de messages"]),
+    ("ja", [0: "0件のメッセージ", 1: "1件のメッセージ", 2: "2件のメッセージ"]),
+  ])
+  func everyPluralCategoryOfTheGoldenFiles(locale: String, expected: [Int: String]) throws {
+    let format = try messages(locale)
+    for (count, text) in expected {
+      #expect(format.render(count) == text, "\(locale) \(count)")
+    }
+  }
+}
