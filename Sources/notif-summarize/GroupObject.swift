@@ -28,23 +28,36 @@ enum GroupObject {
     guard view.kind(0) == .object else {
       throw bad(0, "not a group object: a group object is a JSON object (notif-group writes them)")
     }
-    for key in keys where view.member(0, key) == nil {
-      throw bad(0, "not a group object: the key '\(key)' is missing")
+    // Indexes into `keys`: 2 count, 6 leading, 7 more_count, 8 more_weight, 9 more_categories,
+    // 10 more_summary_args.
+    // One pass over the members: the contract fixes their order, so each is first compared with
+    // the key expected at its position.
+    var found = [Int](repeating: 0, count: keys.count)
+    var position = 0
+    view.forEachMember(of: 0) { key, value in
+      if position < keys.count && view.keyEquals(key, keys[position]) {
+        found[position] = value
+      } else if let other = keys.firstIndex(where: { view.keyEquals(key, $0) }) {
+        found[other] = value
+      }
+      position += 1
     }
-    func member(_ key: StaticString) -> Int { view.member(0, key) ?? 0 }
+    if let missing = found.firstIndex(of: 0) {
+      throw bad(0, "not a group object: the key '\(keys[missing])' is missing")
+    }
     func integer(_ index: Int, _ name: String, minimum: Int64) throws(Problem) -> Int {
       guard let value = view.integer(index), value >= minimum, value <= Int64(Int32.max) else {
         throw bad(index, "'\(name)' must be an integer of at least \(minimum)")
       }
       return Int(value)
     }
-    let count = try integer(member("count"), "count", minimum: 1)
-    let moreCount = try integer(member("more_count"), "more_count", minimum: 0)
-    let moreWeight = try integer(member("more_weight"), "more_weight", minimum: 0)
+    let count = try integer(found[2], "count", minimum: 1)
+    let moreCount = try integer(found[7], "more_count", minimum: 0)
+    let moreWeight = try integer(found[8], "more_weight", minimum: 0)
     guard moreCount == count - 1 else {
-      throw bad(member("more_count"), "'more_count' must be 'count' - 1")
+      throw bad(found[7], "'more_count' must be 'count' - 1")
     }
-    let leading = member("leading")
+    let leading = found[6]
     guard view.kind(leading) == .object else {
       throw bad(leading, "'leading' must be the leading record, an object")
     }
@@ -69,7 +82,7 @@ enum GroupObject {
         )
       }
     }
-    let categoriesIndex = member("more_categories")
+    let categoriesIndex = found[9]
     guard view.kind(categoriesIndex) == .array else {
       throw bad(categoriesIndex, "'more_categories' must be an array")
     }
@@ -109,7 +122,7 @@ enum GroupObject {
         "'more_categories' must add up to 'more_count' (\(moreCount)) and 'more_weight' (\(moreWeight))"
       )
     }
-    let argumentsIndex = member("more_summary_args")
+    let argumentsIndex = found[10]
     guard view.kind(argumentsIndex) == .array else {
       throw bad(argumentsIndex, "'more_summary_args' must be an array")
     }

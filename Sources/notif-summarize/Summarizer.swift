@@ -209,10 +209,9 @@ struct Summarizer {
   /// The hidden-previews placeholder of a group: counts every record, the leading one too.
   func hiddenSummary(_ group: GroupFacts, fallbacks: inout Fallbacks) -> String {
     let total = profile == .ios12 ? group.moreWeight + group.leadingWeight : group.count
-    var names = Set(group.moreCategories.map(\.category))
-    names.insert(group.leadingCategory)
-    if names.count == 1, let only = names.first, let name = only,
-      let format = categories[name]?.hidden, !format.usesArguments
+    let single = group.moreCategories.allSatisfy { $0.category == group.leadingCategory }
+    if single, let name = group.leadingCategory, let format = categories[name]?.hidden,
+      !format.usesArguments
     {
       return format.render(total)
     }
