@@ -12,29 +12,40 @@ struct CLDRLocale: Sendable {
   var plural: PluralRules
   var list: ListPattern
 
-  /// Every locale CLDR defines, with its plural rule set and list pattern indexes.
-  private static let table: [String: (plural: Int, list: Int)] = {
-    var table: [String: (Int, Int)] = [:]
-    for line in CLDRData.locales.split(separator: "\n") {
-      let fields = line.split(separator: " ")
-      if fields.count == 3, let plural = Int(fields[1]), let list = Int(fields[2]) {
-        table[String(fields[0])] = (plural, list)
+  /// The fields after `key` on the line of `table` (`key field...` lines) that starts with it.
+  ///
+  /// A scan of the bytes rather than a dictionary built at start: a run looks up a handful of
+  /// identifiers, and building the table of 1,083 locales cost more than the run's start-up.
+  private static func fields(of key: String, in table: String) -> [Substring]? {
+    var table = table
+    let needle = Array(key.utf8) + [UInt8(ascii: " ")]
+    let found: Int? = table.withUTF8 { bytes in
+      var start = 0
+      while start + needle.count <= bytes.count {
+        if bytes[start] == needle[0]
+          && needle.indices.allSatisfy({ bytes[start + $0] == needle[$0] })
+        {
+          return start
+        }
+        guard let newline = bytes[start...].firstIndex(of: 0x0A) else { return nil }
+        start = newline + 1
       }
+      return nil
     }
-    return table
-  }()
+    guard let found else { return nil }
+    let line = table.utf8.dropFirst(found).prefix { $0 != 0x0A }
+    return Substring(line).split(separator: " ").dropFirst().map { $0 }
+  }
 
-  private static let parents: [String: String] = {
-    var parents: [String: String] = [:]
-    for line in CLDRData.parents.split(separator: "\n") {
-      let fields = line.split(separator: " ")
-      if fields.count == 2 { parents[String(fields[0])] = String(fields[1]) }
-    }
-    return parents
-  }()
+  private static func indexes(of identifier: String) -> (plural: Int, list: Int)? {
+    guard let fields = fields(of: identifier, in: CLDRData.locales), fields.count == 2,
+      let plural = Int(fields[0]), let list = Int(fields[1])
+    else { return nil }
+    return (plural, list)
+  }
 
   /// Whether CLDR defines this exact identifier (in CLDR's `ll_Ssss_RR` form).
-  static func isDefined(_ identifier: String) -> Bool { table[identifier] != nil }
+  static func isDefined(_ identifier: String) -> Bool { indexes(of: identifier) != nil }
 
   /// Rewrites a BCP 47 or POSIX tag (`pt-BR`, `pt_BR`, `sr-Latn`, `de_DE.UTF-8`) in CLDR's form:
   /// language lowercase, script titlecase, region and variants uppercase, `_` between; nil for
@@ -70,8 +81,8 @@ struct CLDRLocale: Sendable {
     var current = identifier
     while current != "root" {
       chain.append(current)
-      if let parent = parents[current] {
-        current = parent
+      if let parent = fields(of: current, in: CLDRData.parents)?.first {
+        current = String(parent)
       } else if let cut = current.lastIndex(of: "_") {
         current = String(current[..<cut])
       } else {
@@ -91,8 +102,8 @@ struct CLDRLocale: Sendable {
       throw UsageError("--locale: '\(tag)' is not a locale identifier such as en, pt-BR or sr_Latn")
     }
     let chain = Self.chain(of: canonical)
-    guard let found = chain.first(where: { Self.table[$0] != nil }),
-      found != "root" || canonical == "root", let indexes = Self.table[found]
+    guard let found = chain.first(where: { Self.isDefined($0) }),
+      found != "root" || canonical == "root", let indexes = Self.indexes(of: found)
     else {
       throw UsageError("--locale: '\(tag)' is not a locale CLDR \(CLDRData.version) defines")
     }

@@ -40,7 +40,6 @@ struct SummarizeRun {
     do throws(OutputFailed) {
       for file in configuration.files {
         try read(file, summarizer, stdout: &stdout, stderr: &stderr)
-        if status == .failure { break }
       }
       do {
         try stdout.flush()
