@@ -35,10 +35,11 @@ struct LocalizedStrings: Sendable {
 
   subscript(key: String) -> LocalizedEntry? { entries[key] }
 
-  /// Loads every source for `locale`: a `.stringsdict` file (used when it is not inside a
-  /// `<lang>.lproj` folder, or when that folder's language is on the locale's fallback chain),
-  /// an `.xcstrings` catalog (its localization for the first language of the chain it has), or
-  /// a folder holding `<lang>.lproj/*.stringsdict` and `*.xcstrings`.
+  /// Loads every source for `locale`: a `.stringsdict` or `.strings` file (used when it is not
+  /// inside a `<lang>.lproj` folder, or when that folder's language is on the locale's fallback
+  /// chain), an `.xcstrings` catalog (its localization for the first language of the chain it
+  /// has), or a folder holding `<lang>.lproj/*.stringsdict`, `<lang>.lproj/*.strings` and
+  /// `*.xcstrings`.
   ///
   /// - Throws: `StringsError` for an unreadable or malformed source.
   init(paths: [String], locale: CLDRLocale) throws(StringsError) {
@@ -72,12 +73,18 @@ struct LocalizedStrings: Sendable {
         guard locale.chain.contains(language) else { return }
       }
       add(try StringsDictFile.load(path), file: path)
+    } else if path.hasSuffix(".strings") {
+      if let language = Self.lprojLanguage(of: path) {
+        guard locale.chain.contains(language) else { return }
+      }
+      add(try StringsFile.load(path), file: path)
     } else if path.hasSuffix(".xcstrings") {
       add(try XCStringsFile.load(path, locale: locale), file: path)
     } else if !fromFolder {
       throw StringsError(
         file: path, line: nil,
-        message: "not a .stringsdict or .xcstrings file, nor a folder of <lang>.lproj folders")
+        message:
+          "not a .stringsdict, .strings or .xcstrings file, nor a folder of <lang>.lproj folders")
     }
   }
 
@@ -93,8 +100,13 @@ struct LocalizedStrings: Sendable {
       let folder = lprojs[language]
     {
       let lproj = path + "/" + folder
-      for name in try Self.list(lproj) where name.hasSuffix(".stringsdict") {
+      let names = try Self.list(lproj)
+      // A .stringsdict entry wins over a .strings entry with the same key, as on iOS.
+      for name in names where name.hasSuffix(".stringsdict") {
         add(try StringsDictFile.load(lproj + "/" + name), file: lproj + "/" + name)
+      }
+      for name in names where name.hasSuffix(".strings") {
+        add(try StringsFile.load(lproj + "/" + name), file: lproj + "/" + name)
       }
     }
     for name in names where name.hasSuffix(".xcstrings") {

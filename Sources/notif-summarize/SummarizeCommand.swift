@@ -16,8 +16,8 @@ struct SummarizeCommand {
       text iOS shows under a notification group. See notif-summarize(1).
 
             --categories file     category registry (notif-categories(5)): summary formats
-            --strings path        .stringsdict, .xcstrings, or a folder of <lang>.lproj;
-                                  may be repeated (earlier ones win)
+            --strings path        .stringsdict, .strings, .xcstrings, or a folder of
+                                  <lang>.lproj; may be repeated (earlier ones win)
             --locale locale       BCP 47 or POSIX locale (default en)
             --profile profile     ios12 (default: iOS 12-14 rules) or ios15
             --hidden-previews     write the hidden-previews placeholder as the summary too

@@ -285,3 +285,58 @@ struct GoldenStringsTests {
     }
   }
 }
+
+struct StringsFileTests {
+  private func load(_ bytes: [UInt8]) throws -> [String: String] {
+    let folder = try scratch([:])
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let url = folder.appendingPathComponent("Localizable.strings")
+    try Data(bytes).write(to: url)
+    return try StringsFile.load(url.path).mapValues(\.format)
+  }
+
+  @Test func pairsCommentsAndEscapes() throws {
+    let text = """
+      /* A comment
+         over lines */
+      "%u more messages" = "%u weitere Nachrichten"; // after
+      "quote" = "say \\"hi\\"\\n\\ttab \\\\ \\U00e9\\UD83D\\UDE00";
+      bare_key = bare.value;
+      "quote" = "the first one wins";
+      """
+    #expect(
+      try load(Array(text.utf8)) == [
+        "%u more messages": "%u weitere Nachrichten", "quote": "say \"hi\"\n\ttab \\ é😀",
+        "bare_key": "bare.value",
+      ])
+  }
+
+  @Test func utf16WithAByteOrderMark() throws {
+    let text = "\"a\" = \"ä\";\n"
+    let little: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    let big: [UInt8] = [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+    #expect(try load(little) == ["a": "ä"])
+    #expect(try load(big) == ["a": "ä"])
+    #expect(try load([0xEF, 0xBB, 0xBF] + Array(text.utf8)) == ["a": "ä"])
+  }
+
+  @Test(arguments: [
+    ("\"a\" = \"b\";\n\"c\" \"d\";\n", 2, "expected '=' after the key 'c'"),
+    ("\"a\" = \"b\"\n", 2, "expected ';' after the value of 'a'"),
+    ("\n\"a\" = \"b\n\n", 2, "a string is never closed"),
+    ("/* open\n\n", 1, "a '/*' comment is never closed"),
+    ("\"a\" = \"\\q\";", 1, "unknown escape '\\q'"),
+    ("\"a\" = \"\\U12\";", 1, "'\\U' needs four hexadecimal digits"),
+    ("\"a\" = ;", 1, "expected a value in double quotes, found ';'"),
+    ("\"a\" =", 1, "expected a value, found the end of the file"),
+  ])
+  func malformedFilesNameTheLine(text: String, line: Int, message: String) throws {
+    #expect {
+      _ = try load(Array(text.utf8))
+    } throws: { error in
+      guard let error = error as? StringsError else { return false }
+      return error.line == line && error.message == message
+    }
+  }
+}
