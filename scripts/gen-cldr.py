@@ -8,7 +8,8 @@ Writes
       (start, middle, end, 2). Identical rule sets and pattern sets are stored once and
       referenced by index; CLDR's parent locales that are not the truncated tag (the explicit
       ones and the "nonlikelyScript" ones, such as sr_Latn -> root) are listed for the
-      fallback chain.
+      fallback chain, and language_Region tags that CLDR has only with a script (zh_TW is
+      zh_Hant_TW, by likely subtags) as aliases.
   Tests/NotifSummarizeTests/Fixtures/cldr-plural-samples.json
       for every locale, the plural category Babel's own plural function gives for a set of
       integers and decimals written as strings (visible fraction digits kept), which the
@@ -119,6 +120,16 @@ def main():
         if ident not in parents and localedata._is_non_likely_script(ident):
             parents[ident] = "root"
     cldr = get_global("cldr")["version"]
+    # language_Region tags that CLDR has only with a script, by likely subtags: zh_TW is
+    # zh_Hant_TW, not zh (which is zh_Hans).
+    likely = get_global("likely_subtags")
+    aliases = {}
+    for ident in identifiers:
+        parts = ident.split("_")
+        if len(parts) == 3 and len(parts[1]) == 4:
+            short = parts[0] + "_" + parts[2]
+            if short not in identifiers and likely.get(short) == ident:
+                aliases[short] = ident
 
     def swift_string(text):
         out = '"'
@@ -174,6 +185,15 @@ def main():
     ]
     for child in sorted(parents):
         lines.append("    %s %s" % (child, parents[child]))
+    lines += [
+        "    \"\"\"",
+        "",
+        "  /// Language and region tags CLDR has only with a script (likely subtags):",
+        "  /// `tag identifier`, one per line.",
+        "  static let aliases = \"\"\"",
+    ]
+    for short in sorted(aliases):
+        lines.append("    %s %s" % (short, aliases[short]))
     lines += ["    \"\"\"", "}", ""]
     with open(SWIFT_OUT, "w", encoding="utf-8") as out:
         out.write("\n".join(lines))

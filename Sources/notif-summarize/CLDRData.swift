@@ -1456,4 +1456,22 @@ enum CLDRData {
     zh_Hant_MO zh_Hant_HK
     zh_Latn root
     """
+
+  /// Language and region tags CLDR has only with a script (likely subtags):
+  /// `tag identifier`, one per line.
+  static let aliases = """
+    az_IQ az_Arab_IQ
+    az_IR az_Arab_IR
+    ha_SD ha_Arab_SD
+    kk_CN kk_Arab_CN
+    mn_CN mn_Mong_CN
+    pa_PK pa_Arab_PK
+    sd_IN sd_Deva_IN
+    sr_ME sr_Latn_ME
+    uz_AF uz_Arab_AF
+    yue_CN yue_Hans_CN
+    zh_HK zh_Hant_HK
+    zh_MO zh_Hant_MO
+    zh_TW zh_Hant_TW
+    """
 }

@@ -101,7 +101,13 @@ struct CLDRLocale: Sendable {
     guard let canonical = Self.canonical(tag) else {
       throw UsageError("--locale: '\(tag)' is not a locale identifier such as en, pt-BR or sr_Latn")
     }
-    let chain = Self.chain(of: canonical)
+    var chain = Self.chain(of: canonical)
+    if !Self.isDefined(canonical),
+      let alias = Self.fields(of: canonical, in: CLDRData.aliases)?.first
+    {
+      // zh_TW is zh_Hant_TW: its own name first (for a zh-TW.lproj folder), then that chain.
+      chain = [canonical] + Self.chain(of: String(alias))
+    }
     guard let found = chain.first(where: { Self.isDefined($0) }),
       found != "root" || canonical == "root", let indexes = Self.indexes(of: found)
     else {

@@ -25,6 +25,10 @@ struct CLDRLocaleTests {
     ("pt-AO", "pt_AO", ["pt_AO", "pt_PT", "pt", "root"]),
     ("sr_Latn", "sr_Latn", ["sr_Latn", "root"]),
     ("root", "root", ["root"]),
+    ("zh-TW", "zh_Hant_TW", ["zh_TW", "zh_Hant_TW", "zh_Hant", "root"]),
+    ("zh_HK", "zh_Hant_HK", ["zh_HK", "zh_Hant_HK", "zh_Hant", "root"]),
+    ("zh-CN", "zh", ["zh_CN", "zh", "root"]),
+    ("sr-ME", "sr_Latn_ME", ["sr_ME", "sr_Latn_ME", "sr_Latn", "root"]),
   ])
   func localesFallBackAlongCLDRsParentChain(tag: String, identifier: String, chain: [String])
     throws
