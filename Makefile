@@ -63,6 +63,7 @@ check-deps:
 
 bench: release
 	bench/parse.sh
+	bench/summarize.sh
 
 fuzz:
 	fuzz/run.sh 300

@@ -1,0 +1,114 @@
+import NotifModel
+
+/// notif-summarize's command line: options, configuration, and the exit status.
+struct SummarizeCommand {
+  static let name = "notif-summarize"
+  static let version = "0.1.0"
+  static let usage =
+    "usage: notif-summarize [-h] [--hidden-previews] [--categories file]\n"
+    + "                       [--format text|github|json] [--locale locale] [--max-args k]\n"
+    + "                       [--profile ios12|ios15] [--strings path] [file ...]\n"
+
+  static let help =
+    usage + """
+
+      Read group objects (notif-group's output) and add "summary" and "hidden_summary": the
+      text iOS shows under a notification group. See notif-summarize(1).
+
+            --categories file     category registry (notif-categories(5)): summary formats
+            --strings path        .stringsdict, .strings, .xcstrings, or a folder of
+                                  <lang>.lproj; may be repeated (earlier ones win)
+            --locale locale       BCP 47 or POSIX locale (default en)
+            --profile profile     ios12 (default: iOS 12-14 rules) or ios15
+            --hidden-previews     write the hidden-previews placeholder as the summary too
+            --max-args k          list at most k summary arguments, then "N others"
+            --format format       diagnostics as text (default), github or json
+        -h, --help                show this help and exit
+            --version             show the version and exit
+
+      """
+
+  static let options: [OptionSpec] = [
+    .value("categories"), .value("strings"), .value("locale"), .value("profile"),
+    .flag("hidden-previews"), .value("max-args"), .value("format"), .flag("help", "h"),
+    .flag("version"),
+  ]
+
+  /// What the command line asked for.
+  struct Configuration {
+    var categoriesPath: String?
+    var stringsPaths: [String] = []
+    var locale: CLDRLocale
+    var profile = Profile.ios12
+    var hiddenPreviews = false
+    var maxArguments: Int?
+    var format = DiagnosticFormat.text
+    var files: [String] = []
+  }
+
+  /// Runs the command and returns its exit status; the only output is through `stdout` and
+  /// `stderr`.
+  static func run(
+    arguments: [String], stdout: inout OutputWriter, stderr: inout OutputWriter
+  ) -> ExitStatus {
+    let configuration: Configuration
+    do {
+      let scanned = try OptionScanner.scan(arguments, options)
+      if scanned.has("help") {
+        return finish(writing: help, to: &stdout, stderr: &stderr)
+      }
+      if scanned.has("version") {
+        return finish(writing: "\(name) \(version)\n", to: &stdout, stderr: &stderr)
+      }
+      configuration = try configure(scanned)
+    } catch {
+      try? stderr.write("\(name): \(error.message)\n\(usage)")
+      try? stderr.flush()
+      return .failure
+    }
+    var run = SummarizeRun(configuration: configuration)
+    return run.execute(stdout: &stdout, stderr: &stderr)
+  }
+
+  private static func finish(
+    writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
+  ) -> ExitStatus {
+    do {
+      try out.write(text)
+      try out.flush()
+      return .success
+    } catch {
+      try? stderr.write("\(name): \(error)\n")
+      try? stderr.flush()
+      return .failure
+    }
+  }
+
+  static func configure(_ scanned: ScannedArguments) throws(UsageError) -> Configuration {
+    var configuration = Configuration(locale: try CLDRLocale(scanned.last("locale") ?? "en"))
+    configuration.categoriesPath = scanned.last("categories")
+    configuration.stringsPaths = scanned.all("strings")
+    configuration.hiddenPreviews = scanned.has("hidden-previews")
+    if let profile = scanned.last("profile") {
+      guard let chosen = Profile(rawValue: profile) else {
+        throw UsageError("--profile: '\(profile)' is not ios12 or ios15")
+      }
+      configuration.profile = chosen
+    }
+    if let limit = scanned.last("max-args") {
+      guard limit.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(limit), value >= 1
+      else {
+        throw UsageError("--max-args: '\(limit)' is not a whole number of at least 1")
+      }
+      configuration.maxArguments = value
+    }
+    if let format = scanned.last("format") {
+      guard let chosen = DiagnosticFormat(rawValue: format) else {
+        throw UsageError("--format: '\(format)' is not text, github or json")
+      }
+      configuration.format = chosen
+    }
+    configuration.files = scanned.operands.isEmpty ? ["-"] : scanned.operands
+    return configuration
+  }
+}

@@ -1,0 +1,256 @@
+import NotifModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One run of notif-summarize: prepares the formats, then reads, summarizes and writes groups.
+struct SummarizeRun {
+  let configuration: SummarizeCommand.Configuration
+  private var output = ByteBuffer(capacity: 64 * 1024)
+  private var status = ExitStatus.success
+  private var warned: Fallbacks = []
+
+  /// The longest group object accepted, in bytes (groups carry their items).
+  static let maxRecordBytes = 64 << 20
+
+  init(configuration: SummarizeCommand.Configuration) {
+    self.configuration = configuration
+  }
+
+  /// A write to standard output failed: processing stops.
+  private struct OutputFailed: Error {
+    var error: SystemError
+  }
+
+  mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
+    let summarizer: Summarizer
+    switch prepare() {
+    case .success(let prepared):
+      summarizer = prepared.0
+      for warning in prepared.1 { report(warning, stderr: &stderr) }
+    case .failure(let problem):
+      report(problem, stderr: &stderr)
+      return .failure
+    }
+    do throws(OutputFailed) {
+      for file in configuration.files {
+        try read(file, summarizer, stdout: &stdout, stderr: &stderr)
+      }
+      do {
+        try stdout.flush()
+      } catch {
+        throw OutputFailed(error: error)
+      }
+    } catch {
+      try? stderr.write("\(SummarizeCommand.name): \(error.error)\n")
+      try? stderr.flush()
+      return .failure
+    }
+    return status
+  }
+
+  // MARK: - Setup
+
+  private func prepare() -> Result<(Summarizer, [SetupProblem]), SetupProblem> {
+    var registry: CategoryRegistry? = nil
+    var lines: [String: Int] = [:]
+    if let path = configuration.categoriesPath {
+      switch Self.loadRegistry(path) {
+      case .success(let loaded):
+        registry = loaded.0
+        lines = loaded.1
+      case .failure(let problem):
+        return .failure(problem)
+      }
+    }
+    let strings: LocalizedStrings
+    do {
+      strings = try LocalizedStrings(
+        paths: configuration.stringsPaths, locale: configuration.locale)
+    } catch {
+      return .failure(
+        SetupProblem(file: error.file, line: error.line, code: "BadStrings", message: error.message)
+      )
+    }
+    do {
+      let summarizer = try Summarizer(
+        profile: configuration.profile, maxArguments: configuration.maxArguments,
+        locale: configuration.locale, registry: registry,
+        registryFile: configuration.categoriesPath ?? "", categoryLines: lines, strings: strings,
+        stringsGiven: !configuration.stringsPaths.isEmpty)
+      return .success((summarizer, summarizer.warnings))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Reads the category registry, with the line of each category.
+  static func loadRegistry(_ path: String) -> Result<
+    (CategoryRegistry, [String: Int]), SetupProblem
+  > {
+    func problem(_ message: String, line: Int? = nil) -> SetupProblem {
+      SetupProblem(file: path, line: line, code: "BadRegistry", message: message)
+    }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      return .failure(problem(SystemError(path: path, doing: "cannot open", errno: errno).message))
+    }
+    defer { close(fd) }
+    var reader = RecordReader(fd: fd, name: path, maxRecordBytes: 64 << 20)
+    do {
+      switch try reader.next() {
+      case .end:
+        return .failure(problem("the category registry is empty"))
+      case .failure(let error, let line, _):
+        return .failure(problem(error.message, line: line))
+      case .record:
+        let loaded: Result<CategoryRegistry, CategoryRegistry.FormatError> = reader.withRecord {
+          view in
+          do throws(CategoryRegistry.FormatError) {
+            return .success(try CategoryRegistry(view))
+          } catch {
+            return .failure(error)
+          }
+        }
+        switch loaded {
+        case .success(let registry):
+          var lines: [String: Int] = [:]
+          for category in registry.categories {
+            lines[category.identifier] = reader.position(ofRecordOffset: category.offset).line
+          }
+          if try reader.next() != .end {
+            return .failure(
+              problem(
+                "a category registry is one JSON object; more text follows it",
+                line: reader.recordLine))
+          }
+          return .success((registry, lines))
+        case .failure(let error):
+          return .failure(
+            problem(error.message, line: reader.position(ofRecordOffset: error.offset).line))
+        }
+      }
+    } catch {
+      return .failure(problem(error.message))
+    }
+  }
+
+  // MARK: - Groups
+
+  private mutating func read(
+    _ file: String, _ summarizer: Summarizer, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
+  ) throws(OutputFailed) {
+    let name = file == "-" ? "<stdin>" : file
+    let fd = file == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      let failure = SystemError(path: name, doing: "cannot open", errno: errno)
+      report(
+        SetupProblem(file: name, line: nil, code: "Unreadable", message: failure.message),
+        stderr: &stderr)
+      status = .failure
+      return
+    }
+    defer { if fd != STDIN_FILENO { close(fd) } }
+    var reader = RecordReader(fd: fd, name: name, maxRecordBytes: Self.maxRecordBytes)
+    let profile = configuration.profile
+    let hiddenPreviews = configuration.hiddenPreviews
+    while true {
+      let event: RecordEvent
+      do {
+        event = try reader.next()
+      } catch {
+        report(
+          SetupProblem(file: name, line: nil, code: "Unreadable", message: error.message),
+          stderr: &stderr)
+        status = .failure
+        return
+      }
+      switch event {
+      case .end:
+        return
+      case .failure(let error, let line, let column):
+        status = max(status, .rejected)
+        report(
+          Diagnostic(
+            .error, error.code.rawValue, error.message, file: name, line: line, column: column),
+          stderr: &stderr)
+      case .record:
+        let isCompact = reader.recordIsCompact
+        var fallbacks: Fallbacks = []
+        var warning: GroupObject.Problem? = nil
+        output.removeAll()
+        let problem: GroupObject.Problem? = reader.withRecord { view in
+          do throws(GroupObject.Problem) {
+            let facts = try GroupObject.read(view, profile: profile, warning: &warning)
+            let hidden = summarizer.hiddenSummary(facts, fallbacks: &fallbacks)
+            let summary =
+              hiddenPreviews ? hidden : summarizer.summary(facts, fallbacks: &fallbacks)
+            GroupObject.write(
+              view, isCompact: isCompact, summary: summary, hidden: hidden, into: &output)
+            return nil
+          } catch {
+            return error
+          }
+        }
+        for found in [warning, problem].compactMap({ $0 }) {
+          let at = reader.position(ofRecordOffset: found.offset)
+          report(
+            Diagnostic(
+              found.code == "BadGroup" ? .error : .warning, found.code, found.message, file: name,
+              line: at.line, column: at.column), stderr: &stderr)
+        }
+        if problem != nil {
+          status = max(status, .rejected)
+          continue
+        }
+        let unwarned = fallbacks.subtracting(warned)
+        if !unwarned.isEmpty {
+          warned.formUnion(unwarned)
+          warnEnglish(unwarned, file: name, line: reader.recordLine, stderr: &stderr)
+        }
+        do {
+          try stdout.write(output)
+        } catch {
+          throw OutputFailed(error: error)
+        }
+      }
+    }
+  }
+
+  private func warnEnglish(
+    _ fallbacks: Fallbacks, file: String, line: Int, stderr: inout OutputWriter
+  ) {
+    let keys: [(Fallbacks, String)] = [
+      (.summary, Summarizer.summaryKey), (.hidden, Summarizer.hiddenKey),
+      (.others, Summarizer.othersKey),
+    ]
+    for (kind, key) in keys where fallbacks.contains(kind) {
+      report(
+        Diagnostic(
+          .warning, "MissingTranslation",
+          "no built-in translation for locale '\(configuration.locale.requested)' and no '\(key)' in the strings files: English used",
+          file: file, line: line), stderr: &stderr)
+    }
+  }
+
+  // MARK: - Diagnostics
+
+  private func report(_ problem: SetupProblem, stderr: inout OutputWriter) {
+    let severity: Severity = problem.code == "MissingTranslation" ? .warning : .error
+    report(
+      Diagnostic(severity, problem.code, problem.message, file: problem.file, line: problem.line),
+      stderr: &stderr)
+  }
+
+  private func report(_ diagnostic: Diagnostic, stderr: inout OutputWriter) {
+    // A failed write to standard error cannot be reported anywhere: it does not stop the run.
+    try? stderr.write(configuration.format.render(diagnostic, program: SummarizeCommand.name))
+    try? stderr.flush()
+  }
+}

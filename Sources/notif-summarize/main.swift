@@ -1,0 +1,24 @@
+// notif-summarize reads group objects (notif-group's output: one JSON object per group, NDJSON)
+// from its file operands or standard input and writes each back, compact, with "summary" and
+// "hidden_summary" added: the text iOS shows under a notification group, built from the
+// categories' summary formats (--categories), localized through .stringsdict, .strings and
+// .xcstrings files (--strings), with CLDR plural rules and list patterns embedded for every
+// locale. It keeps one group object and its tape in memory at a time, plus every format parsed
+// once at start. FoundationEssentials is imported only by StringsDictFile.swift, for
+// PropertyListDecoder (.stringsdict files are property lists, XML or binary); the group path is
+// NotifModel bytes.
+import NotifModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
+var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
+let status = SummarizeCommand.run(
+  arguments: Array(CommandLine.arguments.dropFirst()), stdout: &stdout, stderr: &stderr)
+exit(status.rawValue)
