@@ -28,8 +28,10 @@ release:
 test:
 	swift test
 
-# The main job on the bundled examples: records, then a --check report (which finds the
-# broken example on purpose, so its exit status 1 is expected here).
+# The main job on the bundled examples: records, a --check report (which finds the broken
+# example on purpose, so its exit status 1 is expected here), then the inbox grouped as
+# Notification Center stacks it, with each group's summary (picked out with jq when it is
+# installed: the group objects are long).
 demo: release
 	@echo "== notif-parse examples/chat.apns examples/inbox.ndjson"
 	$(RELEASE)/notif-parse --now $(NOW) examples/chat.apns examples/inbox.ndjson
@@ -37,6 +39,14 @@ demo: release
 	@echo '== notif-parse --check --lint --categories examples/categories.json examples/*'
 	-$(RELEASE)/notif-parse --check --lint --app-name Chat --categories examples/categories.json \
 		examples/chat.apns examples/broken.apns examples/inbox.ndjson
+	@echo
+	@echo '== notif-parse examples/*.ndjson | notif-group --no-items | notif-summarize'
+	$(RELEASE)/notif-parse --now $(NOW) examples/group-chat.ndjson examples/inbox.ndjson \
+		| $(RELEASE)/notif-group --no-items \
+		| $(RELEASE)/notif-summarize --categories examples/categories.json \
+		| if command -v jq >/dev/null; then \
+			jq -c '{app, thread_id, count, leading: .leading.title, summary, hidden_summary}'; \
+		else cat; fi
 
 format:
 	swift format --in-place --recursive Package.swift Sources Tests fuzz
