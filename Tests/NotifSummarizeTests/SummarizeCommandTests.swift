@@ -90,7 +90,7 @@ struct SummarizeCommandTests {
   ])
   func notAGroupObject(json: String, message: String) throws {
     var warning: GroupObject.Problem? = nil
-    try withGroup(json) { view in
+    _ = try withGroup(json) { view in
       #expect(throws: GroupObject.Problem(offset: 0, code: "BadGroup", message: message)) {
         try GroupObject.read(view, profile: .ios12, warning: &warning)
       }
