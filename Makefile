@@ -74,6 +74,7 @@ check-deps:
 bench: release
 	bench/parse.sh
 	bench/summarize.sh
+	bench/group.sh
 
 fuzz:
 	fuzz/run.sh 300
