@@ -168,7 +168,7 @@ public struct JSONParser: ~Copyable {
         case UInt8(ascii: "f"): try literal(&c, "false", .bool, false); state = .afterValue
         case UInt8(ascii: "n"): try literal(&c, "null", .null, false); state = .afterValue
         default:
-          throw .failed(unexpected(c, c.i, expecting: "a JSON value"))
+          throw unexpectedStop(c, expecting: "a JSON value")
         }
       case .objectFirst:
         if try peekSkippingSpace(&c) == UInt8(ascii: "}") {
@@ -180,12 +180,12 @@ public struct JSONParser: ~Copyable {
       case .objectKey:
         let b = try peekSkippingSpace(&c)
         guard b == UInt8(ascii: "\"") else {
-          throw .failed(unexpected(c, c.i, expecting: "a string key"))
+          throw unexpectedStop(c, expecting: "a string key")
         }
         tape[stack[stack.count - 1]].count += 1
         try string(&c)
         guard try peekSkippingSpace(&c) == UInt8(ascii: ":") else {
-          throw .failed(unexpected(c, c.i, expecting: "':' after the key"))
+          throw unexpectedStop(c, expecting: "':' after the key")
         }
         c.i += 1
         state = .value
@@ -220,6 +220,7 @@ public struct JSONParser: ~Copyable {
         } else if b == closer {
           try close(&c)
         } else {
+          if Self.messageNeedsMore(c, c.i) { throw .incomplete }
           let what =
             isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
           var error = unexpected(c, c.i, expecting: what)
@@ -376,6 +377,7 @@ public struct JSONParser: ~Copyable {
       }
       return i + 12
     default:
+      if Self.messageNeedsMore(c, i + 1, word: false) { throw .incomplete }
       throw .failed(
         JSONError(
           .invalidJSON, at: i, "invalid escape \(Self.describe(c, i + 1, quoted: "'\\", "'"))"))
@@ -489,10 +491,10 @@ public struct JSONParser: ~Copyable {
         if !c.isFinal { throw .incomplete }
         throw .failed(Self.wordError(c, start))
       }
-      if c.p[start + k] != word.utf8Start[k] { throw .failed(Self.wordError(c, start)) }
+      if c.p[start + k] != word.utf8Start[k] { throw Self.wordStop(c, start) }
     }
     if start + length < c.n && Self.isWordByte(c.p[start + length]) {
-      throw .failed(Self.wordError(c, start))
+      throw Self.wordStop(c, start)
     }
     // At the end of what has arrived, more letters could still follow (`nullx`): wait, as for
     // a number.
@@ -548,6 +550,34 @@ public struct JSONParser: ~Copyable {
   }
 
   // MARK: - Messages
+
+  /// The stop for an unexpected byte at `c.i`: its error, or `.incomplete` if the message would
+  /// quote more than has arrived.
+  private func unexpectedStop(_ c: Cursor, expecting what: String) -> Stop {
+    if Self.messageNeedsMore(c, c.i) { return .incomplete }
+    return .failed(unexpected(c, c.i, expecting: what))
+  }
+
+  private static func wordStop(_ c: Cursor, _ start: Int) -> Stop {
+    messageNeedsMore(c, start) ? .incomplete : .failed(wordError(c, start))
+  }
+
+  /// Whether the message about the byte at `i` quotes what runs to the end of the bytes so
+  /// far: a UTF-8 sequence cut short, or (with `word`) a word shorter than a message quotes.
+  /// More bytes are then asked for first, so that a message never depends on where a read
+  /// ended.
+  static func messageNeedsMore(_ c: Cursor, _ i: Int, word: Bool = true) -> Bool {
+    guard !c.isFinal, i < c.n else { return false }
+    let b = c.p[i]
+    if b >= 0x80 {
+      if case .truncated = utf8Length(c.p, i, c.n) { return true }
+      return false
+    }
+    guard word && isWordByte(b) else { return false }
+    var end = i
+    while end < c.n && end - i < 40 && isWordByte(c.p[end]) { end += 1 }
+    return end == c.n && end - i < 40
+  }
 
   private func unexpected(_ c: Cursor, _ i: Int, expecting what: String) -> JSONError {
     let b = c.p[i]

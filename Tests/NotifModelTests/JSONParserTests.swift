@@ -225,6 +225,18 @@ private let word = " (only true, false and null go unquoted; strings need double
     #expect(parseError(rejection.bytes) == rejection.error)
   }
 
+  /// A reader hands the parser whatever a read brought: a text rejected before its end must be
+  /// rejected with the same message however much of it has arrived, or be waited for.
+  @Test(arguments: grammar + strings + utf8)
+  func rejectsWithTheSameMessageWhateverPartHasArrived(_ rejection: Rejection) {
+    for count in 0..<rejection.bytes.count where count > 0 {
+      let result = parse(Array(rejection.bytes[..<count]), isFinal: false).result
+      if case .failed(let error) = result {
+        #expect(error == rejection.error, "after \(count) bytes")
+      }
+    }
+  }
+
   @Test(
     arguments: [[0x22, 0xC3], [0x22, 0xE2, 0x82], [0x22, 0xF0, 0x9F, 0x98], [0x22, 0xF0]]
       as [[UInt8]])
