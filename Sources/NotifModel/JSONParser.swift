@@ -63,8 +63,12 @@ public struct JSONParser: ~Copyable {
   public private(set) var isCompact = false
   /// The deepest nesting of objects and arrays accepted.
   public let maxDepth: Int
-  private var stack: [Int] = []
-  private var keyScratch: [Int] = []
+  // The open objects and arrays, innermost last, as tape indices; and room to compare the keys
+  // of one object. Managed by hand too: they are touched for every value.
+  private var stack: UnsafeMutablePointer<Int>
+  private var depth = 0
+  private let keys: UnsafeMutablePointer<Int>
+  private let hashes: UnsafeMutablePointer<UInt64>
 
   /// The default nesting limit: far beyond any real payload, far below a stack overflow.
   public static let defaultMaxDepth = 128
@@ -74,11 +78,16 @@ public struct JSONParser: ~Copyable {
     self.maxDepth = maxDepth
     tapeCapacity = 256
     tape = UnsafeMutablePointer<JSONToken>.allocate(capacity: tapeCapacity)
-    stack.reserveCapacity(32)
+    stack = UnsafeMutablePointer<Int>.allocate(capacity: max(maxDepth, 0) + 1)
+    keys = UnsafeMutablePointer<Int>.allocate(capacity: Self.keysComparedInPairs)
+    hashes = UnsafeMutablePointer<UInt64>.allocate(capacity: Self.keysComparedInPairs)
   }
 
   deinit {
     tape.deallocate()
+    stack.deallocate()
+    keys.deallocate()
+    hashes.deallocate()
   }
 
   private mutating func appendToken(_ token: JSONToken) {
@@ -101,7 +110,7 @@ public struct JSONParser: ~Copyable {
   /// - Complexity: O(n) in the length of the value.
   public mutating func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> JSONParseResult {
     tokenCount = 0
-    stack.removeAll(keepingCapacity: true)
+    depth = 0
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
       return isFinal
         ? .failed(JSONError(.invalidJSON, at: 0, "unexpected end of input")) : .incomplete
@@ -182,7 +191,7 @@ public struct JSONParser: ~Copyable {
         guard b == UInt8(ascii: "\"") else {
           throw unexpectedStop(c, expecting: "a string key")
         }
-        tape[stack[stack.count - 1]].count += 1
+        tape[stack[depth - 1]].count += 1
         try string(&c)
         guard try peekSkippingSpace(&c) == UInt8(ascii: ":") else {
           throw unexpectedStop(c, expecting: "':' after the key")
@@ -194,11 +203,12 @@ public struct JSONParser: ~Copyable {
           try close(&c)
           state = .afterValue
         } else {
-          tape[stack[stack.count - 1]].count += 1
+          tape[stack[depth - 1]].count += 1
           state = .value
         }
       case .afterValue:
-        guard let top = stack.last else { return }
+        guard depth > 0 else { return }
+        let top = stack[depth - 1]
         let b = try peekSkippingSpace(&c)
         let isObject = tape[top].kind == .object
         let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
@@ -249,7 +259,7 @@ public struct JSONParser: ~Copyable {
 
   private func endOfInput(_ c: Cursor) -> Stop {
     if !c.isFinal { return .incomplete }
-    let what = stack.last.map { tape[$0].kind == .object ? "object" : "array" }
+    let what = depth == 0 ? nil : tape[stack[depth - 1]].kind == .object ? "object" : "array"
     return .failed(
       JSONError(
         .invalidJSON, at: c.n,
@@ -257,18 +267,20 @@ public struct JSONParser: ~Copyable {
   }
 
   private mutating func open(_ kind: JSONKind, _ c: inout Cursor) throws(Stop) {
-    guard stack.count < maxDepth else {
+    guard depth < maxDepth else {
       throw .failed(
         JSONError(
           .nestingTooDeep, at: c.i, "objects and arrays nested deeper than \(maxDepth) levels"))
     }
-    stack.append(tokenCount)
+    stack[depth] = tokenCount
+    depth += 1
     appendToken(JSONToken(kind: kind, flag: false, start: Int32(c.i), end: 0, next: 0, count: 0))
     c.i += 1
   }
 
   private mutating func close(_ c: inout Cursor) throws(Stop) {
-    let index = stack.removeLast()
+    depth -= 1
+    let index = stack[depth]
     c.i += 1
     tape[index].end = Int32(c.i)
     tape[index].next = Int32(tokenCount)
@@ -505,29 +517,82 @@ public struct JSONParser: ~Copyable {
 
   // MARK: - Duplicate keys
 
-  private mutating func checkDuplicateKeys(object index: Int, _ c: Cursor) throws(Stop) {
-    keyScratch.removeAll(keepingCapacity: true)
-    var key = index + 1
-    for _ in 0..<Int(tape[index].count) {
-      keyScratch.append(key)
-      key = Int(tape[key + 1].next)
+  /// Objects with at most this many keys compare them in pairs; bigger ones use a set.
+  static let keysComparedInPairs = 32
+
+  /// A hash of a raw key's length and first and last eight bytes (fewer when shorter, read
+  /// with loads that overlap, so no byte past the key is read).
+  @inline(__always)
+  static func keyHash(_ p: UnsafeRawPointer, _ length: Int) -> UInt64 {
+    let head: UInt64
+    let tail: UInt64
+    if length >= 8 {
+      head = p.loadUnaligned(as: UInt64.self)
+      tail = p.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+    } else if length >= 4 {
+      head = UInt64(p.loadUnaligned(as: UInt32.self))
+      tail = UInt64(p.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self))
+    } else if length > 0 {
+      head = UInt64(p.load(as: UInt8.self))
+      tail = UInt64(p.load(fromByteOffset: length - 1, as: UInt8.self)) << 8 | UInt64(length)
+    } else {
+      head = 0
+      tail = 0
     }
+    return (head &* 0x9E37_79B9_7F4A_7C15) ^ tail ^ (UInt64(truncatingIfNeeded: length) << 56)
+  }
+
+  private mutating func checkDuplicateKeys(object index: Int, _ c: Cursor) throws(Stop) {
+    let count = Int(tape[index].count)
     let bytes = UnsafeRawBufferPointer(start: c.p, count: c.n)
     let view = JSONView(tokens: UnsafeBufferPointer(start: tape, count: tokenCount), bytes: bytes)
-    let duplicate: Int? = keyScratch.withUnsafeBufferPointer { keys in
-      if keys.count <= 32 {
-        for a in 1..<keys.count {
-          for b in 0..<a where Self.keysEqual(view, keys[a], keys[b]) {
-            return keys[a]
+    var duplicate: Int? = nil
+    if count <= Self.keysComparedInPairs {
+      // A raw key is compared with the keys before it only when a 64-bit filter of their
+      // hashes says it may repeat one, and by bytes only with those of the same hash. An
+      // escaped key makes every pair compare decoded text.
+      var plain = true
+      var seen: UInt64 = 0
+      var key = index + 1
+      scan: for k in 0..<count {
+        keys[k] = key
+        let token = tape[key]
+        key = Int(tape[key + 1].next)
+        guard !token.flag else {
+          plain = false
+          continue
+        }
+        guard plain else { continue }
+        let hash = Self.keyHash(
+          UnsafeRawPointer(c.p + Int(token.start) + 1), Int(token.end - token.start) - 2)
+        hashes[k] = hash
+        let bit: UInt64 = 1 << (hash >> 58)
+        if seen & bit != 0 {
+          for b in 0..<k where hashes[b] == hash && Self.keysEqual(view, keys[k], keys[b]) {
+            duplicate = keys[k]
+            break scan
           }
         }
-        return nil
+        seen |= bit
       }
-      var seen = Set<String>(minimumCapacity: keys.count)
-      for k in keys where !seen.insert(view.string(k)).inserted {
-        return k
+      if !plain {
+        search: for a in 1..<count {
+          for b in 0..<a where Self.keysEqual(view, keys[a], keys[b]) {
+            duplicate = keys[a]
+            break search
+          }
+        }
       }
-      return nil
+    } else {
+      var seen = Set<String>(minimumCapacity: count)
+      var key = index + 1
+      for _ in 0..<count {
+        if !seen.insert(view.string(key)).inserted {
+          duplicate = key
+          break
+        }
+        key = Int(tape[key + 1].next)
+      }
     }
     if let duplicate {
       throw .failed(
