@@ -33,6 +33,10 @@ struct APNsNormalizer {
     "liveactivity", "pushtotalk", "widgets", "controls",
   ]
   static let interruptionLevels: Set<String> = ["passive", "active", "time-sensitive", "critical"]
+  // The same sets as key tables, to look a value up by its bytes: no string built.
+  private static let pushTypeTable = KeyTable(pushTypes.map { ($0, $0) })
+  private static let interruptionLevelTable = KeyTable(interruptionLevels.map { ($0, $0) })
+  private static let eventTable = KeyTable([("start", 0), ("update", 1), ("end", 2)])
   static let topicSuffixes = [
     ".voip", ".complication", ".pushkit.fileprovider", ".push-type.liveactivity", ".voip-ptt",
   ]
@@ -160,7 +164,11 @@ struct APNsNormalizer {
   }
 
   private mutating func readReceivedAt(_ view: JSONView, _ value: Int) {
-    if let text = view.stringValue(value) {
+    if view.kind(value) == .string, !view.tokens[value].flag,
+      let instant = Timestamp(rfc3339: view.rawString(value))
+    {
+      headers.receivedAt = instant
+    } else if let text = view.stringValue(value) {
       do {
         headers.receivedAt = try Timestamp(rfc3339: text)
       } catch {
@@ -181,7 +189,7 @@ struct APNsNormalizer {
     let at = offset(view, value)
     switch Self.headerKeys.find(view, key) {
     case .id:
-      if let id = view.stringValue(value), Self.isUUID(id) {
+      if view.kind(value) == .string, Self.withText(view, value, Self.isUUID) {
         values[.id] = .input(value)
         headers.hasID = true
       } else {
@@ -222,7 +230,7 @@ struct APNsNormalizer {
       headers.priority = (priority, at)
       values[.priority] = .integer(priority)
     case .pushType:
-      guard let type = view.stringValue(value), Self.pushTypes.contains(type) else {
+      guard view.kind(value) == .string, let type = Self.pushTypeTable.find(view, value) else {
         findings.append(
           .error(
             "InvalidPushType",
@@ -340,7 +348,7 @@ struct APNsNormalizer {
         values[.mutableContent] = .bool(on)
         if on { aps.mutableContentAt = offset(view, key) }
       case .interruptionLevel:
-        if let level = view.stringValue(value), Self.interruptionLevels.contains(level) {
+        if view.kind(value) == .string, Self.interruptionLevelTable.find(view, value) != nil {
           values[.interruptionLevel] = .input(value)
         } else {
           findings.append(
@@ -363,7 +371,7 @@ struct APNsNormalizer {
           values[.relevance] = .input(value)
         }
       case .event:
-        if let event = view.stringValue(value), ["start", "update", "end"].contains(event) {
+        if view.kind(value) == .string, Self.eventTable.find(view, value) != nil {
           values[.event] = .input(value)
         } else {
           findings.append(
@@ -706,11 +714,25 @@ struct APNsNormalizer {
 
   private func offset(_ view: JSONView, _ index: Int) -> Int { Int(view.tokens[index].start) }
 
+  /// Calls `body` with the decoded UTF-8 bytes of the string at `index`: its raw bytes when it
+  /// has no escape, so that no string is built.
+  static func withText<R>(
+    _ view: JSONView, _ index: Int, _ body: (UnsafeRawBufferPointer) -> R
+  ) -> R {
+    guard view.tokens[index].flag else { return body(view.rawString(index)) }
+    var text = view.string(index)
+    return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+  }
+
   static func isUUID(_ text: String) -> Bool {
-    let bytes = Array(text.utf8)
+    var text = text
+    return text.withUTF8 { isUUID(UnsafeRawBufferPointer($0)) }
+  }
+
+  static func isUUID(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard bytes.count == 36 else { return false }
     for (i, byte) in bytes.enumerated() {
-      if [8, 13, 18, 23].contains(i) {
+      if i == 8 || i == 13 || i == 18 || i == 23 {
         if byte != UInt8(ascii: "-") { return false }
       } else if !(byte >= 0x30 && byte <= 0x39) && !(byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66) {
         return false
@@ -722,12 +744,19 @@ struct APNsNormalizer {
   /// A header value that may be a number or, as on the wire, a string of digits.
   static func headerInteger(_ view: JSONView, _ value: Int) -> Int64? {
     if let number = view.integer(value) { return number }
-    guard let text = view.stringValue(value), !text.isEmpty,
-      text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
-    else {
-      return nil
+    guard view.kind(value) == .string else { return nil }
+    return withText(view, value) { digits -> Int64? in
+      guard !digits.isEmpty else { return nil }
+      var number: Int64 = 0
+      for byte in digits {
+        guard byte >= 0x30 && byte <= 0x39 else { return nil }
+        let (times10, o1) = number.multipliedReportingOverflow(by: 10)
+        let (sum, o2) = times10.addingReportingOverflow(Int64(byte - 0x30))
+        if o1 || o2 { return nil }
+        number = sum
+      }
+      return number
     }
-    return Int64(text)
   }
 
   static func isStringArray(_ view: JSONView, _ value: Int) -> Bool {
