@@ -90,16 +90,20 @@ public struct JSONParser: ~Copyable {
     hashes.deallocate()
   }
 
+  @inline(__always)
   private mutating func appendToken(_ token: JSONToken) {
-    if _slowPath(tokenCount == tapeCapacity) {
-      let bigger = UnsafeMutablePointer<JSONToken>.allocate(capacity: tapeCapacity * 2)
-      bigger.moveInitialize(from: tape, count: tokenCount)
-      tape.deallocate()
-      tape = bigger
-      tapeCapacity *= 2
-    }
+    if _slowPath(tokenCount == tapeCapacity) { growTape() }
     (tape + tokenCount).initialize(to: token)
     tokenCount += 1
+  }
+
+  @inline(never)
+  private mutating func growTape() {
+    let bigger = UnsafeMutablePointer<JSONToken>.allocate(capacity: tapeCapacity * 2)
+    bigger.moveInitialize(from: tape, count: tokenCount)
+    tape.deallocate()
+    tape = bigger
+    tapeCapacity *= 2
   }
 
   /// Parses one JSON value that starts at the first byte of `bytes` (no leading white space).
@@ -266,6 +270,7 @@ public struct JSONParser: ~Copyable {
         what.map { "unexpected end of input inside an \($0)" } ?? "unexpected end of input"))
   }
 
+  @inline(__always)
   private mutating func open(_ kind: JSONKind, _ c: inout Cursor) throws(Stop) {
     guard depth < maxDepth else {
       throw .failed(
@@ -278,6 +283,7 @@ public struct JSONParser: ~Copyable {
     c.i += 1
   }
 
+  @inline(__always)
   private mutating func close(_ c: inout Cursor) throws(Stop) {
     depth -= 1
     let index = stack[depth]
@@ -299,6 +305,7 @@ public struct JSONParser: ~Copyable {
 
   // MARK: - Scalars
 
+  @inline(__always)
   private mutating func string(_ c: inout Cursor) throws(Stop) {
     let start = c.i
     let p = c.p
@@ -449,6 +456,7 @@ public struct JSONParser: ~Copyable {
     return .valid(length)
   }
 
+  @inline(__always)
   private mutating func number(_ c: inout Cursor) throws(Stop) {
     let start = c.i
     let p = c.p
