@@ -27,6 +27,7 @@ struct APNsNormalizer {
   // Facts gathered while reading, used by the checks that span several keys.
   private var headers = Headers()
   private var aps = ApsFacts()
+  private var apsNames: [ApsKey?] = []
 
   static let pushTypes: Set<String> = [
     "alert", "background", "location", "voip", "complication", "fileprovider", "mdm",
@@ -71,11 +72,11 @@ struct APNsNormalizer {
       return
     }
     var root = 0
-    if view.member(0, "aps") == nil, let inner = view.member(0, "payload"),
-      view.kind(inner) == .object
-    {
+    var members = Self.members(view, 0)
+    if members.aps == nil, let inner = members.payload, view.kind(inner) == .object {
       readEnvelope(view)
       root = inner
+      members = Self.members(view, root)
     }
     if isCompact {
       payload.append(view.raw(root))
@@ -86,9 +87,9 @@ struct APNsNormalizer {
       findings.append(
         .error("PayloadEmpty", "the payload is empty: APNs rejects '{}'", at: offset(view, root)))
     }
-    let simulatorApp = view.member(root, "Simulator Target Bundle").flatMap { view.stringValue($0) }
-    aps.isMDM = view.member(root, "mdm") != nil
-    if let apsIndex = view.member(root, "aps") {
+    let simulatorApp = members.simulatorTarget.flatMap { view.stringValue($0) }
+    aps.isMDM = members.mdm != nil
+    if let apsIndex = members.aps {
       if view.kind(apsIndex) == .object {
         readAps(view, apsIndex)
       } else {
@@ -106,6 +107,30 @@ struct APNsNormalizer {
       findings.append(.warning("NoAps", message, at: offset(view, root)))
     }
     finish(view, simulatorApp: simulatorApp)
+  }
+
+  private enum RootKey: Sendable { case aps, payload, simulatorTarget, mdm }
+  private static let rootKeys = KeyTable<RootKey>([
+    ("aps", .aps), ("payload", .payload), ("Simulator Target Bundle", .simulatorTarget),
+    ("mdm", .mdm),
+  ])
+
+  /// The values of the members of the object at `index` that decide how it is read, in one
+  /// pass over its keys.
+  private static func members(_ view: JSONView, _ index: Int) -> (
+    aps: Int?, payload: Int?, simulatorTarget: Int?, mdm: Int?
+  ) {
+    var found: (aps: Int?, payload: Int?, simulatorTarget: Int?, mdm: Int?) = (nil, nil, nil, nil)
+    view.forEachMember(of: index) { key, value in
+      switch rootKeys.find(view, key) {
+      case .aps: found.aps = value
+      case .payload: found.payload = value
+      case .simulatorTarget: found.simulatorTarget = value
+      case .mdm: found.mdm = value
+      case nil: break
+      }
+    }
+    return found
   }
 
   // MARK: - Envelope
@@ -292,8 +317,13 @@ struct APNsNormalizer {
   ])
 
   private mutating func readAps(_ view: JSONView, _ apsIndex: Int) {
+    // Two passes: the first finds Live Activity keys, which change how others are read. Each
+    // key is looked up once; the second pass takes its name from `apsNames`.
+    apsNames.removeAll(keepingCapacity: true)
     view.forEachMember(of: apsIndex) { key, _ in
-      switch Self.apsKeys.find(view, key) {
+      let name = Self.apsKeys.find(view, key)
+      apsNames.append(name)
+      switch name {
       case .event, .timestamp, .staleDate, .dismissalDate, .contentState, .attributes,
         .attributesType, .inputPushToken, .inputPushChannel:
         aps.isLiveActivity = true
@@ -302,9 +332,11 @@ struct APNsNormalizer {
     }
     if headers.pushType == "liveactivity" { aps.isLiveActivity = true }
     var alertIndex: Int? = nil
+    var member = 0
     view.forEachMember(of: apsIndex) { key, value in
       let at = offset(view, value)
-      let name = Self.apsKeys.find(view, key)
+      let name = apsNames[member]
+      member += 1
       if name != .contentAvailable { aps.otherKeys = true }
       switch name {
       case .alert:
