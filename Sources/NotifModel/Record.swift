@@ -174,7 +174,14 @@ public struct RecordValues: Sendable {
   private mutating func write(_ value: FieldValue, view: JSONView, into out: inout ByteBuffer) {
     switch value {
     case .null: out.append("null")
-    case .input(let index): JSONWriter.writeCompact(view, index, into: &out)
+    case .input(let index):
+      // A scalar with no escape is already canonical: its bytes, quotes and all, in one copy.
+      let token = view.tokens[index]
+      if token.kind == .object || token.kind == .array || (token.kind == .string && token.flag) {
+        JSONWriter.writeCompact(view, index, into: &out)
+      } else {
+        out.append(view.raw(index))
+      }
     case .integer(let value): out.append(decimal: value)
     case .bool(let value): out.append(value ? "true" : "false")
     case .time(let instant):
