@@ -58,8 +58,9 @@ public struct JSONParser: ~Copyable {
   /// The number of tokens on the tape of the last complete value.
   public private(set) var tokenCount = 0
   /// Whether the last complete value was already in compact canonical form: no white space
-  /// between its tokens and no escape in its strings, so its raw bytes can be copied as they
-  /// are instead of written again.
+  /// between its tokens and no escape in its strings but those the writer writes (`\"`, `\\`,
+  /// `\n`, `\t`, `\r`, `\b`, `\f`), so its raw bytes can be copied as they are instead of
+  /// written again.
   public private(set) var isCompact = false
   /// The deepest nesting of objects and arrays accepted.
   public let maxDepth: Int
@@ -122,7 +123,7 @@ public struct JSONParser: ~Copyable {
     var c = Cursor(p: base.assumingMemoryBound(to: UInt8.self), n: bytes.count, isFinal: isFinal)
     do {
       try run(&c)
-      isCompact = !c.sawSpaceOrEscape
+      isCompact = !c.needsRewrite
       return .complete(end: c.i)
     } catch {
       switch error {
@@ -146,7 +147,7 @@ public struct JSONParser: ~Copyable {
     let n: Int
     let isFinal: Bool
     var i = 0
-    var sawSpaceOrEscape = false
+    var needsRewrite = false  // white space, or an escape the canonical form writes otherwise
   }
 
   enum Stop: Error {
@@ -253,7 +254,7 @@ public struct JSONParser: ~Copyable {
       let b = c.p[c.i]
       if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 {
         c.i += 1
-        c.sawSpaceOrEscape = true
+        c.needsRewrite = true
       } else {
         return b
       }
@@ -332,6 +333,10 @@ public struct JSONParser: ~Copyable {
         break scan
       } else if b == UInt8(ascii: "\\") {
         escaped = true
+        // `\u` and `\/` are written otherwise in canonical form: the text must be rewritten.
+        if i + 1 < n && (p[i + 1] == UInt8(ascii: "u") || p[i + 1] == UInt8(ascii: "/")) {
+          c.needsRewrite = true
+        }
         i = try escape(c, at: i, stringStart: start)
       } else if b < 0x20 {
         throw .failed(
@@ -347,7 +352,6 @@ public struct JSONParser: ~Copyable {
     }
     scalar(.string, escaped, start, i)
     c.i = i
-    if escaped { c.sawSpaceOrEscape = true }
   }
 
   private func endOfString(_ c: Cursor, _ start: Int) -> Stop {

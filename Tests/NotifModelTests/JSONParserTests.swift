@@ -477,10 +477,10 @@ private let word = " (only true, false and null go unquoted; strings need double
   // MARK: - Compactness
 
   @Test(arguments: [
-    (#"{"a":1}"#, true), (#"{"a": 1}"#, false), (#"{"a":"\n"}"#, false), (#"{"a":"é"}"#, true),
+    (#"{"a":1}"#, true), (#"{"a": 1}"#, false), (#"{"a":"\n"}"#, true), (#"{"a":"é"}"#, true),
     (#"{"a":"\u00e9"}"#, false), (#"{"a":"\/"}"#, false), ("[1,2]", true), ("[1, 2]", false),
     (" [1]", false), ("[1]\n", true), (#"{"a":[true,null,{"b":-1.5e3}]}"#, true), ("{\n}", false),
-    (#""\"""#, false),
+    (#""\"""#, true), (#""\u0041""#, false), (#""\u000a""#, false), (#""\\\b\f\r\t""#, true),
   ])
   func reportsWhetherTheTextIsAlreadyCompact(_ text: String, _ isCompact: Bool) {
     #expect(parse(text).isCompact == isCompact)
@@ -489,6 +489,7 @@ private let word = " (only true, false and null go unquoted; strings need double
   /// The claim `isCompact` makes: the raw bytes are exactly what the writer would write.
   @Test(arguments: [
     #"{"a":1}"#, #"{"a":"é","b":[1.0,1e5,true,null,{}]}"#, "[]", #""x""#, "12345678901234567890",
+    #"{"a\"b":"\\\n\t\r\b\f\""}"#,
   ])
   func compactTextIsItsOwnCanonicalForm(_ text: String) {
     let parsed = parse(text)
