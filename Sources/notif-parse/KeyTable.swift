@@ -1,5 +1,13 @@
 import NotifModel
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Finds which of a fixed set of names a JSON key is, comparing raw bytes: no strings built.
 ///
 /// Names are bucketed by length; within a bucket a candidate is first compared by its first and
@@ -67,13 +75,20 @@ struct KeyTable<Name: Sendable>: @unchecked Sendable {  // the storage is never 
     let end = storage.bucketStart[length + 1]
     while entry < end {
       if storage.words[2 * entry] == head && storage.words[2 * entry + 1] == tail
-        && (length <= 16 || storage.spelled[entry].elementsEqual(raw))
+        && (length <= 16 || Self.same(storage.spelled[entry], raw))
       {
         return storage.names[entry]
       }
       entry += 1
     }
     return nil
+  }
+
+  private static func same(_ name: [UInt8], _ raw: UnsafeRawBufferPointer) -> Bool {
+    name.withUnsafeBytes { spelled in
+      guard let a = spelled.baseAddress, let b = raw.baseAddress else { return raw.isEmpty }
+      return memcmp(a, b, raw.count) == 0
+    }
   }
 
   /// The first and the last eight bytes as words (zero-padded when shorter).

@@ -97,7 +97,8 @@ struct RecordProcessor {
       return findings
     }
     let rejected = findings.contains { $0.severity == .error || configuration.strict }
-    for finding in findings.sorted(by: { $0.offset < $1.offset }) {
+    // Most texts have no finding: sorting even an empty array costs an allocation.
+    for finding in findings.count > 1 ? findings.sorted(by: { $0.offset < $1.offset }) : findings {
       let at = reader.position(ofRecordOffset: finding.offset)
       report(
         Diagnostic(

@@ -499,6 +499,23 @@ private let word = " (only true, false and null go unquoted; strings need double
 
   // MARK: - The view
 
+  @Test(arguments: [
+    "0", "-0", "1", "0.5", "-0.25", "1.0", "0.1", "0.7", "0.3333333333333", "123456789012345",
+    "1234567890.12345", "-999999999999999", "0.000000000000001", "1234567890123456", "1e2",
+    "1.5E-3", "0.1000000000000001", "9007199254740993", "2.2250738585072014e-308",
+  ])
+  func readsNumbersAsDoublesAsStrtodDoes(_ text: String) throws {
+    let bytes = Array(text.utf8)
+    var parser = JSONParser()
+    let value = bytes.withUnsafeBytes { raw -> Double? in
+      guard case .complete = parser.parse(raw, isFinal: true) else { return nil }
+      return parser.withView(over: raw) { $0.double(0) }
+    }
+    let expected = try #require(Double(text))
+    #expect(value == expected)
+    #expect(value?.sign == expected.sign)
+  }
+
   @Test func viewFindsMembersAndElements() {
     let text = #"{"a":1,"b":{"c":[2,"x",[3]]},"\u0064":true}"#
     withView(of: text) { view in
