@@ -98,9 +98,10 @@ public enum FieldValue: Sendable, Equatable {
 public struct RecordValues: Sendable {
   private var values: [FieldValue]
   private var texts = ByteBuffer(capacity: 256)
-  // The last instant written and its text: most records of a run share their created_at.
-  private var cachedTime: Timestamp? = nil
-  private var cachedTimeText = ByteBuffer(capacity: 32)
+  // The last instant written and its text, one for created_at (most records of a run share
+  // it) and one for the other times, so that neither pushes the other out.
+  private var cachedTimes: (Timestamp?, Timestamp?) = (nil, nil)
+  private var cachedTimeTexts = (ByteBuffer(capacity: 32), ByteBuffer(capacity: 32))
 
   /// Creates a record with every field null.
   public init() {
@@ -163,7 +164,7 @@ public struct RecordValues: Sendable {
           if field == .payload {
             out.append(payload)
           } else {
-            write(values[index], view: view, into: &out)
+            write(values[index], field: field, view: view, into: &out)
           }
         }
       }
@@ -171,7 +172,9 @@ public struct RecordValues: Sendable {
     out.append("}\n")
   }
 
-  private mutating func write(_ value: FieldValue, view: JSONView, into out: inout ByteBuffer) {
+  private mutating func write(
+    _ value: FieldValue, field: RecordField, view: JSONView, into out: inout ByteBuffer
+  ) {
     switch value {
     case .null: out.append("null")
     case .input(let index):
@@ -185,14 +188,11 @@ public struct RecordValues: Sendable {
     case .integer(let value): out.append(decimal: value)
     case .bool(let value): out.append(value ? "true" : "false")
     case .time(let instant):
-      if cachedTime != instant {
-        cachedTimeText.removeAll()
-        cachedTimeText.append(UInt8(ascii: "\""))
-        instant.write(into: &cachedTimeText)
-        cachedTimeText.append(UInt8(ascii: "\""))
-        cachedTime = instant
+      if field == .createdAt {
+        Self.write(instant, cachedAs: &cachedTimes.0, &cachedTimeTexts.0, into: &out)
+      } else {
+        Self.write(instant, cachedAs: &cachedTimes.1, &cachedTimeTexts.1, into: &out)
       }
-      out.append(cachedTimeText)
     case .hash(let value):
       out.append(UInt8(ascii: "\""))
       out.append(hex: value)
@@ -200,5 +200,19 @@ public struct RecordValues: Sendable {
     case .text(let start, let end):
       texts.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
     }
+  }
+
+  private static func write(
+    _ instant: Timestamp, cachedAs cached: inout Timestamp?, _ text: inout ByteBuffer,
+    into out: inout ByteBuffer
+  ) {
+    if cached != instant {
+      text.removeAll()
+      text.append(UInt8(ascii: "\""))
+      instant.write(into: &text)
+      text.append(UInt8(ascii: "\""))
+      cached = instant
+    }
+    out.append(text)
   }
 }
