@@ -96,7 +96,8 @@ public enum FieldValue: Sendable, Equatable {
 
 /// The fields of one record, filled in any order and written in `RecordField` order.
 public struct RecordValues: Sendable {
-  private var values: [FieldValue]
+  // Inlinable: the normalizer sets a field some thirty times a record, from another module.
+  @usableFromInline var values: [FieldValue]
   private var texts = ByteBuffer(capacity: 256)
   // The last instant written and its text, one for created_at (most records of a run share
   // it) and one for the other times, so that neither pushes the other out.
@@ -115,7 +116,7 @@ public struct RecordValues: Sendable {
   }
 
   /// The value of a field.
-  public subscript(field: RecordField) -> FieldValue {
+  @inlinable public subscript(field: RecordField) -> FieldValue {
     get { values[field.rawValue] }
     set { values[field.rawValue] = newValue }
   }

@@ -58,6 +58,7 @@ struct KeyTable<Name: Sendable>: @unchecked Sendable {  // the storage is never 
   }
 
   /// The name of the key string at `index` of `view`, or nil if it is none of them.
+  @inline(__always)
   func find(_ view: JSONView, _ index: Int) -> Name? {
     if view.tokens[index].flag {  // escaped: compare the decoded text
       var text = view.string(index)
@@ -66,6 +67,7 @@ struct KeyTable<Name: Sendable>: @unchecked Sendable {  // the storage is never 
     return find(view.rawString(index))
   }
 
+  @inline(__always)
   private func find(_ raw: UnsafeRawBufferPointer) -> Name? {
     let length = raw.count
     let storage = self.storage
