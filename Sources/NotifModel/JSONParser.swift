@@ -460,8 +460,40 @@ public struct JSONParser: ~Copyable {
     return .valid(length)
   }
 
+  /// Reads a number: the common shapes (`-12`, `0.25`) with the byte after them at hand in one
+  /// tight scan; anything else (an exponent, an error, the end of the bytes so far) by
+  /// `numberInFull`, from the start.
   @inline(__always)
   private mutating func number(_ c: inout Cursor) throws(Stop) {
+    let p = c.p
+    let n = c.n
+    let start = c.i
+    var i = start
+    if p[i] == UInt8(ascii: "-") { i += 1 }
+    @inline(__always) func isDigit(_ i: Int) -> Bool { i < n && p[i] &- 0x30 < 10 }
+    if i < n && p[i] == UInt8(ascii: "0") {
+      i += 1
+    } else if isDigit(i) {
+      while isDigit(i) { i += 1 }
+    } else {
+      return try numberInFull(&c)
+    }
+    var integer = true
+    if i < n && p[i] == UInt8(ascii: ".") {
+      integer = false
+      i += 1
+      guard isDigit(i) else { return try numberInFull(&c) }
+      while isDigit(i) { i += 1 }
+    }
+    // The byte after must be there and end the number: not a digit (`01`), not an exponent.
+    guard i < n, !isDigit(i), p[i] | 0x20 != UInt8(ascii: "e"), p[i] != UInt8(ascii: ".") else {
+      return try numberInFull(&c)
+    }
+    scalar(.number, integer, start, i)
+    c.i = i
+  }
+
+  private mutating func numberInFull(_ c: inout Cursor) throws(Stop) {
     let start = c.i
     let p = c.p
     let n = c.n
