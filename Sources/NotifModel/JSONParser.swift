@@ -591,7 +591,20 @@ public struct JSONParser: ~Copyable {
     let bytes = UnsafeRawBufferPointer(start: c.p, count: c.n)
     let view = JSONView(tokens: UnsafeBufferPointer(start: tape, count: tokenCount), bytes: bytes)
     var duplicate: Int? = nil
-    if count <= Self.keysComparedInPairs {
+    if count <= 4 {
+      // A few keys: every pair, which mostly differ in length.
+      var key = index + 1
+      for k in 0..<count {
+        keys[k] = key
+        key = Int(tape[key + 1].next)
+      }
+      search: for a in 1..<count {
+        for b in 0..<a where Self.keysEqual(view, keys[a], keys[b]) {
+          duplicate = keys[a]
+          break search
+        }
+      }
+    } else if count <= Self.keysComparedInPairs {
       // A raw key is compared with the keys before it only when a 64-bit filter of their
       // hashes says it may repeat one, and by bytes only with those of the same hash. An
       // escaped key makes every pair compare decoded text.
