@@ -11,7 +11,12 @@ struct StableHasher {
     var offset = 0
     var tail: UInt64 = 0
     if let base = bytes.baseAddress {
-      while offset + 8 <= count {
+      while offset + 16 <= count {  // two words a turn: less loop for the same mixing
+        mix(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+        mix(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
+        offset += 16
+      }
+      if offset + 8 <= count {
         mix(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
         offset += 8
       }
