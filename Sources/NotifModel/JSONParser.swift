@@ -110,10 +110,16 @@ public struct JSONParser: ~Copyable {
   /// Parses one JSON value that starts at the first byte of `bytes` (no leading white space).
   ///
   /// `isFinal` says that no more bytes will follow, so a value cut short is an error rather
-  /// than `.incomplete`. On `.complete`, `withView` shows the value's tape.
+  /// than `.incomplete`. On `.complete`, `withView` shows the value's tape. A value longer than
+  /// 2 GiB is `.incomplete` (the reader's size limit rejects it long before).
   ///
   /// - Complexity: O(n) in the length of the value.
   public mutating func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> JSONParseResult {
+    // Offsets, token indices and counts are stored in 32 bits without a check each: only the
+    // first 2 GiB are looked at, and a value longer than that is never complete.
+    let limit = Int(Int32.max)
+    let isFinal = isFinal && bytes.count <= limit
+    let bytes = bytes.count <= limit ? bytes : UnsafeRawBufferPointer(rebasing: bytes[..<limit])
     tokenCount = 0
     depth = 0
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
@@ -196,7 +202,7 @@ public struct JSONParser: ~Copyable {
         guard b == UInt8(ascii: "\"") else {
           throw unexpectedStop(c, expecting: "a string key")
         }
-        tape[stack[depth - 1]].count += 1
+        tape[stack[depth - 1]].count &+= 1
         try string(&c)
         guard try peekSkippingSpace(&c) == UInt8(ascii: ":") else {
           throw unexpectedStop(c, expecting: "':' after the key")
@@ -208,7 +214,7 @@ public struct JSONParser: ~Copyable {
           try close(&c)
           state = .afterValue
         } else {
-          tape[stack[depth - 1]].count += 1
+          tape[stack[depth - 1]].count &+= 1
           state = .value
         }
       case .afterValue:
@@ -229,7 +235,7 @@ public struct JSONParser: ~Copyable {
           if isObject {
             state = .objectKey
           } else {
-            tape[top].count += 1
+            tape[top].count &+= 1
             state = .value
           }
         } else if b == closer {
@@ -280,7 +286,9 @@ public struct JSONParser: ~Copyable {
     }
     stack[depth] = tokenCount
     depth += 1
-    appendToken(JSONToken(kind: kind, flag: false, start: Int32(c.i), end: 0, next: 0, count: 0))
+    appendToken(
+      JSONToken(
+        kind: kind, flag: false, start: Int32(truncatingIfNeeded: c.i), end: 0, next: 0, count: 0))
     c.i += 1
   }
 
@@ -289,8 +297,8 @@ public struct JSONParser: ~Copyable {
     depth -= 1
     let index = stack[depth]
     c.i += 1
-    tape[index].end = Int32(c.i)
-    tape[index].next = Int32(tokenCount)
+    tape[index].end = Int32(truncatingIfNeeded: c.i)
+    tape[index].next = Int32(truncatingIfNeeded: tokenCount)
     if tape[index].kind == .object && tape[index].count > 1 {
       try checkDuplicateKeys(object: index, c)
     }
@@ -300,7 +308,8 @@ public struct JSONParser: ~Copyable {
   private mutating func scalar(_ kind: JSONKind, _ flag: Bool, _ start: Int, _ end: Int) {
     appendToken(
       JSONToken(
-        kind: kind, flag: flag, start: Int32(start), end: Int32(end), next: Int32(tokenCount + 1),
+        kind: kind, flag: flag, start: Int32(truncatingIfNeeded: start),
+        end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: tokenCount + 1),
         count: 0))
   }
 
