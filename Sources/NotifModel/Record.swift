@@ -156,12 +156,10 @@ public struct RecordValues: Sendable {
         for field in RecordField.allCases {
           let index = field.rawValue
           if field != .payload, case .null = values[index] { continue }
-          if nullRun < index {
-            out.append(UnsafeRawBufferPointer(rebasing: template[starts[nullRun]..<starts[index]]))
-          }
-          nullRun = index + 1
+          // The nulls before this field and its `,"key":` are one run of the template.
           out.append(
-            UnsafeRawBufferPointer(rebasing: template[starts[index]..<starts[index + 1] - 4]))
+            UnsafeRawBufferPointer(rebasing: template[starts[nullRun]..<starts[index + 1] - 4]))
+          nullRun = index + 1
           if field == .payload {
             out.append(payload)
           } else {
