@@ -319,10 +319,13 @@ struct APNsNormalizer {
   private mutating func readAps(_ view: JSONView, _ apsIndex: Int) {
     // Two passes: the first finds Live Activity keys, which change how others are read. Each
     // key is looked up once; the second pass takes its name from `apsNames`.
-    apsNames.removeAll(keepingCapacity: true)
+    let count = Int(view.tokens[apsIndex].count)
+    if apsNames.count < count { apsNames = Array(repeating: nil, count: count) }
+    var found = 0
     view.forEachMember(of: apsIndex) { key, _ in
       let name = Self.apsKeys.find(view, key)
-      apsNames.append(name)
+      apsNames[found] = name
+      found += 1
       switch name {
       case .event, .timestamp, .staleDate, .dismissalDate, .contentState, .attributes,
         .attributesType, .inputPushToken, .inputPushChannel:
