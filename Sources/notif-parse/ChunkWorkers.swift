@@ -78,7 +78,8 @@ final class Chunk: @unchecked Sendable {
     err: inout ByteBuffer, tally: inout Tally
   ) {
     // With no file descriptor the reader never reads, so it cannot fail.
-    while let event = try? reader.next(), event != .end {
+    while let event = try? reader.next() {
+      if case .end = event { return }
       processor.handle(event, of: reader, out: &out, err: &err, tally: &tally)
     }
   }

@@ -117,7 +117,7 @@ struct ParseRun {
           stdout: &stdout, stderr: &stderr)
         return
       }
-      if event == .end { return }
+      if case .end = event { return }
       processor.handle(event, of: reader, out: &out, err: &err, tally: &tally)
       try write(&out, &err, stdout: &stdout, stderr: &stderr)
     }
