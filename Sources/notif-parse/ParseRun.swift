@@ -105,7 +105,10 @@ struct ParseRun {
   private mutating func read(
     _ reader: consuming RecordReader, stdout: inout OutputWriter, stderr: inout OutputWriter
   ) throws(OutputFailed) {
+    // Moved out and back, not copied: with --lint a copy would duplicate the memory of every
+    // event seen at its first write.
     guard var processor else { return }
+    self.processor = nil
     defer { self.processor = processor }
     while true {
       let event: RecordEvent
