@@ -203,10 +203,10 @@ struct ParseRun {
         // A line longer than a chunk, or a read error: write what the workers have, then one
         // reader goes on from this chunk's bytes.
         while written < submitted {
-          let next =
+          let next: UInt8? =
             written + 1 < submitted
             ? chunks[(written + 1) % ring].bytes.load(as: UInt8.self)
-            : chunk.bytes.load(as: UInt8.self)
+            : chunk.filled > 0 ? chunk.bytes.load(as: UInt8.self) : nil
           guard
             try writeResults(of: written, workers, nextByte: next, stdout: &stdout, stderr: &stderr)
           else { break }
