@@ -17,6 +17,10 @@
 # notif-parse is $NOTIF_BIN_DIR/notif-parse, else .build/release/notif-parse (built when
 # missing). A baseline only means something for the same toolchain and build flags: update it
 # in the commit that changes those, and when a change makes notif-parse faster.
+#
+# notif-parse runs with --jobs 1: the count is the work per record. (With threads callgrind
+# counts every thread, and it counts each byte a `rep movsb` copies as an instruction, so the
+# chunks' copies would look far costlier than they are; bench/parse.sh times the threads.)
 set -euo pipefail
 export LC_ALL=C TZ=UTC
 
@@ -51,10 +55,10 @@ file=$(bench_payloads "$records")
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-echo "bench: callgrind: $parse --now $bench_now $file" >&2
+echo "bench: callgrind: $parse --jobs 1 --now $bench_now $file" >&2
 status=0
 SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out" \
-  "$parse" --now "$bench_now" "$file" >/dev/null 2>"$log" || status=$?
+  "$parse" --jobs 1 --now "$bench_now" "$file" >/dev/null 2>"$log" || status=$?
 # notif-parse exits 1 when it rejects records; that still counts the work. Anything else (or
 # valgrind failing) leaves no number worth comparing.
 if [[ $status -gt 1 ]]; then

@@ -58,13 +58,18 @@ public struct JSONParser: ~Copyable {
   /// The number of tokens on the tape of the last complete value.
   public private(set) var tokenCount = 0
   /// Whether the last complete value was already in compact canonical form: no white space
-  /// between its tokens and no escape in its strings, so its raw bytes can be copied as they
-  /// are instead of written again.
+  /// between its tokens and no escape in its strings but those the writer writes (`\"`, `\\`,
+  /// `\n`, `\t`, `\r`, `\b`, `\f`), so its raw bytes can be copied as they are instead of
+  /// written again.
   public private(set) var isCompact = false
   /// The deepest nesting of objects and arrays accepted.
   public let maxDepth: Int
-  private var stack: [Int] = []
-  private var keyScratch: [Int] = []
+  // The open objects and arrays, innermost last, as tape indices; and room to compare the keys
+  // of one object. Managed by hand too: they are touched for every value.
+  private var stack: UnsafeMutablePointer<Int>
+  private var depth = 0
+  private let keys: UnsafeMutablePointer<Int>
+  private let hashes: UnsafeMutablePointer<UInt64>
 
   /// The default nesting limit: far beyond any real payload, far below a stack overflow.
   public static let defaultMaxDepth = 128
@@ -74,34 +79,49 @@ public struct JSONParser: ~Copyable {
     self.maxDepth = maxDepth
     tapeCapacity = 256
     tape = UnsafeMutablePointer<JSONToken>.allocate(capacity: tapeCapacity)
-    stack.reserveCapacity(32)
+    stack = UnsafeMutablePointer<Int>.allocate(capacity: max(maxDepth, 0) + 1)
+    keys = UnsafeMutablePointer<Int>.allocate(capacity: Self.keysComparedInPairs)
+    hashes = UnsafeMutablePointer<UInt64>.allocate(capacity: Self.keysComparedInPairs)
   }
 
   deinit {
     tape.deallocate()
+    stack.deallocate()
+    keys.deallocate()
+    hashes.deallocate()
   }
 
+  @inline(__always)
   private mutating func appendToken(_ token: JSONToken) {
-    if _slowPath(tokenCount == tapeCapacity) {
-      let bigger = UnsafeMutablePointer<JSONToken>.allocate(capacity: tapeCapacity * 2)
-      bigger.moveInitialize(from: tape, count: tokenCount)
-      tape.deallocate()
-      tape = bigger
-      tapeCapacity *= 2
-    }
+    if _slowPath(tokenCount == tapeCapacity) { growTape() }
     (tape + tokenCount).initialize(to: token)
     tokenCount += 1
+  }
+
+  @inline(never)
+  private mutating func growTape() {
+    let bigger = UnsafeMutablePointer<JSONToken>.allocate(capacity: tapeCapacity * 2)
+    bigger.moveInitialize(from: tape, count: tokenCount)
+    tape.deallocate()
+    tape = bigger
+    tapeCapacity *= 2
   }
 
   /// Parses one JSON value that starts at the first byte of `bytes` (no leading white space).
   ///
   /// `isFinal` says that no more bytes will follow, so a value cut short is an error rather
-  /// than `.incomplete`. On `.complete`, `withView` shows the value's tape.
+  /// than `.incomplete`. On `.complete`, `withView` shows the value's tape. A value longer than
+  /// 2 GiB is `.incomplete` (the reader's size limit rejects it long before).
   ///
   /// - Complexity: O(n) in the length of the value.
   public mutating func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> JSONParseResult {
+    // Offsets, token indices and counts are stored in 32 bits without a check each: only the
+    // first 2 GiB are looked at, and a value longer than that is never complete.
+    let limit = Int(Int32.max)
+    let isFinal = isFinal && bytes.count <= limit
+    let bytes = bytes.count <= limit ? bytes : UnsafeRawBufferPointer(rebasing: bytes[..<limit])
     tokenCount = 0
-    stack.removeAll(keepingCapacity: true)
+    depth = 0
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
       return isFinal
         ? .failed(JSONError(.invalidJSON, at: 0, "unexpected end of input")) : .incomplete
@@ -109,7 +129,7 @@ public struct JSONParser: ~Copyable {
     var c = Cursor(p: base.assumingMemoryBound(to: UInt8.self), n: bytes.count, isFinal: isFinal)
     do {
       try run(&c)
-      isCompact = !c.sawSpaceOrEscape
+      isCompact = !c.needsRewrite
       return .complete(end: c.i)
     } catch {
       switch error {
@@ -133,7 +153,7 @@ public struct JSONParser: ~Copyable {
     let n: Int
     let isFinal: Bool
     var i = 0
-    var sawSpaceOrEscape = false
+    var needsRewrite = false  // white space, or an escape the canonical form writes otherwise
   }
 
   enum Stop: Error {
@@ -168,7 +188,7 @@ public struct JSONParser: ~Copyable {
         case UInt8(ascii: "f"): try literal(&c, "false", .bool, false); state = .afterValue
         case UInt8(ascii: "n"): try literal(&c, "null", .null, false); state = .afterValue
         default:
-          throw .failed(unexpected(c, c.i, expecting: "a JSON value"))
+          throw unexpectedStop(c, expecting: "a JSON value")
         }
       case .objectFirst:
         if try peekSkippingSpace(&c) == UInt8(ascii: "}") {
@@ -180,12 +200,12 @@ public struct JSONParser: ~Copyable {
       case .objectKey:
         let b = try peekSkippingSpace(&c)
         guard b == UInt8(ascii: "\"") else {
-          throw .failed(unexpected(c, c.i, expecting: "a string key"))
+          throw unexpectedStop(c, expecting: "a string key")
         }
-        tape[stack[stack.count - 1]].count += 1
+        tape[stack[depth - 1]].count &+= 1
         try string(&c)
         guard try peekSkippingSpace(&c) == UInt8(ascii: ":") else {
-          throw .failed(unexpected(c, c.i, expecting: "':' after the key"))
+          throw unexpectedStop(c, expecting: "':' after the key")
         }
         c.i += 1
         state = .value
@@ -194,11 +214,12 @@ public struct JSONParser: ~Copyable {
           try close(&c)
           state = .afterValue
         } else {
-          tape[stack[stack.count - 1]].count += 1
+          tape[stack[depth - 1]].count &+= 1
           state = .value
         }
       case .afterValue:
-        guard let top = stack.last else { return }
+        guard depth > 0 else { return }
+        let top = stack[depth - 1]
         let b = try peekSkippingSpace(&c)
         let isObject = tape[top].kind == .object
         let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
@@ -214,12 +235,13 @@ public struct JSONParser: ~Copyable {
           if isObject {
             state = .objectKey
           } else {
-            tape[top].count += 1
+            tape[top].count &+= 1
             state = .value
           }
         } else if b == closer {
           try close(&c)
         } else {
+          if Self.messageNeedsMore(c, c.i) { throw .incomplete }
           let what =
             isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
           var error = unexpected(c, c.i, expecting: what)
@@ -238,7 +260,7 @@ public struct JSONParser: ~Copyable {
       let b = c.p[c.i]
       if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 {
         c.i += 1
-        c.sawSpaceOrEscape = true
+        c.needsRewrite = true
       } else {
         return b
       }
@@ -248,29 +270,35 @@ public struct JSONParser: ~Copyable {
 
   private func endOfInput(_ c: Cursor) -> Stop {
     if !c.isFinal { return .incomplete }
-    let what = stack.last.map { tape[$0].kind == .object ? "object" : "array" }
+    let what = depth == 0 ? nil : tape[stack[depth - 1]].kind == .object ? "object" : "array"
     return .failed(
       JSONError(
         .invalidJSON, at: c.n,
         what.map { "unexpected end of input inside an \($0)" } ?? "unexpected end of input"))
   }
 
+  @inline(__always)
   private mutating func open(_ kind: JSONKind, _ c: inout Cursor) throws(Stop) {
-    guard stack.count < maxDepth else {
+    guard depth < maxDepth else {
       throw .failed(
         JSONError(
           .nestingTooDeep, at: c.i, "objects and arrays nested deeper than \(maxDepth) levels"))
     }
-    stack.append(tokenCount)
-    appendToken(JSONToken(kind: kind, flag: false, start: Int32(c.i), end: 0, next: 0, count: 0))
+    stack[depth] = tokenCount
+    depth += 1
+    appendToken(
+      JSONToken(
+        kind: kind, flag: false, start: Int32(truncatingIfNeeded: c.i), end: 0, next: 0, count: 0))
     c.i += 1
   }
 
+  @inline(__always)
   private mutating func close(_ c: inout Cursor) throws(Stop) {
-    let index = stack.removeLast()
+    depth -= 1
+    let index = stack[depth]
     c.i += 1
-    tape[index].end = Int32(c.i)
-    tape[index].next = Int32(tokenCount)
+    tape[index].end = Int32(truncatingIfNeeded: c.i)
+    tape[index].next = Int32(truncatingIfNeeded: tokenCount)
     if tape[index].kind == .object && tape[index].count > 1 {
       try checkDuplicateKeys(object: index, c)
     }
@@ -280,12 +308,14 @@ public struct JSONParser: ~Copyable {
   private mutating func scalar(_ kind: JSONKind, _ flag: Bool, _ start: Int, _ end: Int) {
     appendToken(
       JSONToken(
-        kind: kind, flag: flag, start: Int32(start), end: Int32(end), next: Int32(tokenCount + 1),
+        kind: kind, flag: flag, start: Int32(truncatingIfNeeded: start),
+        end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: tokenCount + 1),
         count: 0))
   }
 
   // MARK: - Scalars
 
+  @inline(__always)
   private mutating func string(_ c: inout Cursor) throws(Stop) {
     let start = c.i
     let p = c.p
@@ -312,6 +342,10 @@ public struct JSONParser: ~Copyable {
         break scan
       } else if b == UInt8(ascii: "\\") {
         escaped = true
+        // `\u` and `\/` are written otherwise in canonical form: the text must be rewritten.
+        if i + 1 < n && (p[i + 1] == UInt8(ascii: "u") || p[i + 1] == UInt8(ascii: "/")) {
+          c.needsRewrite = true
+        }
         i = try escape(c, at: i, stringStart: start)
       } else if b < 0x20 {
         throw .failed(
@@ -327,7 +361,6 @@ public struct JSONParser: ~Copyable {
     }
     scalar(.string, escaped, start, i)
     c.i = i
-    if escaped { c.sawSpaceOrEscape = true }
   }
 
   private func endOfString(_ c: Cursor, _ start: Int) -> Stop {
@@ -376,6 +409,7 @@ public struct JSONParser: ~Copyable {
       }
       return i + 12
     default:
+      if Self.messageNeedsMore(c, i + 1, word: false) { throw .incomplete }
       throw .failed(
         JSONError(
           .invalidJSON, at: i, "invalid escape \(Self.describe(c, i + 1, quoted: "'\\", "'"))"))
@@ -435,7 +469,40 @@ public struct JSONParser: ~Copyable {
     return .valid(length)
   }
 
+  /// Reads a number: the common shapes (`-12`, `0.25`) with the byte after them at hand in one
+  /// tight scan; anything else (an exponent, an error, the end of the bytes so far) by
+  /// `numberInFull`, from the start.
+  @inline(__always)
   private mutating func number(_ c: inout Cursor) throws(Stop) {
+    let p = c.p
+    let n = c.n
+    let start = c.i
+    var i = start
+    if p[i] == UInt8(ascii: "-") { i += 1 }
+    @inline(__always) func isDigit(_ i: Int) -> Bool { i < n && p[i] &- 0x30 < 10 }
+    if i < n && p[i] == UInt8(ascii: "0") {
+      i += 1
+    } else if isDigit(i) {
+      while isDigit(i) { i += 1 }
+    } else {
+      return try numberInFull(&c)
+    }
+    var integer = true
+    if i < n && p[i] == UInt8(ascii: ".") {
+      integer = false
+      i += 1
+      guard isDigit(i) else { return try numberInFull(&c) }
+      while isDigit(i) { i += 1 }
+    }
+    // The byte after must be there and end the number: not a digit (`01`), not an exponent.
+    guard i < n, !isDigit(i), p[i] | 0x20 != UInt8(ascii: "e"), p[i] != UInt8(ascii: ".") else {
+      return try numberInFull(&c)
+    }
+    scalar(.number, integer, start, i)
+    c.i = i
+  }
+
+  private mutating func numberInFull(_ c: inout Cursor) throws(Stop) {
     let start = c.i
     let p = c.p
     let n = c.n
@@ -489,10 +556,10 @@ public struct JSONParser: ~Copyable {
         if !c.isFinal { throw .incomplete }
         throw .failed(Self.wordError(c, start))
       }
-      if c.p[start + k] != word.utf8Start[k] { throw .failed(Self.wordError(c, start)) }
+      if c.p[start + k] != word.utf8Start[k] { throw Self.wordStop(c, start) }
     }
     if start + length < c.n && Self.isWordByte(c.p[start + length]) {
-      throw .failed(Self.wordError(c, start))
+      throw Self.wordStop(c, start)
     }
     // At the end of what has arrived, more letters could still follow (`nullx`): wait, as for
     // a number.
@@ -503,35 +570,102 @@ public struct JSONParser: ~Copyable {
 
   // MARK: - Duplicate keys
 
-  private mutating func checkDuplicateKeys(object index: Int, _ c: Cursor) throws(Stop) {
-    keyScratch.removeAll(keepingCapacity: true)
-    var key = index + 1
-    for _ in 0..<Int(tape[index].count) {
-      keyScratch.append(key)
-      key = Int(tape[key + 1].next)
+  /// Objects with at most this many keys compare them in pairs; bigger ones use a hash table.
+  static let keysComparedInPairs = 32
+
+  /// A hash of a raw key's length and first and last eight bytes (fewer when shorter, read
+  /// with loads that overlap, so no byte past the key is read).
+  @inline(__always)
+  static func keyHash(_ p: UnsafeRawPointer, _ length: Int) -> UInt64 {
+    let head: UInt64
+    let tail: UInt64
+    if length >= 8 {
+      head = p.loadUnaligned(as: UInt64.self)
+      tail = p.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+    } else if length >= 4 {
+      head = UInt64(p.loadUnaligned(as: UInt32.self))
+      tail = UInt64(p.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self))
+    } else if length > 0 {
+      head = UInt64(p.load(as: UInt8.self))
+      tail = UInt64(p.load(fromByteOffset: length - 1, as: UInt8.self)) << 8 | UInt64(length)
+    } else {
+      head = 0
+      tail = 0
     }
+    return (head &* 0x9E37_79B9_7F4A_7C15) ^ tail ^ (UInt64(truncatingIfNeeded: length) << 56)
+  }
+
+  private mutating func checkDuplicateKeys(object index: Int, _ c: Cursor) throws(Stop) {
+    let count = Int(tape[index].count)
     let bytes = UnsafeRawBufferPointer(start: c.p, count: c.n)
     let view = JSONView(tokens: UnsafeBufferPointer(start: tape, count: tokenCount), bytes: bytes)
-    let duplicate: Int? = keyScratch.withUnsafeBufferPointer { keys in
-      if keys.count <= 32 {
-        for a in 1..<keys.count {
-          for b in 0..<a where Self.keysEqual(view, keys[a], keys[b]) {
-            return keys[a]
+    var duplicate: Int? = nil
+    if count <= 4 {
+      // A few keys: every pair, which mostly differ in length.
+      var key = index + 1
+      for k in 0..<count {
+        keys[k] = key
+        key = Int(tape[key + 1].next)
+      }
+      search: for a in 1..<count {
+        for b in 0..<a where Self.keysEqual(view, keys[a], keys[b]) {
+          duplicate = keys[a]
+          break search
+        }
+      }
+    } else if count <= Self.keysComparedInPairs {
+      // A raw key is compared with the keys before it only when a 64-bit filter of their
+      // hashes says it may repeat one, and by bytes only with those of the same hash. An
+      // escaped key makes every pair compare decoded text.
+      var plain = true
+      var seen: UInt64 = 0
+      var key = index + 1
+      scan: for k in 0..<count {
+        keys[k] = key
+        let token = tape[key]
+        key = Int(tape[key + 1].next)
+        guard !token.flag else {
+          plain = false
+          continue
+        }
+        guard plain else { continue }
+        let hash = Self.keyHash(
+          UnsafeRawPointer(c.p + Int(token.start) + 1), Int(token.end - token.start) - 2)
+        hashes[k] = hash
+        let bit: UInt64 = 1 << (hash >> 58)
+        if seen & bit != 0 {
+          for b in 0..<k where hashes[b] == hash && Self.keysEqual(view, keys[k], keys[b]) {
+            duplicate = keys[k]
+            break scan
           }
         }
-        return nil
+        seen |= bit
       }
-      // Many keys (a notif record has 37): a hash table of their raw bytes on the stack, with
-      // no String made, unless a key has an escape. Only when there is a duplicate are
-      // Strings made, to name the first key that repeats an earlier one.
-      if !keys.contains(where: { view.tokens[$0].flag }) && !Self.rawKeysRepeat(view, keys) {
-        return nil
+      if !plain {
+        search: for a in 1..<count {
+          for b in 0..<a where Self.keysEqual(view, keys[a], keys[b]) {
+            duplicate = keys[a]
+            break search
+          }
+        }
       }
-      var seen = Set<String>(minimumCapacity: keys.count)
-      for k in keys where !seen.insert(view.string(k)).inserted {
-        return k
+    } else {
+      // Many keys (a notif record has 37): an open-addressing table of the raw keys' hashes,
+      // with no String made; a key with an escape sends the object to decoded comparison, so
+      // that the first key to repeat an earlier one is the one named either way.
+      if !Self.anyKeyEscaped(view, object: index, count: count) {
+        duplicate = Self.firstRepeatedRawKey(view, object: index, count: count)
+      } else {
+        var seen = Set<String>(minimumCapacity: count)
+        var key = index + 1
+        for _ in 0..<count {
+          if !seen.insert(view.string(key)).inserted {
+            duplicate = key
+            break
+          }
+          key = Int(tape[key + 1].next)
+        }
       }
-      return nil
     }
     if let duplicate {
       throw .failed(
@@ -541,53 +675,42 @@ public struct JSONParser: ~Copyable {
     }
   }
 
-  /// Whether two of `keys` (none escaped) have the same raw bytes: a hash of each key into an
-  /// open-addressing table of twice the size, compared in full on a hash hit.
-  private static func rawKeysRepeat(_ view: JSONView, _ keys: UnsafeBufferPointer<Int>) -> Bool {
+  /// The first key of the object at `object` whose raw bytes repeat an earlier key's, found
+  /// through a table of twice the keys' number on the stack; for objects with no escaped key.
+  ///
+  /// - Complexity: O(count) expected.
+  private static func firstRepeatedRawKey(_ view: JSONView, object: Int, count: Int) -> Int? {
     var size = 64
-    while size < keys.count * 2 { size *= 2 }
-    guard let base = view.bytes.baseAddress else { return false }
+    while size < count * 2 { size *= 2 }
+    guard let base = view.bytes.baseAddress else { return nil }
     return withUnsafeTemporaryAllocation(of: (hash: UInt64, key: Int).self, capacity: size) {
       table in
       table.initialize(repeating: (0, -1))
       defer { table.deinitialize() }
-      for key in keys {
+      var key = object + 1
+      for _ in 0..<count {
         let token = view.tokens[key]
-        // Eight bytes at a time, then the rest as one word; multiply and fold.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var offset = Int(token.start)
-        let end = Int(token.end)
-        while offset + 8 <= end {
-          hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-          hash = (hash &* 0x9E37_79B9_7F4A_7C15) ^ (hash >> 29)
-          offset += 8
-        }
-        if offset < end {
-          // The last 1 to 7 bytes as one little-endian word: read whole and masked when the
-          // text goes on for 8 bytes (everywhere but at its very end), else byte by byte. The
-          // same value either way, so equal keys hash alike wherever they are.
-          var word: UInt64 = 0
-          if offset + 8 <= view.bytes.count {
-            word = UInt64(
-              littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            word &= (~0 as UInt64) >> (64 - 8 * UInt64(end - offset))
-          } else {
-            for shift in 0..<(end - offset) {
-              word |=
-                UInt64(base.load(fromByteOffset: offset + shift, as: UInt8.self)) << (8 * shift)
-            }
-          }
-          hash = ((hash ^ word) &* 0x9E37_79B9_7F4A_7C15) ^ ((hash ^ word) >> 29)
-        }
+        defer { key = Int(view.tokens[key + 1].next) }
+        let hash = keyHash(base + Int(token.start) + 1, Int(token.end - token.start) - 2)
         var slot = Int(truncatingIfNeeded: hash ^ (hash >> 32)) & (size - 1)
         while table[slot].key >= 0 {
-          if table[slot].hash == hash && keysEqual(view, table[slot].key, key) { return true }
+          if table[slot].hash == hash && keysEqual(view, table[slot].key, key) { return key }
           slot = (slot + 1) & (size - 1)
         }
         table[slot] = (hash, key)
       }
-      return false
+      return nil
     }
+  }
+
+  /// Whether any key of the object at `object` has an escape.
+  private static func anyKeyEscaped(_ view: JSONView, object: Int, count: Int) -> Bool {
+    var key = object + 1
+    for _ in 0..<count {
+      if view.tokens[key].flag { return true }
+      key = Int(view.tokens[key + 1].next)
+    }
+    return false
   }
 
   @inline(__always)
@@ -603,6 +726,34 @@ public struct JSONParser: ~Copyable {
   }
 
   // MARK: - Messages
+
+  /// The stop for an unexpected byte at `c.i`: its error, or `.incomplete` if the message would
+  /// quote more than has arrived.
+  private func unexpectedStop(_ c: Cursor, expecting what: String) -> Stop {
+    if Self.messageNeedsMore(c, c.i) { return .incomplete }
+    return .failed(unexpected(c, c.i, expecting: what))
+  }
+
+  private static func wordStop(_ c: Cursor, _ start: Int) -> Stop {
+    messageNeedsMore(c, start) ? .incomplete : .failed(wordError(c, start))
+  }
+
+  /// Whether the message about the byte at `i` quotes what runs to the end of the bytes so
+  /// far: a UTF-8 sequence cut short, or (with `word`) a word shorter than a message quotes.
+  /// More bytes are then asked for first, so that a message never depends on where a read
+  /// ended.
+  static func messageNeedsMore(_ c: Cursor, _ i: Int, word: Bool = true) -> Bool {
+    guard !c.isFinal, i < c.n else { return false }
+    let b = c.p[i]
+    if b >= 0x80 {
+      if case .truncated = utf8Length(c.p, i, c.n) { return true }
+      return false
+    }
+    guard word && isWordByte(b) else { return false }
+    var end = i
+    while end < c.n && end - i < 40 && isWordByte(c.p[end]) { end += 1 }
+    return end == c.n && end - i < 40
+  }
 
   private func unexpected(_ c: Cursor, _ i: Int, expecting what: String) -> JSONError {
     let b = c.p[i]

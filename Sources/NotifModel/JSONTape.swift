@@ -158,7 +158,40 @@ public struct JSONView {
   /// The value at `index` as a floating-point number, if it is a number.
   public func double(_ index: Int) -> Double? {
     guard tokens[index].kind == .number else { return nil }
-    return Double(String(decoding: raw(index), as: UTF8.self))
+    let raw = self.raw(index)
+    if let exact = Self.shortDecimal(raw) { return exact }
+    return Double(String(decoding: raw, as: UTF8.self))
+  }
+
+  /// A number with no exponent and at most 15 digits, `-12.345` say, read without building a
+  /// string: its digits as an integer are exact in a `Double`, and so is the power of ten, so
+  /// one division rounds correctly (the fast path of Clinger's algorithm, as strtod takes it).
+  /// Nil for any other number.
+  static func shortDecimal(_ raw: UnsafeRawBufferPointer) -> Double? {
+    var digits: Int64 = 0
+    var count = 0
+    var fraction = -1  // digits after the point, once one is seen
+    var negative = false
+    for byte in raw {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        digits = digits * 10 + Int64(byte &- UInt8(ascii: "0"))
+        count += 1
+        if fraction >= 0 { fraction += 1 }
+        if count > 15 { return nil }
+      case UInt8(ascii: "-"): negative = true
+      case UInt8(ascii: "."): fraction = 0
+      default: return nil  // an exponent
+      }
+    }
+    let value = Double(digits) / powersOfTen[max(fraction, 0)]
+    return negative ? -value : value
+  }
+
+  private static let powersOfTen: [Double] = (0...15).map { exponent in
+    var power = 1.0
+    for _ in 0..<exponent { power *= 10 }
+    return power
   }
 
   /// The value at `index` if it is `true` or `false`.

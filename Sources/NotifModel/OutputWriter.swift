@@ -27,8 +27,14 @@ public struct OutputWriter: ~Copyable {
     pending = ByteBuffer(capacity: bufferSize + 4096)
   }
 
-  /// Queues bytes, writing out when the buffer is full.
+  /// Queues bytes, writing out when the buffer is full. A run of at least a buffer's size is
+  /// written straight from `bytes`, after what is pending, rather than copied first.
   public mutating func write(_ bytes: ByteBuffer) throws(SystemError) {
+    if bytes.count >= limit {
+      try flush()
+      if let failure = bytes.withUnsafeBytes({ writeOut($0) }) { throw failure }
+      return
+    }
     pending.append(bytes)
     if pending.count >= limit { try flush() }
   }
@@ -42,23 +48,24 @@ public struct OutputWriter: ~Copyable {
   /// Writes out everything pending.
   public mutating func flush() throws(SystemError) {
     guard pending.count > 0 else { return }
-    let failure: Int32? = pending.withUnsafeBytes { raw in
-      guard let base = raw.baseAddress else { return nil }
-      var offset = 0
-      while offset < raw.count {
-        let written = systemWrite(fd, base + offset, raw.count - offset)
-        if written >= 0 {
-          offset += written
-        } else if errno != EINTR {
-          return errno
-        }
-      }
-      return nil
-    }
+    let failure = pending.withUnsafeBytes { writeOut($0) }
     pending.removeAll()
-    if let failure {
-      throw SystemError(path: name, doing: "write error", errno: failure)
+    if let failure { throw failure }
+  }
+
+  /// Writes all of `raw`, continuing partial writes; returns the error that stopped it.
+  private func writeOut(_ raw: UnsafeRawBufferPointer) -> SystemError? {
+    guard let base = raw.baseAddress else { return nil }
+    var offset = 0
+    while offset < raw.count {
+      let written = systemWrite(fd, base + offset, raw.count - offset)
+      if written >= 0 {
+        offset += written
+      } else if errno != EINTR {
+        return SystemError(path: name, doing: "write error", errno: errno)
+      }
     }
+    return nil
   }
 }
 

@@ -96,11 +96,13 @@ public enum FieldValue: Sendable, Equatable {
 
 /// The fields of one record, filled in any order and written in `RecordField` order.
 public struct RecordValues: Sendable {
-  private var values: [FieldValue]
+  // Inlinable: the normalizer sets a field some thirty times a record, from another module.
+  @usableFromInline var values: [FieldValue]
   private var texts = ByteBuffer(capacity: 256)
-  // The last instant written and its text: most records of a run share their created_at.
-  private var cachedTime: Timestamp? = nil
-  private var cachedTimeText = ByteBuffer(capacity: 32)
+  // The last instant written and its text, one for created_at (most records of a run share
+  // it) and one for the other times, so that neither pushes the other out.
+  private var cachedTimes: (Timestamp?, Timestamp?) = (nil, nil)
+  private var cachedTimeTexts = (ByteBuffer(capacity: 32), ByteBuffer(capacity: 32))
 
   /// Creates a record with every field null.
   public init() {
@@ -114,7 +116,7 @@ public struct RecordValues: Sendable {
   }
 
   /// The value of a field.
-  public subscript(field: RecordField) -> FieldValue {
+  @inlinable public subscript(field: RecordField) -> FieldValue {
     get { values[field.rawValue] }
     set { values[field.rawValue] = newValue }
   }
@@ -154,16 +156,14 @@ public struct RecordValues: Sendable {
         for field in RecordField.allCases {
           let index = field.rawValue
           if field != .payload, case .null = values[index] { continue }
-          if nullRun < index {
-            out.append(UnsafeRawBufferPointer(rebasing: template[starts[nullRun]..<starts[index]]))
-          }
-          nullRun = index + 1
+          // The nulls before this field and its `,"key":` are one run of the template.
           out.append(
-            UnsafeRawBufferPointer(rebasing: template[starts[index]..<starts[index + 1] - 4]))
+            UnsafeRawBufferPointer(rebasing: template[starts[nullRun]..<starts[index + 1] - 4]))
+          nullRun = index + 1
           if field == .payload {
             out.append(payload)
           } else {
-            write(values[index], view: view, into: &out)
+            write(values[index], field: field, view: view, into: &out)
           }
         }
       }
@@ -171,21 +171,27 @@ public struct RecordValues: Sendable {
     out.append("}\n")
   }
 
-  private mutating func write(_ value: FieldValue, view: JSONView, into out: inout ByteBuffer) {
+  private mutating func write(
+    _ value: FieldValue, field: RecordField, view: JSONView, into out: inout ByteBuffer
+  ) {
     switch value {
     case .null: out.append("null")
-    case .input(let index): JSONWriter.writeCompact(view, index, into: &out)
+    case .input(let index):
+      // A scalar with no escape is already canonical: its bytes, quotes and all, in one copy.
+      let token = view.tokens[index]
+      if token.kind == .object || token.kind == .array || (token.kind == .string && token.flag) {
+        JSONWriter.writeCompact(view, index, into: &out)
+      } else {
+        out.append(view.raw(index))
+      }
     case .integer(let value): out.append(decimal: value)
     case .bool(let value): out.append(value ? "true" : "false")
     case .time(let instant):
-      if cachedTime != instant {
-        cachedTimeText.removeAll()
-        cachedTimeText.append(UInt8(ascii: "\""))
-        instant.write(into: &cachedTimeText)
-        cachedTimeText.append(UInt8(ascii: "\""))
-        cachedTime = instant
+      if field == .createdAt {
+        Self.write(instant, cachedAs: &cachedTimes.0, &cachedTimeTexts.0, into: &out)
+      } else {
+        Self.write(instant, cachedAs: &cachedTimes.1, &cachedTimeTexts.1, into: &out)
       }
-      out.append(cachedTimeText)
     case .hash(let value):
       out.append(UInt8(ascii: "\""))
       out.append(hex: value)
@@ -193,5 +199,19 @@ public struct RecordValues: Sendable {
     case .text(let start, let end):
       texts.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
     }
+  }
+
+  private static func write(
+    _ instant: Timestamp, cachedAs cached: inout Timestamp?, _ text: inout ByteBuffer,
+    into out: inout ByteBuffer
+  ) {
+    if cached != instant {
+      text.removeAll()
+      text.append(UInt8(ascii: "\""))
+      instant.write(into: &text)
+      text.append(UInt8(ascii: "\""))
+      cached = instant
+    }
+    out.append(text)
   }
 }

@@ -41,6 +41,7 @@ public struct RecordReader: ~Copyable {
   private var eof = false
   private var atStreamStart = true
   private var skipping = false  // after a failure: looking for a line that starts a record
+  private var cutOffByEnd = false  // a text failed because the input ended inside it
 
   // Position bookkeeping: `line` is the line number of the byte at `lineStart`, which is
   // preceded on that line by `columnBase` scalars that are no longer in the buffer.
@@ -67,9 +68,49 @@ public struct RecordReader: ~Copyable {
     buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
   }
 
+  /// Creates a reader that first reads `pending`, bytes already taken from the stream (it
+  /// copies them), then `fd` if there is one, which it does not close.
+  ///
+  /// `pending` must start at the start of line `line`; `atStreamStart` says whether it is the
+  /// start of the stream, where one byte order mark is skipped. With no `fd` the input ends
+  /// with `pending`: a caller that cuts a long stream after line feeds reads each piece so, and
+  /// asks `endedBetweenTexts` and `isSkipping` whether the piece read as it would in the whole.
+  public init(
+    fd: Int32?, name: String, maxRecordBytes: Int = 1 << 20, pending: UnsafeRawBufferPointer,
+    line: Int, atStreamStart: Bool
+  ) {
+    self.init(fd: fd ?? -1, name: name, maxRecordBytes: maxRecordBytes)
+    if fd == nil {
+      eof = true
+      if capacity < pending.count {
+        buffer.deallocate()
+        capacity = pending.count
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+      }
+    } else if capacity - pending.count < Self.readSize {
+      buffer.deallocate()
+      capacity = pending.count + Self.readSize
+      buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    }
+    if let base = pending.baseAddress {
+      buffer.copyMemory(from: base, byteCount: pending.count)
+    }
+    end = pending.count
+    self.line = line
+    self.atStreamStart = atStreamStart
+  }
+
   deinit {
     buffer.deallocate()
   }
+
+  /// Whether the input so far ended between JSON texts: no text was cut off by its end and the
+  /// check for a byte order mark is behind. (After `next()` returned `.end`.)
+  public var endedBetweenTexts: Bool { !cutOffByEnd && !atStreamStart }
+
+  /// Whether the reader is skipping the rest of a malformed text, up to the next line that
+  /// starts with `{` or `[`.
+  public var isSkipping: Bool { skipping }
 
   /// Whether the current record is already compact and canonical (see `JSONParser.isCompact`).
   public var recordIsCompact: Bool { parser.isCompact }
@@ -259,6 +300,7 @@ public struct RecordReader: ~Copyable {
   private mutating func fail(_ error: JSONError) -> RecordEvent {
     let anchor = (line, lineStart, columnBase)
     let errorOffset = start + error.offset
+    if errorOffset >= end { cutOffByEnd = true }
     // A line that starts with '{' or '[' between the record's start and the error is taken as
     // the next record: the current one was cut short at the end of the line before it.
     var cut: Int? = nil

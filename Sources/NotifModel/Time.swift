@@ -32,17 +32,30 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let secondOfDay = seconds - days * 86_400
     let (year, month, day) = Self.civil(fromDays: days)
-    out.append(digits: year, width: 4)
-    out.append(UInt8(ascii: "-"))
-    out.append(digits: month, width: 2)
-    out.append(UInt8(ascii: "-"))
-    out.append(digits: day, width: 2)
-    out.append(UInt8(ascii: "T"))
-    out.append(digits: secondOfDay / 3600, width: 2)
-    out.append(UInt8(ascii: ":"))
-    out.append(digits: secondOfDay / 60 % 60, width: 2)
-    out.append(UInt8(ascii: ":"))
-    out.append(digits: secondOfDay % 60, width: 2)
+    // `YYYY-MM-DDTHH:MM:SS` composed in a word-aligned scratch on the stack, then one append:
+    // created_at and friends are written for every record.
+    var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &scratch) { text in
+      func put(_ value: Int64, _ width: Int, at offset: Int) {
+        var rest = value
+        for position in stride(from: offset + width - 1, through: offset, by: -1) {
+          text[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+          rest /= 10
+        }
+      }
+      put(year, 4, at: 0)
+      text[4] = UInt8(ascii: "-")
+      put(month, 2, at: 5)
+      text[7] = UInt8(ascii: "-")
+      put(day, 2, at: 8)
+      text[10] = UInt8(ascii: "T")
+      put(secondOfDay / 3600, 2, at: 11)
+      text[13] = UInt8(ascii: ":")
+      put(secondOfDay / 60 % 60, 2, at: 14)
+      text[16] = UInt8(ascii: ":")
+      put(secondOfDay % 60, 2, at: 17)
+      out.append(UnsafeRawBufferPointer(rebasing: text[0..<19]))
+    }
     if nanoseconds != 0 {
       var fraction = Int64(nanoseconds)
       var width = 9

@@ -27,12 +27,17 @@ struct APNsNormalizer {
   // Facts gathered while reading, used by the checks that span several keys.
   private var headers = Headers()
   private var aps = ApsFacts()
+  private var apsNames: [ApsKey?] = []
 
   static let pushTypes: Set<String> = [
     "alert", "background", "location", "voip", "complication", "fileprovider", "mdm",
     "liveactivity", "pushtotalk", "widgets", "controls",
   ]
   static let interruptionLevels: Set<String> = ["passive", "active", "time-sensitive", "critical"]
+  // The same sets as key tables, to look a value up by its bytes: no string built.
+  private static let pushTypeTable = KeyTable(pushTypes.map { ($0, $0) })
+  private static let interruptionLevelTable = KeyTable(interruptionLevels.map { ($0, $0) })
+  private static let eventTable = KeyTable([("start", 0), ("update", 1), ("end", 2)])
   static let topicSuffixes = [
     ".voip", ".complication", ".pushkit.fileprovider", ".push-type.liveactivity", ".voip-ptt",
   ]
@@ -67,11 +72,11 @@ struct APNsNormalizer {
       return
     }
     var root = 0
-    if view.member(0, "aps") == nil, let inner = view.member(0, "payload"),
-      view.kind(inner) == .object
-    {
+    var members = Self.members(view, 0)
+    if members.aps == nil, let inner = members.payload, view.kind(inner) == .object {
       readEnvelope(view)
       root = inner
+      members = Self.members(view, root)
     }
     if isCompact {
       payload.append(view.raw(root))
@@ -82,9 +87,9 @@ struct APNsNormalizer {
       findings.append(
         .error("PayloadEmpty", "the payload is empty: APNs rejects '{}'", at: offset(view, root)))
     }
-    let simulatorApp = view.member(root, "Simulator Target Bundle").flatMap { view.stringValue($0) }
-    aps.isMDM = view.member(root, "mdm") != nil
-    if let apsIndex = view.member(root, "aps") {
+    let simulatorApp = members.simulatorTarget.flatMap { view.stringValue($0) }
+    aps.isMDM = members.mdm != nil
+    if let apsIndex = members.aps {
       if view.kind(apsIndex) == .object {
         readAps(view, apsIndex)
       } else {
@@ -102,6 +107,30 @@ struct APNsNormalizer {
       findings.append(.warning("NoAps", message, at: offset(view, root)))
     }
     finish(view, simulatorApp: simulatorApp)
+  }
+
+  private enum RootKey: Sendable { case aps, payload, simulatorTarget, mdm }
+  private static let rootKeys = KeyTable<RootKey>([
+    ("aps", .aps), ("payload", .payload), ("Simulator Target Bundle", .simulatorTarget),
+    ("mdm", .mdm),
+  ])
+
+  /// The values of the members of the object at `index` that decide how it is read, in one
+  /// pass over its keys.
+  private static func members(_ view: JSONView, _ index: Int) -> (
+    aps: Int?, payload: Int?, simulatorTarget: Int?, mdm: Int?
+  ) {
+    var found: (aps: Int?, payload: Int?, simulatorTarget: Int?, mdm: Int?) = (nil, nil, nil, nil)
+    view.forEachMember(of: index) { key, value in
+      switch rootKeys.find(view, key) {
+      case .aps: found.aps = value
+      case .payload: found.payload = value
+      case .simulatorTarget: found.simulatorTarget = value
+      case .mdm: found.mdm = value
+      case nil: break
+      }
+    }
+    return found
   }
 
   // MARK: - Envelope
@@ -160,7 +189,11 @@ struct APNsNormalizer {
   }
 
   private mutating func readReceivedAt(_ view: JSONView, _ value: Int) {
-    if let text = view.stringValue(value) {
+    if view.kind(value) == .string, !view.tokens[value].flag,
+      let instant = Timestamp(rfc3339: view.rawString(value))
+    {
+      headers.receivedAt = instant
+    } else if let text = view.stringValue(value) {
       do {
         headers.receivedAt = try Timestamp(rfc3339: text)
       } catch {
@@ -181,7 +214,7 @@ struct APNsNormalizer {
     let at = offset(view, value)
     switch Self.headerKeys.find(view, key) {
     case .id:
-      if let id = view.stringValue(value), Self.isUUID(id) {
+      if view.kind(value) == .string, Self.withText(view, value, Self.isUUID) {
         values[.id] = .input(value)
         headers.hasID = true
       } else {
@@ -222,7 +255,7 @@ struct APNsNormalizer {
       headers.priority = (priority, at)
       values[.priority] = .integer(priority)
     case .pushType:
-      guard let type = view.stringValue(value), Self.pushTypes.contains(type) else {
+      guard view.kind(value) == .string, let type = Self.pushTypeTable.find(view, value) else {
         findings.append(
           .error(
             "InvalidPushType",
@@ -284,8 +317,16 @@ struct APNsNormalizer {
   ])
 
   private mutating func readAps(_ view: JSONView, _ apsIndex: Int) {
+    // Two passes: the first finds Live Activity keys, which change how others are read. Each
+    // key is looked up once; the second pass takes its name from `apsNames`.
+    let count = Int(view.tokens[apsIndex].count)
+    if apsNames.count < count { apsNames = Array(repeating: nil, count: count) }
+    var found = 0
     view.forEachMember(of: apsIndex) { key, _ in
-      switch Self.apsKeys.find(view, key) {
+      let name = Self.apsKeys.find(view, key)
+      apsNames[found] = name
+      found += 1
+      switch name {
       case .event, .timestamp, .staleDate, .dismissalDate, .contentState, .attributes,
         .attributesType, .inputPushToken, .inputPushChannel:
         aps.isLiveActivity = true
@@ -294,9 +335,11 @@ struct APNsNormalizer {
     }
     if headers.pushType == "liveactivity" { aps.isLiveActivity = true }
     var alertIndex: Int? = nil
+    var member = 0
     view.forEachMember(of: apsIndex) { key, value in
       let at = offset(view, value)
-      let name = Self.apsKeys.find(view, key)
+      let name = apsNames[member]
+      member += 1
       if name != .contentAvailable { aps.otherKeys = true }
       switch name {
       case .alert:
@@ -340,7 +383,7 @@ struct APNsNormalizer {
         values[.mutableContent] = .bool(on)
         if on { aps.mutableContentAt = offset(view, key) }
       case .interruptionLevel:
-        if let level = view.stringValue(value), Self.interruptionLevels.contains(level) {
+        if view.kind(value) == .string, Self.interruptionLevelTable.find(view, value) != nil {
           values[.interruptionLevel] = .input(value)
         } else {
           findings.append(
@@ -363,7 +406,7 @@ struct APNsNormalizer {
           values[.relevance] = .input(value)
         }
       case .event:
-        if let event = view.stringValue(value), ["start", "update", "end"].contains(event) {
+        if view.kind(value) == .string, Self.eventTable.find(view, value) != nil {
           values[.event] = .input(value)
         } else {
           findings.append(
@@ -706,11 +749,25 @@ struct APNsNormalizer {
 
   private func offset(_ view: JSONView, _ index: Int) -> Int { Int(view.tokens[index].start) }
 
+  /// Calls `body` with the decoded UTF-8 bytes of the string at `index`: its raw bytes when it
+  /// has no escape, so that no string is built.
+  static func withText<R>(
+    _ view: JSONView, _ index: Int, _ body: (UnsafeRawBufferPointer) -> R
+  ) -> R {
+    guard view.tokens[index].flag else { return body(view.rawString(index)) }
+    var text = view.string(index)
+    return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+  }
+
   static func isUUID(_ text: String) -> Bool {
-    let bytes = Array(text.utf8)
+    var text = text
+    return text.withUTF8 { isUUID(UnsafeRawBufferPointer($0)) }
+  }
+
+  static func isUUID(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard bytes.count == 36 else { return false }
     for (i, byte) in bytes.enumerated() {
-      if [8, 13, 18, 23].contains(i) {
+      if i == 8 || i == 13 || i == 18 || i == 23 {
         if byte != UInt8(ascii: "-") { return false }
       } else if !(byte >= 0x30 && byte <= 0x39) && !(byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66) {
         return false
@@ -722,12 +779,19 @@ struct APNsNormalizer {
   /// A header value that may be a number or, as on the wire, a string of digits.
   static func headerInteger(_ view: JSONView, _ value: Int) -> Int64? {
     if let number = view.integer(value) { return number }
-    guard let text = view.stringValue(value), !text.isEmpty,
-      text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
-    else {
-      return nil
+    guard view.kind(value) == .string else { return nil }
+    return withText(view, value) { digits -> Int64? in
+      guard !digits.isEmpty else { return nil }
+      var number: Int64 = 0
+      for byte in digits {
+        guard byte >= 0x30 && byte <= 0x39 else { return nil }
+        let (times10, o1) = number.multipliedReportingOverflow(by: 10)
+        let (sum, o2) = times10.addingReportingOverflow(Int64(byte - 0x30))
+        if o1 || o2 { return nil }
+        number = sum
+      }
+      return number
     }
-    return Int64(text)
   }
 
   static func isStringArray(_ view: JSONView, _ value: Int) -> Bool {

@@ -1,31 +1,64 @@
 import NotifModel
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Finds which of a fixed set of names a JSON key is, comparing raw bytes: no strings built.
 ///
 /// Names are bucketed by length; within a bucket a candidate is first compared by its first and
-/// last eight bytes as two words, which decides every name up to 16 bytes without a loop.
-struct KeyTable<Name: Sendable>: Sendable {
-  private let lengths: [Int]
-  private let heads: [UInt64]
-  private let tails: [UInt64]
-  private let spelled: [[UInt8]]
-  private let names: [Name]
-  private let bucketStart: [Int]  // entries of length n are bucketStart[n]..<bucketStart[n + 1]
+/// last eight bytes as two words, which decides every name up to 16 bytes without a loop. The
+/// words and buckets sit in one flat allocation: a lookup runs for every key of every payload,
+/// and arrays would add a bounds check to each step.
+struct KeyTable<Name: Sendable>: @unchecked Sendable {  // the storage is never written after init
+  private let storage: Storage
 
-  init(_ table: [(String, Name)]) {
-    let sorted = table.sorted { $0.0.utf8.count < $1.0.utf8.count }
-    spelled = sorted.map { Array($0.0.utf8) }
-    names = sorted.map(\.1)
-    lengths = spelled.map(\.count)
-    heads = spelled.map { bytes in bytes.withUnsafeBytes { Self.words($0).head } }
-    tails = spelled.map { bytes in bytes.withUnsafeBytes { Self.words($0).tail } }
-    let all = lengths
-    bucketStart = (0...(all.last ?? 0) + 1).map { length in
-      all.firstIndex { $0 >= length } ?? all.count
+  private final class Storage {
+    let count: Int
+    let maxLength: Int
+    let words: UnsafeMutablePointer<UInt64>  // head and tail of entry i at 2i and 2i + 1
+    let bucketStart: UnsafeMutablePointer<Int>  // entries of length n: [n]..<[n + 1]
+    let names: UnsafeMutablePointer<Name>
+    let spelled: [[UInt8]]
+
+    init(_ table: [(String, Name)]) {
+      let sorted = table.sorted { $0.0.utf8.count < $1.0.utf8.count }
+      spelled = sorted.map { Array($0.0.utf8) }
+      count = sorted.count
+      maxLength = spelled.last?.count ?? 0
+      words = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * max(count, 1))
+      names = UnsafeMutablePointer<Name>.allocate(capacity: max(count, 1))
+      bucketStart = UnsafeMutablePointer<Int>.allocate(capacity: maxLength + 2)
+      for (i, entry) in sorted.enumerated() {
+        let (head, tail) = spelled[i].withUnsafeBytes { KeyTable.words($0) }
+        words[2 * i] = head
+        words[2 * i + 1] = tail
+        (names + i).initialize(to: entry.1)
+      }
+      let lengths = spelled.map(\.count)
+      for length in 0...maxLength + 1 {
+        bucketStart[length] = lengths.firstIndex { $0 >= length } ?? count
+      }
+    }
+
+    deinit {
+      names.deinitialize(count: count)
+      names.deallocate()
+      words.deallocate()
+      bucketStart.deallocate()
     }
   }
 
+  init(_ table: [(String, Name)]) {
+    storage = Storage(table)
+  }
+
   /// The name of the key string at `index` of `view`, or nil if it is none of them.
+  @inline(__always)
   func find(_ view: JSONView, _ index: Int) -> Name? {
     if view.tokens[index].flag {  // escaped: compare the decoded text
       var text = view.string(index)
@@ -34,20 +67,35 @@ struct KeyTable<Name: Sendable>: Sendable {
     return find(view.rawString(index))
   }
 
+  @inline(__always)
   private func find(_ raw: UnsafeRawBufferPointer) -> Name? {
     let length = raw.count
-    guard length + 1 < bucketStart.count else { return nil }
+    let storage = self.storage
+    guard length <= storage.maxLength else { return nil }
     let (head, tail) = Self.words(raw)
-    for entry in bucketStart[length]..<bucketStart[length + 1]
-    where heads[entry] == head && tails[entry] == tail {
-      if length <= 16 || spelled[entry].elementsEqual(raw) { return names[entry] }
+    var entry = storage.bucketStart[length]
+    let end = storage.bucketStart[length + 1]
+    while entry < end {
+      if storage.words[2 * entry] == head && storage.words[2 * entry + 1] == tail
+        && (length <= 16 || Self.same(storage.spelled[entry], raw))
+      {
+        return storage.names[entry]
+      }
+      entry += 1
     }
     return nil
   }
 
+  private static func same(_ name: [UInt8], _ raw: UnsafeRawBufferPointer) -> Bool {
+    name.withUnsafeBytes { spelled in
+      guard let a = spelled.baseAddress, let b = raw.baseAddress else { return raw.isEmpty }
+      return memcmp(a, b, raw.count) == 0
+    }
+  }
+
   /// The first and the last eight bytes as words (zero-padded when shorter).
   @inline(__always)
-  private static func words(_ raw: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64) {
+  fileprivate static func words(_ raw: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64) {
     if raw.count >= 8 {
       return (
         raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self),

@@ -14,8 +14,8 @@ struct ParseCommand {
   static let version = "0.1.0"
   static let usage =
     "usage: notif-parse [-clsh] [--app bundle-id] [--app-name name] [--categories file]\n"
-    + "                   [--format text|github|json] [--max-record-bytes size] [--now time]\n"
-    + "                   [--push-type type] [file ...]\n"
+    + "                   [--format text|github|json] [-j jobs] [--max-record-bytes size]\n"
+    + "                   [--now time] [--push-type type] [file ...]\n"
 
   static let help =
     usage + """
@@ -30,6 +30,7 @@ struct ParseCommand {
             --app-name name       the app's display name, for --lint
             --categories file     category registry (notif-categories(5)) to check against
             --format format       diagnostics as text (default), github or json
+        -j, --jobs n              threads that parse a large file (default: cores, at most 2)
             --max-record-bytes size
                                   longest JSON text accepted (default 1m; k and m suffixes)
             --now time            created_at for inputs without received_at (RFC 3339 or @epoch)
@@ -41,9 +42,16 @@ struct ParseCommand {
 
   static let options: [OptionSpec] = [
     .flag("check", "c"), .flag("strict", "s"), .flag("lint", "l"), .value("app"),
-    .value("app-name"), .value("categories"), .value("format"), .value("max-record-bytes"),
+    .value("app-name"), .value("categories"), .value("format"), .value("jobs", "j"),
+    .value("max-record-bytes"),
     .value("now"), .value("push-type"), .flag("help", "h"), .flag("version"),
   ]
+
+  /// Threads when `--jobs` is not given: one per core, at most 2, so that a run on a shared
+  /// machine takes a fair share; more can be asked for.
+  static var defaultJobs: Int {
+    min(max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1), 2)
+  }
 
   /// What the command line asked for.
   struct Configuration {
@@ -54,6 +62,7 @@ struct ParseCommand {
     var categoriesPath: String?
     var format = DiagnosticFormat.text
     var maxRecordBytes = 1 << 20
+    var jobs = ParseCommand.defaultJobs
     var defaults: InputDefaults
     var files: [String] = []
   }
@@ -62,7 +71,8 @@ struct ParseCommand {
   /// `stderr`.
   static func run(
     arguments: [String], sourceDateEpoch: String?, clock: () -> Timestamp,
-    stdout: inout OutputWriter, stderr: inout OutputWriter
+    stdout: inout OutputWriter, stderr: inout OutputWriter,
+    chunkSize: Int = ParseRun.defaultChunkSize
   ) -> ExitStatus {
     let configuration: Configuration
     do {
@@ -79,7 +89,7 @@ struct ParseCommand {
       try? stderr.flush()
       return .failure
     }
-    var run = ParseRun(configuration: configuration)
+    var run = ParseRun(configuration: configuration, chunkSize: chunkSize)
     return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
@@ -136,6 +146,14 @@ struct ParseCommand {
           "--max-record-bytes: '\(size)' is not a size from 2 to 1g, such as 65536, 64k or 1m")
       }
       configuration.maxRecordBytes = bytes
+    }
+    if let jobs = scanned.last("jobs") {
+      guard jobs.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let count = Int(jobs),
+        (1...64).contains(count)
+      else {
+        throw UsageError("--jobs: '\(jobs)' is not a number of threads from 1 to 64")
+      }
+      configuration.jobs = count
     }
     if let app = configuration.defaults.app, app.isEmpty {
       throw UsageError("--app: the bundle identifier is empty")

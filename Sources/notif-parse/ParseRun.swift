@@ -9,19 +9,32 @@ import NotifModel
 #endif
 
 /// One run of notif-parse over its inputs: reads, checks, writes, counts.
+///
+/// A regular file larger than one chunk is read in chunks cut after line feeds, which worker
+/// threads (`--jobs`) turn into records while the next are read; their results are written in
+/// input order, so the output is the same as from one thread. A chunk that does not end
+/// between texts (a pretty-printed text cut in two, an error at the cut) shows that the
+/// guess was wrong: the rest of that file is then read by one reader, from that chunk on.
 struct ParseRun {
   let configuration: ParseCommand.Configuration
-  private var normalizer: APNsNormalizer
-  private var lint: CopyLint?
+  /// The size of a chunk: the bytes read at once and handed to a worker. Tests make it small.
+  let chunkSize: Int
   private var registry: CategoryRegistry?
-  private var record = ByteBuffer(capacity: 16 * 1024)
-  private var status = ExitStatus.success
-  private var counts = (files: 0, records: 0, rejected: 0, errors: 0, warnings: 0)
+  private var processor: RecordProcessor?  // made once the registry is loaded
+  private var workers: ChunkWorkers?  // started with the first file split in chunks
+  private var chunks: [Chunk] = []
+  private var out = ByteBuffer(capacity: 16 * 1024)
+  private var err = ByteBuffer(capacity: 1024)
+  private var tally = Tally()
+  private var files = 0
+  /// Chunks whose results were written, and times one reader took over: for tests.
+  private(set) var chunkCounts = (written: 0, fallBacks: 0)
 
-  init(configuration: ParseCommand.Configuration) {
+  static let defaultChunkSize = 128 * 1024
+
+  init(configuration: ParseCommand.Configuration, chunkSize: Int = ParseRun.defaultChunkSize) {
     self.configuration = configuration
-    normalizer = APNsNormalizer(defaults: configuration.defaults)
-    lint = configuration.lint ? CopyLint(appName: configuration.appName) : nil
+    self.chunkSize = max(chunkSize, 1)
   }
 
   /// A write to standard output failed: processing stops.
@@ -30,10 +43,12 @@ struct ParseRun {
   }
 
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
+    defer { workers?.stop() }
     do throws(OutputFailed) {
       if let path = configuration.categoriesPath {
         guard try loadRegistry(path, stdout: &stdout, stderr: &stderr) else { return .failure }
       }
+      processor = RecordProcessor(configuration: configuration, registry: registry)
       for file in configuration.files {
         try read(file, stdout: &stdout, stderr: &stderr)
       }
@@ -50,7 +65,7 @@ struct ParseRun {
       try? stderr.flush()
       return .failure
     }
-    return status
+    return tally.status
   }
 
   // MARK: - Inputs
@@ -68,90 +83,239 @@ struct ParseRun {
       return
     }
     defer { if fd != STDIN_FILENO { close(fd) } }
-    counts.files += 1
-    var reader = RecordReader(fd: fd, name: name, maxRecordBytes: configuration.maxRecordBytes)
+    files += 1
+    // Chunks only pay for a regular file bigger than one: a pipe's reader would wait for a
+    // whole chunk before showing anything, and a small file would pay for starting threads.
+    // --lint remembers every record seen, so one processor must see them all.
+    var status = stat()
+    if configuration.jobs > 1 && !configuration.lint && fstat(fd, &status) == 0
+      && status.st_mode & S_IFMT == S_IFREG && Int(status.st_size) > chunkSize
+    {
+      if let workers = startWorkers() {
+        return try readInChunks(fd, name: name, workers: workers, stdout: &stdout, stderr: &stderr)
+      }
+    }
+    do {
+      let reader = RecordReader(fd: fd, name: name, maxRecordBytes: configuration.maxRecordBytes)
+      try read(reader, stdout: &stdout, stderr: &stderr)
+    }
+  }
+
+  /// Reads the rest of an input with one reader.
+  private mutating func read(
+    _ reader: consuming RecordReader, stdout: inout OutputWriter, stderr: inout OutputWriter
+  ) throws(OutputFailed) {
+    // Moved out and back, not copied: with --lint a copy would duplicate the memory of every
+    // event seen at its first write.
+    guard var processor else { return }
+    self.processor = nil
+    defer { self.processor = processor }
     while true {
       let event: RecordEvent
       do {
         event = try reader.next()
       } catch {
         try report(
-          Diagnostic(.error, "Unreadable", error.message, file: name), fatal: true, stdout: &stdout,
-          stderr: &stderr)
-        return
-      }
-      switch event {
-      case .end:
-        return
-      case .failure(let error, let line, let column):
-        counts.records += 1
-        counts.rejected += 1
-        status = max(status, .rejected)
-        try report(
-          Diagnostic(
-            .error, error.code.rawValue, error.message, file: name, line: line, column: column),
+          Diagnostic(.error, "Unreadable", error.message, file: reader.name), fatal: true,
           stdout: &stdout, stderr: &stderr)
-      case .record:
-        counts.records += 1
-        try process(&reader, stdout: &stdout, stderr: &stderr)
+        return
       }
+      if case .end = event { return }
+      processor.handle(event, of: reader, out: &out, err: &err, tally: &tally)
+      try write(&out, &err, stdout: &stdout, stderr: &stderr)
     }
   }
 
-  private mutating func process(
-    _ reader: inout RecordReader, stdout: inout OutputWriter, stderr: inout OutputWriter
+  /// Writes out and empties what processing left in `out` and `err`.
+  private func write(
+    _ out: inout ByteBuffer, _ err: inout ByteBuffer, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
   ) throws(OutputFailed) {
-    let isCompact = reader.recordIsCompact
-    let findings = reader.withRecord { view in
-      normalizer.normalize(view, isCompact: isCompact)
-      var findings = normalizer.findings
-      guard !normalizer.rejected || configuration.check else { return findings }
-      if let registry, case .input(let index) = normalizer.values[.category],
-        let category = view.stringValue(index), registry[category] == nil
-      {
-        findings.append(
-          .warning(
-            "UnknownCategory",
-            "category '\(category)' is not in the registry: iOS shows no actions and no custom summary",
-            at: Int(view.tokens[index].start)))
-      }
-      if lint != nil {
-        // Optional chaining mutates the lint in place: a copy would duplicate its memory of
-        // every event seen, once per record.
-        let values = normalizer.values
-        let line = reader.recordLine
-        findings +=
-          lint?.check(values, view, file: reader.name, line: line) { field in
-            if case .input(let index) = values[field] { return Int(view.tokens[index].start) }
-            return 0
-          } ?? []
-      }
-      let rejected = findings.contains { $0.severity == .error || configuration.strict }
-      if !rejected && !configuration.check {
-        record.removeAll()
-        normalizer.writeRecord(view, into: &record)
-      }
-      return findings
-    }
-    let rejected = findings.contains { $0.severity == .error || configuration.strict }
-    for finding in findings.sorted(by: { $0.offset < $1.offset }) {
-      let at = reader.position(ofRecordOffset: finding.offset)
-      try report(
-        Diagnostic(
-          finding.severity, finding.code, finding.message, file: reader.name, line: at.line,
-          column: at.column),
-        stdout: &stdout, stderr: &stderr)
-    }
-    if rejected {
-      counts.rejected += 1
-      status = max(status, .rejected)
-    } else if !configuration.check {
+    if out.count > 0 {
       do {
-        try stdout.write(record)
+        try stdout.write(out)
       } catch {
         throw OutputFailed(error: error)
       }
+      out.removeAll()
     }
+    if err.count > 0 {
+      // Diagnostics go out at once, so they show while the run goes on. A failed write to
+      // standard error cannot be reported anywhere: it does not stop the run.
+      try? stderr.write(err)
+      try? stderr.flush()
+      err.removeAll()
+    }
+  }
+
+  // MARK: - Chunks
+
+  /// Reads a regular file in chunks that worker threads process, writing their results in
+  /// input order. One reader takes over for the rest of the file from the first chunk that did
+  /// not end between texts, or at a line longer than a chunk.
+  private mutating func readInChunks(
+    _ fd: Int32, name: String, workers: ChunkWorkers, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
+  ) throws(OutputFailed) {
+    let ring = chunks.count
+    var submitted = 0  // chunks handed to the workers; chunk i is chunks[i % ring]
+    var written = 0  // chunks whose results are written
+    var line = 1
+    var eof = false
+    while !eof {
+      if submitted - written == ring {
+        let next = chunks[(written + 1) % ring].bytes.load(as: UInt8.self)
+        guard
+          try writeResults(of: written, workers, nextByte: next, stdout: &stdout, stderr: &stderr)
+        else {
+          let last = chunks[(submitted - 1) % ring]
+          return try fallBack(
+            from: written, to: submitted, then: last, last.count, fd, name: name, line: line,
+            workers, stdout: &stdout, stderr: &stderr)
+        }
+        written += 1
+      }
+      let chunk = chunks[submitted % ring]
+      chunk.filled = 0
+      if submitted > 0 {  // the bytes after the last chunk's last line feed come first
+        let previous = chunks[(submitted - 1) % ring]
+        chunk.filled = previous.filled - previous.count
+        chunk.bytes.copyMemory(from: previous.bytes + previous.count, byteCount: chunk.filled)
+      }
+      var failed = false
+      while chunk.filled < chunk.capacity {
+        let count = systemRead(fd, chunk.bytes + chunk.filled, chunk.capacity - chunk.filled)
+        if count > 0 {
+          chunk.filled += count
+        } else if count == 0 {
+          eof = true
+          break
+        } else if errno != EINTR {
+          failed = true  // the reader that takes over reads again, and reports the error
+          break
+        }
+      }
+      if eof {
+        chunk.count = chunk.filled
+      } else if !failed, let last = Self.lastLineFeed(chunk.bytes, chunk.filled) {
+        chunk.count = last + 1
+      } else {
+        // A line longer than a chunk, or a read error: write what the workers have, then one
+        // reader goes on from this chunk's bytes.
+        while written < submitted {
+          let next: UInt8? =
+            written + 1 < submitted
+            ? chunks[(written + 1) % ring].bytes.load(as: UInt8.self)
+            : chunk.filled > 0 ? chunk.bytes.load(as: UInt8.self) : nil
+          guard
+            try writeResults(of: written, workers, nextByte: next, stdout: &stdout, stderr: &stderr)
+          else { break }
+          written += 1
+        }
+        return try fallBack(
+          from: written, to: submitted, then: chunk, 0, fd, name: name, line: line, workers,
+          stdout: &stdout, stderr: &stderr)
+      }
+      if chunk.count == 0 { break }
+      chunk.name = name
+      chunk.line = line
+      chunk.atStreamStart = submitted == 0
+      line += Self.lineFeeds(in: UnsafeRawBufferPointer(start: chunk.bytes, count: chunk.count))
+      workers.submit(chunk)
+      submitted += 1
+    }
+    while written < submitted {
+      let next =
+        written + 1 < submitted ? chunks[(written + 1) % ring].bytes.load(as: UInt8.self) : nil
+      guard try writeResults(of: written, workers, nextByte: next, stdout: &stdout, stderr: &stderr)
+      else {
+        let last = chunks[(submitted - 1) % ring]
+        return try fallBack(
+          from: written, to: submitted, then: last, last.count, fd, name: name, line: line,
+          workers, stdout: &stdout, stderr: &stderr)
+      }
+      written += 1
+    }
+  }
+
+  /// Waits for chunk `index` and writes its results if they are what one reader would have
+  /// made (see `Chunk.readsAsWhole`); returns whether it wrote them.
+  private mutating func writeResults(
+    of index: Int, _ workers: ChunkWorkers, nextByte: UInt8?, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
+  ) throws(OutputFailed) -> Bool {
+    let chunk = chunks[index % chunks.count]
+    workers.wait(for: chunk)
+    guard chunk.readsAsWhole(nextByte: nextByte) else { return false }
+    tally.add(chunk.tally)
+    chunkCounts.written += 1
+    try write(&chunk.out, &chunk.err, stdout: &stdout, stderr: &stderr)
+    return true
+  }
+
+  /// Reads the rest of the file with one reader, from the start of chunk `first`: the bytes of
+  /// chunks `first..<end`, then those of `tail` from `tailStart`, then the rest of `fd`.
+  /// `line` is the line number after chunk `end - 1`.
+  private mutating func fallBack(
+    from first: Int, to end: Int, then tail: Chunk, _ tailStart: Int, _ fd: Int32, name: String,
+    line: Int, _ workers: ChunkWorkers, stdout: inout OutputWriter, stderr: inout OutputWriter
+  ) throws(OutputFailed) {
+    chunkCounts.fallBacks += 1
+    var size = tail.filled - tailStart
+    for index in first..<end {
+      let chunk = chunks[index % chunks.count]
+      workers.wait(for: chunk)  // its buffers are used again for the next file
+      size += chunk.count
+    }
+    let pending = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 16)
+    defer { pending.deallocate() }
+    var at = pending
+    for index in first..<end {
+      let chunk = chunks[index % chunks.count]
+      at.copyMemory(from: chunk.bytes, byteCount: chunk.count)
+      at += chunk.count
+    }
+    at.copyMemory(from: tail.bytes + tailStart, byteCount: tail.filled - tailStart)
+    let reader = RecordReader(
+      fd: fd, name: name, maxRecordBytes: configuration.maxRecordBytes,
+      pending: UnsafeRawBufferPointer(start: pending, count: size),
+      line: first < end ? chunks[first % chunks.count].line : line, atStreamStart: first == 0)
+    try read(reader, stdout: &stdout, stderr: &stderr)
+  }
+
+  /// Starts the workers and their chunks, once; nil if no thread could be started.
+  private mutating func startWorkers() -> ChunkWorkers? {
+    if let workers { return workers.count > 0 ? workers : nil }
+    guard let processor else { return nil }
+    let started = ChunkWorkers(
+      processors: Array(repeating: processor, count: configuration.jobs))
+    workers = started
+    // Each worker has one chunk in hand and one waiting; the reader fills one more.
+    chunks = (0..<2 * started.count + 1).map { _ in Chunk(capacity: chunkSize) }
+    return started.count > 0 ? started : nil
+  }
+
+  /// The offset of the last line feed in the first `count` bytes at `bytes`.
+  static func lastLineFeed(_ bytes: UnsafeRawPointer, _ count: Int) -> Int? {
+    var at = count - 1
+    while at >= 0 {
+      if bytes.load(fromByteOffset: at, as: UInt8.self) == 0x0A { return at }
+      at -= 1
+    }
+    return nil
+  }
+
+  /// The number of line feeds in `bytes`.
+  static func lineFeeds(in bytes: UnsafeRawBufferPointer) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    var count = 0
+    var from = base
+    let end = base + bytes.count
+    while from < end, let hit = memchr(from, 0x0A, from.distance(to: end)) {
+      count += 1
+      from = UnsafeRawPointer(hit) + 1
+    }
+    return count
   }
 
   // MARK: - The registry
@@ -230,10 +394,10 @@ struct ParseRun {
     _ diagnostic: Diagnostic, fatal: Bool = false, stdout: inout OutputWriter,
     stderr: inout OutputWriter
   ) throws(OutputFailed) {
-    if fatal { status = max(status, .failure) }
+    if fatal { tally.status = max(tally.status, .failure) }
     switch diagnostic.severity {
-    case .error: counts.errors += 1
-    case .warning: counts.warnings += 1
+    case .error: tally.errors += 1
+    case .warning: tally.warnings += 1
     }
     let line = configuration.format.render(diagnostic, program: ParseCommand.name)
     if configuration.check && !fatal {
@@ -257,6 +421,10 @@ struct ParseRun {
     func plural(_ count: Int, _ word: String) -> String {
       "\(count) \(word)\(count == 1 ? "" : "s")"
     }
+    let counts = (
+      files: files, records: tally.records, rejected: tally.rejected, errors: tally.errors,
+      warnings: tally.warnings
+    )
     let accepted = counts.records - counts.rejected
     switch configuration.format {
     case .json:
@@ -269,4 +437,9 @@ struct ParseRun {
         + "\(plural(counts.warnings, "warning"))\n"
     }
   }
+}
+
+/// `read(2)`, named apart from the run's own methods.
+private func systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  read(fd, bytes, count)
 }

@@ -2,8 +2,12 @@
 // concatenated JSON texts) from its file operands or standard input, checks each the way APNs
 // and iOS would, and writes one notification record per accepted payload as NDJSON (notif(5)).
 // It keeps one JSON text and its tape in memory at a time (bounded by --max-record-bytes); with
-// --lint, also one 8-byte hash per event seen, to find repeats. FoundationEssentials is not
-// needed: the model does its own JSON, time and I/O.
+// --lint, also one 8-byte hash per event seen, to find repeats. A regular file larger than
+// 128 KiB is read in chunks of 128 KiB cut after line feeds, which --jobs worker threads turn
+// into records while the next are read; a fixed ring of 2 x jobs + 1 chunks and their output
+// is in memory then, and results are written in input order, so the output is the same as from
+// one thread. FoundationEssentials is not needed: the model does its own JSON, time and I/O;
+// the threads are POSIX threads.
 import NotifModel
 
 #if canImport(Glibc)

@@ -225,6 +225,18 @@ private let word = " (only true, false and null go unquoted; strings need double
     #expect(parseError(rejection.bytes) == rejection.error)
   }
 
+  /// A reader hands the parser whatever a read brought: a text rejected before its end must be
+  /// rejected with the same message however much of it has arrived, or be waited for.
+  @Test(arguments: grammar + strings + utf8)
+  func rejectsWithTheSameMessageWhateverPartHasArrived(_ rejection: Rejection) {
+    for count in 0..<rejection.bytes.count where count > 0 {
+      let result = parse(Array(rejection.bytes[..<count]), isFinal: false).result
+      if case .failed(let error) = result {
+        #expect(error == rejection.error, "after \(count) bytes")
+      }
+    }
+  }
+
   @Test(
     arguments: [[0x22, 0xC3], [0x22, 0xE2, 0x82], [0x22, 0xF0, 0x9F, 0x98], [0x22, 0xF0]]
       as [[UInt8]])
@@ -465,10 +477,10 @@ private let word = " (only true, false and null go unquoted; strings need double
   // MARK: - Compactness
 
   @Test(arguments: [
-    (#"{"a":1}"#, true), (#"{"a": 1}"#, false), (#"{"a":"\n"}"#, false), (#"{"a":"é"}"#, true),
+    (#"{"a":1}"#, true), (#"{"a": 1}"#, false), (#"{"a":"\n"}"#, true), (#"{"a":"é"}"#, true),
     (#"{"a":"\u00e9"}"#, false), (#"{"a":"\/"}"#, false), ("[1,2]", true), ("[1, 2]", false),
     (" [1]", false), ("[1]\n", true), (#"{"a":[true,null,{"b":-1.5e3}]}"#, true), ("{\n}", false),
-    (#""\"""#, false),
+    (#""\"""#, true), (#""\u0041""#, false), (#""\u000a""#, false), (#""\\\b\f\r\t""#, true),
   ])
   func reportsWhetherTheTextIsAlreadyCompact(_ text: String, _ isCompact: Bool) {
     #expect(parse(text).isCompact == isCompact)
@@ -477,6 +489,7 @@ private let word = " (only true, false and null go unquoted; strings need double
   /// The claim `isCompact` makes: the raw bytes are exactly what the writer would write.
   @Test(arguments: [
     #"{"a":1}"#, #"{"a":"é","b":[1.0,1e5,true,null,{}]}"#, "[]", #""x""#, "12345678901234567890",
+    #"{"a\"b":"\\\n\t\r\b\f\""}"#,
   ])
   func compactTextIsItsOwnCanonicalForm(_ text: String) {
     let parsed = parse(text)
@@ -485,6 +498,23 @@ private let word = " (only true, false and null go unquoted; strings need double
   }
 
   // MARK: - The view
+
+  @Test(arguments: [
+    "0", "-0", "1", "0.5", "-0.25", "1.0", "0.1", "0.7", "0.3333333333333", "123456789012345",
+    "1234567890.12345", "-999999999999999", "0.000000000000001", "1234567890123456", "1e2",
+    "1.5E-3", "0.1000000000000001", "9007199254740993", "2.2250738585072014e-308",
+  ])
+  func readsNumbersAsDoublesAsStrtodDoes(_ text: String) throws {
+    let bytes = Array(text.utf8)
+    var parser = JSONParser()
+    let value = bytes.withUnsafeBytes { raw -> Double? in
+      guard case .complete = parser.parse(raw, isFinal: true) else { return nil }
+      return parser.withView(over: raw) { $0.double(0) }
+    }
+    let expected = try #require(Double(text))
+    #expect(value == expected)
+    #expect(value?.sign == expected.sign)
+  }
 
   @Test func viewFindsMembersAndElements() {
     let text = #"{"a":1,"b":{"c":[2,"x",[3]]},"\u0064":true}"#

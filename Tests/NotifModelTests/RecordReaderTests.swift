@@ -491,14 +491,15 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
   }
 
   @Test func reportsWhetherTheRecordIsCompact() throws {
-    let flags = try withInput(Array("{\"a\":1}\n{\"a\": 1}\n{\"a\":\"\\n\"}\n".utf8), .file) {
+    let text = "{\"a\":1}\n{\"a\": 1}\n{\"a\":\"\\u00e9\"}\n{\"a\":\"\\n\"}\n"
+    let flags = try withInput(Array(text.utf8), .file) {
       fd -> [Bool] in
       var reader = RecordReader(fd: fd, name: "input")
       var flags: [Bool] = []
       while try reader.next() == .record { flags.append(reader.recordIsCompact) }
       return flags
     }
-    #expect(flags == [true, false, false])
+    #expect(flags == [true, false, false, true])  // \n is how the writer writes it too
   }
 
   @Test func keepsReturningEndAtTheEnd() throws {
@@ -519,5 +520,64 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     }
     #expect(reader.name == "some-dir")
     #expect(reader.maxRecordBytes == 1 << 20)
+  }
+
+  @Test(arguments: cases)
+  func readsTheSameWhenTheStartIsAlreadyInMemory(
+    _ name: String, _ input: [UInt8], _ expected: [ReadEvent]
+  ) throws {
+    for split in 0...input.count {
+      let events = try withInput(Array(input[split...]), .file) { fd in
+        try input[..<split].withUnsafeBytes { pending in
+          var reader = RecordReader(
+            fd: fd, name: "input", pending: pending, line: 1, atStreamStart: true)
+          return try collect(&reader)
+        }
+      }
+      #expect(events == expected, "split at \(split)")
+    }
+    let alone = try input.withUnsafeBytes { pending in
+      var reader = RecordReader(
+        fd: nil, name: "input", pending: pending, line: 1, atStreamStart: true)
+      return try collect(&reader)
+    }
+    #expect(alone == expected)
+  }
+
+  @Test func countsLinesFromTheLineGiven() throws {
+    let events = try Array("\n{\"a\":1}\n{\"b\":}\n".utf8).withUnsafeBytes { pending in
+      var reader = RecordReader(
+        fd: nil, name: "input", pending: pending, line: 41, atStreamStart: false)
+      return try collect(&reader)
+    }
+    #expect(
+      events == [
+        .record(#"{"a":1}"#, line: 42),
+        .failure(.invalidJSON, "expected a JSON value, found '}'", line: 43, column: 6),
+      ])
+  }
+
+  /// Where reading bytes that end after a line feed stops: between texts (so the bytes after
+  /// would read the same with a new reader), and whether skipping a malformed text's remains.
+  static let endings: [(String, Bool, Bool)] = [
+    ("{\"a\":1}\n", true, false),
+    ("{\"a\":1}\n  \n", true, false),
+    ("{\n  \"a\": 1\n", false, true),  // a pretty-printed text cut in two
+    ("[\n{\"a\":1},\n", false, true),  // cut in two, where a line starts a record
+    ("{\"a\":1} x\n", true, true),  // an error before the end: the rest of the line skipped
+    ("x\n{\"a\":1}\n", true, false),
+    ("\n \n", false, false),  // a byte order mark could still come
+  ]
+
+  @Test(arguments: endings)
+  func tellsWhetherItEndedBetweenTexts(_ text: String, _ between: Bool, _ skipping: Bool) throws {
+    let state = try Array(text.utf8).withUnsafeBytes { pending in
+      var reader = RecordReader(
+        fd: nil, name: "input", pending: pending, line: 1, atStreamStart: true)
+      _ = try collect(&reader)
+      return (reader.endedBetweenTexts, reader.isSkipping)
+    }
+    #expect(state.0 == between)
+    #expect(state.1 == skipping)
   }
 }

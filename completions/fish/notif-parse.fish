@@ -8,6 +8,7 @@ complete -c notif-parse -l app -x -d 'App (bundle ID) for payloads that name non
 complete -c notif-parse -l app-name -x -d 'Name of the app as users see it, for --lint'
 complete -c notif-parse -l categories -r -F -d 'Category registry to check categories against'
 complete -c notif-parse -l format -x -a 'text github json' -d 'How to write diagnostics'
+complete -c notif-parse -s j -l jobs -x -d 'Threads that parse a large file'
 complete -c notif-parse -l max-record-bytes -x -d 'Longest JSON text accepted (suffix k or m)'
 complete -c notif-parse -l now -x -d 'Time to record when the input has none (RFC 3339 or @epoch)'
 complete -c notif-parse -l push-type -x -a 'alert background location voip complication fileprovider mdm liveactivity pushtotalk widgets controls' -d 'Push type when the envelope has none'

@@ -1,0 +1,130 @@
+import NotifModel
+
+/// What a stretch of input came to: texts read and rejected, diagnostics written, and the exit
+/// status they call for.
+struct Tally: Equatable {
+  var records = 0
+  var rejected = 0
+  var errors = 0
+  var warnings = 0
+  var status = ExitStatus.success
+
+  mutating func add(_ other: Tally) {
+    records += other.records
+    rejected += other.rejected
+    errors += other.errors
+    warnings += other.warnings
+    status = max(status, other.status)
+  }
+}
+
+/// Turns what a reader read into record lines and diagnostic lines, appended to buffers that
+/// the caller writes out: the part of notif-parse that one text at a time needs.
+///
+/// Every thread that reads has its own, reused from text to text. With `--lint` it remembers
+/// every event seen, to find repeats: then one processor must see every text, in order.
+struct RecordProcessor {
+  let configuration: ParseCommand.Configuration
+  private let registry: CategoryRegistry?
+  private var normalizer: APNsNormalizer
+  private var lint: CopyLint?
+
+  init(configuration: ParseCommand.Configuration, registry: CategoryRegistry?) {
+    self.configuration = configuration
+    self.registry = registry
+    normalizer = APNsNormalizer(defaults: configuration.defaults)
+    lint = configuration.lint ? CopyLint(appName: configuration.appName) : nil
+  }
+
+  /// Handles what `reader.next()` returned, other than `.end`: appends the record line to
+  /// `out`, the diagnostics to `err` (to `out` with `--check`, where they are the output), and
+  /// counts them in `tally`.
+  mutating func handle(
+    _ event: RecordEvent, of reader: borrowing RecordReader, out: inout ByteBuffer,
+    err: inout ByteBuffer, tally: inout Tally
+  ) {
+    switch event {
+    case .end:
+      return
+    case .failure(let error, let line, let column):
+      tally.records += 1
+      tally.rejected += 1
+      tally.status = max(tally.status, .rejected)
+      report(
+        Diagnostic(
+          .error, error.code.rawValue, error.message, file: reader.name, line: line, column: column
+        ), out: &out, err: &err, tally: &tally)
+    case .record:
+      tally.records += 1
+      process(reader, out: &out, err: &err, tally: &tally)
+    }
+  }
+
+  private mutating func process(
+    _ reader: borrowing RecordReader, out: inout ByteBuffer, err: inout ByteBuffer,
+    tally: inout Tally
+  ) {
+    let isCompact = reader.recordIsCompact
+    let name = reader.name
+    let line = reader.recordLine
+    let findings = reader.withRecord { view in
+      normalizer.normalize(view, isCompact: isCompact)
+      var findings = normalizer.findings
+      guard !normalizer.rejected || configuration.check else { return findings }
+      if let registry, case .input(let index) = normalizer.values[.category],
+        let category = view.stringValue(index), registry[category] == nil
+      {
+        findings.append(
+          .warning(
+            "UnknownCategory",
+            "category '\(category)' is not in the registry: iOS shows no actions and no custom summary",
+            at: Int(view.tokens[index].start)))
+      }
+      if lint != nil {
+        // Optional chaining mutates the lint in place: a copy would duplicate its memory of
+        // every event seen, once per record.
+        let values = normalizer.values
+        findings +=
+          lint?.check(values, view, file: name, line: line) { field in
+            if case .input(let index) = values[field] { return Int(view.tokens[index].start) }
+            return 0
+          } ?? []
+      }
+      let rejected = findings.contains { $0.severity == .error || configuration.strict }
+      if !rejected && !configuration.check {
+        normalizer.writeRecord(view, into: &out)
+      }
+      return findings
+    }
+    let rejected = findings.contains { $0.severity == .error || configuration.strict }
+    // Most texts have no finding: sorting even an empty array costs an allocation.
+    for finding in findings.count > 1 ? findings.sorted(by: { $0.offset < $1.offset }) : findings {
+      let at = reader.position(ofRecordOffset: finding.offset)
+      report(
+        Diagnostic(
+          finding.severity, finding.code, finding.message, file: name, line: at.line,
+          column: at.column), out: &out, err: &err, tally: &tally)
+    }
+    if rejected {
+      tally.rejected += 1
+      tally.status = max(tally.status, .rejected)
+    }
+  }
+
+  /// Appends a diagnostic line: with `--check` to the output, where the report is the output;
+  /// else to the diagnostics.
+  private func report(
+    _ diagnostic: Diagnostic, out: inout ByteBuffer, err: inout ByteBuffer, tally: inout Tally
+  ) {
+    switch diagnostic.severity {
+    case .error: tally.errors += 1
+    case .warning: tally.warnings += 1
+    }
+    let line = configuration.format.render(diagnostic, program: ParseCommand.name)
+    if configuration.check {
+      out.append(utf8: line)
+    } else {
+      err.append(utf8: line)
+    }
+  }
+}
