@@ -198,7 +198,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
   // MARK: - Runs over files
 
   @Test func writesAcceptedRecordsAndReportsRejectedOnesWithTheirPosition() throws {
-    try withFile(mixed) { path in
+    withFile(mixed) { path in
       let (status, stdout, stderr) = run(["--now", "@0", path])
       #expect(status == .rejected)
       let lines = stdout.split(separator: "\n")
@@ -213,7 +213,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
   }
 
   @Test func checkWritesDiagnosticsAndACountToStandardOutput() throws {
-    try withFile(mixed) { path in
+    withFile(mixed) { path in
       let (status, stdout, stderr) = run(["-c", "--now", "@0", path])
       #expect(status == .rejected)
       #expect(
@@ -225,7 +225,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
   }
 
   @Test func checkCountsInJSON() throws {
-    try withFile(mixed + "{\"foo\":1}\n") { path in
+    withFile(mixed + "{\"foo\":1}\n") { path in
       let (status, stdout, _) = run(["--check", "--format=json", "--now", "@0", path])
       #expect(status == .rejected)
       let lines = stdout.split(separator: "\n").map(String.init)
@@ -237,7 +237,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
   }
 
   @Test func strictRejectsARecordWithOnlyAWarning() throws {
-    try withFile("{\"foo\":1}\n") { path in
+    withFile("{\"foo\":1}\n") { path in
       let (status, stdout, stderr) = run(["-s", "--now", "@0", path])
       #expect(status == .rejected)
       #expect(stdout == "")
@@ -249,7 +249,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
   }
 
   @Test func aWarningAloneLeavesTheStatusAtZero() throws {
-    try withFile("{\"foo\":1}\n") { path in
+    withFile("{\"foo\":1}\n") { path in
       let (status, stdout, _) = run(["--now", "@0", path])
       #expect(status == .success)
       #expect(stdout.split(separator: "\n").count == 1)
