@@ -257,7 +257,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
   }
 
   @Test func reportsMalformedJSONAndGoesOn() throws {
-    try withFile("{\"aps\":{\"alert\":\"é\",}}\n{\"aps\":{\"alert\":\"ok\"}}\n") { path in
+    withFile("{\"aps\":{\"alert\":\"é\",}}\n{\"aps\":{\"alert\":\"ok\"}}\n") { path in
       let (status, stdout, stderr) = run(["--format", "github", "--now", "@0", path])
       #expect(status == .rejected)
       #expect(stdout.split(separator: "\n").count == 1)
@@ -269,7 +269,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
 
   @Test func warnsAboutACategoryMissingFromTheRegistry() throws {
     try withFile(#"{"MSG":{"actions":[{"identifier":"r","title":"Reply"}]}}"#) { registry in
-      try withFile(
+      withFile(
         #"{"aps":{"alert":"x","category":"MSG"}}"# + "\n"
           + #"{"aps":{"alert":"y","category":"NEW"}}"# + "\n"
       ) {
@@ -291,7 +291,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
     ("[1]", "a category registry must be a JSON object of categories"),
   ])
   func aBadRegistryStopsTheRunWithStatus2(_ text: String, _ message: String) throws {
-    try withFile(text) { registry in
+    withFile(text) { registry in
       let (status, stdout, stderr) = run(["--categories", registry, "--now", "@0", "/dev/null"])
       #expect(status == .failure)
       #expect(stdout == "")
