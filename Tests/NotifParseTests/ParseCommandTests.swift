@@ -268,7 +268,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
   }
 
   @Test func warnsAboutACategoryMissingFromTheRegistry() throws {
-    try withFile(#"{"MSG":{"actions":[{"identifier":"r","title":"Reply"}]}}"#) { registry in
+    withFile(#"{"MSG":{"actions":[{"identifier":"r","title":"Reply"}]}}"#) { registry in
       withFile(
         #"{"aps":{"alert":"x","category":"MSG"}}"# + "\n"
           + #"{"aps":{"alert":"y","category":"NEW"}}"# + "\n"
