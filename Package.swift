@@ -7,13 +7,16 @@ let package = Package(
   name: "notif",
   products: [
     .executable(name: "notif-parse", targets: ["notif-parse"]),
+    .executable(name: "notif-expire", targets: ["notif-expire"]),
     .library(name: "NotifModel", targets: ["NotifModel"]),
   ],
   targets: [
     .target(name: "NotifModel"),
     .executableTarget(name: "notif-parse", dependencies: ["NotifModel"]),
+    .executableTarget(name: "notif-expire", dependencies: ["NotifModel"]),
     .testTarget(name: "NotifModelTests", dependencies: ["NotifModel"]),
     .testTarget(name: "NotifParseTests", dependencies: ["notif-parse", "NotifModel"]),
+    .testTarget(name: "NotifExpireTests", dependencies: ["notif-expire", "NotifModel"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["NotifModel"], exclude: ["cases"]),
   ]
