@@ -8,15 +8,18 @@ let package = Package(
   products: [
     .executable(name: "notif-parse", targets: ["notif-parse"]),
     .executable(name: "notif-expire", targets: ["notif-expire"]),
+    .executable(name: "notif-mark", targets: ["notif-mark"]),
     .library(name: "NotifModel", targets: ["NotifModel"]),
   ],
   targets: [
     .target(name: "NotifModel"),
     .executableTarget(name: "notif-parse", dependencies: ["NotifModel"]),
     .executableTarget(name: "notif-expire", dependencies: ["NotifModel"]),
+    .executableTarget(name: "notif-mark", dependencies: ["NotifModel"]),
     .testTarget(name: "NotifModelTests", dependencies: ["NotifModel"]),
     .testTarget(name: "NotifParseTests", dependencies: ["notif-parse", "NotifModel"]),
     .testTarget(name: "NotifExpireTests", dependencies: ["notif-expire", "NotifModel"]),
+    .testTarget(name: "NotifMarkTests", dependencies: ["notif-mark", "NotifModel"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["NotifModel"], exclude: ["cases"]),
   ]
