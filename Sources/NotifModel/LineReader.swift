@@ -28,8 +28,11 @@ public struct LineReader: ~Copyable {
   private var atStreamStart = true
   /// The 1-based number of the line last returned by `next()`.
   public private(set) var lineNumber = 0
-  /// The bytes consumed so far: every line returned, with its newline.
+  /// The bytes consumed so far: every line returned, with its newline, and the byte order
+  /// mark if there was one.
   public private(set) var bytesRead: Int64 = 0
+  /// 3 if the stream started with a byte order mark (which is skipped), else 0.
+  public private(set) var byteOrderMarkLength: Int64 = 0
 
   static let readSize = 256 * 1024
 
@@ -63,6 +66,7 @@ public struct LineReader: ~Copyable {
         {
           start += 3
           bytesRead += 3
+          byteOrderMarkLength = 3
         }
       }
       let from = start + scanned

@@ -12,12 +12,14 @@
 /// The caller holds the store's `StoreLock` from before `recover` until after `commit` or
 /// `abandon`. The steps, and what holds if the process dies between any two of them:
 ///
-/// 1. `init` creates the new store as `.NAME.PID.notif-tmp` in the store's directory (so the
-///    rename stays on one file system), with the store's mode (and, for root, owner). Dying
-///    here leaves a temporary file that the next `recover` removes.
-/// 2. With an archive, `init` then writes the journal `STORE.sweep` (the temporary file's and
+/// 1. At the first change, `start` creates the new store as `.NAME.PID.notif-tmp` in the
+///    store's directory (so the rename stays on one file system), with the store's mode (and,
+///    for root, owner). Dying here leaves a temporary file that the next `recover` removes.
+///    A sweep that changes nothing never calls `start`: the store is not rewritten.
+/// 2. With an archive, `start` then writes the journal `STORE.sweep` (the temporary file's and
 ///    the archive's identity, and the archive's size before this sweep) and syncs it and the
-///    directory, before a byte goes to the archive.
+///    directory, before a byte goes to the archive; then it copies the unchanged bytes before
+///    the first change into the new store.
 /// 3. The caller writes kept lines with `writeKept` and removed ones with `writeArchived`.
 /// 4. `commit` flushes and `fsync`s the archive, then the new store, renames it over the store
 ///    and syncs the directory, then removes the journal.
@@ -37,10 +39,13 @@ public struct StoreRewrite: ~Copyable {
   public let archivePath: String?
   private let journalPath: String
   private let directory: String
-  private let tempFD: Int32
-  private let archiveFD: Int32
-  private let archiveSizeBefore: Int64
-  private var journaled: Bool
+  private let storeStatus: stat
+  private var tempFD: Int32 = -1
+  private var archiveFD: Int32 = -1
+  private var archiveSizeBefore: Int64 = 0
+  private var journaled = false
+  /// Whether `start` was called: the new store exists.
+  public private(set) var isStarted = false
   private var kept: OutputWriter
   private var archived: OutputWriter
   private var keptPending = ByteBuffer(capacity: 160 * 1024)
@@ -134,72 +139,89 @@ public struct StoreRewrite: ~Copyable {
     return warnings
   }
 
-  /// Starts a new version of `store`, whose current status is `storeStatus`; with `archive`,
-  /// opens it for appending (creating it, mode 0666 less the umask) and writes the journal.
-  ///
-  /// - Throws: `SystemError` naming the file that could not be created or written.
-  public init(store: String, storeStatus: stat, archive: String?, pid: Int32)
-    throws(SystemError)
-  {
+  /// Prepares a new version of `store`, whose current status is `storeStatus`, moving removed
+  /// records to `archive` if given. Nothing is created until `start`.
+  public init(store: String, storeStatus: stat, archive: String?, pid: Int32) {
     storePath = store
     archivePath = archive
     journalPath = Self.journalPath(store: store)
     let (directory, name) = Self.split(store)
     self.directory = directory
+    self.storeStatus = storeStatus
     tempPath = directory + "/." + name + ".\(pid)" + Self.tempSuffix
+    kept = OutputWriter(fd: -1, name: tempPath, bufferSize: 1)
+    archived = OutputWriter(fd: -1, name: archive ?? "", bufferSize: 1)
+  }
+
+  /// Creates the new store (with the store's mode and, for root, owner) and copies `prefix`,
+  /// the store's bytes before the first change, from `storeFD` into it; with an archive, opens
+  /// it for appending (creating it, mode 0666 less the umask) and writes the journal.
+  ///
+  /// - Throws: `SystemError` naming the file that could not be created or written.
+  public mutating func start(copying prefix: Range<Int64>, from storeFD: Int32)
+    throws(SystemError)
+  {
+    precondition(!isStarted)
     let tempFD = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard tempFD >= 0 else {
       throw SystemError(path: tempPath, doing: "cannot create the new store", errno: errno)
     }
+    self.tempFD = tempFD
+    isStarted = true
     if getuid() == 0 {
       _ = fchown(tempFD, storeStatus.st_uid, storeStatus.st_gid)
     }
     guard fchmod(tempFD, storeStatus.st_mode & 0o7777) == 0 else {
-      let code = errno
-      close(tempFD)
-      unlink(tempPath)
-      throw SystemError(path: tempPath, doing: "cannot set the mode", errno: code)
+      throw SystemError(path: tempPath, doing: "cannot set the mode", errno: errno)
     }
-    var archiveFD: Int32 = -1
-    var sizeBefore: Int64 = 0
-    var journaled = false
-    if let archive {
+    kept = OutputWriter(fd: tempFD, name: tempPath, bufferSize: 1)
+    if let archive = archivePath {
       archiveFD = open(archive, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
       var status = stat()
       var tempStatus = stat()
       guard archiveFD >= 0, fstat(archiveFD, &status) == 0, fstat(tempFD, &tempStatus) == 0 else {
-        let code = errno
-        if archiveFD >= 0 { close(archiveFD) }
-        close(tempFD)
-        unlink(tempPath)
-        throw SystemError(path: archive, doing: "cannot open the archive", errno: code)
+        throw SystemError(path: archive, doing: "cannot open the archive", errno: errno)
       }
-      sizeBefore = Int64(status.st_size)
+      archiveSizeBefore = Int64(status.st_size)
+      archived = OutputWriter(fd: archiveFD, name: archive, bufferSize: 1)
       if status.st_mode & S_IFMT == S_IFREG {
         let journal =
           "\(Self.journalMagic)\n\(UInt64(tempStatus.st_dev)) \(UInt64(tempStatus.st_ino))\n"
-          + "\(UInt64(status.st_dev)) \(UInt64(status.st_ino)) \(sizeBefore)\npath \(archive)"
+          + "\(UInt64(status.st_dev)) \(UInt64(status.st_ino)) \(archiveSizeBefore)\npath \(archive)"
         if let failure = Self.writeDurably(journal, to: journalPath, directory: directory) {
-          close(archiveFD)
-          close(tempFD)
-          unlink(tempPath)
           throw failure
         }
         journaled = true
       }
     }
-    self.tempFD = tempFD
-    self.archiveFD = archiveFD
-    self.archiveSizeBefore = sizeBefore
-    self.journaled = journaled
-    kept = OutputWriter(fd: tempFD, name: tempPath, bufferSize: 1)
-    archived = OutputWriter(fd: archiveFD, name: archive ?? "", bufferSize: 1)
+    try copy(prefix, from: storeFD)
   }
 
-  /// Queues a line (the caller's bytes and a newline) for the new store.
-  public mutating func writeKept(_ line: UnsafeRawBufferPointer) throws(SystemError) {
+  private mutating func copy(_ range: Range<Int64>, from fd: Int32) throws(SystemError) {
+    let size = 256 * 1024
+    let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    defer { chunk.deallocate() }
+    var offset = range.lowerBound
+    while offset < range.upperBound {
+      let count = pread(fd, chunk, Int(min(range.upperBound - offset, Int64(size))), off_t(offset))
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw SystemError(path: storePath, doing: "read error", errno: errno)
+      }
+      guard count > 0 else {
+        throw SystemError(path: storePath, message: "read error: the store got shorter")
+      }
+      try writeKept(UnsafeRawBufferPointer(start: chunk, count: count), newline: false)
+      offset += Int64(count)
+    }
+  }
+
+  /// Queues bytes for the new store, and a newline if `newline`.
+  public mutating func writeKept(_ line: UnsafeRawBufferPointer, newline: Bool = true)
+    throws(SystemError)
+  {
     keptPending.append(line)
-    keptPending.append(UInt8(ascii: "\n"))
+    if newline { keptPending.append(UInt8(ascii: "\n")) }
     if keptPending.count >= 128 * 1024 { try flushKept() }
   }
 
@@ -236,6 +258,7 @@ public struct StoreRewrite: ~Copyable {
   ///
   /// On failure nothing is replaced: call `abandon()`.
   public mutating func commit() throws(SystemError) {
+    precondition(isStarted)
     if let archivePath {
       try flushArchive()
       try archived.flush()
@@ -262,11 +285,14 @@ public struct StoreRewrite: ~Copyable {
     }
     close(tempFD)
     if archiveFD >= 0 { close(archiveFD) }
+    isStarted = false
   }
 
   /// Leaves the store as it was: removes the new version and takes back what was written to
   /// the archive. Where the archive cannot be cut back the journal stays, for `recover`.
-  public consuming func abandon() {
+  public mutating func abandon() {
+    guard isStarted else { return }
+    isStarted = false
     close(tempFD)
     unlink(tempPath)
     if archiveFD >= 0 {
@@ -281,9 +307,6 @@ public struct StoreRewrite: ~Copyable {
       close(archiveFD)
     }
   }
-
-  /// Discards the rewrite after `commit` succeeded or was never needed; a no-op after commit.
-  public consuming func finish() {}
 
   // MARK: - Files
 

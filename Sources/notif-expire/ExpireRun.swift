@@ -224,34 +224,26 @@ struct ExpireRun: ~Copyable {
       }
       return
     }
-    var rewrite: StoreRewrite
-    do {
-      rewrite = try StoreRewrite(
-        store: store, storeStatus: storeStatus, archive: configuration.archive,
-        pid: environment.pid)
-    } catch {
-      throw Stop(error: error)
-    }
+    var rewrite = StoreRewrite(
+      store: store, storeStatus: storeStatus, archive: configuration.archive, pid: environment.pid)
     do throws(Stop) {
-      try sweep(inputs, &stderr) { kept, gone throws(SystemError) in
+      try sweep(inputs, &stderr) { prefix throws(SystemError) in
+        try rewrite.start(copying: prefix, from: fd)
+      } flush: { kept, gone throws(SystemError) in
+        guard rewrite.isStarted else { return }
         try rewrite.writeKept(kept)
         try rewrite.writeArchived(gone)
+      }
+      guard removed > 0 else { return }
+      do {
+        try rewrite.commit()
+      } catch {
+        throw Stop(error: error)
       }
     } catch {
       rewrite.abandon()
       throw error
     }
-    guard removed > 0 else {
-      rewrite.abandon()
-      return
-    }
-    do {
-      try rewrite.commit()
-    } catch {
-      rewrite.abandon()
-      throw Stop(error: error)
-    }
-    rewrite.finish()
   }
 
   // MARK: - Passes
@@ -325,10 +317,17 @@ struct ExpireRun: ~Copyable {
 
   /// The sweep: every line is kept (written to the first buffer as it was) or removed (its
   /// archive line written to the second); `flush` takes both buffers when they fill up.
+  ///
+  /// With `begin`, kept lines before the first removal are not written: `begin` gets their
+  /// byte range in the (single) input at the first removal, to copy them as they are; so a
+  /// store where nothing is removed is read and never written.
   private mutating func sweep(
     _ inputs: [SweepInput], _ stderr: inout OutputWriter,
+    begin: ((_ prefix: Range<Int64>) throws(SystemError) -> Void)? = nil,
     flush: (_ kept: ByteBuffer, _ removed: ByteBuffer) throws(SystemError) -> Void
   ) throws(Stop) {
+    var pending = begin != nil
+    var prefixEnd: Int64 = 0
     var kept = ByteBuffer(capacity: 160 * 1024)
     var gone = ByteBuffer(capacity: 160 * 1024)
     var ordinal = 0
@@ -353,16 +352,23 @@ struct ExpireRun: ~Copyable {
         do {
           switch decide(line, ordinal: ordinal, reader.lineNumber, input.name, &stderr) {
           case .keep:
-            kept.append(line)
-            kept.append(UInt8(ascii: "\n"))
+            if pending {
+              prefixEnd = reader.bytesRead
+            } else {
+              kept.append(line)
+              kept.append(UInt8(ascii: "\n"))
+            }
           case .remove(let reason):
+            if pending, let begin {
+              pending = false
+              let start = reader.byteOrderMarkLength
+              try begin(start..<max(start, prefixEnd))
+            }
             removed += 1
             let text = UnsafeRawBufferPointer(rebasing: line[parser.textRange])
             ArchiveEntry.write(
               record: text, isEmptyObject: parser.record.json.tokens[0].count == 0,
               removedAt: configuration.now, reason: reason, into: &gone)
-          case nil:
-            break
           }
           if kept.count + gone.count >= 128 * 1024 {
             try flush(kept, gone)
@@ -388,15 +394,15 @@ struct ExpireRun: ~Copyable {
 
   // MARK: - Decisions
 
-  /// What to do with one line: keep it, remove it, or (a blank line) drop it silently (nil).
-  /// A line that is not a valid record is reported and kept.
+  /// What to do with one line: keep it (blank lines too) or remove it. A line that is not a
+  /// valid record is reported and kept.
   private mutating func decide(
     _ line: UnsafeRawBufferPointer, ordinal: Int, _ lineNumber: Int, _ file: String,
     _ stderr: inout OutputWriter
-  ) -> Verdict? {
+  ) -> Verdict {
     switch parser.parse(line) {
     case .blank:
-      return nil
+      return .keep
     case .failed(let error):
       reject(error.code.rawValue, error.message, line, at: error.offset, lineNumber, file, &stderr)
       return .keep

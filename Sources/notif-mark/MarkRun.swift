@@ -10,14 +10,12 @@ import NotifModel
 
 /// What notif-mark does with one line.
 enum MarkVerdict: Equatable {
-  /// Write the line as it was: not selected, not a record, or nothing to change.
+  /// Write the line as it was: not selected, blank, not a record, or nothing to change.
   case unchanged
   /// Write the line with some values replaced (in `MarkRun.edited`).
   case edited
   /// Remove the record.
   case deleted
-  /// A blank line: dropped.
-  case blank
 }
 
 /// One run of notif-mark: reads each line once, changes or deletes the selected records.
@@ -166,34 +164,26 @@ struct MarkRun: ~Copyable {
       }
       return
     }
-    var rewrite: StoreRewrite
-    do {
-      rewrite = try StoreRewrite(
-        store: store, storeStatus: storeStatus, archive: configuration.archive,
-        pid: environment.pid)
-    } catch {
-      throw Stop(error: error)
-    }
+    var rewrite = StoreRewrite(
+      store: store, storeStatus: storeStatus, archive: configuration.archive, pid: environment.pid)
     do throws(Stop) {
-      try pass(fd: fd, name: store, &stderr) { kept, _, gone throws(SystemError) in
+      try pass(fd: fd, name: store, &stderr) { prefix throws(SystemError) in
+        try rewrite.start(copying: prefix, from: fd)
+      } flush: { kept, _, gone throws(SystemError) in
+        guard rewrite.isStarted else { return }
         try rewrite.writeKept(kept)
         try rewrite.writeArchived(gone)
+      }
+      guard changed > 0 else { return }
+      do {
+        try rewrite.commit()
+      } catch {
+        throw Stop(error: error)
       }
     } catch {
       rewrite.abandon()
       throw error
     }
-    guard changed > 0 else {
-      rewrite.abandon()
-      return
-    }
-    do {
-      try rewrite.commit()
-    } catch {
-      rewrite.abandon()
-      throw Stop(error: error)
-    }
-    rewrite.finish()
   }
 
   // MARK: - The pass
@@ -201,8 +191,13 @@ struct MarkRun: ~Copyable {
   /// Reads every line of `fd` once. `flush` gets three buffers when they fill up: the lines to
   /// keep (changed or not), the changed and deleted ones only (for --dry-run), and the archive
   /// lines of the deleted ones.
+  ///
+  /// With `begin`, lines before the first change are not written: `begin` gets their byte
+  /// range at the first change, to copy them as they are; so a store where nothing changes is
+  /// read and never written.
   private mutating func pass(
     fd: Int32, name: String, _ stderr: inout OutputWriter,
+    begin: ((_ prefix: Range<Int64>) throws(SystemError) -> Void)? = nil,
     flush: (_ kept: ByteBuffer, _ changedOrGone: ByteBuffer, _ gone: ByteBuffer) throws(
       SystemError
     ) -> Void
@@ -213,6 +208,8 @@ struct MarkRun: ~Copyable {
     var reader = LineReader(fd: fd, name: name)
     if configuration.progress { meter = ProgressMeter(start: environment.monotonicClock()) }
     var count = 0
+    var pending = begin != nil
+    var prefixEnd: Int64 = 0
     while true {
       let next: UnsafeRawBufferPointer?
       do {
@@ -222,9 +219,21 @@ struct MarkRun: ~Copyable {
       }
       guard let line = next else { break }
       count += 1
-      switch decide(line, reader.lineNumber, name, &stderr) {
-      case .blank:
-        break
+      let verdict = decide(line, reader.lineNumber, name, &stderr)
+      if pending, let begin {
+        if verdict == .unchanged {
+          prefixEnd = reader.bytesRead
+          continue
+        }
+        pending = false
+        let start = reader.byteOrderMarkLength
+        do {
+          try begin(start..<max(start, prefixEnd))
+        } catch {
+          throw Stop(error: error)
+        }
+      }
+      switch verdict {
       case .unchanged:
         kept.append(line)
         kept.append(UInt8(ascii: "\n"))
@@ -273,7 +282,7 @@ struct MarkRun: ~Copyable {
   ) -> MarkVerdict {
     switch parser.parse(line) {
     case .blank:
-      return .blank
+      return .unchanged
     case .failed(let error):
       reject(error.code.rawValue, error.message, line, at: error.offset, lineNumber, file, &stderr)
       return .unchanged
