@@ -65,6 +65,7 @@ public struct JSONParser: ~Copyable {
   public let maxDepth: Int
   private var stack: [Int] = []
   private var keyScratch: [Int] = []
+  private var keyTable: [Int32] = []
 
   /// The default nesting limit: far beyond any real payload, far below a stack overflow.
   public static let defaultMaxDepth = 128
@@ -513,13 +514,18 @@ public struct JSONParser: ~Copyable {
     let bytes = UnsafeRawBufferPointer(start: c.p, count: c.n)
     let view = JSONView(tokens: UnsafeBufferPointer(start: tape, count: tokenCount), bytes: bytes)
     let duplicate: Int? = keyScratch.withUnsafeBufferPointer { keys in
-      if keys.count <= 32 {
+      if keys.count <= 8 {
         for a in 1..<keys.count {
           for b in 0..<a where Self.keysEqual(view, keys[a], keys[b]) {
             return keys[a]
           }
         }
         return nil
+      }
+      // Many keys (a record has 37): hash the raw bytes of unescaped keys into an open
+      // addressing table, so that the check stays linear and builds no Strings.
+      if keys.allSatisfy({ !view.tokens[$0].flag }) {
+        return Self.firstDuplicate(keys, view, table: &keyTable)
       }
       var seen = Set<String>(minimumCapacity: keys.count)
       for k in keys where !seen.insert(view.string(k)).inserted {
@@ -533,6 +539,49 @@ public struct JSONParser: ~Copyable {
           .duplicateKey, at: Int(tape[duplicate].start),
           "duplicate key \(Self.quoted(view.string(duplicate)))"))
     }
+  }
+
+  /// The first key (token index) equal to an earlier one, for keys without escapes.
+  private static func firstDuplicate(
+    _ keys: UnsafeBufferPointer<Int>, _ view: JSONView, table: inout [Int32]
+  ) -> Int? {
+    var size = 16
+    while size < keys.count * 2 { size *= 2 }
+    if table.count < size { table = Array(repeating: -1, count: size) }
+    let mask = size - 1
+    return table.withUnsafeMutableBufferPointer { slots in
+      slots.update(repeating: -1)
+      for key in keys {
+        var slot = Int(truncatingIfNeeded: rawKeyHash(view, key)) & mask
+        while slots[slot] >= 0 {
+          if keysEqual(view, Int(slots[slot]), key) { return key }
+          slot = (slot + 1) & mask
+        }
+        slots[slot] = Int32(key)
+      }
+      return nil
+    }
+  }
+
+  /// A cheap hash of a key's raw bytes: its length and its first and last eight bytes.
+  @inline(__always)
+  private static func rawKeyHash(_ view: JSONView, _ key: Int) -> UInt64 {
+    let token = view.tokens[key]
+    let start = Int(token.start) + 1
+    let length = Int(token.end - token.start) - 2
+    guard let base = view.bytes.baseAddress else { return 0 }
+    var h = UInt64(length) &* 0x9E37_79B9_7F4A_7C15
+    if length >= 8 {
+      h ^= base.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+      h = (h ^ (h >> 29)) &* 0xBF58_476D_1CE4_E5B9
+      h ^= base.loadUnaligned(fromByteOffset: start + length - 8, as: UInt64.self)
+    } else {
+      for i in 0..<length {
+        h = (h ^ UInt64(base.load(fromByteOffset: start + i, as: UInt8.self))) &* 0x100_0000_01B3
+      }
+    }
+    h = (h ^ (h >> 32)) &* 0x94D0_49BB_1331_11EB
+    return h ^ (h >> 29)
   }
 
   @inline(__always)

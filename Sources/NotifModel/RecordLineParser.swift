@@ -27,16 +27,33 @@ public struct RecordLineParser: ~Copyable {
   private let slots: UnsafeMutablePointer<Int32>
   private var text = UnsafeRawBufferPointer(start: nil, count: 0)
   private var textOffset = 0
+  // Every key's bytes, one after the other; key i is keyBytes[keyStarts[i]..<keyStarts[i + 1]].
+  // Owned pointers rather than arrays: the loop over a record's members reads them 37 times.
+  private let keyBytes: UnsafeMutableRawPointer
+  private let keyStarts: UnsafeMutablePointer<Int>
 
   static let keys: [[UInt8]] = RecordField.allCases.map { Array($0.key.utf8) }
 
   /// Creates a parser.
   public init() {
-    slots = UnsafeMutablePointer<Int32>.allocate(capacity: RecordField.allCases.count)
+    let count = RecordField.allCases.count
+    slots = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+    let total = Self.keys.reduce(0) { $0 + $1.count }
+    keyBytes = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 8)
+    keyStarts = UnsafeMutablePointer<Int>.allocate(capacity: count + 1)
+    var offset = 0
+    for (i, key) in Self.keys.enumerated() {
+      keyStarts[i] = offset
+      key.withUnsafeBytes { (keyBytes + offset).copyMemory(from: $0.baseAddress!, byteCount: key.count) }
+      offset += key.count
+    }
+    keyStarts[count] = offset
   }
 
   deinit {
     slots.deallocate()
+    keyBytes.deallocate()
+    keyStarts.deallocate()
   }
 
   /// Parses `line` (one line without its newline; white space around the object is allowed).
@@ -93,19 +110,23 @@ public struct RecordLineParser: ~Copyable {
   private func locateFields(_ view: JSONView) {
     let count = RecordField.allCases.count
     slots.update(repeating: -1, count: count)
-    var position = 0
-    view.forEachMember(of: 0) { key, value in
-      defer { position += 1 }
-      if position < count && !view.tokens[key].flag
-        && Self.rawEquals(view.rawString(key), Self.keys[position])
+    guard let base = view.bytes.baseAddress else { return }
+    var key = 1
+    for position in 0..<Int(view.tokens[0].count) {
+      let token = view.tokens[key]
+      let value = key + 1
+      let length = Int(token.end - token.start) - 2
+      if position < count && !token.flag && length == keyStarts[position + 1] - keyStarts[position]
+        && memcmp(base + Int(token.start) + 1, keyBytes + keyStarts[position], length) == 0
       {
         slots[position] = Int32(value)
-        return
+      } else {
+        let name = token.flag ? Array(view.string(key).utf8) : Array(view.rawString(key))
+        if let field = Self.keys.firstIndex(of: name) {
+          slots[field] = Int32(value)
+        }
       }
-      let name = view.tokens[key].flag ? Array(view.string(key).utf8) : Array(view.rawString(key))
-      if let field = Self.keys.firstIndex(of: name) {
-        slots[field] = Int32(value)
-      }
+      key = Int(view.tokens[value].next)
     }
   }
 
@@ -159,6 +180,17 @@ public struct RecordView {
       else { return .invalid(index) }
       return .time(instant)
     default: return .invalid(index)
+    }
+  }
+
+  /// Whether a field is present and neither null nor a valid RFC 3339 time.
+  public func isInvalidTime(_ field: RecordField) -> Bool {
+    guard let index = index(field) else { return false }
+    switch json.kind(index) {
+    case .null: return false
+    case .string:
+      return json.tokens[index].flag || Timestamp(rfc3339: json.rawString(index)) == nil
+    default: return true
     }
   }
 

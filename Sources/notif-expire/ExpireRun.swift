@@ -72,6 +72,8 @@ struct ExpireRun: ~Copyable {
   private var parser = RecordLineParser()
   private var status = ExitStatus.success
   private var warnedCategories: Set<[UInt8]> = []
+  /// The fingerprints of every (app, collapse_id), to find those with more than one record.
+  private var repeatedCollapseKeys = FingerprintSet()
   /// Per (app, collapse_id) with more than one record: the record that stays.
   private(set) var collapseWinners: [[UInt8]: Mark] = [:]
   /// Per cap group with more than `keep` records: the oldest record that stays.
@@ -249,25 +251,31 @@ struct ExpireRun: ~Copyable {
   // MARK: - Passes
 
   /// The passes before the sweep: which records collapse (a byte search finds the records
-  /// with a collapse_id, and only those are parsed), then, when a rule has `keep`, the newest
-  /// records of each cap group.
+  /// with a collapse_id, and only those are parsed; a second such pass runs only when some
+  /// collapse key repeats), then, when a rule has `keep`, the newest records of each cap group.
   private mutating func survey(_ inputs: [SweepInput], _ stderr: inout OutputWriter) throws(Stop) {
-    var counts: [[UInt8]: Int] = [:]
-    try Self.forEachLine(inputs) { line, ordinal in
+    // Collapse, first pass: a fingerprint per (app, collapse_id), to find those that repeat.
+    try Self.forEachLine(inputs) { line, _ in
       guard Self.mayHaveCollapseID(line), parser.parse(line) == .record else { return }
       let record = parser.record
-      guard !record.isNull(.collapseID), case .time(let created) = record.time(.createdAt) else {
-        return
-      }
-      key.removeAll(keepingCapacity: true)
-      record.appendKeyPart(.app, to: &key)
-      record.appendKeyPart(.collapseID, to: &key)
-      let mark = Mark(time: created, ordinal: ordinal)
-      counts[key, default: 0] += 1
-      if let winner = collapseWinners[key], !mark.replaces(winner) { return }
-      collapseWinners[key] = mark
+      guard !record.isNull(.collapseID), case .time = record.time(.createdAt) else { return }
+      setCollapseKey(record)
+      repeatedCollapseKeys.insert(FingerprintSet.fingerprint(key))
     }
-    collapseWinners = collapseWinners.filter { counts[$0.key, default: 0] > 1 }
+    // Second pass, only if some repeat: the record that stays, for each key that repeats.
+    if repeatedCollapseKeys.hasRepeats {
+      try Self.forEachLine(inputs) { line, ordinal in
+        guard Self.mayHaveCollapseID(line), parser.parse(line) == .record else { return }
+        let record = parser.record
+        guard !record.isNull(.collapseID), case .time(let created) = record.time(.createdAt)
+        else { return }
+        setCollapseKey(record)
+        guard repeatedCollapseKeys.isRepeated(FingerprintSet.fingerprint(key)) else { return }
+        let mark = Mark(time: created, ordinal: ordinal)
+        if let winner = collapseWinners[key], !mark.replaces(winner) { return }
+        collapseWinners[key] = mark
+      }
+    }
     guard policy.hasKeep else { return }
     var groups: [[UInt8]: CapGroup] = [:]
     try Self.forEachLine(inputs) { line, ordinal in
@@ -415,13 +423,19 @@ struct ExpireRun: ~Copyable {
         let at = record.index(.createdAt).map { record.textOffset + Int(record.json.tokens[$0].start) }
         return ("created_at is missing or not an RFC 3339 time", at ?? record.textOffset)
       }
-      for field in [RecordField.expiresAt, .staleAt, .dismissAt, .readAt] {
-        if case .invalid(let index) = record.time(field) {
-          return (
-            "\(field.key) is not an RFC 3339 time or null",
-            record.textOffset + Int(record.json.tokens[index].start)
-          )
-        }
+      for field in Self.ownTimes where record.isInvalidTime(field) {
+        let index = record.index(field) ?? 0
+        return (
+          "\(field.key) is not an RFC 3339 time or null",
+          record.textOffset + Int(record.json.tokens[index].start)
+        )
+      }
+      if record.isInvalidTime(.readAt) {
+        let index = record.index(.readAt) ?? 0
+        return (
+          "read_at is not an RFC 3339 time or null",
+          record.textOffset + Int(record.json.tokens[index].start)
+        )
       }
       return nil
     }()
@@ -458,11 +472,16 @@ struct ExpireRun: ~Copyable {
 
   private mutating func isCollapsed(_ record: RecordView, _ mark: Mark) -> Bool {
     guard !collapseWinners.isEmpty, !record.isNull(.collapseID) else { return false }
+    setCollapseKey(record)
+    guard let winner = collapseWinners[key] else { return false }
+    return winner != mark
+  }
+
+  /// Sets `key` to the collapse key of a record: its app and its collapse_id.
+  private mutating func setCollapseKey(_ record: RecordView) {
     key.removeAll(keepingCapacity: true)
     record.appendKeyPart(.app, to: &key)
     record.appendKeyPart(.collapseID, to: &key)
-    guard let winner = collapseWinners[key] else { return false }
-    return winner != mark
   }
 
   /// Why the record has expired at `now`, or nil: its deadline is the earliest of
@@ -482,7 +501,7 @@ struct ExpireRun: ~Copyable {
         reason = .readExpired
       }
     }
-    for field in [RecordField.expiresAt, .staleAt, .dismissAt] {
+    for field in Self.ownTimes {
       if case .time(let own) = record.time(field), own < deadline {
         deadline = own
         reason = .expired
@@ -490,6 +509,9 @@ struct ExpireRun: ~Copyable {
     }
     return now >= deadline ? reason : nil
   }
+
+  /// A record's own deadlines: APNs expiration, Live Activity stale and dismissal dates.
+  static let ownTimes: [RecordField] = [.expiresAt, .staleAt, .dismissAt]
 
   static func adding(_ seconds: Int64, to time: Timestamp) -> Timestamp {
     let (sum, overflow) = time.seconds.addingReportingOverflow(seconds)
