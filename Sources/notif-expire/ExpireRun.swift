@@ -9,19 +9,30 @@ import NotifModel
 #endif
 
 /// A record's place in the sort of its group: its `created_at`, then its line number in the
-/// whole input (the ordinal), which makes every mark distinct.
+/// whole input (the ordinal), which makes every mark distinct. 16 bytes, as one is kept per
+/// collapse key and `keep` per cap group: ordinals count lines modulo 2^32.
 struct Mark: Equatable {
-  var time: Timestamp
-  var ordinal: Int
+  var seconds: Int64
+  var nanoseconds: Int32
+  var ordinal: UInt32
+
+  init(time: Timestamp, ordinal: Int) {
+    seconds = time.seconds
+    nanoseconds = time.nanoseconds
+    self.ordinal = UInt32(truncatingIfNeeded: ordinal)
+  }
 
   /// Newer, or as new and read later: the record APNs keeps when collapsing.
   func replaces(_ other: Mark) -> Bool {
-    time > other.time || (time == other.time && ordinal > other.ordinal)
+    (seconds, nanoseconds, ordinal) > (other.seconds, other.nanoseconds, other.ordinal)
   }
 
   /// Older, or as new and read later: the record a cap drops first.
   func isWorse(than other: Mark) -> Bool {
-    time < other.time || (time == other.time && ordinal > other.ordinal)
+    if (seconds, nanoseconds) != (other.seconds, other.nanoseconds) {
+      return (seconds, nanoseconds) < (other.seconds, other.nanoseconds)
+    }
+    return ordinal > other.ordinal
   }
 }
 
@@ -75,9 +86,9 @@ struct ExpireRun: ~Copyable {
   /// The fingerprints of every (app, collapse_id), to find those with more than one record.
   private var repeatedCollapseKeys = FingerprintSet()
   /// Per (app, collapse_id) with more than one record: the record that stays.
-  private(set) var collapseWinners: [[UInt8]: Mark] = [:]
+  private(set) var collapseWinners: [KeyHash: Mark] = [:]
   /// Per cap group with more than `keep` records: the oldest record that stays.
-  private(set) var capThresholds: [[UInt8]: Mark] = [:]
+  private(set) var capThresholds: [KeyHash: Mark] = [:]
   private var key: [UInt8] = []
   private(set) var removed = 0
   private(set) var records = 0
@@ -263,7 +274,9 @@ struct ExpireRun: ~Copyable {
       repeatedCollapseKeys.insert(FingerprintSet.fingerprint(key))
     }
     // Second pass, only if some repeat: the record that stays, for each key that repeats.
-    if repeatedCollapseKeys.hasRepeats {
+    if repeatedCollapseKeys.repeatedCount > 0 {
+      // Sized once: a table that doubles holds both sizes at its peak.
+      collapseWinners.reserveCapacity(repeatedCollapseKeys.repeatedCount)
       try Self.forEachLine(inputs) { line, ordinal in
         guard Self.mayHaveCollapseID(line), parser.parse(line) == .record else { return }
         let record = parser.record
@@ -272,12 +285,13 @@ struct ExpireRun: ~Copyable {
         setCollapseKey(record)
         guard repeatedCollapseKeys.isRepeated(FingerprintSet.fingerprint(key)) else { return }
         let mark = Mark(time: created, ordinal: ordinal)
-        if let winner = collapseWinners[key], !mark.replaces(winner) { return }
-        collapseWinners[key] = mark
+        let hash = KeyHash(key)
+        if let winner = collapseWinners[hash], !mark.replaces(winner) { return }
+        collapseWinners[hash] = mark
       }
     }
     guard policy.hasKeep else { return }
-    var groups: [[UInt8]: CapGroup] = [:]
+    var groups: [KeyHash: CapGroup] = [:]
     try Self.forEachLine(inputs) { line, ordinal in
       guard parser.parse(line) == .record else { return }
       let record = parser.record
@@ -289,7 +303,7 @@ struct ExpireRun: ~Copyable {
         return
       }
       setCapKey(record, rule)
-      groups[key, default: CapGroup()].insert(mark, keep: keep)
+      groups[KeyHash(key), default: CapGroup()].insert(mark, keep: keep)
     }
     for (group, cap) in groups where cap.total > cap.heap.count {
       capThresholds[group] = cap.heap[0]
@@ -453,7 +467,7 @@ struct ExpireRun: ~Copyable {
     if let reason = expiry(record, rule: rule, created: created) { return .remove(reason) }
     if let rule, rule.keep != nil, !capThresholds.isEmpty {
       setCapKey(record, rule)
-      if let threshold = capThresholds[key], mark.isWorse(than: threshold) {
+      if let threshold = capThresholds[KeyHash(key)], mark.isWorse(than: threshold) {
         return .remove(.overCap)
       }
     }
@@ -473,7 +487,7 @@ struct ExpireRun: ~Copyable {
   private mutating func isCollapsed(_ record: RecordView, _ mark: Mark) -> Bool {
     guard !collapseWinners.isEmpty, !record.isNull(.collapseID) else { return false }
     setCollapseKey(record)
-    guard let winner = collapseWinners[key] else { return false }
+    guard let winner = collapseWinners[KeyHash(key)] else { return false }
     return winner != mark
   }
 

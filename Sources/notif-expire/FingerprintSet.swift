@@ -8,8 +8,8 @@ struct FingerprintSet {
   private var slots: [UInt32]
   private var repeated: [UInt64]  // one bit per slot
   private var count = 0
-  /// Whether any fingerprint was inserted twice.
-  private(set) var hasRepeats = false
+  /// How many fingerprints were inserted more than once.
+  private(set) var repeatedCount = 0
 
   init() {
     slots = Array(repeating: 0, count: 1024)
@@ -32,8 +32,11 @@ struct FingerprintSet {
     if (count + 1) * 4 > slots.count * 3 { grow() }
     let slot = find(fingerprint)
     if slots[slot] == fingerprint {
-      repeated[slot >> 6] |= 1 << UInt64(slot & 63)
-      hasRepeats = true
+      let bit: UInt64 = 1 << UInt64(slot & 63)
+      if repeated[slot >> 6] & bit == 0 {
+        repeated[slot >> 6] |= bit
+        repeatedCount += 1
+      }
     } else {
       slots[slot] = fingerprint
       count += 1
@@ -68,5 +71,33 @@ struct FingerprintSet {
         repeated[slot >> 6] |= 1 << UInt64(slot & 63)
       }
     }
+  }
+}
+
+/// A 128-bit hash of a key's bytes: the key of the per-key tables of collapse and caps.
+///
+/// Holding 16 bytes instead of the key keeps memory small and flat per key; two different keys
+/// share a `KeyHash` with a chance of about 2^-128 per pair, which is nil in practice.
+struct KeyHash: Hashable {
+  var high: UInt64
+  var low: UInt64
+
+  init(_ bytes: [UInt8]) {
+    var a: UInt64 = 0xCBF2_9CE4_8422_2325
+    var b: UInt64 = 0x6A09_E667_F3BC_C909
+    for byte in bytes {
+      a = (a ^ UInt64(byte)) &* 0x100_0000_01B3
+      b = (b &+ UInt64(byte)) &* 0x9E37_79B9_7F4A_7C15
+      b ^= b >> 31
+    }
+    high = Self.mix(a ^ UInt64(bytes.count))
+    low = Self.mix(b &+ high)
+  }
+
+  static func mix(_ value: UInt64) -> UInt64 {
+    var h = value
+    h = (h ^ (h >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    h = (h ^ (h >> 27)) &* 0x94D0_49BB_1331_11EB
+    return h ^ (h >> 31)
   }
 }
