@@ -7,7 +7,7 @@
 #endif
 
 /// What `RecordLineParser.parse(_:)` found on one line.
-public enum RecordLineResult: Equatable {
+public enum RecordLineResult: Equatable, Sendable {
   /// A JSON object: `RecordLineParser.withRecord` shows it.
   case record
   /// Only white space: not a record.
@@ -44,7 +44,9 @@ public struct RecordLineParser: ~Copyable {
     var offset = 0
     for (i, key) in Self.keys.enumerated() {
       keyStarts[i] = offset
-      key.withUnsafeBytes { (keyBytes + offset).copyMemory(from: $0.baseAddress!, byteCount: key.count) }
+      for (j, byte) in key.enumerated() {
+        keyBytes.storeBytes(of: byte, toByteOffset: offset + j, as: UInt8.self)
+      }
       offset += key.count
     }
     keyStarts[count] = offset
@@ -74,8 +76,10 @@ public struct RecordLineParser: ~Copyable {
       return .failed(error)
     case .complete(let end):
       guard end == trimmed.count else {
+        var next = end
+        while next < trimmed.count, LineReader.isSpace(trimmed[next]) { next += 1 }
         return .failed(
-          JSONError(.invalidJSON, at: offset + end, "more text after the record on the same line"))
+          JSONError(.invalidJSON, at: offset + next, "more text after the record on the same line"))
       }
     }
     text = trimmed
@@ -133,7 +137,10 @@ public struct RecordLineParser: ~Copyable {
   @inline(__always)
   static func rawEquals(_ raw: UnsafeRawBufferPointer, _ key: [UInt8]) -> Bool {
     guard raw.count == key.count, let base = raw.baseAddress else { return false }
-    return key.withUnsafeBytes { memcmp(base, $0.baseAddress!, raw.count) == 0 }
+    return key.withUnsafeBytes { keyBytes in
+      guard let keyBase = keyBytes.baseAddress else { return raw.isEmpty }
+      return memcmp(base, keyBase, raw.count) == 0
+    }
   }
 }
 

@@ -133,7 +133,8 @@ public struct StoreRewrite: ~Copyable {
         }
       }
       for path in leftovers where unlink(path) != 0 && errno != ENOENT {
-        throw SystemError(path: path, doing: "cannot remove a leftover temporary file", errno: errno)
+        throw SystemError(
+          path: path, doing: "cannot remove a leftover temporary file", errno: errno)
       }
     }
     return warnings

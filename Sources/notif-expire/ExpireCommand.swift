@@ -179,7 +179,8 @@ struct ExpireCommand {
         return .problem(Diagnostic(.error, "BadPolicy", "the policy file is empty", file: path))
       case .failure(let error, let line, let column):
         return .problem(
-          Diagnostic(.error, error.code.rawValue, error.message, file: path, line: line, column: column))
+          Diagnostic(
+            .error, error.code.rawValue, error.message, file: path, line: line, column: column))
       case .record:
         let loaded: Result<ExpirePolicy, ExpirePolicy.FormatError> = reader.withRecord { view in
           do throws(ExpirePolicy.FormatError) {
@@ -200,7 +201,8 @@ struct ExpireCommand {
         case .failure(let error):
           let at = reader.position(ofRecordOffset: error.offset)
           return .problem(
-            Diagnostic(.error, "BadPolicy", error.message, file: path, line: at.line, column: at.column))
+            Diagnostic(
+              .error, "BadPolicy", error.message, file: path, line: at.line, column: at.column))
         }
       }
     } catch {

@@ -114,7 +114,8 @@ struct ExpirePolicy: Equatable {
         do {
           seconds = try TimeToLive(text).seconds
         } catch {
-          throw FormatError(offset: offset(view, value), message: "'\(field)' of '\(name)': \(error)")
+          throw FormatError(
+            offset: offset(view, value), message: "'\(field)' of '\(name)': \(error)")
         }
         if field == "ttl" { rule.ttl = seconds } else { rule.readTTL = seconds }
       case "keep":
@@ -127,7 +128,8 @@ struct ExpirePolicy: Equatable {
       default:
         throw FormatError(
           offset: offset(view, key),
-          message: "unknown key '\(field)' in the rule for '\(name)': use 'ttl', 'read_ttl' or 'keep'"
+          message:
+            "unknown key '\(field)' in the rule for '\(name)': use 'ttl', 'read_ttl' or 'keep'"
         )
       }
       key = Int(view.tokens[value].next)
@@ -145,7 +147,8 @@ struct ExpirePolicy: Equatable {
         for entry in categories where entry.name == name { return entry.rule }
       } else {
         let raw = json.rawString(index)
-        for entry in categories where entry.name.count == raw.count && entry.name.elementsEqual(raw) {
+        for entry in categories where entry.name.count == raw.count && entry.name.elementsEqual(raw)
+        {
           return entry.rule
         }
       }

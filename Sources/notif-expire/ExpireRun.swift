@@ -145,7 +145,8 @@ struct ExpireRun: ~Copyable {
     if let archive = configuration.archive, !configuration.dryRun {
       archiveFD = open(archive, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
       guard archiveFD >= 0 else {
-        throw Stop(error: SystemError(path: archive, doing: "cannot open the archive", errno: errno))
+        throw Stop(
+          error: SystemError(path: archive, doing: "cannot open the archive", errno: errno))
       }
     }
     defer { if archiveFD >= 0 { close(archiveFD) } }
@@ -434,7 +435,9 @@ struct ExpireRun: ~Copyable {
     let record = parser.record
     let problem: (String, Int)? = {
       guard case .time = record.time(.createdAt) else {
-        let at = record.index(.createdAt).map { record.textOffset + Int(record.json.tokens[$0].start) }
+        let at = record.index(.createdAt).map {
+          record.textOffset + Int(record.json.tokens[$0].start)
+        }
         return ("created_at is missing or not an RFC 3339 time", at ?? record.textOffset)
       }
       for field in Self.ownTimes where record.isInvalidTime(field) {
@@ -569,10 +572,13 @@ struct ExpireRun: ~Copyable {
     let message =
       category.map { "category '\($0)' has no rule and the policy no default: kept" }
       ?? "records without a category have no rule and the policy no default: kept"
-    let offset = record.index(.category).map { record.textOffset + Int(record.json.tokens[$0].start) }
+    let offset = record.index(.category).map {
+      record.textOffset + Int(record.json.tokens[$0].start)
+    }
     let column = Self.column(line, offset ?? record.textOffset)
     report(
-      Diagnostic(.warning, "NoRule", message, file: file, line: lineNumber, column: column), &stderr)
+      Diagnostic(.warning, "NoRule", message, file: file, line: lineNumber, column: column), &stderr
+    )
   }
 
   private mutating func reject(

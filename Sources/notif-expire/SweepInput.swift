@@ -58,8 +58,12 @@ struct SweepInput {
     throws(SystemError) -> Int32
   {
     var template = Array((temporaryDirectory + "/notif-expire.XXXXXX").utf8CString)
-    let spool = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    let spoolName = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let spool = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      guard let base = buffer.baseAddress else { return -1 }
+      return mkstemp(base)
+    }
+    let spoolName = String(
+      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     guard spool >= 0 else {
       throw SystemError(path: spoolName, doing: "cannot create a temporary file", errno: errno)
     }

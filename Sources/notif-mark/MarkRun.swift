@@ -9,7 +9,7 @@ import NotifModel
 #endif
 
 /// What notif-mark does with one line.
-enum MarkVerdict: Equatable {
+enum MarkVerdict: Equatable, Sendable {
   /// Write the line as it was: not selected, blank, not a record, or nothing to change.
   case unchanged
   /// Write the line with some values replaced (in `MarkRun.edited`).
@@ -67,7 +67,8 @@ struct MarkRun: ~Copyable {
     if let archive = configuration.archive, !configuration.dryRun {
       archiveFD = open(archive, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
       guard archiveFD >= 0 else {
-        throw Stop(error: SystemError(path: archive, doing: "cannot open the archive", errno: errno))
+        throw Stop(
+          error: SystemError(path: archive, doing: "cannot open the archive", errno: errno))
       }
     }
     defer { if archiveFD >= 0 { close(archiveFD) } }
@@ -198,9 +199,8 @@ struct MarkRun: ~Copyable {
   private mutating func pass(
     fd: Int32, name: String, _ stderr: inout OutputWriter,
     begin: ((_ prefix: Range<Int64>) throws(SystemError) -> Void)? = nil,
-    flush: (_ kept: ByteBuffer, _ changedOrGone: ByteBuffer, _ gone: ByteBuffer) throws(
-      SystemError
-    ) -> Void
+    flush: (_ kept: ByteBuffer, _ changedOrGone: ByteBuffer, _ gone: ByteBuffer) throws(SystemError)
+      -> Void
   ) throws(Stop) {
     var kept = ByteBuffer(capacity: 160 * 1024)
     var changes = ByteBuffer(capacity: 16 * 1024)
@@ -291,6 +291,7 @@ struct MarkRun: ~Copyable {
     }
     let record = parser.record
     let selection = configuration.selection
+    guard Self.matches(record, selection) else { return .unchanged }
     if let before = selection.before {
       guard case .time(let created) = record.time(.createdAt) else {
         let at = record.index(.createdAt).map { Int(record.json.tokens[$0].start) } ?? 0
@@ -301,7 +302,6 @@ struct MarkRun: ~Copyable {
       }
       guard created < before else { return .unchanged }
     }
-    guard Self.matches(record, selection) else { return .unchanged }
     let actions = configuration.actions
     if actions.delete { return .deleted }
     // The edits, as (field, new value or nil for null), in the order the fields come.

@@ -19,7 +19,8 @@ import Testing
     let created = Date(timeIntervalSince1970: 1_795_338_000 - Double((2000 - number % 2000) * 431))
     let formatter = ISO8601DateFormatter()
     let createdAt = formatter.string(from: created)
-    let readAt = number % 3 == 0 ? "\"\(formatter.string(from: created.addingTimeInterval(60)))\"" : "null"
+    let readAt =
+      number % 3 == 0 ? "\"\(formatter.string(from: created.addingTimeInterval(60)))\"" : "null"
     return
       #"{"id":"r\#(String(format: "%06d", number))","app":"com.example.chat","thread_id":"chat-\#(number % 7)","category":"\#(category)","title":"Alice","subtitle":null,"body":"Are we still on for lunch? \#(number)","title_loc_key":null,"title_loc_args":null,"subtitle_loc_key":null,"subtitle_loc_args":null,"loc_key":null,"loc_args":null,"created_at":"\#(createdAt)","relevance":null,"interruption_level":null,"badge":3,"sound":"default","sound_critical":false,"sound_volume":null,"summary_arg":"Alice","summary_arg_count":1,"collapse_id":null,"expires_at":null,"priority":null,"push_type":"alert","topic":null,"content_available":false,"mutable_content":false,"target_content_id":null,"event":null,"timestamp":null,"stale_at":null,"dismiss_at":null,"read_at":\#(readAt),"seen_at":null,"payload":{"aps":{"alert":{"title":"Alice","body":"Are we still on for lunch?"},"thread-id":"chat-\#(number % 7)","category":"\#(category)"},"conversation":"c-1042"}}"#
   }
@@ -59,8 +60,10 @@ import Testing
   static func sweep(_ folder: URL, _ extra: [String] = []) throws -> Outcome {
     try Binaries.run(
       "notif-expire",
-      ["--policy", "policy.json", "--now", now, "--store", "inbox.ndjson", "--archive",
-       "archive.ndjson"] + extra,
+      [
+        "--policy", "policy.json", "--now", now, "--store", "inbox.ndjson", "--archive",
+        "archive.ndjson",
+      ] + extra,
       in: folder, environment: environment)
   }
 
@@ -133,8 +136,10 @@ import Testing
       let inode = try FileManager.default.attributesOfItem(atPath: inbox.path)[.systemFileNumber]
       let outcome = try Binaries.run(
         "notif-expire",
-        ["--policy", "policy.json", "--now", Self.now, "--store", "inbox.ndjson", "--archive",
-         "/dev/full"],
+        [
+          "--policy", "policy.json", "--now", Self.now, "--store", "inbox.ndjson", "--archive",
+          "/dev/full",
+        ],
         in: folder, environment: Self.environment)
       #expect(outcome.status == 2)
       #expect(
@@ -158,7 +163,11 @@ import Testing
       "/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", mountPoint.path],
       in: mountPoint, environment: environment)
     guard mount.status == 0 else { return false }
-    defer { _ = try? Binaries.run("/bin/umount", [mountPoint.path], in: mountPoint.deletingLastPathComponent(), environment: environment) }
+    defer {
+      _ = try? Binaries.run(
+        "/bin/umount", [mountPoint.path], in: mountPoint.deletingLastPathComponent(),
+        environment: environment)
+    }
     try body(mountPoint)
     return true
   }
@@ -173,8 +182,10 @@ import Testing
       try original.write(to: inbox)
       let outcome = try Binaries.run(
         "notif-expire",
-        ["--policy", "policy.json", "--now", Self.now, "--store", "inbox.ndjson", "--archive",
-         "archive.ndjson"],
+        [
+          "--policy", "policy.json", "--now", Self.now, "--store", "inbox.ndjson", "--archive",
+          "archive.ndjson",
+        ],
         in: tiny, environment: Self.environment)
       #expect(outcome.status == 2)
       #expect(
@@ -183,7 +194,8 @@ import Testing
           + "no space left on device [Failed]\n")
       #expect(try Data(contentsOf: inbox) == original)
       // What went to the archive was taken back.
-      #expect((try? Data(contentsOf: tiny.appendingPathComponent("archive.ndjson")))?.isEmpty ?? true)
+      #expect(
+        (try? Data(contentsOf: tiny.appendingPathComponent("archive.ndjson")))?.isEmpty ?? true)
       #expect(Self.leftovers(tiny).isEmpty)
     }
     if !mounted { Issue.record("mount -t tmpfs is not permitted here: test not run") }
@@ -199,13 +211,16 @@ import Testing
         try Data("{\"id\":\"earlier\"}\n".utf8).write(to: archive)
         let outcome = try Binaries.run(
           "notif-expire",
-          ["--policy", "policy.json", "--now", Self.now, "--store", "inbox.ndjson", "--archive",
-           archive.path],
+          [
+            "--policy", "policy.json", "--now", Self.now, "--store", "inbox.ndjson", "--archive",
+            archive.path,
+          ],
           in: folder, environment: Self.environment)
         #expect(outcome.status == 2)
         #expect(
           String(decoding: outcome.stderr, as: UTF8.self)
-            == "notif-expire: \(archive.path): error: write error: no space left on device [Failed]\n")
+            == "notif-expire: \(archive.path): error: write error: no space left on device [Failed]\n"
+        )
         #expect(try Data(contentsOf: inbox) == original)
         #expect(try Data(contentsOf: archive) == Data("{\"id\":\"earlier\"}\n".utf8))
         #expect(Self.leftovers(folder).isEmpty)
@@ -296,4 +311,3 @@ import Testing
     }
   }
 }
-
