@@ -69,30 +69,25 @@ struct CapGroup {
   }
 }
 
-/// What the sweep does with one record.
-enum Verdict: Equatable {
-  case keep
-  case remove(RemovalReason)
-}
-
 /// One run of notif-expire: the passes over the input, the decisions, the output.
 struct ExpireRun: ~Copyable {
   let configuration: ExpireCommand.Configuration
   let policy: ExpirePolicy
   let environment: ExpireCommand.Environment
-  private var parser = RecordLineParser()
+  let rules: ExpireRules
   private var status = ExitStatus.success
   private var warnedCategories: Set<[UInt8]> = []
   /// The fingerprints of every (app, collapse_id), to find those with more than one record.
   private var repeatedCollapseKeys = FingerprintSet()
-  /// Per (app, collapse_id) with more than one record: the record that stays.
-  private(set) var collapseWinners: [KeyHash: Mark] = [:]
-  /// Per cap group with more than `keep` records: the oldest record that stays.
-  private(set) var capThresholds: [KeyHash: Mark] = [:]
-  private var key: [UInt8] = []
   private(set) var removed = 0
   private(set) var records = 0
+  private var bytesDone: Int64 = 0
   private var meter: ProgressMeter? = nil
+
+  /// The size of a batch of lines handed to a worker.
+  static let batchSize = 256 * 1024
+  /// Batches read ahead of the one being written: memory stays a few batches.
+  static let batchesInFlight = 3
 
   init(
     configuration: ExpireCommand.Configuration, policy: ExpirePolicy,
@@ -101,7 +96,7 @@ struct ExpireRun: ~Copyable {
     self.configuration = configuration
     self.policy = policy
     self.environment = environment
-    key.reserveCapacity(256)
+    rules = ExpireRules(policy: policy, now: configuration.now)
   }
 
   /// Stops the run: a failed read or write, reported by `execute`.
@@ -266,49 +261,58 @@ struct ExpireRun: ~Copyable {
   /// with a collapse_id, and only those are parsed; a second such pass runs only when some
   /// collapse key repeats), then, when a rule has `keep`, the newest records of each cap group.
   private mutating func survey(_ inputs: [SweepInput], _ stderr: inout OutputWriter) throws(Stop) {
+    var decider = ExpireDecider(rules: rules)
     // Collapse, first pass: a fingerprint per (app, collapse_id), to find those that repeat.
     try Self.forEachLine(inputs) { line, _ in
-      guard Self.mayHaveCollapseID(line), parser.parse(line) == .record else { return }
-      let record = parser.record
+      guard ExpireDecider.mayHaveCollapseID(line), decider.parser.parse(line) == .record else {
+        return
+      }
+      let record = decider.parser.record
       guard !record.isNull(.collapseID), case .time = record.time(.createdAt) else { return }
-      setCollapseKey(record)
-      repeatedCollapseKeys.insert(FingerprintSet.fingerprint(key))
+      repeatedCollapseKeys.insert(FingerprintSet.fingerprint(decider.collapseKey(record)))
     }
     // Second pass, only if some repeat: the record that stays, for each key that repeats.
     if repeatedCollapseKeys.repeatedCount > 0 {
+      var winners: [KeyHash: Mark] = [:]
       // Sized once: a table that doubles holds both sizes at its peak.
-      collapseWinners.reserveCapacity(repeatedCollapseKeys.repeatedCount)
+      winners.reserveCapacity(repeatedCollapseKeys.repeatedCount)
       try Self.forEachLine(inputs) { line, ordinal in
-        guard Self.mayHaveCollapseID(line), parser.parse(line) == .record else { return }
-        let record = parser.record
+        guard ExpireDecider.mayHaveCollapseID(line), decider.parser.parse(line) == .record else {
+          return
+        }
+        let record = decider.parser.record
         guard !record.isNull(.collapseID), case .time(let created) = record.time(.createdAt)
         else { return }
-        setCollapseKey(record)
+        let key = decider.collapseKey(record)
         guard repeatedCollapseKeys.isRepeated(FingerprintSet.fingerprint(key)) else { return }
         let mark = Mark(time: created, ordinal: ordinal)
         let hash = KeyHash(key)
-        if let winner = collapseWinners[hash], !mark.replaces(winner) { return }
-        collapseWinners[hash] = mark
+        if let winner = winners[hash], !mark.replaces(winner) { return }
+        winners[hash] = mark
       }
+      rules.collapseWinners = winners
     }
     guard policy.hasKeep else { return }
     var groups: [KeyHash: CapGroup] = [:]
     try Self.forEachLine(inputs) { line, ordinal in
-      guard parser.parse(line) == .record else { return }
-      let record = parser.record
+      guard decider.parser.parse(line) == .record else { return }
+      let record = decider.parser.record
       guard let rule = policy.rule(for: record), let keep = rule.keep,
         case .time(let created) = record.time(.createdAt)
       else { return }
       let mark = Mark(time: created, ordinal: ordinal)
-      guard !isCollapsed(record, mark), expiry(record, rule: rule, created: created) == nil else {
+      guard !decider.isCollapsed(record, mark),
+        decider.expiry(record, rule: rule, created: created) == nil
+      else {
         return
       }
-      setCapKey(record, rule)
-      groups[KeyHash(key), default: CapGroup()].insert(mark, keep: keep)
+      groups[KeyHash(decider.capKey(record, rule)), default: CapGroup()].insert(mark, keep: keep)
     }
+    var thresholds: [KeyHash: Mark] = [:]
     for (group, cap) in groups where cap.total > cap.heap.count {
-      capThresholds[group] = cap.heap[0]
+      thresholds[group] = cap.heap[0]
     }
+    rules.capThresholds = thresholds
   }
 
   /// Calls `body` with every line of every input and its ordinal (counted across inputs).
@@ -339,7 +343,9 @@ struct ExpireRun: ~Copyable {
   }
 
   /// The sweep: every line is kept (written to the first buffer as it was) or removed (its
-  /// archive line written to the second); `flush` takes both buffers when they fill up.
+  /// archive line written to the second); `flush` takes both buffers, batch by batch, in the
+  /// order of the input. Batches of lines are decided by worker threads (two, or none on one
+  /// core) and written in order.
   ///
   /// With `begin`, kept lines before the first removal are not written: `begin` gets their
   /// byte range in the (single) input at the first removal, to copy them as they are; so a
@@ -349,257 +355,172 @@ struct ExpireRun: ~Copyable {
     begin: ((_ prefix: Range<Int64>) throws(SystemError) -> Void)? = nil,
     flush: (_ kept: ByteBuffer, _ removed: ByteBuffer) throws(SystemError) -> Void
   ) throws(Stop) {
-    var pending = begin != nil
-    var prefixEnd: Int64 = 0
-    var kept = ByteBuffer(capacity: 160 * 1024)
-    var gone = ByteBuffer(capacity: 160 * 1024)
-    var ordinal = 0
-    var bytesBefore: Int64 = 0
+    let processors = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+    let pool = SweepPool(workers: processors > 1 ? 2 : 0, rules: rules)
+    defer { pool.shutdown() }
+    var inline = ExpireDecider(rules: rules)
+    var inFlight: [SweepBatch] = []
+    var spare: [SweepBatch] = []
+    func fresh() -> SweepBatch {
+      guard let batch = spare.popLast() else { return SweepBatch(capacity: Self.batchSize + 4096) }
+      batch.reset()
+      return batch
+    }
+    var progress = SweepProgress(pending: begin != nil)
     if configuration.progress { meter = ProgressMeter(start: environment.monotonicClock()) }
+    var ordinal = 1
     for input in inputs {
-      var reader = LineReader(fd: input.fd, name: input.name)
       do {
         try input.rewind()
       } catch {
         throw Stop(error: error)
       }
+      var fileOffset: Int64 = 0
+      var lineNumber = 1
+      var atStart = true
+      var eof = false
+      var next = fresh()
       while true {
-        let next: UnsafeRawBufferPointer?
         do {
-          next = try reader.next()
-        } catch {
-          throw Stop(error: error)
-        }
-        guard let line = next else { break }
-        ordinal += 1
-        do {
-          switch decide(line, ordinal: ordinal, reader.lineNumber, input.name, &stderr) {
-          case .keep:
-            if pending {
-              prefixEnd = reader.bytesRead
-            } else {
-              kept.append(line)
-              kept.append(UInt8(ascii: "\n"))
+          while !eof && next.count < Self.batchSize {
+            if try next.read(from: input.fd, name: input.name, limit: Self.batchSize) == 0 {
+              eof = true
             }
-          case .remove(let reason):
-            if pending, let begin {
-              pending = false
-              let start = reader.byteOrderMarkLength
-              try begin(start..<max(start, prefixEnd))
-            }
-            removed += 1
-            let text = UnsafeRawBufferPointer(rebasing: line[parser.textRange])
-            ArchiveEntry.write(
-              record: text, isEmptyObject: parser.record.json.tokens[0].count == 0,
-              removedAt: configuration.now, reason: reason, into: &gone)
-          }
-          if kept.count + gone.count >= 128 * 1024 {
-            try flush(kept, gone)
-            kept.removeAll()
-            gone.removeAll()
           }
         } catch {
           throw Stop(error: error)
         }
-        if ordinal & 0xFFFF == 0, meter != nil {
-          showProgress(records: ordinal, bytes: bytesBefore + reader.bytesRead, &stderr)
+        if atStart && (next.count >= 3 || eof) {
+          atStart = false
+          if next.count >= 3 && next.bytes.load(as: UInt8.self) == 0xEF
+            && next.bytes.load(fromByteOffset: 1, as: UInt8.self) == 0xBB
+            && next.bytes.load(fromByteOffset: 2, as: UInt8.self) == 0xBF
+          {
+            next.dropFirst(3)
+            fileOffset = 3
+            progress.byteOrderMark = 3
+          }
         }
+        if next.count == 0 && eof { break }
+        var cut = next.count
+        while cut > 0 && next.bytes.load(fromByteOffset: cut - 1, as: UInt8.self) != 0x0A {
+          cut -= 1
+        }
+        var fileBytes = cut
+        let rest = fresh()
+        if cut == 0 || (eof && cut < next.count) {
+          if !eof {
+            // One line longer than a batch: read on until it ends.
+            do {
+              if try next.read(from: input.fd, name: input.name, limit: Self.batchSize) == 0 {
+                eof = true
+              }
+            } catch {
+              throw Stop(error: error)
+            }
+            continue
+          }
+          // The last line has no newline: it gets one.
+          fileBytes = next.count
+          next.append(UnsafeRawBufferPointer(start: [UInt8(0x0A)], count: 1))
+        } else {
+          rest.append(UnsafeRawBufferPointer(start: next.bytes + cut, count: next.count - cut))
+          next.truncate(to: cut)
+        }
+        next.fileOffset = fileOffset
+        next.fileBytes = fileBytes
+        next.fileName = input.name
+        fileOffset += Int64(fileBytes)
+        next.lineCount = Self.countLines(next)
+        next.firstOrdinal = ordinal
+        next.firstLine = lineNumber
+        ordinal += next.lineCount
+        lineNumber += next.lineCount
+        if pool.hasWorkers {
+          pool.submit(next)
+          inFlight.append(next)
+          if inFlight.count >= Self.batchesInFlight {
+            let batch = inFlight.removeFirst()
+            pool.wait(for: batch)
+            try emit(batch, &progress, &stderr, begin: begin, flush: flush)
+            spare.append(batch)
+          }
+        } else {
+          next.process(with: &inline)
+          try emit(next, &progress, &stderr, begin: begin, flush: flush)
+          spare.append(next)
+        }
+        if rest.count == 0 && eof {
+          spare.append(rest)
+          break
+        }
+        next = rest
       }
-      bytesBefore += reader.bytesRead
     }
+    for batch in inFlight {
+      pool.wait(for: batch)
+      try emit(batch, &progress, &stderr, begin: begin, flush: flush)
+    }
+  }
+
+  /// Where the sweep is, between batches.
+  struct SweepProgress {
+    /// Nothing removed yet, and the caller copies the unchanged prefix itself.
+    var pending: Bool
+    var byteOrderMark: Int64 = 0
+  }
+
+  static func countLines(_ batch: SweepBatch) -> Int {
+    var lines = 0
+    var start = 0
+    while start < batch.count, let hit = memchr(batch.bytes + start, 0x0A, batch.count - start) {
+      lines += 1
+      start = batch.bytes.distance(to: hit) + 1
+    }
+    return lines
+  }
+
+  /// Reports a decided batch's findings and hands its output on.
+  private mutating func emit(
+    _ batch: SweepBatch, _ progress: inout SweepProgress, _ stderr: inout OutputWriter,
+    begin: ((_ prefix: Range<Int64>) throws(SystemError) -> Void)?,
+    flush: (_ kept: ByteBuffer, _ removed: ByteBuffer) throws(SystemError) -> Void
+  ) throws(Stop) {
+    for (line, finding) in batch.findings {
+      if let category = finding.category, !warnedCategories.insert(category).inserted { continue }
+      if finding.severity == .error { status = max(status, .rejected) }
+      report(
+        Diagnostic(
+          finding.severity, finding.code, finding.message, file: batch.fileName, line: line,
+          column: finding.column), &stderr)
+    }
+    removed += batch.removed
+    records += batch.lineCount
+    bytesDone += Int64(batch.fileBytes)
     do {
-      try flush(kept, gone)
+      if progress.pending {
+        if let first = batch.firstRemoval, let begin {
+          progress.pending = false
+          let start = progress.byteOrderMark
+          try begin(start..<max(start, batch.fileOffset + Int64(first.offset)))
+          var kept = ByteBuffer(capacity: batch.kept.count - first.kept)
+          batch.kept.withUnsafeBytes {
+            kept.append(UnsafeRawBufferPointer(rebasing: $0[first.kept...]))
+          }
+          try flush(kept, batch.gone)
+        }
+      } else {
+        try flush(batch.kept, batch.gone)
+      }
     } catch {
       throw Stop(error: error)
     }
-    records = ordinal
-  }
-
-  // MARK: - Decisions
-
-  /// What to do with one line: keep it (blank lines too) or remove it. A line that is not a
-  /// valid record is reported and kept.
-  private mutating func decide(
-    _ line: UnsafeRawBufferPointer, ordinal: Int, _ lineNumber: Int, _ file: String,
-    _ stderr: inout OutputWriter
-  ) -> Verdict {
-    switch parser.parse(line) {
-    case .blank:
-      return .keep
-    case .failed(let error):
-      reject(error.code.rawValue, error.message, line, at: error.offset, lineNumber, file, &stderr)
-      return .keep
-    case .record:
-      break
+    if meter != nil {
+      showProgress(records: records, bytes: bytesDone, &stderr)
     }
-    let record = parser.record
-    let problem: (String, Int)? = {
-      guard case .time = record.time(.createdAt) else {
-        let at = record.index(.createdAt).map {
-          record.textOffset + Int(record.json.tokens[$0].start)
-        }
-        return ("created_at is missing or not an RFC 3339 time", at ?? record.textOffset)
-      }
-      for field in Self.ownTimes where record.isInvalidTime(field) {
-        let index = record.index(field) ?? 0
-        return (
-          "\(field.key) is not an RFC 3339 time or null",
-          record.textOffset + Int(record.json.tokens[index].start)
-        )
-      }
-      if record.isInvalidTime(.readAt) {
-        let index = record.index(.readAt) ?? 0
-        return (
-          "read_at is not an RFC 3339 time or null",
-          record.textOffset + Int(record.json.tokens[index].start)
-        )
-      }
-      return nil
-    }()
-    if let (message, offset) = problem {
-      reject("BadRecord", message, line, at: offset, lineNumber, file, &stderr)
-      return .keep
-    }
-    guard case .time(let created) = record.time(.createdAt) else { return .keep }
-    let rule = policy.rule(for: record)
-    if rule == nil {
-      warnNoRule(record, line, lineNumber, file, &stderr)
-    }
-    let mark = Mark(time: created, ordinal: ordinal)
-    if isCollapsed(record, mark) { return .remove(.collapsed) }
-    if let reason = expiry(record, rule: rule, created: created) { return .remove(reason) }
-    if let rule, rule.keep != nil, !capThresholds.isEmpty {
-      setCapKey(record, rule)
-      if let threshold = capThresholds[KeyHash(key)], mark.isWorse(than: threshold) {
-        return .remove(.overCap)
-      }
-    }
-    return .keep
-  }
-
-  /// Sets `key` to the cap group of a record: its app, its thread and its rule.
-  private mutating func setCapKey(_ record: RecordView, _ rule: ExpireRule) {
-    key.removeAll(keepingCapacity: true)
-    record.appendKeyPart(.app, to: &key)
-    record.appendKeyPart(.threadID, to: &key)
-    key.append(UInt8(truncatingIfNeeded: rule.number))
-    key.append(UInt8(truncatingIfNeeded: rule.number >> 8))
-    key.append(UInt8(truncatingIfNeeded: rule.number >> 16))
-  }
-
-  private mutating func isCollapsed(_ record: RecordView, _ mark: Mark) -> Bool {
-    guard !collapseWinners.isEmpty, !record.isNull(.collapseID) else { return false }
-    setCollapseKey(record)
-    guard let winner = collapseWinners[KeyHash(key)] else { return false }
-    return winner != mark
-  }
-
-  /// Sets `key` to the collapse key of a record: its app and its collapse_id.
-  private mutating func setCollapseKey(_ record: RecordView) {
-    key.removeAll(keepingCapacity: true)
-    record.appendKeyPart(.app, to: &key)
-    record.appendKeyPart(.collapseID, to: &key)
-  }
-
-  /// Why the record has expired at `now`, or nil: its deadline is the earliest of
-  /// created_at + ttl, read_at + read_ttl (once read), expires_at, stale_at and dismiss_at,
-  /// and it has expired when now is at or after the deadline.
-  func expiry(_ record: RecordView, rule: ExpireRule?, created: Timestamp) -> RemovalReason? {
-    let now = configuration.now
-    var deadline = Timestamp.maximum
-    var reason = RemovalReason.expired
-    if let ttl = rule?.ttl {
-      deadline = Self.adding(ttl, to: created)
-    }
-    if let readTTL = rule?.readTTL, case .time(let read) = record.time(.readAt) {
-      let readDeadline = Self.adding(readTTL, to: read)
-      if readDeadline < deadline {
-        deadline = readDeadline
-        reason = .readExpired
-      }
-    }
-    for field in Self.ownTimes {
-      if case .time(let own) = record.time(field), own < deadline {
-        deadline = own
-        reason = .expired
-      }
-    }
-    return now >= deadline ? reason : nil
-  }
-
-  /// A record's own deadlines: APNs expiration, Live Activity stale and dismissal dates.
-  static let ownTimes: [RecordField] = [.expiresAt, .staleAt, .dismissAt]
-
-  static func adding(_ seconds: Int64, to time: Timestamp) -> Timestamp {
-    let (sum, overflow) = time.seconds.addingReportingOverflow(seconds)
-    return overflow ? .maximum : Timestamp(seconds: sum, nanoseconds: time.nanoseconds)
-  }
-
-  /// Whether a line may hold a non-null `collapse_id`: it has the bytes `collapse_id"` other
-  /// than as `"collapse_id":null`. Only such lines are parsed by the collapse survey.
-  static func mayHaveCollapseID(_ line: UnsafeRawBufferPointer) -> Bool {
-    guard let base = line.baseAddress else { return false }
-    let needle: StaticString = "collapse_id\""
-    let null: StaticString = ":null"
-    let length = needle.utf8CodeUnitCount
-    var from = 0
-    // memchr for the rarer last letter's neighbour would be faster; 'c' is rare enough in keys.
-    while from + length <= line.count, let hit = memchr(base + from, 0x63, line.count - from) {
-      let at = base.distance(to: UnsafeRawPointer(hit))
-      from = at + 1
-      guard at + length <= line.count, memcmp(base + at, needle.utf8Start, length) == 0 else {
-        continue
-      }
-      let after = at + length
-      if after + 5 > line.count || memcmp(base + after, null.utf8Start, 5) != 0 {
-        return true
-      }
-      from = after + 5
-    }
-    return false
   }
 
   // MARK: - Reports
-
-  private mutating func warnNoRule(
-    _ record: RecordView, _ line: UnsafeRawBufferPointer, _ lineNumber: Int, _ file: String,
-    _ stderr: inout OutputWriter
-  ) {
-    var name: [UInt8] = []
-    record.appendKeyPart(.category, to: &name)
-    guard warnedCategories.insert(name).inserted else { return }
-    let category = record.index(.category).flatMap { record.json.stringValue($0) }
-    let message =
-      category.map { "category '\($0)' has no rule and the policy no default: kept" }
-      ?? "records without a category have no rule and the policy no default: kept"
-    let offset = record.index(.category).map {
-      record.textOffset + Int(record.json.tokens[$0].start)
-    }
-    let column = Self.column(line, offset ?? record.textOffset)
-    report(
-      Diagnostic(.warning, "NoRule", message, file: file, line: lineNumber, column: column), &stderr
-    )
-  }
-
-  private mutating func reject(
-    _ code: String, _ message: String, _ line: UnsafeRawBufferPointer, at offset: Int,
-    _ lineNumber: Int, _ file: String, _ stderr: inout OutputWriter
-  ) {
-    status = max(status, .rejected)
-    report(
-      Diagnostic(
-        .error, code, message + " (kept as it is)", file: file, line: lineNumber,
-        column: Self.column(line, offset)), &stderr)
-  }
-
-  /// The 1-based column, in Unicode scalars, of a byte offset within a line.
-  static func column(_ line: UnsafeRawBufferPointer, _ offset: Int) -> Int {
-    var column = 1
-    for i in 0..<min(offset, line.count) where line[i] & 0xC0 != 0x80 {
-      column += 1
-    }
-    return column
-  }
 
   private mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
     endProgress(&stderr)

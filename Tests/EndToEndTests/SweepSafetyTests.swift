@@ -310,4 +310,39 @@ import Testing
       #expect(Self.ids(folder.appendingPathComponent("archive.ndjson")).ids.count == 3)
     }
   }
+
+  /// Many batches of lines go through worker threads: the output keeps the input's order, and
+  /// diagnostics come in line order with the right line numbers.
+  @Test func batchesKeepTheOrderOfLinesAndDiagnostics() throws {
+    try Self.withFolder { folder in
+      try Data(#"{"default": {"ttl": "7d"}}"#.utf8).write(
+        to: folder.appendingPathComponent("week.json"))
+      var input = ""
+      var expected = ""
+      var expectedErrors = ""
+      var line = 0
+      for number in 0..<4000 {
+        line += 1
+        let record = Self.record(number)
+        input += record + "\n"
+        // Created (2000 - number % 2000) * 431 s before now: gone when that is a week or more.
+        if number % 2000 > 596 { expected += record + "\n" }
+        if number % 700 == 699 {
+          line += 1
+          input += "{\"broken\": \n"
+          expected += "{\"broken\": \n"
+          expectedErrors +=
+            "notif-expire: inbox.ndjson:\(line):11: error: unexpected end of input inside an "
+            + "object (kept as it is) [InvalidJSON]\n"
+        }
+      }
+      try Data(input.utf8).write(to: folder.appendingPathComponent("inbox.ndjson"))
+      let outcome = try Binaries.run(
+        "notif-expire", ["--policy", "week.json", "--now", Self.now, "inbox.ndjson"],
+        in: folder, environment: Self.environment)
+      #expect(outcome.status == 1)
+      #expect(String(decoding: outcome.stdout, as: UTF8.self) == expected)
+      #expect(String(decoding: outcome.stderr, as: UTF8.self) == expectedErrors)
+    }
+  }
 }

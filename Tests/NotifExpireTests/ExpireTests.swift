@@ -31,16 +31,14 @@ private func testEnvironment() -> ExpireCommand.Environment {
 /// Decides the expiry of one record line under a policy, at `now`.
 private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
   guard case .success(let loaded) = policy(rules) else { return nil }
-  var configuration = ExpireCommand.Configuration()
-  configuration.now = now
-  let run = ExpireRun(configuration: configuration, policy: loaded, environment: testEnvironment())
+  let decider = ExpireDecider(rules: ExpireRules(policy: loaded, now: now))
   var parser = RecordLineParser()
   let bytes = Array(line.utf8)
   return bytes.withUnsafeBytes { raw -> RemovalReason?? in
     guard parser.parse(raw) == .record else { return nil }
     let record = parser.record
     guard case .time(let created) = record.time(.createdAt) else { return nil }
-    return .some(run.expiry(record, rule: loaded.rule(for: record), created: created))
+    return .some(decider.expiry(record, rule: loaded.rule(for: record), created: created))
   }
 }
 
@@ -156,7 +154,7 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
 
   @Test func hugeTimeToLiveDoesNotOverflow() {
     #expect(
-      ExpireRun.adding(Int64.max, to: Timestamp(seconds: 10)) == Timestamp.maximum)
+      ExpireDecider.adding(Int64.max, to: Timestamp(seconds: 10)) == Timestamp.maximum)
   }
 }
 
@@ -197,7 +195,7 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
     (#"{"collapse_id""#, true),
   ])
   func findsLinesThatMayHaveACollapseID(_ line: String, _ expected: Bool) {
-    Array(line.utf8).withUnsafeBytes { #expect(ExpireRun.mayHaveCollapseID($0) == expected) }
+    Array(line.utf8).withUnsafeBytes { #expect(ExpireDecider.mayHaveCollapseID($0) == expected) }
   }
 
   @Test func fingerprintSetFindsRepeatsAcrossGrowth() {
