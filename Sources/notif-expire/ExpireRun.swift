@@ -85,7 +85,7 @@ struct ExpireRun: ~Copyable {
   private var meter: ProgressMeter? = nil
 
   /// The size of a batch of lines handed to a worker.
-  static let batchSize = 256 * 1024
+  static let batchSize = 128 * 1024
   /// Batches read ahead of the one being written: memory stays a few batches.
   static let batchesInFlight = 3
 
