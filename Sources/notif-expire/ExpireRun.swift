@@ -179,6 +179,11 @@ struct ExpireRun: ~Copyable {
   private mutating func sweepStore(
     _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
   ) throws(Stop) {
+    // A store that is not there gets no lock file made beside it.
+    var existing = stat()
+    guard stat(store, &existing) == 0 else {
+      throw Stop(error: SystemError(path: store, doing: "cannot open the store", errno: errno))
+    }
     let lock: StoreLock
     do {
       lock = try StoreLock(
