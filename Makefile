@@ -75,6 +75,7 @@ bench: release
 	bench/parse.sh
 	bench/summarize.sh
 	bench/group.sh
+	bench/expire.sh
 
 fuzz:
 	fuzz/run.sh 300

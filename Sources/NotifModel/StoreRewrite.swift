@@ -1,0 +1,368 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Replaces a store file safely, moving removed records to an archive first: the machinery
+/// that notif-expire and notif-mark share for `--store`.
+///
+/// The caller holds the store's `StoreLock` from before `recover` until after `commit` or
+/// `abandon`. The steps, and what holds if the process dies between any two of them:
+///
+/// 1. At the first change, `start` creates the new store as `.NAME.PID.notif-tmp` in the
+///    store's directory (so the rename stays on one file system), with the store's mode (and,
+///    for root, owner). Dying here leaves a temporary file that the next `recover` removes.
+///    A sweep that changes nothing never calls `start`: the store is not rewritten.
+/// 2. With an archive, `start` then writes the journal `STORE.sweep` (the temporary file's and
+///    the archive's identity, and the archive's size before this sweep) and syncs it and the
+///    directory, before a byte goes to the archive; then it copies the unchanged bytes before
+///    the first change into the new store.
+/// 3. The caller writes kept lines with `writeKept` and removed ones with `writeArchived`.
+/// 4. `commit` flushes and `fsync`s the archive, then the new store, renames it over the store
+///    and syncs the directory, then removes the journal.
+///
+/// Every record is in the store or the archive at every instant: the archive is durable before
+/// the store loses anything. Between the archive's sync and the rename a record can be in both;
+/// the journal says so, and the next `recover` (run under the lock before the next sweep) cuts
+/// the archive back to its size before the interrupted sweep when the store was not replaced,
+/// so after the next sweep every record is in exactly one of them. An archive that is not a
+/// regular file (a pipe, a device) cannot be cut back: no journal is kept for it.
+public struct StoreRewrite: ~Copyable {
+  /// The store's path as given.
+  public let storePath: String
+  /// The new store's temporary path.
+  public let tempPath: String
+  /// The archive's path, if there is one.
+  public let archivePath: String?
+  private let journalPath: String
+  private let directory: String
+  private let storeStatus: stat
+  private var tempFD: Int32 = -1
+  private var archiveFD: Int32 = -1
+  private var archiveSizeBefore: Int64 = 0
+  private var journaled = false
+  /// Whether `start` was called: the new store exists.
+  public private(set) var isStarted = false
+  private var kept: OutputWriter
+  private var archived: OutputWriter
+  private var keptPending = ByteBuffer(capacity: 160 * 1024)
+  private var archivePending = ByteBuffer(capacity: 160 * 1024)
+  /// Whether anything was written to the archive.
+  public private(set) var archivedAny = false
+
+  static let tempSuffix = ".notif-tmp"
+  static let journalMagic = "notif-sweep-journal 1"
+
+  /// The directory that holds `path`, and its last component.
+  static func split(_ path: String) -> (directory: String, name: String) {
+    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+    let directory = String(path[..<slash])
+    return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+  }
+
+  /// The journal of a store: `STORE.sweep`.
+  public static func journalPath(store: String) -> String { store + ".sweep" }
+
+  /// Finishes or undoes what an interrupted sweep of `store` left, and removes its leftover
+  /// temporary files; call it under the store's lock, before reading the store.
+  ///
+  /// - Returns: warnings for the user (one line each, lowercase), such as an archive that
+  ///   changed since the interrupted sweep and so could not be cut back.
+  /// - Throws: `SystemError` when the archive cannot be cut back or a leftover not removed.
+  public static func recover(store: String) throws(SystemError) -> [String] {
+    var warnings: [String] = []
+    let journal = journalPath(store: store)
+    let (directory, name) = split(store)
+    if let text = readSmallFile(journal) {
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      var storeStatus = stat()
+      if lines.count >= 4, lines[0] == journalMagic,
+        let temp = identity(lines[1]), let archive = identity(lines[2]),
+        let size = Int64(lines[2].split(separator: " ").last ?? ""),
+        lines[3].hasPrefix("path ")
+      {
+        let archivePath = String(lines[3].dropFirst(5))
+        let replaced =
+          stat(store, &storeStatus) == 0 && UInt64(storeStatus.st_dev) == temp.device
+          && UInt64(storeStatus.st_ino) == temp.inode
+        if !replaced {
+          // The store was not replaced: take back what the sweep appended to the archive.
+          let fd = open(archivePath, O_WRONLY | O_CLOEXEC)
+          var status = stat()
+          if fd >= 0, fstat(fd, &status) == 0, UInt64(status.st_dev) == archive.device,
+            UInt64(status.st_ino) == archive.inode, Int64(status.st_size) >= size
+          {
+            if Int64(status.st_size) > size {
+              guard ftruncate(fd, off_t(size)) == 0, fsync(fd) == 0 else {
+                let code = errno
+                close(fd)
+                throw SystemError(
+                  path: archivePath, doing: "cannot take back an interrupted sweep's entries",
+                  errno: code)
+              }
+            }
+          } else {
+            warnings.append(
+              "'\(archivePath)' changed since an interrupted sweep of '\(store)': "
+                + "its last entries may also still be in the store")
+          }
+          if fd >= 0 { close(fd) }
+        }
+      }
+      if unlink(journal) != 0 && errno != ENOENT {
+        throw SystemError(path: journal, doing: "cannot remove", errno: errno)
+      }
+    }
+    // Leftover new stores of interrupted sweeps: only a holder of the lock makes them.
+    let prefix = "." + name + "."
+    if let dir = opendir(directory) {
+      defer { closedir(dir) }
+      var leftovers: [String] = []
+      while let entry = readdir(dir) {
+        let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if entryName.hasPrefix(prefix) && entryName.hasSuffix(tempSuffix) {
+          let middle = entryName.dropFirst(prefix.count).dropLast(tempSuffix.count)
+          if !middle.isEmpty && middle.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            leftovers.append(directory + "/" + entryName)
+          }
+        }
+      }
+      for path in leftovers where unlink(path) != 0 && errno != ENOENT {
+        throw SystemError(
+          path: path, doing: "cannot remove a leftover temporary file", errno: errno)
+      }
+    }
+    return warnings
+  }
+
+  /// Prepares a new version of `store`, whose current status is `storeStatus`, moving removed
+  /// records to `archive` if given. Nothing is created until `start`.
+  public init(store: String, storeStatus: stat, archive: String?, pid: Int32) {
+    storePath = store
+    archivePath = archive
+    journalPath = Self.journalPath(store: store)
+    let (directory, name) = Self.split(store)
+    self.directory = directory
+    self.storeStatus = storeStatus
+    tempPath = directory + "/." + name + ".\(pid)" + Self.tempSuffix
+    kept = OutputWriter(fd: -1, name: tempPath, bufferSize: 1)
+    archived = OutputWriter(fd: -1, name: archive ?? "", bufferSize: 1)
+  }
+
+  /// Creates the new store (with the store's mode and, for root, owner) and copies `prefix`,
+  /// the store's bytes before the first change, from `storeFD` into it; with an archive, opens
+  /// it for appending (creating it, mode 0666 less the umask) and writes the journal.
+  ///
+  /// - Throws: `SystemError` naming the file that could not be created or written.
+  public mutating func start(copying prefix: Range<Int64>, from storeFD: Int32)
+    throws(SystemError)
+  {
+    precondition(!isStarted)
+    let tempFD = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard tempFD >= 0 else {
+      throw SystemError(path: tempPath, doing: "cannot create the new store", errno: errno)
+    }
+    self.tempFD = tempFD
+    isStarted = true
+    if getuid() == 0 {
+      _ = fchown(tempFD, storeStatus.st_uid, storeStatus.st_gid)
+    }
+    guard fchmod(tempFD, storeStatus.st_mode & 0o7777) == 0 else {
+      throw SystemError(path: tempPath, doing: "cannot set the mode", errno: errno)
+    }
+    kept = OutputWriter(fd: tempFD, name: tempPath, bufferSize: 1)
+    if let archive = archivePath {
+      archiveFD = open(archive, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+      var status = stat()
+      var tempStatus = stat()
+      guard archiveFD >= 0, fstat(archiveFD, &status) == 0, fstat(tempFD, &tempStatus) == 0 else {
+        throw SystemError(path: archive, doing: "cannot open the archive", errno: errno)
+      }
+      archiveSizeBefore = Int64(status.st_size)
+      archived = OutputWriter(fd: archiveFD, name: archive, bufferSize: 1)
+      if status.st_mode & S_IFMT == S_IFREG {
+        let journal =
+          "\(Self.journalMagic)\n\(UInt64(tempStatus.st_dev)) \(UInt64(tempStatus.st_ino))\n"
+          + "\(UInt64(status.st_dev)) \(UInt64(status.st_ino)) \(archiveSizeBefore)\npath \(archive)"
+        if let failure = Self.writeDurably(journal, to: journalPath, directory: directory) {
+          throw failure
+        }
+        journaled = true
+      }
+    }
+    try copy(prefix, from: storeFD)
+  }
+
+  private mutating func copy(_ range: Range<Int64>, from fd: Int32) throws(SystemError) {
+    let size = 256 * 1024
+    let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    defer { chunk.deallocate() }
+    var offset = range.lowerBound
+    while offset < range.upperBound {
+      let count = pread(fd, chunk, Int(min(range.upperBound - offset, Int64(size))), off_t(offset))
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw SystemError(path: storePath, doing: "read error", errno: errno)
+      }
+      guard count > 0 else {
+        throw SystemError(path: storePath, message: "read error: the store got shorter")
+      }
+      try writeKept(UnsafeRawBufferPointer(start: chunk, count: count), newline: false)
+      offset += Int64(count)
+    }
+  }
+
+  /// Queues bytes for the new store, and a newline if `newline`.
+  public mutating func writeKept(_ line: UnsafeRawBufferPointer, newline: Bool = true)
+    throws(SystemError)
+  {
+    keptPending.append(line)
+    if newline { keptPending.append(UInt8(ascii: "\n")) }
+    if keptPending.count >= 128 * 1024 { try flushKept() }
+  }
+
+  /// Queues bytes (whole lines with their newlines) for the new store.
+  public mutating func writeKept(_ bytes: ByteBuffer) throws(SystemError) {
+    keptPending.append(bytes)
+    if keptPending.count >= 128 * 1024 { try flushKept() }
+  }
+
+  /// Queues archive lines (with their newlines); without an archive they are dropped.
+  public mutating func writeArchived(_ bytes: ByteBuffer) throws(SystemError) {
+    guard archivePath != nil else { return }
+    archivePending.append(bytes)
+    archivedAny = true
+    if archivePending.count >= 128 * 1024 { try flushArchive() }
+  }
+
+  private mutating func flushKept() throws(SystemError) {
+    do {
+      try kept.write(keptPending)
+    } catch {
+      throw SystemError(path: storePath, message: "cannot write the new store: \(error.message)")
+    }
+    keptPending.removeAll()
+  }
+
+  private mutating func flushArchive() throws(SystemError) {
+    guard archivePath != nil else { return }
+    try archived.write(archivePending)
+    archivePending.removeAll()
+  }
+
+  /// Makes the archive durable, then replaces the store with the new version.
+  ///
+  /// On failure nothing is replaced: call `abandon()`.
+  public mutating func commit() throws(SystemError) {
+    precondition(isStarted)
+    if let archivePath {
+      try flushArchive()
+      try archived.flush()
+      if archivedAny && fsync(archiveFD) != 0 && errno != EINVAL {
+        throw SystemError(path: archivePath, doing: "cannot sync the archive", errno: errno)
+      }
+    }
+    try flushKept()
+    do {
+      try kept.flush()
+    } catch {
+      throw SystemError(path: storePath, message: "cannot write the new store: \(error.message)")
+    }
+    guard fsync(tempFD) == 0 else {
+      throw SystemError(path: storePath, doing: "cannot sync the new store", errno: errno)
+    }
+    guard rename(tempPath, storePath) == 0 else {
+      throw SystemError(path: storePath, doing: "cannot replace the store", errno: errno)
+    }
+    Self.syncDirectory(directory)
+    if journaled {
+      unlink(journalPath)
+      journaled = false
+    }
+    close(tempFD)
+    if archiveFD >= 0 { close(archiveFD) }
+    isStarted = false
+  }
+
+  /// Leaves the store as it was: removes the new version and takes back what was written to
+  /// the archive. Where the archive cannot be cut back the journal stays, for `recover`.
+  public mutating func abandon() {
+    guard isStarted else { return }
+    isStarted = false
+    close(tempFD)
+    unlink(tempPath)
+    if archiveFD >= 0 {
+      var status = stat()
+      if journaled, fstat(archiveFD, &status) == 0, Int64(status.st_size) > archiveSizeBefore {
+        if ftruncate(archiveFD, off_t(archiveSizeBefore)) == 0 && fsync(archiveFD) == 0 {
+          unlink(journalPath)
+        }
+      } else if journaled {
+        unlink(journalPath)
+      }
+      close(archiveFD)
+    }
+  }
+
+  // MARK: - Files
+
+  static func identity(_ line: String) -> (device: UInt64, inode: UInt64)? {
+    let parts = line.split(separator: " ")
+    guard parts.count >= 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else {
+      return nil
+    }
+    return (device, inode)
+  }
+
+  static func readSmallFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while bytes.count < 65536 {
+      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      bytes += chunk[0..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Writes a small file, syncs it and its directory; returns the failure, if any.
+  static func writeDurably(_ text: String, to path: String, directory: String) -> SystemError? {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    guard fd >= 0 else { return SystemError(path: path, doing: "cannot create", errno: errno) }
+    var writer = OutputWriter(fd: fd, name: path)
+    do {
+      try writer.write(text)
+      try writer.flush()
+    } catch {
+      close(fd)
+      unlink(path)
+      return error
+    }
+    guard fsync(fd) == 0 else {
+      let code = errno
+      close(fd)
+      unlink(path)
+      return SystemError(path: path, doing: "cannot sync", errno: code)
+    }
+    close(fd)
+    syncDirectory(directory)
+    return nil
+  }
+
+  static func syncDirectory(_ directory: String) {
+    let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if fd >= 0 {
+      fsync(fd)
+      close(fd)
+    }
+  }
+}

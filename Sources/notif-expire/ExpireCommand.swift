@@ -1,0 +1,212 @@
+import NotifModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// notif-expire's command line: options, the policy file, and the exit status.
+struct ExpireCommand {
+  static let name = "notif-expire"
+  static let version = "0.1.0"
+  static let usage =
+    "usage: notif-expire -p policy [-nh] [--archive file] [--now time] [--[no-]progress]\n"
+    + "                    [--store file [--wait seconds] | file ...]\n"
+
+  static let help =
+    usage + """
+
+      Remove expired, read-expired, over-cap and collapsed notification records, as a filter
+      or in place on a store file. See notif-expire(1) and notif(5).
+
+        -p, --policy file         time to live per category (format in notif-expire(1))
+        -n, --dry-run             write what would be removed, with reasons; change nothing
+            --archive file        append every removed record, with removed_at and
+                                  removed_reason
+            --now time            the time to expire against (RFC 3339 or @epoch)
+            --store file          sweep this store file in place, under its lock
+            --wait seconds        with --store: wait this long for the lock (default 0)
+            --progress            show progress on standard error (default: when a terminal)
+            --no-progress         do not show progress
+        -h, --help                show this help and exit
+            --version             show the version and exit
+
+      """
+
+  static let options: [OptionSpec] = [
+    .value("policy", "p"), .flag("dry-run", "n"), .value("archive"), .value("now"),
+    .value("store"), .value("wait"), .flag("progress"), .flag("no-progress"),
+    .flag("help", "h"), .flag("version"),
+  ]
+
+  /// What the command line asked for.
+  struct Configuration {
+    var policyPath = ""
+    var dryRun = false
+    var archive: String?
+    var now = Timestamp(seconds: 0)
+    var store: String?
+    var wait: Double = 0
+    var progress = false
+    var files: [String] = []
+  }
+
+  /// What the process gives the command: environment, clocks, whether stderr is a terminal.
+  struct Environment {
+    var sourceDateEpoch: String?
+    var clock: () -> Timestamp
+    var monotonicClock: () -> Double
+    var stderrIsTerminal = false
+    var pid: Int32 = 0
+    var temporaryDirectory = "/tmp"
+  }
+
+  /// Runs the command and returns its exit status; the only output is through `stdout` and
+  /// `stderr` (and, in place, the store, its lock and journal, and the archive).
+  static func run(
+    arguments: [String], environment: Environment, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
+  ) -> ExitStatus {
+    let configuration: Configuration
+    do {
+      let scanned = try OptionScanner.scan(arguments, options)
+      if scanned.has("help") {
+        return finish(writing: help, to: &stdout, stderr: &stderr)
+      }
+      if scanned.has("version") {
+        return finish(writing: "\(name) \(version)\n", to: &stdout, stderr: &stderr)
+      }
+      configuration = try configure(scanned, environment: environment)
+    } catch {
+      try? stderr.write("\(name): \(error.message)\n\(usage)")
+      try? stderr.flush()
+      return .failure
+    }
+    let policy: ExpirePolicy
+    switch loadPolicy(configuration.policyPath) {
+    case .policy(let loaded): policy = loaded
+    case .problem(let diagnostic):
+      try? stderr.write(DiagnosticFormat.text.render(diagnostic, program: name))
+      try? stderr.flush()
+      return .failure
+    }
+    var run = ExpireRun(configuration: configuration, policy: policy, environment: environment)
+    return run.execute(stdout: &stdout, stderr: &stderr)
+  }
+
+  private static func finish(
+    writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
+  ) -> ExitStatus {
+    do {
+      try out.write(text)
+      try out.flush()
+      return .success
+    } catch {
+      try? stderr.write("\(name): \(error)\n")
+      try? stderr.flush()
+      return .failure
+    }
+  }
+
+  static func configure(_ scanned: ScannedArguments, environment: Environment)
+    throws(UsageError) -> Configuration
+  {
+    var configuration = Configuration()
+    guard let policy = scanned.last("policy") else {
+      throw UsageError("--policy is required: it says how long each category lives")
+    }
+    configuration.policyPath = policy
+    do {
+      configuration.now = try Timestamp.reference(
+        option: scanned.last("now"), sourceDateEpoch: environment.sourceDateEpoch,
+        clock: environment.clock)
+    } catch {
+      throw UsageError(error.message)
+    }
+    configuration.dryRun = scanned.has("dry-run")
+    configuration.archive = scanned.last("archive")
+    configuration.store = scanned.last("store")
+    configuration.wait = try parseWait(scanned.last("wait"), store: configuration.store)
+    configuration.progress = progressWanted(scanned, isTerminal: environment.stderrIsTerminal)
+    if configuration.store != nil && !scanned.operands.isEmpty {
+      throw UsageError("--store sweeps one file in place: give no file operands with it")
+    }
+    if let store = configuration.store, store.isEmpty {
+      throw UsageError("--store: the file name is empty")
+    }
+    configuration.files = scanned.operands.isEmpty ? ["-"] : scanned.operands
+    return configuration
+  }
+
+  /// `--wait SECONDS`, only with `--store`: whole or decimal seconds, 0 to a day.
+  static func parseWait(_ text: String?, store: String?) throws(UsageError) -> Double {
+    guard let text else { return 0 }
+    guard store != nil else { throw UsageError("--wait needs --store: only a store is locked") }
+    guard let seconds = Double(text), seconds >= 0, seconds <= 86_400,
+      text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
+    else {
+      throw UsageError("--wait: '\(text)' is not a number of seconds from 0 to 86400")
+    }
+    return seconds
+  }
+
+  /// `--progress` and `--no-progress`, the last one winning; else whether stderr is a terminal.
+  static func progressWanted(_ scanned: ScannedArguments, isTerminal: Bool) -> Bool {
+    let last = scanned.options.last { $0.name == "progress" || $0.name == "no-progress" }
+    return last.map { $0.name == "progress" } ?? isTerminal
+  }
+
+  /// A policy file, read, or what is wrong with it.
+  enum PolicyOutcome {
+    case policy(ExpirePolicy)
+    case problem(Diagnostic)
+  }
+
+  static func loadPolicy(_ path: String) -> PolicyOutcome {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      let failure = SystemError(path: path, doing: "cannot open", errno: errno)
+      return .problem(Diagnostic(.error, "BadPolicy", failure.message, file: path))
+    }
+    defer { close(fd) }
+    var reader = RecordReader(fd: fd, name: path, maxRecordBytes: 16 << 20)
+    do {
+      switch try reader.next() {
+      case .end:
+        return .problem(Diagnostic(.error, "BadPolicy", "the policy file is empty", file: path))
+      case .failure(let error, let line, let column):
+        return .problem(
+          Diagnostic(
+            .error, error.code.rawValue, error.message, file: path, line: line, column: column))
+      case .record:
+        let loaded: Result<ExpirePolicy, ExpirePolicy.FormatError> = reader.withRecord { view in
+          do throws(ExpirePolicy.FormatError) {
+            return .success(try ExpirePolicy(view))
+          } catch {
+            return .failure(error)
+          }
+        }
+        switch loaded {
+        case .success(let policy):
+          if try reader.next() != .end {
+            return .problem(
+              Diagnostic(
+                .error, "BadPolicy", "a policy is one JSON object; more text follows it",
+                file: path, line: reader.recordLine))
+          }
+          return .policy(policy)
+        case .failure(let error):
+          let at = reader.position(ofRecordOffset: error.offset)
+          return .problem(
+            Diagnostic(
+              .error, "BadPolicy", error.message, file: path, line: at.line, column: at.column))
+        }
+      }
+    } catch {
+      return .problem(Diagnostic(.error, "BadPolicy", error.message, file: path))
+    }
+  }
+}

@@ -1,0 +1,238 @@
+import NotifModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What the sweep decides with: the policy, the time, and what the surveys found. Filled
+/// before the sweep pass and only read during it, by every worker at once.
+final class ExpireRules: @unchecked Sendable {
+  let policy: ExpirePolicy
+  let now: Timestamp
+  /// Per (app, collapse_id) with more than one record: the record that stays.
+  var collapseWinners: [KeyHash: Mark] = [:]
+  /// Per cap group with more than `keep` records: the oldest record that stays.
+  var capThresholds: [KeyHash: Mark] = [:]
+
+  init(policy: ExpirePolicy, now: Timestamp) {
+    self.policy = policy
+    self.now = now
+  }
+}
+
+/// Something to report about one line, found while deciding.
+struct LineFinding: Equatable {
+  var severity: Severity
+  var code: String
+  var message: String
+  /// The 1-based column in Unicode scalars.
+  var column: Int
+  /// For a `NoRule` warning, the category's key part, to warn once per category.
+  var category: [UInt8]?
+}
+
+/// What the sweep does with one record.
+enum Verdict: Equatable {
+  case keep
+  case remove(RemovalReason)
+}
+
+/// Decides, line by line, what stays and why the rest goes. One per thread: it owns its parser.
+struct ExpireDecider: ~Copyable {
+  let rules: ExpireRules
+  var parser = RecordLineParser()
+  private var key: [UInt8] = []
+  private var warned: Set<[UInt8]> = []
+
+  init(rules: ExpireRules) {
+    self.rules = rules
+    key.reserveCapacity(256)
+  }
+
+  /// What to do with one line: keep it (blank lines too) or remove it. A line that is not a
+  /// valid record is kept, with a finding; so is the first record of a category without a
+  /// rule that this decider sees.
+  mutating func decide(_ line: UnsafeRawBufferPointer, ordinal: Int, finding: inout LineFinding?)
+    -> Verdict
+  {
+    switch parser.parse(line) {
+    case .blank:
+      return .keep
+    case .failed(let error):
+      finding = LineFinding(
+        severity: .error, code: error.code.rawValue, message: error.message + " (kept as it is)",
+        column: Self.column(line, error.offset))
+      return .keep
+    case .record:
+      break
+    }
+    let record = parser.record
+    guard case .time(let created) = record.time(.createdAt) else {
+      let at = record.index(.createdAt).map {
+        record.textOffset + Int(record.json.tokens[$0].start)
+      }
+      finding = LineFinding(
+        severity: .error, code: "BadRecord",
+        message: "created_at is missing or not an RFC 3339 time (kept as it is)",
+        column: Self.column(line, at ?? record.textOffset))
+      return .keep
+    }
+    for field in Self.checkedTimes where record.isInvalidTime(field) {
+      let at = record.textOffset + Int(record.json.tokens[record.index(field) ?? 0].start)
+      finding = LineFinding(
+        severity: .error, code: "BadRecord",
+        message: "\(field.key) is not an RFC 3339 time or null (kept as it is)",
+        column: Self.column(line, at))
+      return .keep
+    }
+    let rule = rules.policy.rule(for: record)
+    if rule == nil {
+      noRule(record, line, &finding)
+    }
+    let mark = Mark(time: created, ordinal: ordinal)
+    if isCollapsed(record, mark) { return .remove(.collapsed) }
+    if let reason = expiry(record, rule: rule, created: created) { return .remove(reason) }
+    if let rule, rule.keep != nil, !rules.capThresholds.isEmpty {
+      setCapKey(record, rule)
+      if let threshold = rules.capThresholds[KeyHash(key)], mark.isWorse(than: threshold) {
+        return .remove(.overCap)
+      }
+    }
+    return .keep
+  }
+
+  /// Appends the archive line of the record last decided `.remove(reason)` to `out`.
+  func writeArchiveEntry(
+    of line: UnsafeRawBufferPointer, reason: RemovalReason, into out: inout ByteBuffer
+  ) {
+    ArchiveEntry.write(
+      record: UnsafeRawBufferPointer(rebasing: line[parser.textRange]),
+      isEmptyObject: parser.record.json.tokens[0].count == 0, removedAt: rules.now,
+      reason: reason, into: &out)
+  }
+
+  private mutating func noRule(
+    _ record: RecordView, _ line: UnsafeRawBufferPointer, _ finding: inout LineFinding?
+  ) {
+    var name: [UInt8] = []
+    record.appendKeyPart(.category, to: &name)
+    guard warned.insert(name).inserted else { return }
+    let category = record.index(.category).flatMap { record.json.stringValue($0) }
+    let offset = record.index(.category).map {
+      record.textOffset + Int(record.json.tokens[$0].start)
+    }
+    finding = LineFinding(
+      severity: .warning, code: "NoRule",
+      message: category.map { "category '\($0)' has no rule and the policy no default: kept" }
+        ?? "records without a category have no rule and the policy no default: kept",
+      column: Self.column(line, offset ?? record.textOffset), category: name)
+  }
+
+  // MARK: - The parts of a decision
+
+  /// Whether the record is replaced by a newer one with its app and collapse_id.
+  mutating func isCollapsed(_ record: RecordView, _ mark: Mark) -> Bool {
+    guard !rules.collapseWinners.isEmpty, !record.isNull(.collapseID) else { return false }
+    setCollapseKey(record)
+    guard let winner = rules.collapseWinners[KeyHash(key)] else { return false }
+    return winner != mark
+  }
+
+  /// Why the record has expired at `now`, or nil: its deadline is the earliest of
+  /// created_at + ttl, read_at + read_ttl (once read), expires_at, stale_at and dismiss_at,
+  /// and it has expired when now is at or after the deadline.
+  func expiry(_ record: RecordView, rule: ExpireRule?, created: Timestamp) -> RemovalReason? {
+    var deadline = Timestamp.maximum
+    var reason = RemovalReason.expired
+    if let ttl = rule?.ttl {
+      deadline = Self.adding(ttl, to: created)
+    }
+    if let readTTL = rule?.readTTL, case .time(let read) = record.time(.readAt) {
+      let readDeadline = Self.adding(readTTL, to: read)
+      if readDeadline < deadline {
+        deadline = readDeadline
+        reason = .readExpired
+      }
+    }
+    for field in Self.ownTimes {
+      if case .time(let own) = record.time(field), own < deadline {
+        deadline = own
+        reason = .expired
+      }
+    }
+    return rules.now >= deadline ? reason : nil
+  }
+
+  /// The key of a record's collapse set: its app and its collapse_id.
+  mutating func collapseKey(_ record: RecordView) -> [UInt8] {
+    setCollapseKey(record)
+    return key
+  }
+
+  /// The key of a record's cap group: its app, its thread and its rule.
+  mutating func capKey(_ record: RecordView, _ rule: ExpireRule) -> [UInt8] {
+    setCapKey(record, rule)
+    return key
+  }
+
+  private mutating func setCollapseKey(_ record: RecordView) {
+    key.removeAll(keepingCapacity: true)
+    record.appendKeyPart(.app, to: &key)
+    record.appendKeyPart(.collapseID, to: &key)
+  }
+
+  private mutating func setCapKey(_ record: RecordView, _ rule: ExpireRule) {
+    key.removeAll(keepingCapacity: true)
+    record.appendKeyPart(.app, to: &key)
+    record.appendKeyPart(.threadID, to: &key)
+    key.append(UInt8(truncatingIfNeeded: rule.number))
+    key.append(UInt8(truncatingIfNeeded: rule.number >> 8))
+    key.append(UInt8(truncatingIfNeeded: rule.number >> 16))
+  }
+
+  /// A record's own deadlines: APNs expiration, Live Activity stale and dismissal dates.
+  static let ownTimes: [RecordField] = [.expiresAt, .staleAt, .dismissAt]
+  /// The times that must be valid or null for a record to be swept.
+  static let checkedTimes: [RecordField] = [.expiresAt, .staleAt, .dismissAt, .readAt]
+
+  static func adding(_ seconds: Int64, to time: Timestamp) -> Timestamp {
+    let (sum, overflow) = time.seconds.addingReportingOverflow(seconds)
+    return overflow ? .maximum : Timestamp(seconds: sum, nanoseconds: time.nanoseconds)
+  }
+
+  /// Whether a line may hold a non-null `collapse_id`: it has the bytes `collapse_id"` other
+  /// than as `"collapse_id":null`. Only such lines are parsed by the collapse survey.
+  static func mayHaveCollapseID(_ line: UnsafeRawBufferPointer) -> Bool {
+    guard let base = line.baseAddress else { return false }
+    let needle: StaticString = "collapse_id\""
+    let null: StaticString = ":null"
+    let length = needle.utf8CodeUnitCount
+    var from = 0
+    while from + length <= line.count, let hit = memchr(base + from, 0x63, line.count - from) {
+      let at = base.distance(to: UnsafeRawPointer(hit))
+      from = at + 1
+      guard at + length <= line.count, memcmp(base + at, needle.utf8Start, length) == 0 else {
+        continue
+      }
+      let after = at + length
+      if after + 5 > line.count || memcmp(base + after, null.utf8Start, 5) != 0 {
+        return true
+      }
+      from = after + 5
+    }
+    return false
+  }
+
+  /// The 1-based column, in Unicode scalars, of a byte offset within a line.
+  static func column(_ line: UnsafeRawBufferPointer, _ offset: Int) -> Int {
+    var column = 1
+    for i in 0..<min(offset, line.count) where line[i] & 0xC0 != 0x80 {
+      column += 1
+    }
+    return column
+  }
+}

@@ -1,0 +1,552 @@
+import NotifModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A record's place in the sort of its group: its `created_at`, then its line number in the
+/// whole input (the ordinal), which makes every mark distinct. 16 bytes, as one is kept per
+/// collapse key and `keep` per cap group: ordinals count lines modulo 2^32.
+struct Mark: Equatable {
+  var seconds: Int64
+  var nanoseconds: Int32
+  var ordinal: UInt32
+
+  init(time: Timestamp, ordinal: Int) {
+    seconds = time.seconds
+    nanoseconds = time.nanoseconds
+    self.ordinal = UInt32(truncatingIfNeeded: ordinal)
+  }
+
+  /// Newer, or as new and read later: the record APNs keeps when collapsing.
+  func replaces(_ other: Mark) -> Bool {
+    (seconds, nanoseconds, ordinal) > (other.seconds, other.nanoseconds, other.ordinal)
+  }
+
+  /// Older, or as new and read later: the record a cap drops first.
+  func isWorse(than other: Mark) -> Bool {
+    if (seconds, nanoseconds) != (other.seconds, other.nanoseconds) {
+      return (seconds, nanoseconds) < (other.seconds, other.nanoseconds)
+    }
+    return ordinal > other.ordinal
+  }
+}
+
+/// The newest `keep` marks of one cap group (a min-heap on "worse") and how many there were.
+struct CapGroup {
+  var heap: [Mark] = []
+  var total = 0
+
+  mutating func insert(_ mark: Mark, keep: Int) {
+    total += 1
+    if heap.count < keep {
+      heap.append(mark)
+      var child = heap.count - 1
+      while child > 0 {
+        let parent = (child - 1) / 2
+        guard heap[child].isWorse(than: heap[parent]) else { break }
+        heap.swapAt(child, parent)
+        child = parent
+      }
+    } else if heap[0].isWorse(than: mark) {
+      heap[0] = mark
+      var parent = 0
+      while true {
+        var worst = parent
+        for child in [2 * parent + 1, 2 * parent + 2]
+        where child < heap.count && heap[child].isWorse(than: heap[worst]) {
+          worst = child
+        }
+        if worst == parent { break }
+        heap.swapAt(parent, worst)
+        parent = worst
+      }
+    }
+  }
+}
+
+/// One run of notif-expire: the passes over the input, the decisions, the output.
+struct ExpireRun: ~Copyable {
+  let configuration: ExpireCommand.Configuration
+  let policy: ExpirePolicy
+  let environment: ExpireCommand.Environment
+  let rules: ExpireRules
+  private var status = ExitStatus.success
+  private var warnedCategories: Set<[UInt8]> = []
+  /// The fingerprints of every (app, collapse_id), to find those with more than one record.
+  private var repeatedCollapseKeys = FingerprintSet()
+  private(set) var removed = 0
+  private(set) var records = 0
+  private var bytesDone: Int64 = 0
+  private var meter: ProgressMeter? = nil
+
+  /// The size of a batch of lines handed to a worker.
+  static let batchSize = 128 * 1024
+  /// Batches read ahead of the one being written: memory stays a few batches.
+  static let batchesInFlight = 3
+
+  init(
+    configuration: ExpireCommand.Configuration, policy: ExpirePolicy,
+    environment: ExpireCommand.Environment
+  ) {
+    self.configuration = configuration
+    self.policy = policy
+    self.environment = environment
+    rules = ExpireRules(policy: policy, now: configuration.now)
+  }
+
+  /// Stops the run: a failed read or write, reported by `execute`.
+  struct Stop: Error {
+    var error: SystemError
+  }
+
+  mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
+    do throws(Stop) {
+      if let store = configuration.store {
+        try sweepStore(store, stdout: &stdout, stderr: &stderr)
+      } else {
+        try sweepStream(stdout: &stdout, stderr: &stderr)
+      }
+    } catch {
+      endProgress(&stderr)
+      report(Diagnostic(.error, "Failed", error.error.message, file: error.error.path), &stderr)
+      return .failure
+    }
+    endProgress(&stderr)
+    return status
+  }
+
+  // MARK: - Modes
+
+  private mutating func sweepStream(stdout: inout OutputWriter, stderr: inout OutputWriter)
+    throws(Stop)
+  {
+    var inputs: [SweepInput] = []
+    defer { for input in inputs { input.close() } }
+    for file in configuration.files {
+      do {
+        inputs.append(
+          try SweepInput.open(file, temporaryDirectory: environment.temporaryDirectory))
+      } catch {
+        status = max(status, .failure)
+        report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
+      }
+    }
+    var archiveFD: Int32 = -1
+    if let archive = configuration.archive, !configuration.dryRun {
+      archiveFD = open(archive, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+      guard archiveFD >= 0 else {
+        throw Stop(
+          error: SystemError(path: archive, doing: "cannot open the archive", errno: errno))
+      }
+    }
+    defer { if archiveFD >= 0 { close(archiveFD) } }
+    var archive = OutputWriter(fd: archiveFD, name: configuration.archive ?? "")
+    try survey(inputs, &stderr)
+    let dryRun = configuration.dryRun
+    let archiving = archiveFD >= 0
+    try sweep(inputs, &stderr) { kept, gone throws(SystemError) in
+      if dryRun {
+        try stdout.write(gone)
+      } else {
+        try stdout.write(kept)
+        if archiving { try archive.write(gone) }
+      }
+    }
+    do {
+      try stdout.flush()
+    } catch {
+      throw Stop(error: error)
+    }
+    if archiving {
+      do {
+        try archive.flush()
+      } catch {
+        throw Stop(error: error)
+      }
+      if fsync(archiveFD) != 0 && errno != EINVAL {
+        throw Stop(
+          error: SystemError(
+            path: configuration.archive ?? "", doing: "cannot sync the archive", errno: errno))
+      }
+    }
+  }
+
+  private mutating func sweepStore(
+    _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
+  ) throws(Stop) {
+    // A store that is not there gets no lock file made beside it.
+    var existing = stat()
+    guard stat(store, &existing) == 0 else {
+      throw Stop(error: SystemError(path: store, doing: "cannot open the store", errno: errno))
+    }
+    let lock: StoreLock
+    do {
+      lock = try StoreLock(
+        store: store, wait: configuration.wait, monotonicClock: environment.monotonicClock)
+    } catch {
+      switch error {
+      case .held(let path):
+        report(
+          Diagnostic(.error, "Locked", "another sweep or appender holds the lock", file: path),
+          &stderr)
+        status = .locked
+        return
+      case .system(let failure):
+        throw Stop(error: failure)
+      }
+    }
+    do throws(Stop) {
+      try sweepLocked(store, stdout: &stdout, stderr: &stderr)
+    } catch {
+      lock.release()
+      throw error
+    }
+    lock.release()
+  }
+
+  private mutating func sweepLocked(
+    _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
+  ) throws(Stop) {
+    if !configuration.dryRun {
+      do {
+        for warning in try StoreRewrite.recover(store: store) {
+          report(Diagnostic(.warning, "Recovered", warning, file: store), &stderr)
+        }
+      } catch {
+        throw Stop(error: error)
+      }
+    }
+    let fd = open(store, O_RDONLY | O_CLOEXEC)
+    var storeStatus = stat()
+    guard fd >= 0, fstat(fd, &storeStatus) == 0 else {
+      throw Stop(error: SystemError(path: store, doing: "cannot open the store", errno: errno))
+    }
+    defer { close(fd) }
+    let inputs = [SweepInput.file(fd, name: store)]
+    try survey(inputs, &stderr)
+    if configuration.dryRun {
+      try sweep(inputs, &stderr) { _, gone throws(SystemError) in try stdout.write(gone) }
+      do {
+        try stdout.flush()
+      } catch {
+        throw Stop(error: error)
+      }
+      return
+    }
+    var rewrite = StoreRewrite(
+      store: store, storeStatus: storeStatus, archive: configuration.archive, pid: environment.pid)
+    do throws(Stop) {
+      try sweep(inputs, &stderr) { prefix throws(SystemError) in
+        try rewrite.start(copying: prefix, from: fd)
+      } flush: { kept, gone throws(SystemError) in
+        guard rewrite.isStarted else { return }
+        try rewrite.writeKept(kept)
+        try rewrite.writeArchived(gone)
+      }
+      guard removed > 0 else { return }
+      do {
+        try rewrite.commit()
+      } catch {
+        throw Stop(error: error)
+      }
+    } catch {
+      rewrite.abandon()
+      throw error
+    }
+  }
+
+  // MARK: - Passes
+
+  /// The passes before the sweep: which records collapse (a byte search finds the records
+  /// with a collapse_id, and only those are parsed; a second such pass runs only when some
+  /// collapse key repeats), then, when a rule has `keep`, the newest records of each cap group.
+  private mutating func survey(_ inputs: [SweepInput], _ stderr: inout OutputWriter) throws(Stop) {
+    var decider = ExpireDecider(rules: rules)
+    // Collapse, first pass: a fingerprint per (app, collapse_id), to find those that repeat.
+    try Self.forEachLine(inputs) { line, _ in
+      guard ExpireDecider.mayHaveCollapseID(line), decider.parser.parse(line) == .record else {
+        return
+      }
+      let record = decider.parser.record
+      guard !record.isNull(.collapseID), case .time = record.time(.createdAt) else { return }
+      repeatedCollapseKeys.insert(FingerprintSet.fingerprint(decider.collapseKey(record)))
+    }
+    // Second pass, only if some repeat: the record that stays, for each key that repeats.
+    if repeatedCollapseKeys.repeatedCount > 0 {
+      var winners: [KeyHash: Mark] = [:]
+      // Sized once: a table that doubles holds both sizes at its peak.
+      winners.reserveCapacity(repeatedCollapseKeys.repeatedCount)
+      try Self.forEachLine(inputs) { line, ordinal in
+        guard ExpireDecider.mayHaveCollapseID(line), decider.parser.parse(line) == .record else {
+          return
+        }
+        let record = decider.parser.record
+        guard !record.isNull(.collapseID), case .time(let created) = record.time(.createdAt)
+        else { return }
+        let key = decider.collapseKey(record)
+        guard repeatedCollapseKeys.isRepeated(FingerprintSet.fingerprint(key)) else { return }
+        let mark = Mark(time: created, ordinal: ordinal)
+        let hash = KeyHash(key)
+        if let winner = winners[hash], !mark.replaces(winner) { return }
+        winners[hash] = mark
+      }
+      rules.collapseWinners = winners
+    }
+    guard policy.hasKeep else { return }
+    var groups: [KeyHash: CapGroup] = [:]
+    try Self.forEachLine(inputs) { line, ordinal in
+      guard decider.parser.parse(line) == .record else { return }
+      let record = decider.parser.record
+      guard let rule = policy.rule(for: record), let keep = rule.keep,
+        case .time(let created) = record.time(.createdAt)
+      else { return }
+      let mark = Mark(time: created, ordinal: ordinal)
+      guard !decider.isCollapsed(record, mark),
+        decider.expiry(record, rule: rule, created: created) == nil
+      else {
+        return
+      }
+      groups[KeyHash(decider.capKey(record, rule)), default: CapGroup()].insert(mark, keep: keep)
+    }
+    var thresholds: [KeyHash: Mark] = [:]
+    for (group, cap) in groups where cap.total > cap.heap.count {
+      thresholds[group] = cap.heap[0]
+    }
+    rules.capThresholds = thresholds
+  }
+
+  /// Calls `body` with every line of every input and its ordinal (counted across inputs).
+  private static func forEachLine(
+    _ inputs: [SweepInput],
+    _ body: (UnsafeRawBufferPointer, Int) throws(Stop) -> Void
+  ) throws(Stop) {
+    var ordinal = 0
+    for input in inputs {
+      var reader = LineReader(fd: input.fd, name: input.name)
+      do {
+        try input.rewind()
+      } catch {
+        throw Stop(error: error)
+      }
+      while true {
+        let next: UnsafeRawBufferPointer?
+        do {
+          next = try reader.next()
+        } catch {
+          throw Stop(error: error)
+        }
+        guard let line = next else { break }
+        ordinal += 1
+        try body(line, ordinal)
+      }
+    }
+  }
+
+  /// The sweep: every line is kept (written to the first buffer as it was) or removed (its
+  /// archive line written to the second); `flush` takes both buffers, batch by batch, in the
+  /// order of the input. Batches of lines are decided by worker threads (two, or none on one
+  /// core) and written in order.
+  ///
+  /// With `begin`, kept lines before the first removal are not written: `begin` gets their
+  /// byte range in the (single) input at the first removal, to copy them as they are; so a
+  /// store where nothing is removed is read and never written.
+  private mutating func sweep(
+    _ inputs: [SweepInput], _ stderr: inout OutputWriter,
+    begin: ((_ prefix: Range<Int64>) throws(SystemError) -> Void)? = nil,
+    flush: (_ kept: ByteBuffer, _ removed: ByteBuffer) throws(SystemError) -> Void
+  ) throws(Stop) {
+    let processors = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+    let pool = SweepPool(workers: processors > 1 ? 2 : 0, rules: rules)
+    defer { pool.shutdown() }
+    var inline = ExpireDecider(rules: rules)
+    var inFlight: [SweepBatch] = []
+    var spare: [SweepBatch] = []
+    func fresh() -> SweepBatch {
+      guard let batch = spare.popLast() else { return SweepBatch(capacity: Self.batchSize + 4096) }
+      batch.reset()
+      return batch
+    }
+    var progress = SweepProgress(pending: begin != nil)
+    if configuration.progress { meter = ProgressMeter(start: environment.monotonicClock()) }
+    var ordinal = 1
+    for input in inputs {
+      do {
+        try input.rewind()
+      } catch {
+        throw Stop(error: error)
+      }
+      var fileOffset: Int64 = 0
+      var lineNumber = 1
+      var atStart = true
+      var eof = false
+      var next = fresh()
+      while true {
+        do {
+          while !eof && next.count < Self.batchSize {
+            if try next.read(from: input.fd, name: input.name, limit: Self.batchSize) == 0 {
+              eof = true
+            }
+          }
+        } catch {
+          throw Stop(error: error)
+        }
+        if atStart && (next.count >= 3 || eof) {
+          atStart = false
+          if next.count >= 3 && next.bytes.load(as: UInt8.self) == 0xEF
+            && next.bytes.load(fromByteOffset: 1, as: UInt8.self) == 0xBB
+            && next.bytes.load(fromByteOffset: 2, as: UInt8.self) == 0xBF
+          {
+            next.dropFirst(3)
+            fileOffset = 3
+            progress.byteOrderMark = 3
+          }
+        }
+        if next.count == 0 && eof { break }
+        var cut = next.count
+        while cut > 0 && next.bytes.load(fromByteOffset: cut - 1, as: UInt8.self) != 0x0A {
+          cut -= 1
+        }
+        var fileBytes = cut
+        let rest = fresh()
+        if cut == 0 || (eof && cut < next.count) {
+          if !eof {
+            // One line longer than a batch: read on until it ends.
+            do {
+              if try next.read(from: input.fd, name: input.name, limit: Self.batchSize) == 0 {
+                eof = true
+              }
+            } catch {
+              throw Stop(error: error)
+            }
+            continue
+          }
+          // The last line has no newline: it gets one.
+          fileBytes = next.count
+          let newline: [UInt8] = [0x0A]
+          newline.withUnsafeBytes { next.append($0) }
+        } else {
+          rest.append(UnsafeRawBufferPointer(start: next.bytes + cut, count: next.count - cut))
+          next.truncate(to: cut)
+        }
+        next.fileOffset = fileOffset
+        next.fileBytes = fileBytes
+        next.fileName = input.name
+        fileOffset += Int64(fileBytes)
+        next.lineCount = Self.countLines(next)
+        next.firstOrdinal = ordinal
+        next.firstLine = lineNumber
+        ordinal += next.lineCount
+        lineNumber += next.lineCount
+        if pool.hasWorkers {
+          pool.submit(next)
+          inFlight.append(next)
+          if inFlight.count >= Self.batchesInFlight {
+            let batch = inFlight.removeFirst()
+            pool.wait(for: batch)
+            try emit(batch, &progress, &stderr, begin: begin, flush: flush)
+            spare.append(batch)
+          }
+        } else {
+          next.process(with: &inline)
+          try emit(next, &progress, &stderr, begin: begin, flush: flush)
+          spare.append(next)
+        }
+        if rest.count == 0 && eof {
+          spare.append(rest)
+          break
+        }
+        next = rest
+      }
+    }
+    for batch in inFlight {
+      pool.wait(for: batch)
+      try emit(batch, &progress, &stderr, begin: begin, flush: flush)
+    }
+  }
+
+  /// Where the sweep is, between batches.
+  struct SweepProgress {
+    /// Nothing removed yet, and the caller copies the unchanged prefix itself.
+    var pending: Bool
+    var byteOrderMark: Int64 = 0
+  }
+
+  static func countLines(_ batch: SweepBatch) -> Int {
+    var lines = 0
+    var start = 0
+    while start < batch.count, let hit = memchr(batch.bytes + start, 0x0A, batch.count - start) {
+      lines += 1
+      start = batch.bytes.distance(to: hit) + 1
+    }
+    return lines
+  }
+
+  /// Reports a decided batch's findings and hands its output on.
+  private mutating func emit(
+    _ batch: SweepBatch, _ progress: inout SweepProgress, _ stderr: inout OutputWriter,
+    begin: ((_ prefix: Range<Int64>) throws(SystemError) -> Void)?,
+    flush: (_ kept: ByteBuffer, _ removed: ByteBuffer) throws(SystemError) -> Void
+  ) throws(Stop) {
+    for (line, finding) in batch.findings {
+      if let category = finding.category, !warnedCategories.insert(category).inserted { continue }
+      if finding.severity == .error { status = max(status, .rejected) }
+      report(
+        Diagnostic(
+          finding.severity, finding.code, finding.message, file: batch.fileName, line: line,
+          column: finding.column), &stderr)
+    }
+    removed += batch.removed
+    records += batch.lineCount
+    bytesDone += Int64(batch.fileBytes)
+    do {
+      if progress.pending {
+        if let first = batch.firstRemoval, let begin {
+          progress.pending = false
+          let start = progress.byteOrderMark
+          try begin(start..<max(start, batch.fileOffset + Int64(first.offset)))
+          var kept = ByteBuffer(capacity: batch.kept.count - first.kept)
+          batch.kept.withUnsafeBytes {
+            kept.append(UnsafeRawBufferPointer(rebasing: $0[first.kept...]))
+          }
+          try flush(kept, batch.gone)
+        }
+      } else {
+        try flush(batch.kept, batch.gone)
+      }
+    } catch {
+      throw Stop(error: error)
+    }
+    if meter != nil {
+      showProgress(records: records, bytes: bytesDone, &stderr)
+    }
+  }
+
+  // MARK: - Reports
+
+  private mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
+    endProgress(&stderr)
+    try? stderr.write(DiagnosticFormat.text.render(diagnostic, program: ExpireCommand.name))
+    try? stderr.flush()
+  }
+
+  private mutating func showProgress(records: Int, bytes: Int64, _ stderr: inout OutputWriter) {
+    guard var meter,
+      let text = meter.update(records: records, bytes: bytes, now: environment.monotonicClock())
+    else { return }
+    self.meter = meter
+    try? stderr.write("\r\(ExpireCommand.name): \(text)\u{1B}[K")
+    try? stderr.flush()
+  }
+
+  private mutating func endProgress(_ stderr: inout OutputWriter) {
+    guard let meter, meter.shown else { return }
+    self.meter = ProgressMeter(start: environment.monotonicClock())
+    try? stderr.write("\r\u{1B}[K")
+    try? stderr.flush()
+  }
+}

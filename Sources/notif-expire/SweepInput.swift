@@ -1,0 +1,102 @@
+import NotifModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One input that can be read more than once: a regular file is read again from where it
+/// started; anything else (a pipe, a terminal) is first copied to an unlinked temporary file.
+struct SweepInput {
+  /// The name in diagnostics: the path, or `<stdin>`.
+  let name: String
+  let fd: Int32
+  private let start: off_t
+  private let owned: Bool
+
+  /// Opens `path` (`-` for standard input), spooling it when it cannot be read twice.
+  ///
+  /// - Throws: `SystemError` naming the input, or the temporary file for a failed copy.
+  static func open(_ path: String, temporaryDirectory: String) throws(SystemError) -> SweepInput {
+    let name = path == "-" ? "<stdin>" : path
+    let fd = path == "-" ? STDIN_FILENO : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw SystemError(path: name, doing: "cannot open", errno: errno) }
+    var status = stat()
+    if fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFREG {
+      let start = lseek(fd, 0, SEEK_CUR)
+      if start >= 0 {
+        return SweepInput(name: name, fd: fd, start: start, owned: fd != STDIN_FILENO)
+      }
+    }
+    defer { if fd != STDIN_FILENO { _ = Glibc.close(fd) } }
+    let spool = try spool(fd, name: name, temporaryDirectory: temporaryDirectory)
+    return SweepInput(name: name, fd: spool, start: 0, owned: true)
+  }
+
+  /// Wraps an open descriptor of a regular file, read from its start.
+  static func file(_ fd: Int32, name: String) -> SweepInput {
+    SweepInput(name: name, fd: fd, start: 0, owned: false)
+  }
+
+  /// Moves back to where the input started.
+  func rewind() throws(SystemError) {
+    guard lseek(fd, start, SEEK_SET) >= 0 else {
+      throw SystemError(path: name, doing: "cannot read again", errno: errno)
+    }
+  }
+
+  func close() {
+    if owned { _ = Glibc.close(fd) }
+  }
+
+  /// Copies everything from `fd` to a new temporary file that has no name (it is unlinked at
+  /// once, so nothing is left behind however the process ends) and returns its descriptor.
+  private static func spool(_ fd: Int32, name: String, temporaryDirectory: String)
+    throws(SystemError) -> Int32
+  {
+    var template = Array((temporaryDirectory + "/notif-expire.XXXXXX").utf8CString)
+    let spool = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      guard let base = buffer.baseAddress else { return -1 }
+      return mkstemp(base)
+    }
+    let spoolName = String(
+      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard spool >= 0 else {
+      throw SystemError(path: spoolName, doing: "cannot create a temporary file", errno: errno)
+    }
+    unlink(spoolName)
+    let size = 256 * 1024
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      let count = read(fd, buffer, size)
+      if count < 0 {
+        if errno == EINTR { continue }
+        let code = errno
+        Glibc.close(spool)
+        throw SystemError(path: name, doing: "read error", errno: code)
+      }
+      if count == 0 { break }
+      var offset = 0
+      while offset < count {
+        let written = write(spool, buffer + offset, count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          let code = errno
+          Glibc.close(spool)
+          throw SystemError(path: spoolName, doing: "write error", errno: code)
+        }
+        offset += written
+      }
+    }
+    guard lseek(spool, 0, SEEK_SET) == 0 else {
+      let code = errno
+      Glibc.close(spool)
+      throw SystemError(path: spoolName, doing: "cannot read again", errno: code)
+    }
+    return spool
+  }
+}

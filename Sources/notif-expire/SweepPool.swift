@@ -1,0 +1,205 @@
+import NotifModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A run of whole lines of one input, decided by a worker: what to keep, what to archive, and
+/// what to report. The main thread reads batches in order and writes their results in order,
+/// so the output is the same whatever the number of workers and however they are scheduled.
+final class SweepBatch: @unchecked Sendable {
+  /// The lines, each with its newline (one is added to a last line without it).
+  private(set) var bytes: UnsafeMutableRawPointer
+  private(set) var capacity: Int
+  private(set) var count = 0
+  /// The ordinal of the first line in the whole input, and its line number in its file.
+  var firstOrdinal = 0
+  var firstLine = 0
+  var lineCount = 0
+  /// Where the batch starts in its file, and how many of the file's bytes it holds.
+  var fileOffset: Int64 = 0
+  var fileBytes = 0
+  /// The file's name in diagnostics.
+  var fileName = ""
+
+  // Results.
+  var kept = ByteBuffer(capacity: 64 * 1024)
+  var gone = ByteBuffer(capacity: 16 * 1024)
+  var findings: [(line: Int, finding: LineFinding)] = []
+  var removed = 0
+  /// The first removed line: its offset in `bytes` and how much of `kept` comes before it.
+  var firstRemoval: (offset: Int, kept: Int)?
+  var done = false
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    bytes = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+  }
+
+  deinit {
+    bytes.deallocate()
+  }
+
+  /// Empties the batch for reuse, keeping its storage: no new pages to fault in per batch.
+  func reset() {
+    count = 0
+    kept.removeAll()
+    gone.removeAll()
+    findings.removeAll(keepingCapacity: true)
+    removed = 0
+    firstRemoval = nil
+    done = false
+  }
+
+  /// Makes room for `extra` more bytes.
+  func reserve(_ extra: Int) {
+    guard count + extra > capacity else { return }
+    let bigger = max(capacity * 2, count + extra)
+    let fresh = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: 16)
+    fresh.copyMemory(from: bytes, byteCount: count)
+    bytes.deallocate()
+    bytes = fresh
+    capacity = bigger
+  }
+
+  /// Reads up to `limit` more bytes from `fd`; returns how many came (0 at the end).
+  func read(from fd: Int32, name: String, limit: Int) throws(SystemError) -> Int {
+    reserve(limit)
+    while true {
+      let got = Glibc.read(fd, bytes + count, limit)
+      if got >= 0 {
+        count += got
+        return got
+      }
+      if errno != EINTR { throw SystemError(path: name, doing: "read error", errno: errno) }
+    }
+  }
+
+  func append(_ raw: UnsafeRawBufferPointer) {
+    guard let base = raw.baseAddress, !raw.isEmpty else { return }
+    reserve(raw.count)
+    (bytes + count).copyMemory(from: base, byteCount: raw.count)
+    count += raw.count
+  }
+
+  /// Keeps the first `length` bytes.
+  func truncate(to length: Int) { count = length }
+
+  /// Drops the first `length` bytes.
+  func dropFirst(_ length: Int) {
+    bytes.copyMemory(from: bytes + length, byteCount: count - length)
+    count -= length
+  }
+
+  /// Decides every line.
+  func process(with decider: inout ExpireDecider) {
+    var start = 0
+    var index = 0
+    while start < count, let hit = memchr(bytes + start, 0x0A, count - start) {
+      let stop = bytes.distance(to: hit)
+      let line = UnsafeRawBufferPointer(start: bytes + start, count: stop - start)
+      var finding: LineFinding? = nil
+      switch decider.decide(line, ordinal: firstOrdinal + index, finding: &finding) {
+      case .keep:
+        kept.append(UnsafeRawBufferPointer(start: bytes + start, count: stop + 1 - start))
+      case .remove(let reason):
+        if firstRemoval == nil { firstRemoval = (start, kept.count) }
+        removed += 1
+        decider.writeArchiveEntry(of: line, reason: reason, into: &gone)
+      }
+      if let finding { findings.append((firstLine + index, finding)) }
+      start = stop + 1
+      index += 1
+    }
+  }
+}
+
+/// Worker threads that decide batches, each with its own `ExpireDecider`.
+///
+/// POSIX threads, not Swift concurrency: the work is CPU-bound loops over bytes that must not
+/// be suspended, and the pool is small and fixed. Batches are taken in the order they were
+/// submitted.
+final class SweepPool: @unchecked Sendable {
+  private let rules: ExpireRules
+  private var mutex = pthread_mutex_t()
+  private var available = pthread_cond_t()
+  private var finished = pthread_cond_t()
+  private var queue: [SweepBatch] = []
+  private var stopping = false
+  private var threads: [pthread_t] = []
+
+  init(workers: Int, rules: ExpireRules) {
+    self.rules = rules
+    pthread_mutex_init(&mutex, nil)
+    pthread_cond_init(&available, nil)
+    pthread_cond_init(&finished, nil)
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    for _ in 0..<workers {
+      var thread = pthread_t()
+      let created = pthread_create(
+        &thread, nil,
+        { context in
+          guard let context else { return nil }
+          Unmanaged<SweepPool>.fromOpaque(context).takeUnretainedValue().work()
+          return nil
+        }, context)
+      if created == 0 { threads.append(thread) }
+    }
+  }
+
+  /// Whether any worker runs; with none, the caller decides batches itself.
+  var hasWorkers: Bool { !threads.isEmpty }
+
+  private func work() {
+    var decider = ExpireDecider(rules: rules)
+    while true {
+      pthread_mutex_lock(&mutex)
+      while queue.isEmpty && !stopping { pthread_cond_wait(&available, &mutex) }
+      if queue.isEmpty {
+        pthread_mutex_unlock(&mutex)
+        return
+      }
+      let batch = queue.removeFirst()
+      pthread_mutex_unlock(&mutex)
+      batch.process(with: &decider)
+      pthread_mutex_lock(&mutex)
+      batch.done = true
+      pthread_cond_broadcast(&finished)
+      pthread_mutex_unlock(&mutex)
+    }
+  }
+
+  func submit(_ batch: SweepBatch) {
+    pthread_mutex_lock(&mutex)
+    queue.append(batch)
+    pthread_cond_signal(&available)
+    pthread_mutex_unlock(&mutex)
+  }
+
+  /// Waits until `batch` is decided.
+  func wait(for batch: SweepBatch) {
+    pthread_mutex_lock(&mutex)
+    while !batch.done { pthread_cond_wait(&finished, &mutex) }
+    pthread_mutex_unlock(&mutex)
+  }
+
+  /// Stops the workers once the queue is empty, and waits for them.
+  func shutdown() {
+    pthread_mutex_lock(&mutex)
+    stopping = true
+    pthread_cond_broadcast(&available)
+    pthread_mutex_unlock(&mutex)
+    for thread in threads { pthread_join(thread, nil) }
+    threads.removeAll()
+  }
+
+  deinit {
+    pthread_cond_destroy(&available)
+    pthread_cond_destroy(&finished)
+    pthread_mutex_destroy(&mutex)
+  }
+}

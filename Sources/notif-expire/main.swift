@@ -1,0 +1,42 @@
+// notif-expire reads notification records (NDJSON, notif(5)) from its file operands or standard
+// input, or in place from a store file (--store, under the store's flock), and removes the
+// records a policy file says have expired, that are over a "keep the newest N" cap, or that a
+// newer record with the same collapse_id replaces; kept lines go out byte for byte, removed ones
+// to an archive with removed_at and removed_reason. The sweep pass hands batches of 128 kB of
+// lines to two worker threads (POSIX threads) and writes their results in input order; memory
+// holds a few batches, 4 bytes per distinct collapse key while counting them, 32 per key that
+// repeats, and per over-cap group (with `keep N`, N marks per group while counting). A pipe is
+// copied to an unlinked temporary file so that it can be read once per pass.
+// FoundationEssentials is not needed: the model does its own JSON, time and I/O.
+import NotifModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
+var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
+let environment = ExpireCommand.Environment(
+  sourceDateEpoch: getenv("SOURCE_DATE_EPOCH").map { String(cString: $0) },
+  clock: {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Timestamp(seconds: Int64(now.tv_sec), nanoseconds: Int32(now.tv_nsec))
+  },
+  monotonicClock: {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  },
+  stderrIsTerminal: isatty(STDERR_FILENO) == 1,
+  pid: getpid(),
+  temporaryDirectory: getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    ?? "/tmp")
+let status = ExpireCommand.run(
+  arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
+  stdout: &stdout, stderr: &stderr)
+exit(status.rawValue)

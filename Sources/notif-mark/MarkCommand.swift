@@ -1,0 +1,247 @@
+import NotifModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// notif-mark's command line: the actions, the selectors, and the exit status.
+struct MarkCommand {
+  static let name = "notif-mark"
+  static let version = "0.1.0"
+  static let usage =
+    "usage: notif-mark --read | --unread | --seen | --delete [-nh] [--all] [--id id]\n"
+    + "                  [--ids-from file] [--app bundle-id] [--thread id] [--category name]\n"
+    + "                  [--before time] [--archive file] [--now time] [--[no-]progress]\n"
+    + "                  [--store file [--wait seconds] | file ...]\n"
+
+  static let help =
+    usage + """
+
+      Mark notification records read, unread or seen, or delete them, one at a time or en
+      masse, as a filter or in place on a store file. See notif-mark(1) and notif(5).
+
+      Actions (--read and --unread may go with --seen):
+            --read                set read_at (and seen_at, if unset) to the time; a read
+                                  record keeps its first read_at
+            --unread              set read_at to null
+            --seen                set seen_at to the time, if unset
+            --delete              remove the records (to the --archive, reason deleted)
+      Selectors (different ones must all match; a repeated one matches any of its values):
+            --all                 every record (alone: it must be explicit)
+            --id id               the record with this id
+            --ids-from file       the records whose ids are listed, one per line
+            --app bundle-id       records of this app
+            --thread id           records of this thread_id
+            --category name       records of this category
+            --before time         records created strictly before this time
+      Output:
+        -n, --dry-run             write the records as they would become (deleted ones as
+                                  archive lines); change nothing
+            --archive file        append every deleted record, with removed_at and
+                                  removed_reason
+            --now time            the time to set (RFC 3339 or @epoch)
+            --store file          change this store file in place, under its lock
+            --wait seconds        with --store: wait this long for the lock (default 0)
+            --progress            show progress on standard error (default: when a terminal)
+            --no-progress         do not show progress
+        -h, --help                show this help and exit
+            --version             show the version and exit
+
+      """
+
+  static let options: [OptionSpec] = [
+    .flag("read"), .flag("unread"), .flag("seen"), .flag("delete"), .flag("all"),
+    .value("id"), .value("ids-from"), .value("app"), .value("thread"), .value("category"),
+    .value("before"), .flag("dry-run", "n"), .value("archive"), .value("now"), .value("store"),
+    .value("wait"), .flag("progress"), .flag("no-progress"), .flag("help", "h"),
+    .flag("version"),
+  ]
+
+  /// What to do to the selected records.
+  struct Actions: Equatable {
+    var read = false
+    var unread = false
+    var seen = false
+    var delete = false
+  }
+
+  /// Which records to act on: every selector given must match.
+  struct Selection: Equatable {
+    var all = false
+    var ids: Set<[UInt8]>?
+    var apps: [[UInt8]] = []
+    var threads: [[UInt8]] = []
+    var categories: [[UInt8]] = []
+    var before: Timestamp?
+  }
+
+  /// What the command line asked for.
+  struct Configuration {
+    var actions = Actions()
+    var selection = Selection()
+    var dryRun = false
+    var archive: String?
+    var now = Timestamp(seconds: 0)
+    var store: String?
+    var wait: Double = 0
+    var progress = false
+    var files: [String] = []
+  }
+
+  /// What the process gives the command: environment, clocks, whether stderr is a terminal.
+  struct Environment {
+    var sourceDateEpoch: String?
+    var clock: () -> Timestamp
+    var monotonicClock: () -> Double
+    var stderrIsTerminal = false
+    var pid: Int32 = 0
+  }
+
+  /// Runs the command and returns its exit status; the only output is through `stdout` and
+  /// `stderr` (and, in place, the store, its lock and journal, and the archive).
+  static func run(
+    arguments: [String], environment: Environment, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
+  ) -> ExitStatus {
+    let configuration: Configuration
+    do {
+      let scanned = try OptionScanner.scan(arguments, options)
+      if scanned.has("help") {
+        return finish(writing: help, to: &stdout, stderr: &stderr)
+      }
+      if scanned.has("version") {
+        return finish(writing: "\(name) \(version)\n", to: &stdout, stderr: &stderr)
+      }
+      configuration = try configure(scanned, environment: environment)
+    } catch {
+      try? stderr.write("\(name): \(error.message)\n\(usage)")
+      try? stderr.flush()
+      return .failure
+    }
+    var run = MarkRun(configuration: configuration, environment: environment)
+    return run.execute(stdout: &stdout, stderr: &stderr)
+  }
+
+  private static func finish(
+    writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
+  ) -> ExitStatus {
+    do {
+      try out.write(text)
+      try out.flush()
+      return .success
+    } catch {
+      try? stderr.write("\(name): \(error)\n")
+      try? stderr.flush()
+      return .failure
+    }
+  }
+
+  static func configure(_ scanned: ScannedArguments, environment: Environment)
+    throws(UsageError) -> Configuration
+  {
+    var configuration = Configuration()
+    var actions = Actions()
+    actions.read = scanned.has("read")
+    actions.unread = scanned.has("unread")
+    actions.seen = scanned.has("seen")
+    actions.delete = scanned.has("delete")
+    guard actions.read || actions.unread || actions.seen || actions.delete else {
+      throw UsageError("give an action: --read, --unread, --seen or --delete")
+    }
+    if actions.read && actions.unread {
+      throw UsageError("--read and --unread contradict each other")
+    }
+    if actions.delete && (actions.read || actions.unread || actions.seen) {
+      throw UsageError("--delete goes alone: a deleted record is not marked")
+    }
+    configuration.actions = actions
+
+    var selection = Selection()
+    selection.all = scanned.has("all")
+    let ids = scanned.all("id")
+    if !ids.isEmpty || scanned.has("ids-from") {
+      var set = Set(ids.map { Array($0.utf8) })
+      for path in scanned.all("ids-from") {
+        set.formUnion(try readIDs(path))
+      }
+      selection.ids = set
+    }
+    selection.apps = scanned.all("app").map { Array($0.utf8) }
+    selection.threads = scanned.all("thread").map { Array($0.utf8) }
+    selection.categories = scanned.all("category").map { Array($0.utf8) }
+    if let before = scanned.last("before") {
+      do {
+        selection.before = try Timestamp(argument: before)
+      } catch {
+        throw UsageError("--before: \(error.message)")
+      }
+    }
+    let narrowed =
+      selection.ids != nil || !selection.apps.isEmpty || !selection.threads.isEmpty
+      || !selection.categories.isEmpty || selection.before != nil
+    if selection.all && narrowed {
+      throw UsageError("--all selects every record: give it without other selectors")
+    }
+    guard selection.all || narrowed else {
+      throw UsageError(
+        "give a selector: --id, --ids-from, --app, --thread, --category, --before, or --all")
+    }
+    configuration.selection = selection
+
+    do {
+      configuration.now = try Timestamp.reference(
+        option: scanned.last("now"), sourceDateEpoch: environment.sourceDateEpoch,
+        clock: environment.clock)
+    } catch {
+      throw UsageError(error.message)
+    }
+    configuration.dryRun = scanned.has("dry-run")
+    configuration.archive = scanned.last("archive")
+    configuration.store = scanned.last("store")
+    if let store = configuration.store, store.isEmpty {
+      throw UsageError("--store: the file name is empty")
+    }
+    if let wait = scanned.last("wait") {
+      guard configuration.store != nil else {
+        throw UsageError("--wait needs --store: only a store is locked")
+      }
+      guard let seconds = Double(wait), seconds >= 0, seconds <= 86_400,
+        wait.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
+      else {
+        throw UsageError("--wait: '\(wait)' is not a number of seconds from 0 to 86400")
+      }
+      configuration.wait = seconds
+    }
+    let last = scanned.options.last { $0.name == "progress" || $0.name == "no-progress" }
+    configuration.progress = last.map { $0.name == "progress" } ?? environment.stderrIsTerminal
+    if configuration.store != nil && !scanned.operands.isEmpty {
+      throw UsageError("--store changes one file in place: give no file operands with it")
+    }
+    configuration.files = scanned.operands.isEmpty ? ["-"] : scanned.operands
+    return configuration
+  }
+
+  /// The ids listed in a file, one per line; blank lines and surrounding white space ignored.
+  static func readIDs(_ path: String) throws(UsageError) -> Set<[UInt8]> {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw UsageError("--ids-from: \(SystemError(path: path, doing: "cannot open", errno: errno))")
+    }
+    defer { close(fd) }
+    var reader = LineReader(fd: fd, name: path)
+    var ids: Set<[UInt8]> = []
+    do {
+      while let line = try reader.next() {
+        let id = LineReader.trimmed(line)
+        if !id.isEmpty { ids.insert(Array(id)) }
+      }
+    } catch {
+      throw UsageError("--ids-from: \(error)")
+    }
+    return ids
+  }
+}

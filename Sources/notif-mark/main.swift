@@ -1,0 +1,37 @@
+// notif-mark reads notification records (NDJSON, notif(5)) from its file operands or standard
+// input, or in place from a store file (--store, under the store's flock), and marks the
+// selected records read, unread or seen, or deletes them. It writes every line it does not
+// change byte for byte; a changed line keeps every byte but the values it sets (read_at,
+// seen_at); a deleted record goes to the archive with removed_at and removed_reason. It reads
+// each line once and keeps one line and its tape in memory, plus the ids of --id and
+// --ids-from. FoundationEssentials is not needed: the model does its own JSON, time and I/O.
+import NotifModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
+var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
+let environment = MarkCommand.Environment(
+  sourceDateEpoch: getenv("SOURCE_DATE_EPOCH").map { String(cString: $0) },
+  clock: {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Timestamp(seconds: Int64(now.tv_sec), nanoseconds: Int32(now.tv_nsec))
+  },
+  monotonicClock: {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  },
+  stderrIsTerminal: isatty(STDERR_FILENO) == 1,
+  pid: getpid())
+let status = MarkCommand.run(
+  arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
+  stdout: &stdout, stderr: &stderr)
+exit(status.rawValue)

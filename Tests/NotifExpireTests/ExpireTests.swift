@@ -1,0 +1,273 @@
+import NotifModel
+import Testing
+
+@testable import notif_expire
+
+/// Reads a policy from its text, or returns its error's message and offset.
+private func policy(_ text: String) -> Result<ExpirePolicy, ExpirePolicy.FormatError> {
+  var parser = JSONParser()
+  let bytes = Array(text.utf8)
+  return bytes.withUnsafeBytes { raw in
+    guard case .complete = parser.parse(raw, isFinal: true) else {
+      return .failure(ExpirePolicy.FormatError(offset: -1, message: "not JSON"))
+    }
+    return parser.withView(over: raw) { view in
+      do throws(ExpirePolicy.FormatError) {
+        return .success(try ExpirePolicy(view))
+      } catch {
+        return .failure(error)
+      }
+    }
+  }
+}
+
+private let now = Timestamp(seconds: 1_795_338_000)  // 2026-11-22T09:00:00Z
+
+private func testEnvironment() -> ExpireCommand.Environment {
+  ExpireCommand.Environment(
+    sourceDateEpoch: nil, clock: { Timestamp(seconds: 42) }, monotonicClock: { 0 })
+}
+
+/// Decides the expiry of one record line under a policy, at `now`.
+private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
+  guard case .success(let loaded) = policy(rules) else { return nil }
+  let decider = ExpireDecider(rules: ExpireRules(policy: loaded, now: now))
+  var parser = RecordLineParser()
+  let bytes = Array(line.utf8)
+  return bytes.withUnsafeBytes { raw -> RemovalReason?? in
+    guard parser.parse(raw) == .record else { return nil }
+    let record = parser.record
+    guard case .time(let created) = record.time(.createdAt) else { return nil }
+    return .some(decider.expiry(record, rule: loaded.rule(for: record), created: created))
+  }
+}
+
+@Suite struct ExpirePolicyTests {
+  @Test func readsRulesForTheDefaultAndEachCategory() throws {
+    let loaded = try policy(
+      #"{"default": {"ttl": "7d"}, "categories": {"message": {"ttl": "30d", "read_ttl": "1d12h", "keep": 50}, "promo": {}}}"#
+    ).get()
+    #expect(loaded.defaultRule == ExpireRule(ttl: 604_800, number: 0))
+    #expect(
+      loaded.categories.map { String(decoding: $0.name, as: UTF8.self) } == ["message", "promo"])
+    #expect(
+      loaded.categories[0].rule
+        == ExpireRule(ttl: 2_592_000, readTTL: 129_600, keep: 50, number: 1))
+    #expect(loaded.categories[1].rule == ExpireRule(number: 2))
+    #expect(loaded.hasKeep)
+  }
+
+  @Test(arguments: [
+    (#"[]"#, 0, "a policy is a JSON object with 'default' and 'categories'"),
+    (#"{"defaults": {}}"#, 1, "unknown key 'defaults': a policy has 'default' and 'categories'"),
+    (
+      #"{"default": {"ttl": 7}}"#, 20, "'ttl' of 'default' must be a duration string such as \"7d\""
+    ),
+    (
+      #"{"default": {"ttl": "7"}}"#, 20,
+      "'ttl' of 'default': '7' has no unit: write it as 7s, 7m, 7h or 7d"
+    ),
+    (
+      #"{"default": {"ttl": "1y"}}"#, 20,
+      "'ttl' of 'default': '1y': months and years have no fixed length; use days (30d, 365d)"
+    ),
+    (
+      #"{"default": {"read_ttl": "1h30d"}}"#, 25,
+      "'read_ttl' of 'default': '1h30d': give each unit once, largest first, as in 1d12h"
+    ),
+    (
+      #"{"default": {"keep": 0}}"#, 21,
+      "'keep' of 'default' must be a whole number of records from 1"
+    ),
+    (
+      #"{"default": {"keep": 2.5}}"#, 21,
+      "'keep' of 'default' must be a whole number of records from 1"
+    ),
+    (#"{"categories": []}"#, 15, "'categories' must be an object of rules"),
+    (
+      #"{"categories": {"m": "30d"}}"#, 21,
+      "the rule for 'm' must be an object with 'ttl', 'read_ttl' or 'keep'"
+    ),
+    (
+      #"{"categories": {"m": {"tll": "1d"}}}"#, 22,
+      "unknown key 'tll' in the rule for 'm': use 'ttl', 'read_ttl' or 'keep'"
+    ),
+  ])
+  func rejectsWhatIsNotAPolicyAtTheOffendingByte(
+    _ text: String, _ offset: Int, _ message: String
+  ) {
+    #expect(throws: ExpirePolicy.FormatError(offset: offset, message: message)) {
+      try policy(text).get()
+    }
+  }
+
+  @Test func ruleForARecordFallsBackToTheDefaultAndMatchesEscapedNames() throws {
+    let loaded = try policy(
+      #"{"default": {"ttl": "1d"}, "categories": {"caf\u00e9": {"ttl": "2d"}}}"#
+    )
+    .get()
+    var parser = RecordLineParser()
+    for (line, ttl) in [
+      (#"{"category":"café"}"#, Int64(172_800)), (#"{"category":"caf\u00e9"}"#, 172_800),
+      (#"{"category":"other"}"#, 86_400), (#"{"category":null}"#, 86_400), ("{}", 86_400),
+    ] {
+      let bytes = Array(line.utf8)
+      bytes.withUnsafeBytes { raw in
+        #expect(parser.parse(raw) == .record)
+        #expect(loaded.rule(for: parser.record)?.ttl == ttl, "\(line)")
+      }
+    }
+  }
+}
+
+@Suite struct ExpiryTests {
+  static let rules = #"{"default": {"ttl": "1d", "read_ttl": "1h"}}"#
+
+  @Test(arguments: [
+    // created_at + ttl, at and around the deadline: expired when now >= deadline.
+    (#"{"created_at":"2026-11-21T09:00:00Z"}"#, RemovalReason?.some(.expired)),
+    (#"{"created_at":"2026-11-21T09:00:01Z"}"#, nil),
+    (#"{"created_at":"2026-11-21T09:00:00.000000001Z"}"#, nil),
+    (#"{"created_at":"2026-11-21T08:59:59.999999999Z"}"#, .expired),
+    // read_at + read_ttl, when it is the earliest.
+    (#"{"created_at":"2026-11-22T00:00:00Z","read_at":"2026-11-22T08:00:00Z"}"#, .readExpired),
+    (#"{"created_at":"2026-11-22T00:00:00Z","read_at":"2026-11-22T08:00:01Z"}"#, nil),
+    (#"{"created_at":"2026-11-21T09:00:00Z","read_at":"2026-11-21T09:00:00Z"}"#, .readExpired),
+    // A record's own dates win where earlier.
+    (#"{"created_at":"2026-11-22T08:00:00Z","expires_at":"2026-11-22T09:00:00Z"}"#, .expired),
+    (#"{"created_at":"2026-11-22T08:00:00Z","stale_at":"2026-11-22T08:59:00Z"}"#, .expired),
+    (#"{"created_at":"2026-11-22T08:00:00Z","dismiss_at":"2026-11-22T09:00:01Z"}"#, nil),
+    (#"{"created_at":"2026-11-20T08:00:00Z","expires_at":"2027-01-01T00:00:00Z"}"#, .expired),
+  ])
+  func expiresAtTheEarliestDeadline(_ line: String, _ expected: RemovalReason?) {
+    #expect(expiry(line, Self.rules) == .some(expected))
+  }
+
+  @Test func withoutARuleOnlyOwnDatesExpire() {
+    let rules = #"{"categories": {"m": {"ttl": "1s"}}}"#
+    #expect(expiry(#"{"category":"x","created_at":"2000-01-01T00:00:00Z"}"#, rules) == .some(nil))
+    #expect(
+      expiry(
+        #"{"category":"x","created_at":"2000-01-01T00:00:00Z","expires_at":"2001-01-01T00:00:00Z"}"#,
+        rules) == .some(.expired))
+  }
+
+  @Test func hugeTimeToLiveDoesNotOverflow() {
+    #expect(
+      ExpireDecider.adding(Int64.max, to: Timestamp(seconds: 10)) == Timestamp.maximum)
+  }
+}
+
+@Suite struct CollapseAndCapTests {
+  @Test func marksOrderByTimeThenReadingOrder() {
+    let t = Timestamp(seconds: 100)
+    let first = Mark(time: t, ordinal: 1)
+    let second = Mark(time: t, ordinal: 2)
+    let newer = Mark(time: Timestamp(seconds: 100, nanoseconds: 1), ordinal: 0)
+    // Collapse: the later of two equal times replaces the earlier.
+    #expect(second.replaces(first) && !first.replaces(second))
+    #expect(newer.replaces(second))
+    // Cap: the later of two equal times is dropped first.
+    #expect(second.isWorse(than: first) && !first.isWorse(than: second))
+    #expect(second.isWorse(than: newer))
+  }
+
+  @Test func capGroupKeepsTheNewestNWithFirstReadWinningTies() {
+    var group = CapGroup()
+    let times: [Int64] = [5, 1, 9, 5, 7, 5, 2]
+    for (ordinal, seconds) in times.enumerated() {
+      group.insert(Mark(time: Timestamp(seconds: seconds), ordinal: ordinal), keep: 3)
+    }
+    #expect(group.total == 7)
+    // Kept: 9, 7 and the first 5 (ordinal 0); the heap's root is the oldest kept.
+    #expect(group.heap.count == 3)
+    #expect(group.heap[0] == Mark(time: Timestamp(seconds: 5), ordinal: 0))
+  }
+
+  @Test(arguments: [
+    (#"{"collapse_id":null}"#, false),
+    (#"{"collapse_id":"x"}"#, true),
+    (#"{"collapse_id": null}"#, true),
+    (#"{"title":"collapse","collapse_id":null}"#, false),
+    (#"{"title":"collapse_id","collapse_id":null}"#, true),
+    (#"{"collapse_id":null,"payload":{"collapse_id":"nested"}}"#, true),
+    (#"{"id":"a"}"#, false),
+    (#"{"collapse_id""#, true),
+  ])
+  func findsLinesThatMayHaveACollapseID(_ line: String, _ expected: Bool) {
+    Array(line.utf8).withUnsafeBytes { #expect(ExpireDecider.mayHaveCollapseID($0) == expected) }
+  }
+
+  @Test func fingerprintSetFindsRepeatsAcrossGrowth() {
+    var set = FingerprintSet()
+    for value in 1...5000 { set.insert(UInt32(value)) }
+    for value in stride(from: 2, through: 5000, by: 1000) { set.insert(UInt32(value)) }
+    #expect(set.repeatedCount == 5)
+    #expect(set.isRepeated(2) && set.isRepeated(4002))
+    #expect(!set.isRepeated(3) && !set.isRepeated(9999))
+  }
+
+  @Test func keyHashesSeparateKeysThatShareBytes() {
+    #expect(KeyHash(Array("ab".utf8)) != KeyHash(Array("ba".utf8)))
+    #expect(KeyHash([]) != KeyHash([0]))
+    #expect(KeyHash(Array("same".utf8)) == KeyHash(Array("same".utf8)))
+  }
+}
+
+@Suite struct ExpireCommandTests {
+  private func configure(_ arguments: [String], terminal: Bool = false) throws(UsageError)
+    -> ExpireCommand.Configuration
+  {
+    let scanned = try OptionScanner.scan(arguments, ExpireCommand.options)
+    var environment = testEnvironment()
+    environment.stderrIsTerminal = terminal
+    return try ExpireCommand.configure(scanned, environment: environment)
+  }
+
+  @Test(arguments: [
+    ([], "--policy is required: it says how long each category lives"),
+    (["-p", "p", "--wait", "3"], "--wait needs --store: only a store is locked"),
+    (
+      ["-p", "p", "--store", "s", "--wait", "-1"],
+      "--wait: '-1' is not a number of seconds from 0 to 86400"
+    ),
+    (
+      ["-p", "p", "--store", "s", "--wait", "1e3"],
+      "--wait: '1e3' is not a number of seconds from 0 to 86400"
+    ),
+    (
+      ["-p", "p", "--store", "s", "f"],
+      "--store sweeps one file in place: give no file operands with it"
+    ),
+    (["-p", "p", "--store", ""], "--store: the file name is empty"),
+    (
+      ["-p", "p", "--now", "tomorrow"],
+      "--now: 'tomorrow' is not an RFC 3339 time such as 2026-11-22T09:05:00Z"
+    ),
+  ])
+  func rejectsBadCommandLines(_ arguments: [String], _ message: String) {
+    #expect(throws: UsageError(message)) { try configure(arguments) }
+  }
+
+  @Test func progressFollowsTheTerminalUnlessTold() throws {
+    #expect(try configure(["-p", "p"], terminal: true).progress)
+    #expect(try !configure(["-p", "p"], terminal: false).progress)
+    #expect(try !configure(["-p", "p", "--progress", "--no-progress"], terminal: true).progress)
+    #expect(try configure(["-p", "p", "--no-progress", "--progress"]).progress)
+  }
+
+  @Test func timeComesFromNowThenTheEnvironmentThenTheClock() throws {
+    #expect(try configure(["-p", "p", "--now", "@1795338000"]).now == now)
+    #expect(try configure(["-p", "p"]).now == Timestamp(seconds: 42))
+    let scanned = try OptionScanner.scan(["-p", "p"], ExpireCommand.options)
+    var environment = testEnvironment()
+    environment.sourceDateEpoch = "1795338000"
+    #expect(try ExpireCommand.configure(scanned, environment: environment).now == now)
+  }
+
+  @Test func storeModeTakesTheWaitAndNoOperands() throws {
+    let configuration = try configure(["-p", "p", "--store", "inbox.ndjson", "--wait=2.5"])
+    #expect(configuration.store == "inbox.ndjson")
+    #expect(configuration.wait == 2.5)
+  }
+}

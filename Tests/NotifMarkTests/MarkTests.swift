@@ -1,0 +1,119 @@
+import NotifModel
+import Testing
+
+@testable import notif_mark
+
+private let now = Timestamp(seconds: 1_795_338_000)  // 2026-11-22T09:00:00Z
+
+private func testEnvironment() -> MarkCommand.Environment {
+  MarkCommand.Environment(
+    sourceDateEpoch: nil, clock: { now }, monotonicClock: { 0 })
+}
+
+private func configure(_ arguments: [String]) throws(UsageError) -> MarkCommand.Configuration {
+  let scanned = try OptionScanner.scan(arguments, MarkCommand.options)
+  return try MarkCommand.configure(scanned, environment: testEnvironment())
+}
+
+/// What notif-mark with `arguments` does to one line: the verdict and the new line.
+private func mark(_ arguments: [String], _ line: String) throws -> (MarkVerdict, String?) {
+  var run = MarkRun(configuration: try configure(arguments), environment: testEnvironment())
+  var stderr = OutputWriter(fd: -1, name: "<stderr>")
+  let bytes = Array(line.utf8)
+  return bytes.withUnsafeBytes { raw in
+    let verdict = run.decide(raw, 1, "<stdin>", &stderr)
+    return (verdict, verdict == .edited ? run.edited.text : nil)
+  }
+}
+
+@Suite struct MarkCommandTests {
+  @Test(arguments: [
+    (["--all"], "give an action: --read, --unread, --seen or --delete"),
+    (
+      ["--read"],
+      "give a selector: --id, --ids-from, --app, --thread, --category, --before, or --all"
+    ),
+    (["--read", "--unread", "--all"], "--read and --unread contradict each other"),
+    (["--delete", "--read", "--all"], "--delete goes alone: a deleted record is not marked"),
+    (
+      ["--seen", "--all", "--id", "x"],
+      "--all selects every record: give it without other selectors"
+    ),
+    (
+      ["--seen", "--before", "2026-11-22"],
+      "--before: '2026-11-22' is not an RFC 3339 time such as 2026-11-22T09:05:00Z"
+    ),
+    (["--seen", "--all", "--wait", "1"], "--wait needs --store: only a store is locked"),
+    (
+      ["--seen", "--all", "--store", "s", "f"],
+      "--store changes one file in place: give no file operands with it"
+    ),
+  ])
+  func rejectsBadCommandLines(_ arguments: [String], _ message: String) {
+    #expect(throws: UsageError(message)) { try configure(arguments) }
+  }
+
+  @Test func collectsRepeatedSelectors() throws {
+    let configuration = try configure([
+      "--read", "--id", "a", "--id", "b", "--app", "x", "--thread", "t", "--category", "c",
+      "--category", "d", "--before", "@0",
+    ])
+    #expect(configuration.selection.ids == [Array("a".utf8), Array("b".utf8)])
+    #expect(configuration.selection.apps == [Array("x".utf8)])
+    #expect(configuration.selection.categories == [Array("c".utf8), Array("d".utf8)])
+    #expect(configuration.selection.before == Timestamp(seconds: 0))
+    #expect(configuration.actions == MarkCommand.Actions(read: true))
+  }
+}
+
+@Suite struct MarkDecisionTests {
+  static let record =
+    #"{"id":"a","app":"x","thread_id":"t","category":"c","created_at":"2026-11-22T08:00:00Z","read_at":null,"seen_at":null,"payload":{"read_at":null}}"#
+
+  @Test func readSplicesBothTimesAndKeepsEveryOtherByte() throws {
+    let (verdict, line) = try mark(["--read", "--id", "a"], Self.record)
+    #expect(verdict == .edited)
+    #expect(
+      line
+        == #"{"id":"a","app":"x","thread_id":"t","category":"c","created_at":"2026-11-22T08:00:00Z","read_at":"2026-11-22T09:00:00Z","seen_at":"2026-11-22T09:00:00Z","payload":{"read_at":null}}"#
+        + "\n")
+  }
+
+  @Test func aRecordAlreadyReadKeepsItsFirstReadAt() throws {
+    let read =
+      #"{"id":"a","app":"x","created_at":"2026-11-22T08:00:00Z","read_at":"2026-11-01T00:00:00Z","seen_at":"2026-11-01T00:00:00Z"}"#
+    #expect(try mark(["--read", "--all"], read).0 == .unchanged)
+    #expect(try mark(["--seen", "--all"], read).0 == .unchanged)
+    let (verdict, line) = try mark(["--unread", "--all"], read)
+    #expect(verdict == .edited)
+    #expect(line?.contains(#""read_at":null,"seen_at":"2026-11-01T00:00:00Z""#) == true)
+  }
+
+  @Test(arguments: [
+    (["--seen", "--app", "x"], MarkVerdict.edited),
+    (["--seen", "--app", "y"], .unchanged),
+    (["--seen", "--app", "y", "--app", "x"], .edited),
+    (["--seen", "--app", "x", "--thread", "other"], .unchanged),
+    (["--seen", "--category", "c", "--thread", "t"], .edited),
+    (["--seen", "--before", "2026-11-22T08:00:00Z"], .unchanged),
+    (["--seen", "--before", "2026-11-22T08:00:00.000000001Z"], .edited),
+    (["--delete", "--id", "a"], .deleted),
+    (["--delete", "--id", "b"], .unchanged),
+  ])
+  func selectorsMustAllMatch(_ arguments: [String], _ expected: MarkVerdict) throws {
+    #expect(try mark(arguments + ["--now", "@1795338000"], Self.record).0 == expected)
+  }
+
+  @Test func missingKeysAreAddedBeforeTheFinalBrace() throws {
+    #expect(
+      try mark(["--read", "--all"], #"{"id":"a"} "#).1
+        == #"{"id":"a","read_at":"2026-11-22T09:00:00Z","seen_at":"2026-11-22T09:00:00Z"} "# + "\n")
+    #expect(
+      try mark(["--seen", "--all"], "{}").1 == #"{"seen_at":"2026-11-22T09:00:00Z"}"# + "\n")
+  }
+
+  @Test func linesThatAreNotRecordsStayAsTheyAre() throws {
+    #expect(try mark(["--read", "--all"], "not json").0 == .unchanged)
+    #expect(try mark(["--read", "--all"], "   ").0 == .unchanged)
+  }
+}

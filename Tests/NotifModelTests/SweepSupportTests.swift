@@ -1,0 +1,284 @@
+import Foundation
+import Testing
+
+@testable import NotifModel
+
+/// Writes `bytes` to a new temporary file and calls `body` with a read descriptor of it.
+private func withFile<R>(_ bytes: [UInt8], _ body: (Int32) throws -> R) throws -> R {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "notif-model-\(UUID().uuidString)")
+  try Data(bytes).write(to: url)
+  defer { try? FileManager.default.removeItem(at: url) }
+  let fd = open(url.path, O_RDONLY)
+  defer { close(fd) }
+  return try body(fd)
+}
+
+/// Every line a `LineReader` gives for `bytes`, as strings, with the bytes it counted.
+private func lines(_ bytes: [UInt8]) throws -> ([String], Int64, Int64) {
+  try withFile(bytes) { fd in
+    var reader = LineReader(fd: fd, name: "test")
+    var lines: [String] = []
+    while let line = try reader.next() {
+      lines.append(String(decoding: line, as: UTF8.self))
+    }
+    return (lines, reader.bytesRead, reader.byteOrderMarkLength)
+  }
+}
+
+@Suite struct LineReaderTests {
+  @Test(arguments: [
+    ("a\nb\n", ["a", "b"]),
+    ("a\nb", ["a", "b"]),
+    ("a\r\n\nb\r\n", ["a\r", "", "b\r"]),
+    ("", []),
+    ("\n", [""]),
+    ("x\u{2028}y\n", ["x\u{2028}y"]),
+  ])
+  func splitsOnNewlineBytesOnlyAndKeepsEverythingElse(_ text: String, _ expected: [String]) throws {
+    let (got, bytes, _) = try lines(Array(text.utf8))
+    #expect(got == expected)
+    #expect(bytes == Int64(text.utf8.count))
+  }
+
+  @Test func skipsOneByteOrderMarkAtTheStartAndCountsIt() throws {
+    let (got, bytes, mark) = try lines([0xEF, 0xBB, 0xBF] + Array("{}\n{}\n".utf8))
+    #expect(got == ["{}", "{}"])
+    #expect(bytes == 9)
+    #expect(mark == 3)
+  }
+
+  @Test func readsLinesLongerThanItsBuffer() throws {
+    let long = String(repeating: "x", count: 1_300_000)
+    let (got, _, _) = try lines(Array("\(long)\nshort\n\(long)".utf8))
+    #expect(got.map(\.count) == [1_300_000, 5, 1_300_000])
+  }
+
+  @Test func trimmedDropsSurroundingWhiteSpaceOnly() {
+    let bytes = Array(" \t{\"a\": 1} \r".utf8)
+    bytes.withUnsafeBytes { raw in
+      #expect(String(decoding: LineReader.trimmed(raw), as: UTF8.self) == "{\"a\": 1}")
+    }
+  }
+}
+
+/// Parses one line and returns what the record view says of it.
+private func view<R>(_ line: String, _ body: (RecordLineResult, RecordView?) -> R) -> R {
+  var parser = RecordLineParser()
+  let bytes = Array(line.utf8)
+  return bytes.withUnsafeBytes { raw in
+    let result = parser.parse(raw)
+    return body(result, result == .record ? parser.record : nil)
+  }
+}
+
+@Suite struct RecordLineParserTests {
+  @Test func findsFieldsInRecordOrderAndOutOfOrder() {
+    view(#"{"id":"a","app":"x","created_at":"2026-11-22T09:00:00Z","read_at":null}"#) {
+      result, record in
+      #expect(result == .record)
+      guard let record else { return }
+      #expect(record.stringEquals(.id, Array("a".utf8)))
+      #expect(record.stringEquals(.app, Array("x".utf8)))
+      #expect(record.time(.createdAt) == .time(Timestamp(seconds: 1_795_338_000)))
+      #expect(record.time(.readAt) == .null)
+      #expect(record.time(.seenAt) == .absent)
+      #expect(record.isNull(.collapseID))
+    }
+  }
+
+  @Test func findsAKeySpelledWithEscapes() {
+    view(#"{"coll\u0061pse_id":"k","app":"x"}"#) { _, record in
+      #expect(record?.isNull(.collapseID) == false)
+      #expect(record?.stringEquals(.collapseID, Array("k".utf8)) == true)
+    }
+  }
+
+  @Test(arguments: [
+    ("   ", RecordLineResult.blank),
+    ("[1]", .failed(JSONError(.invalidJSON, at: 0, "a record is a JSON object"))),
+    (
+      #"{"a":1} {"#,
+      .failed(JSONError(.invalidJSON, at: 8, "more text after the record on the same line"))
+    ),
+    (#"  {"a":1,"a":2}"#, .failed(JSONError(.duplicateKey, at: 9, "duplicate key 'a'"))),
+  ])
+  func reportsWhatIsNotARecordWithItsOffsetInTheLine(_ line: String, _ expected: RecordLineResult) {
+    view(line) { result, _ in
+      guard case .failed(let got) = result, case .failed(let wanted) = expected else {
+        #expect(result == expected)
+        return
+      }
+      #expect(got.code == wanted.code && got.message == wanted.message)
+      #expect(got.offset == wanted.offset, "offset")
+    }
+  }
+
+  @Test(arguments: [
+    (#"{"expires_at":"2026-11-22T09:00:00Z"}"#, false),
+    (#"{"expires_at":null}"#, false),
+    (#"{}"#, false),
+    (#"{"expires_at":1795338000}"#, true),
+    (#"{"expires_at":"2026-02-30T00:00:00Z"}"#, true),
+    (#"{"expires_at":"2026-11-22T09:00:00"}"#, true),
+  ])
+  func tellsInvalidTimesFromNullAndMissing(_ line: String, _ invalid: Bool) {
+    view(line) { _, record in #expect(record?.isInvalidTime(.expiresAt) == invalid) }
+  }
+
+  @Test func keyPartsSeparateNullFromTheStringNull() {
+    view(#"{"app":null,"thread_id":"null","category":"a\"b"}"#) { _, record in
+      guard let record else { return }
+      var app: [UInt8] = []
+      var thread: [UInt8] = []
+      var category: [UInt8] = []
+      record.appendKeyPart(.app, to: &app)
+      record.appendKeyPart(.threadID, to: &thread)
+      record.appendKeyPart(.category, to: &category)
+      #expect(app != thread)
+      #expect(category == [0x22] + Array("a\"b".utf8) + [0xFF])
+    }
+  }
+}
+
+@Suite struct ArchiveEntryTests {
+  @Test(arguments: [
+    (
+      #"{"id":"a","payload":{}}"#, RemovalReason.expired,
+      #"{"id":"a","payload":{},"removed_at":"2026-11-22T09:00:00Z","removed_reason":"expired"}"#
+    ),
+    ("{ }", .deleted, #"{ "removed_at":"2026-11-22T09:00:00Z","removed_reason":"deleted"}"#),
+    (
+      #"{"x":1}"#, .readExpired,
+      #"{"x":1,"removed_at":"2026-11-22T09:00:00Z","removed_reason":"read-expired"}"#
+    ),
+  ])
+  func insertsTheTwoKeysBeforeTheFinalBrace(
+    _ record: String, _ reason: RemovalReason, _ expected: String
+  ) {
+    var out = ByteBuffer()
+    Array(record.utf8).withUnsafeBytes {
+      ArchiveEntry.write(
+        record: $0, isEmptyObject: record == "{ }", removedAt: Timestamp(seconds: 1_795_338_000),
+        reason: reason, into: &out)
+    }
+    #expect(out.text == expected + "\n")
+  }
+
+  @Test func reasonsAreSpelledAsDocumented() {
+    #expect(
+      RemovalReason.allCases.map(\.rawValue) == [
+        "expired", "read-expired", "over-cap", "collapsed", "deleted",
+      ])
+  }
+}
+
+@Suite struct ProgressMeterTests {
+  @Test func speaksAtMostOnceASecond() {
+    var meter = ProgressMeter(start: 100)
+    #expect(meter.update(records: 10, bytes: 10, now: 100.5) == nil)
+    #expect(!meter.shown)
+    #expect(
+      meter.update(records: 2_500_000, bytes: 1_234_567_890, now: 102)
+        == "2,500,000 records, 1.2 GB, 1,250,000 records/s")
+    #expect(meter.shown)
+    #expect(meter.update(records: 2_600_000, bytes: 1, now: 102.9) == nil)
+  }
+
+  @Test(arguments: [(Int64(999), "999 B"), (1_000, "1.0 kB"), (15_250_000, "15.3 MB")])
+  func sizesInPowersOfAThousand(_ bytes: Int64, _ text: String) {
+    #expect(ProgressMeter.size(bytes) == text)
+  }
+}
+
+@Suite(.serialized) struct StoreLockAndRewriteTests {
+  static func folder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "notif-store-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  @Test func aSecondLockIsRefusedUntilTheFirstIsReleased() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson").path
+    var clock = 0.0
+    let first = try StoreLock(store: store, wait: 0) { clock }
+    #expect(throws: StoreLockError.held(path: store + ".lock")) {
+      _ = try StoreLock(store: store, wait: 0.05) {
+        clock += 0.01
+        return clock
+      }
+    }
+    first.release()
+    let again = try StoreLock(store: store, wait: 0) { 0 }
+    again.release()
+  }
+
+  @Test func aRewriteThatNeverStartsLeavesNothing() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson").path
+    try Data("a\n".utf8).write(to: URL(fileURLWithPath: store))
+    var status = stat()
+    stat(store, &status)
+    var rewrite = StoreRewrite(store: store, storeStatus: status, archive: nil, pid: 7)
+    rewrite.abandon()
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["inbox.ndjson"])
+  }
+
+  @Test func commitCopiesThePrefixKeepsTheModeAndArchivesFirst() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson").path
+    let archive = dir.appendingPathComponent("archive.ndjson").path
+    try Data("keep-1\nkeep-2\ngone\nkeep-3\n".utf8).write(to: URL(fileURLWithPath: store))
+    chmod(store, 0o640)
+    var status = stat()
+    stat(store, &status)
+    let fd = open(store, O_RDONLY)
+    defer { close(fd) }
+    var rewrite = StoreRewrite(store: store, storeStatus: status, archive: archive, pid: 7)
+    try rewrite.start(copying: 0..<14, from: fd)
+    #expect(FileManager.default.fileExists(atPath: store + ".sweep"))
+    var gone = ByteBuffer()
+    gone.append("gone!\n")
+    try rewrite.writeArchived(gone)
+    try Array("keep-3".utf8).withUnsafeBytes { try rewrite.writeKept($0) }
+    try rewrite.commit()
+    #expect(try String(contentsOfFile: store, encoding: .utf8) == "keep-1\nkeep-2\nkeep-3\n")
+    #expect(try String(contentsOfFile: archive, encoding: .utf8) == "gone!\n")
+    stat(store, &status)
+    #expect(status.st_mode & 0o777 == 0o640)
+    #expect(!FileManager.default.fileExists(atPath: store + ".sweep"))
+  }
+
+  @Test func recoverTakesBackAnInterruptedSweepsArchiveEntries() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson").path
+    let archive = dir.appendingPathComponent("archive.ndjson").path
+    try Data("old\ngone\n".utf8).write(to: URL(fileURLWithPath: store))
+    try Data("earlier\n".utf8).write(to: URL(fileURLWithPath: archive))
+    var status = stat()
+    stat(store, &status)
+    let fd = open(store, O_RDONLY)
+    defer { close(fd) }
+    var rewrite = StoreRewrite(store: store, storeStatus: status, archive: archive, pid: 99)
+    try rewrite.start(copying: 0..<4, from: fd)
+    // As if killed after the archive was written but before the rename: the entries are in
+    // the archive and the record still in the store.
+    let handle = try #require(FileHandle(forWritingAtPath: archive))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data("gone\n".utf8))
+    try handle.close()
+    #expect(try StoreRewrite.recover(store: store) == [])
+    #expect(try String(contentsOfFile: archive, encoding: .utf8) == "earlier\n")
+    #expect(try String(contentsOfFile: store, encoding: .utf8) == "old\ngone\n")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
+        "archive.ndjson", "inbox.ndjson",
+      ])
+  }
+}

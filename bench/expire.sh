@@ -1,0 +1,301 @@
+#!/usr/bin/env bash
+# Benchmarks notif-expire (and notif-mark) against jq doing the same work in one run, and
+# prints Markdown tables for the README.
+#
+# usage: bench/expire.sh [RECORDS]        (default 1000000)
+#
+# 1. Stream throughput: `notif-expire --policy P --now T FILE` against a jq program that keeps
+#    the same records by the same per-category time to live, read_ttl and own dates (one
+#    `select`, one run); output to /dev/null, RUNS runs each (default 2), alternating, median
+#    wall time; records/s and peak RSS (GNU time %M); the ratio to jq. The outputs are compared:
+#    they may differ only in records that notif-expire collapses (jq does no collapse).
+# 2. Memory flatness: notif-expire's peak RSS on RECORDS records and on ten copies of them sent
+#    through a pipe (so the input is also spooled to a temporary file; every collapse key then
+#    repeats ten times, the worst case for the collapse table).
+# 3. In place: `notif-expire --store S --archive A` on a copy of the records, timed, then a
+#    second sweep that finds nothing to remove (the store is read and not rewritten).
+# 4. notif-mark --read --all against `jq -c '.read_at //= $now | .seen_at //= $now'`.
+#
+# The records are bench/data/records-RECORDS.ndjson (git-ignored): the payloads of
+# bench/gen-payloads.py turned into records by notif-parse in 14 chunks whose `--now` steps by
+# 12 hours over the week before 2026-11-22T09:00:00Z, so that created_at spreads over the week
+# and the policy below removes some of every day. Binaries are $NOTIF_BIN_DIR/notif-*, else
+# .build/release/notif-* (built when missing). Progress goes to stderr, the tables to stdout.
+# The machine is shared and noisy: quote the ratios, measured in one run. Needs bash 5, GNU
+# time at /usr/bin/time, jq and python3 (Linux).
+set -euo pipefail
+export LC_ALL=C TZ=UTC
+
+if ((BASH_VERSINFO[0] < 5)); then
+  echo "bench: needs bash 5 or later (EPOCHREALTIME)" >&2
+  exit 2
+fi
+
+records=${1:-1000000}
+if [[ ! $records =~ ^[1-9][0-9]*$ ]]; then
+  echo "usage: bench/expire.sh [RECORDS]" >&2
+  exit 2
+fi
+runs=${RUNS:-2}
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=bench/common.sh
+. bench/common.sh
+
+for tool in jq python3; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool is required" >&2; exit 2; }
+done
+if [[ ! -x /usr/bin/time ]]; then
+  echo "bench: GNU time (/usr/bin/time) is required" >&2
+  exit 2
+fi
+
+# Prints the path of a notif tool, building the release binaries when it is missing.
+find_tool() {
+  local dir=${NOTIF_BIN_DIR:-.build/release}
+  if [[ ! -x $dir/$1 ]]; then
+    if [[ -n ${NOTIF_BIN_DIR:-} ]]; then
+      echo "bench: no executable $1 in NOTIF_BIN_DIR ($dir)" >&2
+      return 2
+    fi
+    echo "bench: building $1 (swift build -c release --static-swift-stdlib)" >&2
+    swift build -c release --static-swift-stdlib --product "$1" >&2
+  fi
+  printf '%s\n' "$dir/$1"
+}
+
+parse=$(bench_find_parse)
+expire=$(find_tool notif-expire)
+mark=$(find_tool notif-mark)
+
+# Prints the path of a file of COUNT records with created_at spread over a week.
+records_file() {
+  local count=$1 file payloads chunk k now
+  file=$bench_data/records-$count.ndjson
+  if [[ ! -s $file ]]; then
+    payloads=$(bench_payloads "$count")
+    echo "bench: making $file (notif-parse in 14 chunks, --now 12 hours apart)" >&2
+    rm -f "$file.chunk."*
+    split -n l/14 -d "$payloads" "$file.chunk."
+    : >"$file.tmp"
+    k=13
+    for chunk in "$file.chunk."*; do
+      now=$(date -u -d "@$((1795338000 - k * 43200))" +%Y-%m-%dT%H:%M:%SZ)
+      "$parse" --now "$now" "$chunk" >>"$file.tmp"
+      rm -f "$chunk"
+      k=$((k - 1))
+    done
+    mv "$file.tmp" "$file"
+  fi
+  printf '%s\n' "$file"
+}
+
+file=$(records_file "$records")
+bytes=$(wc -c <"$file")
+lines=$(wc -l <"$file")
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cat >"$tmp/policy.json" <<'EOF'
+{"default": {"ttl": "3d"},
+ "categories": {
+   "MESSAGE": {"ttl": "30d", "read_ttl": "1d"}, "MESSAGE_REPLY": {"ttl": "30d", "read_ttl": "1d"},
+   "NEW_MAIL": {"ttl": "14d"}, "MAIL_REPLY": {"ttl": "14d"}, "SECURITY": {"ttl": "30d"},
+   "PROMO": {"ttl": "1d"}, "DIGEST": {"ttl": "1d12h"}, "BREAKING": {"ttl": "12h"}}}
+EOF
+# The same rules for jq: [ttl, read_ttl] in seconds by category; the default for the rest.
+cat >"$tmp/expire.jq" <<'EOF'
+def t: if . == null then null else fromdateiso8601 end;
+($now | fromdateiso8601) as $n
+| {"MESSAGE": [2592000, 86400], "MESSAGE_REPLY": [2592000, 86400], "NEW_MAIL": [1209600, null],
+   "MAIL_REPLY": [1209600, null], "SECURITY": [2592000, null], "PROMO": [86400, null],
+   "DIGEST": [129600, null], "BREAKING": [43200, null]} as $rules
+| select(($rules[.category // ""] // [259200, null]) as [$ttl, $rttl]
+  | [ (.created_at | t) + $ttl,
+      (if $rttl != null and .read_at != null then (.read_at | t) + $rttl else null end),
+      (.expires_at | t), (.stale_at | t), (.dismiss_at | t) ]
+    | map(select(. != null)) | min > $n)
+EOF
+
+# Sets `cmd` to the command line of TOOL on INPUT.
+tool_command() {
+  # shellcheck disable=SC2016 # $now in the jq programs is jq's, not the shell's
+  case $1 in
+    notif-expire) cmd=("$expire" --policy "$tmp/policy.json" --now "$bench_now" "$2") ;;
+    jq) cmd=(jq -c --arg now "$bench_now" -f "$tmp/expire.jq" "$2") ;;
+    notif-mark) cmd=("$mark" --read --all --now "$bench_now" "$2") ;;
+    jq-mark) cmd=(jq -c --arg now "$bench_now" '.read_at //= $now | .seen_at //= $now' "$2") ;;
+  esac
+}
+
+# Sets `wall_us` and `rss_kb` for one run of TOOL on INPUT, output to OUT (default /dev/null).
+measure() {
+  local tool=$1 input=$2 out=${3:-/dev/null} start stop cmd status=0
+  tool_command "$tool" "$input"
+  start=$EPOCHREALTIME
+  /usr/bin/time -f %M -o "$tmp/rss" "${cmd[@]}" >"$out" 2>"$tmp/stderr" || status=$?
+  stop=$EPOCHREALTIME
+  wall_us=$((${stop/./} - ${start/./}))
+  rss_kb=$(tail -n 1 "$tmp/rss")
+  if ((status != 0)); then
+    echo "bench: $tool failed on $input (status $status):" >&2
+    head -n 5 "$tmp/stderr" >&2
+    exit 1
+  fi
+}
+
+median() {
+  printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+seconds() { awk -v us="$1" 'BEGIN { printf "%.2f", us / 1e6 }'; }
+per_second() { bench_thousands "$(awk -v n="$1" -v us="$2" 'BEGIN { printf "%.0f", n / (us / 1e6) }')"; }
+megabytes() { awk -v kb="$1" 'BEGIN { printf "%.1f", kb / 1024 }'; }
+
+# --- Output check (also warms the page cache) --------------------------------------------------
+echo "bench: checking outputs on $file" >&2
+measure notif-expire "$file" "$tmp/expire.out"
+measure jq "$file" "$tmp/jq.out"
+"$expire" -n --policy "$tmp/policy.json" --now "$bench_now" "$file" >"$tmp/removed.out"
+kept_expire=$(wc -l <"$tmp/expire.out")
+kept_jq=$(wc -l <"$tmp/jq.out")
+ids() { cut -d '"' -f 4 "$1" | sort; }
+only_jq=$(comm -23 <(ids "$tmp/jq.out") <(ids "$tmp/expire.out") | tee "$tmp/only-jq" | wc -l)
+only_expire=$(comm -13 <(ids "$tmp/jq.out") <(ids "$tmp/expire.out") | wc -l)
+{ grep '"removed_reason":"collapsed"' "$tmp/removed.out" || true; } | cut -d '"' -f 4 | sort \
+  >"$tmp/collapsed"
+unexplained=$(comm -23 "$tmp/only-jq" "$tmp/collapsed" | wc -l)
+declare -A reasons
+for reason in expired read-expired collapsed; do
+  reasons[$reason]=$(grep -c "\"removed_reason\":\"$reason\"" "$tmp/removed.out" || true)
+done
+
+# --- Throughput -----------------------------------------------------------------------------------
+tools=(notif-expire jq)
+declare -A walls rsss
+for ((run = 0; run < runs; run++)); do
+  for ((k = 0; k < ${#tools[@]}; k++)); do
+    tool=${tools[$(((k + run) % ${#tools[@]}))]}
+    echo "bench: run $((run + 1))/$runs: $tool" >&2
+    measure "$tool" "$file"
+    walls[$tool]+="$wall_us "
+    rsss[$tool]+="$rss_kb "
+  done
+done
+
+mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+echo "## notif-expire benchmark"
+echo
+echo "Input: \`$file\`, $(bench_thousands "$lines") records, $mb MB (notif-parse records of"
+echo "\`bench/gen-payloads.py\` payloads, created over a week). Policy: 8 category rules and a"
+echo "default, two with \`read_ttl\`. Machine: $(nproc) cores${cpu:+, $cpu}, shared."
+echo "$runs runs per tool, alternating; medians."
+echo
+echo "### Stream mode against jq"
+echo
+echo "| tool | command | wall | records/s | peak RSS |"
+echo "|---|---|---:|---:|---:|"
+declare -A median_wall
+for tool in "${tools[@]}"; do
+  read -ra samples <<<"${walls[$tool]}"
+  read -ra memories <<<"${rsss[$tool]}"
+  median_wall[$tool]=$(median "${samples[@]}")
+  rss=$(median "${memories[@]}")
+  case $tool in
+    notif-expire) command="notif-expire --policy policy.json --now $bench_now FILE" ;;
+    jq) command="jq -c --arg now $bench_now -f expire.jq FILE" ;;
+  esac
+  echo "| $tool | \`$command\` | $(seconds "${median_wall[$tool]}") s" \
+    "| $(per_second "$lines" "${median_wall[$tool]}") | $(megabytes "$rss") MB |"
+done
+echo
+ratio=$(awk -v a="${median_wall[jq]}" -v b="${median_wall[notif-expire]}" \
+  'BEGIN { printf "%.1f", a / b }')
+echo "notif-expire: **${ratio}× jq** (jq wall / notif-expire wall, same run)."
+echo
+echo "Output check: notif-expire kept $(bench_thousands "$kept_expire") records and removed" \
+  "$(bench_thousands "${reasons[expired]}") expired, $(bench_thousands "${reasons[read-expired]}")" \
+  "read-expired and $(bench_thousands "${reasons[collapsed]}") collapsed; jq kept" \
+  "$(bench_thousands "$kept_jq"). Kept by jq only: $only_jq, every one collapsed by" \
+  "notif-expire (jq does no collapse): $((only_jq - unexplained)) of $only_jq." \
+  "Kept by notif-expire only: $only_expire."
+if ((unexplained > 0 || only_expire > 0)); then
+  echo
+  echo "**Warning: the outputs differ beyond collapse.**"
+  echo "bench: WARNING: outputs differ beyond collapse" >&2
+fi
+
+# --- Memory flatness ------------------------------------------------------------------------------
+echo "bench: memory flatness: ten copies through a pipe" >&2
+read -ra memories <<<"${rsss[notif-expire]}"
+one_kb=$(median "${memories[@]}")
+start=$EPOCHREALTIME
+for ((copy = 0; copy < 10; copy++)); do cat "$file"; done |
+  TMPDIR=$bench_data /usr/bin/time -f %M -o "$tmp/rss10" \
+    "$expire" --policy "$tmp/policy.json" --now "$bench_now" >/dev/null
+stop=$EPOCHREALTIME
+ten_kb=$(tail -n 1 "$tmp/rss10")
+echo
+echo "### Memory"
+echo
+echo "| records | input | notif-expire peak RSS | wall |"
+echo "|---:|---|---:|---:|"
+echo "| $(bench_thousands "$lines") | the file | $(megabytes "$one_kb") MB |" \
+  "$(seconds "${median_wall[notif-expire]}") s |"
+echo "| $(bench_thousands $((lines * 10))) | ten copies through a pipe (spooled) |" \
+  "$(megabytes "$ten_kb") MB | $(seconds $((${stop/./} - ${start/./}))) s |"
+
+# --- In place -------------------------------------------------------------------------------------
+echo "bench: in-place sweeps" >&2
+cp "$file" "$tmp/inbox.ndjson"
+sweep() {
+  local start stop
+  start=$EPOCHREALTIME
+  /usr/bin/time -f %M -o "$tmp/rss-store" "$expire" --policy "$tmp/policy.json" \
+    --now "$bench_now" --store "$tmp/inbox.ndjson" --archive "$tmp/archive.ndjson"
+  stop=$EPOCHREALTIME
+  sweep_us=$((${stop/./} - ${start/./}))
+  sweep_kb=$(tail -n 1 "$tmp/rss-store")
+}
+sweep
+first_us=$sweep_us first_kb=$sweep_kb
+stored=$(wc -l <"$tmp/inbox.ndjson")
+archived=$(wc -l <"$tmp/archive.ndjson")
+inode=$(stat -c %i "$tmp/inbox.ndjson")
+sweep
+unchanged=no
+[[ $(stat -c %i "$tmp/inbox.ndjson") == "$inode" ]] && unchanged=yes
+echo
+echo "### In place (\`--store\`, \`--archive\`, with fsync)"
+echo
+echo "| sweep | wall | records/s | peak RSS | result |"
+echo "|---|---:|---:|---:|---|"
+echo "| first, $(bench_thousands "$lines") records | $(seconds "$first_us") s" \
+  "| $(per_second "$lines" "$first_us") | $(megabytes "$first_kb") MB" \
+  "| $(bench_thousands "$stored") kept, $(bench_thousands "$archived") archived |"
+echo "| second, nothing to remove | $(seconds "$sweep_us") s" \
+  "| $(per_second "$stored" "$sweep_us") | $(megabytes "$sweep_kb") MB" \
+  "| store not rewritten: $unchanged |"
+echo
+echo "Every record is in exactly one of store and archive:" \
+  "$((stored + archived)) = $(bench_thousands $((stored + archived))) of $(bench_thousands "$lines")."
+
+# --- notif-mark -------------------------------------------------------------------------------------
+echo "bench: notif-mark --read --all against jq" >&2
+measure notif-mark "$file"
+mark_us=$wall_us mark_kb=$rss_kb
+measure jq-mark "$file"
+echo
+echo "### notif-mark --read --all against jq"
+echo
+echo "| tool | command | wall | records/s | peak RSS |"
+echo "|---|---|---:|---:|---:|"
+echo "| notif-mark | \`notif-mark --read --all --now $bench_now FILE\` | $(seconds "$mark_us") s" \
+  "| $(per_second "$lines" "$mark_us") | $(megabytes "$mark_kb") MB |"
+echo "| jq | \`jq -c '.read_at //= \$now \| .seen_at //= \$now' FILE\` | $(seconds "$wall_us") s" \
+  "| $(per_second "$lines" "$wall_us") | $(megabytes "$rss_kb") MB |"
+echo
+echo "notif-mark: **$(awk -v a="$wall_us" -v b="$mark_us" 'BEGIN { printf "%.1f", a / b }')× jq**" \
+  "(one run each)."

@@ -1,0 +1,23 @@
+# fish completion for notif-mark.
+# Hand-written; keep in sync with `notif-mark --help` (checked by CI).
+
+complete -c notif-mark -l read -d 'Set read_at (and seen_at, if unset) to the time'
+complete -c notif-mark -l unread -d 'Set read_at to null'
+complete -c notif-mark -l seen -d 'Set seen_at to the time, if unset'
+complete -c notif-mark -l delete -d 'Remove the records, to the archive'
+complete -c notif-mark -l all -d 'Every record'
+complete -c notif-mark -l id -x -d 'The record with this id'
+complete -c notif-mark -l ids-from -r -F -d 'The records whose ids are listed, one per line'
+complete -c notif-mark -l app -x -d 'Records of this app (bundle ID)'
+complete -c notif-mark -l thread -x -d 'Records of this thread'
+complete -c notif-mark -l category -x -d 'Records of this category'
+complete -c notif-mark -l before -x -d 'Records created strictly before this time'
+complete -c notif-mark -s n -l dry-run -d 'Write what would change; change nothing'
+complete -c notif-mark -l archive -r -F -d 'Append every deleted record to this file'
+complete -c notif-mark -l now -x -d 'The time to set (RFC 3339 or @epoch)'
+complete -c notif-mark -l store -r -F -d 'Change this store file in place, under its lock'
+complete -c notif-mark -l wait -x -d 'With --store, seconds to wait for the lock'
+complete -c notif-mark -l progress -d 'Show progress on standard error'
+complete -c notif-mark -l no-progress -d 'Do not show progress'
+complete -c notif-mark -s h -l help -d 'Show help and exit'
+complete -c notif-mark -l version -d 'Show version and exit'
