@@ -16,7 +16,7 @@
 #    second sweep that finds nothing to remove (the store is read and not rewritten).
 # 4. notif-mark --read --all against `jq -c '.read_at //= $now | .seen_at //= $now'`.
 #
-# The records are bench/data/records-RECORDS.ndjson (git-ignored): the payloads of
+# The records are bench/data/records-week-RECORDS.ndjson (git-ignored): the payloads of
 # bench/gen-payloads.py turned into records by notif-parse in 14 chunks whose `--now` steps by
 # 12 hours over the week before 2026-11-22T09:00:00Z, so that created_at spreads over the week
 # and the policy below removes some of every day. Binaries are $NOTIF_BIN_DIR/notif-*, else
@@ -71,7 +71,7 @@ mark=$(find_tool notif-mark)
 # Prints the path of a file of COUNT records with created_at spread over a week.
 records_file() {
   local count=$1 file payloads chunk k now
-  file=$bench_data/records-$count.ndjson
+  file=$bench_data/records-week-$count.ndjson
   if [[ ! -s $file ]]; then
     payloads=$(bench_payloads "$count")
     echo "bench: making $file (notif-parse in 14 chunks, --now 12 hours apart)" >&2
