@@ -546,11 +546,25 @@ public struct JSONParser: ~Copyable {
     c.i = i
   }
 
+  @inline(__always)
   private mutating func literal(
     _ c: inout Cursor, _ word: StaticString, _ kind: JSONKind, _ value: Bool
   ) throws(Stop) {
     let start = c.i
     let length = word.utf8CodeUnitCount
+    // The common case, the whole word and the byte after it already here: one 4-byte compare
+    // (and the fifth byte of `false`). Anything else takes the byte loop, which words the error.
+    if start + length < c.n {
+      let head = UnsafeRawPointer(c.p + start).loadUnaligned(as: UInt32.self)
+      let wanted = UnsafeRawPointer(word.utf8Start).loadUnaligned(as: UInt32.self)
+      if head == wanted && (length == 4 || c.p[start + 4] == word.utf8Start[4])
+        && !Self.isWordByte(c.p[start + length])
+      {
+        scalar(kind, value, start, start + length)
+        c.i = start + length
+        return
+      }
+    }
     for k in 0..<length {
       guard start + k < c.n else {
         if !c.isFinal { throw .incomplete }
