@@ -26,47 +26,19 @@
 set -euo pipefail
 export LC_ALL=C TZ=UTC
 
-if ((BASH_VERSINFO[0] < 5)); then
-  echo "bench: needs bash 5 or later (EPOCHREALTIME)" >&2
-  exit 2
-fi
-
-records=${1:-1000000}
-if [[ ! $records =~ ^[1-9][0-9]*$ ]]; then
-  echo "usage: bench/expire.sh [RECORDS]" >&2
-  exit 2
-fi
-runs=${RUNS:-2}
-
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=bench/common.sh
 . bench/common.sh
 
-for tool in jq python3; do
-  command -v "$tool" >/dev/null || { echo "bench: $tool is required" >&2; exit 2; }
-done
-if [[ ! -x /usr/bin/time ]]; then
-  echo "bench: GNU time (/usr/bin/time) is required" >&2
-  exit 2
-fi
-
-# Prints the path of a notif tool, building the release binaries when it is missing.
-find_tool() {
-  local dir=${NOTIF_BIN_DIR:-.build/release}
-  if [[ ! -x $dir/$1 ]]; then
-    if [[ -n ${NOTIF_BIN_DIR:-} ]]; then
-      echo "bench: no executable $1 in NOTIF_BIN_DIR ($dir)" >&2
-      return 2
-    fi
-    echo "bench: building $1 (swift build -c release --static-swift-stdlib)" >&2
-    swift build -c release --static-swift-stdlib --product "$1" >&2
-  fi
-  printf '%s\n' "$dir/$1"
-}
+bench_require_bash5
+records=${1:-1000000}
+bench_check_count "$records" "bench/expire.sh [RECORDS]"
+runs=${RUNS:-2}
+bench_require jq python3
 
 parse=$(bench_find_parse)
-expire=$(find_tool notif-expire)
-mark=$(find_tool notif-mark)
+expire=$(bench_find_tool notif-expire)
+mark=$(bench_find_tool notif-mark)
 
 # Prints the path of a file of COUNT records with created_at spread over a week.
 records_file() {
@@ -91,11 +63,8 @@ records_file() {
 }
 
 file=$(records_file "$records")
-bytes=$(wc -c <"$file")
-lines=$(wc -l <"$file")
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_input "$file"
+bench_make_tmp
 
 cat >"$tmp/policy.json" <<'EOF'
 {"default": {"ttl": "3d"},
@@ -125,38 +94,16 @@ tool_command() {
     notif-expire) cmd=("$expire" --policy "$tmp/policy.json" --now "$bench_now" "$2") ;;
     jq) cmd=(jq -c --arg now "$bench_now" -f "$tmp/expire.jq" "$2") ;;
     notif-mark) cmd=("$mark" --read --all --now "$bench_now" "$2") ;;
+    notif-expire-store) cmd=("$expire" --policy "$tmp/policy.json" --now "$bench_now"
+      --store "$2" --archive "$tmp/archive.ndjson") ;;
     jq-mark) cmd=(jq -c --arg now "$bench_now" '.read_at //= $now | .seen_at //= $now' "$2") ;;
   esac
 }
 
-# Sets `wall_us` and `rss_kb` for one run of TOOL on INPUT, output to OUT (default /dev/null).
-measure() {
-  local tool=$1 input=$2 out=${3:-/dev/null} start stop cmd status=0
-  tool_command "$tool" "$input"
-  start=$EPOCHREALTIME
-  /usr/bin/time -f %M -o "$tmp/rss" "${cmd[@]}" >"$out" 2>"$tmp/stderr" || status=$?
-  stop=$EPOCHREALTIME
-  wall_us=$((${stop/./} - ${start/./}))
-  rss_kb=$(tail -n 1 "$tmp/rss")
-  if ((status != 0)); then
-    echo "bench: $tool failed on $input (status $status):" >&2
-    head -n 5 "$tmp/stderr" >&2
-    exit 1
-  fi
-}
-
-median() {
-  printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-
-seconds() { awk -v us="$1" 'BEGIN { printf "%.2f", us / 1e6 }'; }
-per_second() { bench_thousands "$(awk -v n="$1" -v us="$2" 'BEGIN { printf "%.0f", n / (us / 1e6) }')"; }
-megabytes() { awk -v kb="$1" 'BEGIN { printf "%.1f", kb / 1024 }'; }
-
 # --- Output check (also warms the page cache) --------------------------------------------------
 echo "bench: checking outputs on $file" >&2
-measure notif-expire "$file" "$tmp/expire.out"
-measure jq "$file" "$tmp/jq.out"
+bench_measure notif-expire "$file" "$tmp/expire.out"
+bench_measure jq "$file" "$tmp/jq.out"
 "$expire" -n --policy "$tmp/policy.json" --now "$bench_now" "$file" >"$tmp/removed.out"
 kept_expire=$(wc -l <"$tmp/expire.out")
 kept_jq=$(wc -l <"$tmp/jq.out")
@@ -173,24 +120,14 @@ done
 
 # --- Throughput -----------------------------------------------------------------------------------
 tools=(notif-expire jq)
-declare -A walls rsss
-for ((run = 0; run < runs; run++)); do
-  for ((k = 0; k < ${#tools[@]}; k++)); do
-    tool=${tools[$(((k + run) % ${#tools[@]}))]}
-    echo "bench: run $((run + 1))/$runs: $tool" >&2
-    measure "$tool" "$file"
-    walls[$tool]+="$wall_us "
-    rsss[$tool]+="$rss_kb "
-  done
-done
+bench_rounds "$runs" "$file" "" "${tools[@]}"
 
-mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
-cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+mb=$(bench_megabytes "$bytes")
 echo "## notif-expire benchmark"
 echo
 echo "Input: \`$file\`, $(bench_thousands "$lines") records, $mb MB (notif-parse records of"
 echo "\`bench/gen-payloads.py\` payloads, created over a week). Policy: 8 category rules and a"
-echo "default, two with \`read_ttl\`. Machine: $(nproc) cores${cpu:+, $cpu}, shared."
+echo "default, two with \`read_ttl\`. Machine: $(bench_machine), shared."
 echo "$runs runs per tool, alternating; medians."
 echo
 echo "### Stream mode against jq"
@@ -199,20 +136,17 @@ echo "| tool | command | wall | records/s | peak RSS |"
 echo "|---|---|---:|---:|---:|"
 declare -A median_wall
 for tool in "${tools[@]}"; do
-  read -ra samples <<<"${walls[$tool]}"
-  read -ra memories <<<"${rsss[$tool]}"
-  median_wall[$tool]=$(median "${samples[@]}")
-  rss=$(median "${memories[@]}")
+  median_wall[$tool]=$(bench_median_wall "$tool")
+  rss=$(bench_median_rss "$tool")
   case $tool in
     notif-expire) command="notif-expire --policy policy.json --now $bench_now FILE" ;;
     jq) command="jq -c --arg now $bench_now -f expire.jq FILE" ;;
   esac
-  echo "| $tool | \`$command\` | $(seconds "${median_wall[$tool]}") s" \
-    "| $(per_second "$lines" "${median_wall[$tool]}") | $(megabytes "$rss") MB |"
+  echo "| $tool | \`$command\` | $(bench_seconds "${median_wall[$tool]}") s" \
+    "| $(bench_per_second "$lines" "${median_wall[$tool]}") | $(bench_memory "$rss") MB |"
 done
 echo
-ratio=$(awk -v a="${median_wall[jq]}" -v b="${median_wall[notif-expire]}" \
-  'BEGIN { printf "%.1f", a / b }')
+ratio=$(bench_ratio "${median_wall[jq]}" "${median_wall[notif-expire]}")
 echo "notif-expire: **${ratio}× jq** (jq wall / notif-expire wall, same run)."
 echo
 echo "Output check: notif-expire kept $(bench_thousands "$kept_expire") records and removed" \
@@ -229,35 +163,26 @@ fi
 
 # --- Memory flatness ------------------------------------------------------------------------------
 echo "bench: memory flatness: ten copies through a pipe" >&2
-read -ra memories <<<"${rsss[notif-expire]}"
-one_kb=$(median "${memories[@]}")
-start=$EPOCHREALTIME
-for ((copy = 0; copy < 10; copy++)); do cat "$file"; done |
-  TMPDIR=$bench_data /usr/bin/time -f %M -o "$tmp/rss10" \
-    "$expire" --policy "$tmp/policy.json" --now "$bench_now" >/dev/null
-stop=$EPOCHREALTIME
-ten_kb=$(tail -n 1 "$tmp/rss10")
+one_kb=$(bench_median_rss notif-expire)
+bench_time_copies 10 "$file" /dev/null \
+  env TMPDIR="$bench_data" "$expire" --policy "$tmp/policy.json" --now "$bench_now"
+ten_kb=$rss_kb ten_us=$wall_us
 echo
 echo "### Memory"
 echo
 echo "| records | input | notif-expire peak RSS | wall |"
 echo "|---:|---|---:|---:|"
-echo "| $(bench_thousands "$lines") | the file | $(megabytes "$one_kb") MB |" \
-  "$(seconds "${median_wall[notif-expire]}") s |"
+echo "| $(bench_thousands "$lines") | the file | $(bench_memory "$one_kb") MB |" \
+  "$(bench_seconds "${median_wall[notif-expire]}") s |"
 echo "| $(bench_thousands $((lines * 10))) | ten copies through a pipe (spooled) |" \
-  "$(megabytes "$ten_kb") MB | $(seconds $((${stop/./} - ${start/./}))) s |"
+  "$(bench_memory "$ten_kb") MB | $(bench_seconds "$ten_us") s |"
 
 # --- In place -------------------------------------------------------------------------------------
 echo "bench: in-place sweeps" >&2
 cp "$file" "$tmp/inbox.ndjson"
 sweep() {
-  local start stop
-  start=$EPOCHREALTIME
-  /usr/bin/time -f %M -o "$tmp/rss-store" "$expire" --policy "$tmp/policy.json" \
-    --now "$bench_now" --store "$tmp/inbox.ndjson" --archive "$tmp/archive.ndjson"
-  stop=$EPOCHREALTIME
-  sweep_us=$((${stop/./} - ${start/./}))
-  sweep_kb=$(tail -n 1 "$tmp/rss-store")
+  bench_measure notif-expire-store "$tmp/inbox.ndjson"
+  sweep_us=$wall_us sweep_kb=$rss_kb
 }
 sweep
 first_us=$sweep_us first_kb=$sweep_kb
@@ -272,11 +197,11 @@ echo "### In place (\`--store\`, \`--archive\`, with fsync)"
 echo
 echo "| sweep | wall | records/s | peak RSS | result |"
 echo "|---|---:|---:|---:|---|"
-echo "| first, $(bench_thousands "$lines") records | $(seconds "$first_us") s" \
-  "| $(per_second "$lines" "$first_us") | $(megabytes "$first_kb") MB" \
+echo "| first, $(bench_thousands "$lines") records | $(bench_seconds "$first_us") s" \
+  "| $(bench_per_second "$lines" "$first_us") | $(bench_memory "$first_kb") MB" \
   "| $(bench_thousands "$stored") kept, $(bench_thousands "$archived") archived |"
-echo "| second, nothing to remove | $(seconds "$sweep_us") s" \
-  "| $(per_second "$stored" "$sweep_us") | $(megabytes "$sweep_kb") MB" \
+echo "| second, nothing to remove | $(bench_seconds "$sweep_us") s" \
+  "| $(bench_per_second "$stored" "$sweep_us") | $(bench_memory "$sweep_kb") MB" \
   "| store not rewritten: $unchanged |"
 echo
 echo "Every record is in exactly one of store and archive:" \
@@ -284,18 +209,18 @@ echo "Every record is in exactly one of store and archive:" \
 
 # --- notif-mark -------------------------------------------------------------------------------------
 echo "bench: notif-mark --read --all against jq" >&2
-measure notif-mark "$file"
+bench_measure notif-mark "$file"
 mark_us=$wall_us mark_kb=$rss_kb
-measure jq-mark "$file"
+bench_measure jq-mark "$file"
 echo
 echo "### notif-mark --read --all against jq"
 echo
 echo "| tool | command | wall | records/s | peak RSS |"
 echo "|---|---|---:|---:|---:|"
-echo "| notif-mark | \`notif-mark --read --all --now $bench_now FILE\` | $(seconds "$mark_us") s" \
-  "| $(per_second "$lines" "$mark_us") | $(megabytes "$mark_kb") MB |"
-echo "| jq | \`jq -c '.read_at //= \$now \| .seen_at //= \$now' FILE\` | $(seconds "$wall_us") s" \
-  "| $(per_second "$lines" "$wall_us") | $(megabytes "$rss_kb") MB |"
+echo "| notif-mark | \`notif-mark --read --all --now $bench_now FILE\` | $(bench_seconds "$mark_us") s" \
+  "| $(bench_per_second "$lines" "$mark_us") | $(bench_memory "$mark_kb") MB |"
+echo "| jq | \`jq -c '.read_at //= \$now \| .seen_at //= \$now' FILE\` | $(bench_seconds "$wall_us") s" \
+  "| $(bench_per_second "$lines" "$wall_us") | $(bench_memory "$rss_kb") MB |"
 echo
-echo "notif-mark: **$(awk -v a="$wall_us" -v b="$mark_us" 'BEGIN { printf "%.1f", a / b }')× jq**" \
+echo "notif-mark: **$(bench_ratio "$wall_us" "$mark_us")× jq**" \
   "(one run each)."

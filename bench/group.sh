@@ -25,43 +25,15 @@
 set -euo pipefail
 export LC_ALL=C TZ=UTC
 
-if ((BASH_VERSINFO[0] < 5)); then
-  echo "bench: needs bash 5 or later (EPOCHREALTIME)" >&2
-  exit 2
-fi
-
-records=${1:-1000000}
-if [[ ! $records =~ ^[1-9][0-9]*$ ]]; then
-  echo "usage: bench/group.sh [RECORDS]" >&2
-  exit 2
-fi
-runs=3
-
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=bench/common.sh
 . bench/common.sh
 
-for tool in jq python3; do
-  command -v "$tool" >/dev/null || { echo "bench: $tool is required" >&2; exit 2; }
-done
-if [[ ! -x /usr/bin/time ]]; then
-  echo "bench: GNU time (/usr/bin/time) is required" >&2
-  exit 2
-fi
-
-# Prints the path of notif-group, building it (static, release) when it is missing.
-find_group() {
-  local dir=${NOTIF_BIN_DIR:-.build/release}
-  if [[ ! -x $dir/notif-group ]]; then
-    if [[ -n ${NOTIF_BIN_DIR:-} ]]; then
-      echo "bench: no executable notif-group in NOTIF_BIN_DIR ($dir)" >&2
-      return 2
-    fi
-    echo "bench: building notif-group (swift build -c release --static-swift-stdlib)" >&2
-    swift build -c release --static-swift-stdlib --product notif-group >&2
-  fi
-  printf '%s\n' "$dir/notif-group"
-}
+bench_require_bash5
+records=${1:-1000000}
+bench_check_count "$records" "bench/group.sh [RECORDS]"
+runs=3
+bench_require jq python3
 
 # Prints the path of a file of COUNT records, making it from COUNT payloads when missing.
 bench_records() {
@@ -77,17 +49,14 @@ bench_records() {
   printf '%s\n' "$file"
 }
 
-group=$(find_group)
+group=$(bench_find_tool notif-group)
 summarize=
 if [[ -x ${group%/*}/notif-summarize ]]; then
   summarize=${group%/*}/notif-summarize
 fi
 file=$(bench_records "$records")
-bytes=$(wc -c <"$file")
-lines=$(wc -l <"$file")
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_input "$file"
+bench_make_tmp
 
 # The same counting as notif-group --no-items: per (app, thread_id), the count, the unread and
 # new counts, the newest created_at, the leading record (newest, then most relevant, then first
@@ -106,92 +75,50 @@ tools=(notif-group)
 if [[ -n $summarize ]]; then tools+=(pipeline); fi
 tools+=(jq)
 
-# Sets `wall_us` and `rss_kb` for one run of TOOL, output to $tmp/TOOL.out. For the pipeline,
-# GNU time measures bash, whose children's peak is the larger of the two tools'.
-measure() {
-  local tool=$1 start stop status=0
-  start=$EPOCHREALTIME
-  case $tool in
-    notif-group)
-      /usr/bin/time -f %M -o "$tmp/rss" "$group" --no-items "$file" >"$tmp/$tool.out" \
-        2>"$tmp/stderr" || status=$?
-      ;;
-    pipeline)
-      # shellcheck disable=SC2016 # expanded by the inner bash
-      # shellcheck disable=SC2086 # NOTIF_SUMMARIZE_ARGS is split into arguments on purpose
-      /usr/bin/time -f %M -o "$tmp/rss" bash -o pipefail -c '"$1" --no-items "$2" | "${@:3}"' \
-        bench "$group" "$file" "$summarize" ${NOTIF_SUMMARIZE_ARGS:-} >"$tmp/$tool.out" \
-        2>"$tmp/stderr" || status=$?
-      ;;
-    jq)
-      /usr/bin/time -f %M -o "$tmp/rss" jq -s -c "$jq_program" "$file" >"$tmp/$tool.out" \
-        2>"$tmp/stderr" || status=$?
-      ;;
-  esac
-  stop=$EPOCHREALTIME
-  wall_us=$((${stop/./} - ${start/./}))
-  rss_kb=$(tail -n 1 "$tmp/rss")
-  if ((status != 0)); then
-    echo "bench: $tool failed (status $status):" >&2
-    head -n 5 "$tmp/stderr" >&2
-    if [[ $tool == pipeline ]]; then
-      # notif-summarize is another tool's: report its failure in the table, go on.
-      pipeline_failure="status $status: $(head -n 1 "$tmp/stderr")"
-      return 0
-    fi
-    exit 1
-  fi
-}
-pipeline_failure=
+# NOTIF_SUMMARIZE_ARGS is split into arguments (at blanks) on purpose.
+read -ra summarize_args <<<"${NOTIF_SUMMARIZE_ARGS:-}"
 
-median() {
-  printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+# Sets `cmd` to the command line that runs TOOL on INPUT. For the pipeline, GNU time measures
+# bash, whose children's peak is the larger of the two tools'.
+tool_command() {
+  # shellcheck disable=SC2016 # the pipeline's $1, $2 and $@ are expanded by the inner bash
+  case $1 in
+    notif-group) cmd=("$group" --no-items "$2") ;;
+    pipeline) cmd=(bash -o pipefail -c '"$1" --no-items "$2" | "${@:3}"' bench "$group" "$2"
+      "$summarize" "${summarize_args[@]}") ;;
+    jq) cmd=(jq -s -c "$jq_program" "$2") ;;
+  esac
 }
+# notif-summarize is another tool's: report its failure in the table, go on.
+bench_may_fail[pipeline]=1
+# jq takes minutes on the default input: one run.
+bench_once[jq]=1
 
 cat "$file" >/dev/null # warm the page cache
 
-declare -A walls rsss
-for ((run = 0; run < runs; run++)); do
-  for ((k = 0; k < ${#tools[@]}; k++)); do
-    tool=${tools[$(((k + run) % ${#tools[@]}))]}
-    if [[ $tool == jq ]] && ((run > 0)); then continue; fi
-    echo "bench: run $((run + 1))/$runs: $tool" >&2
-    if [[ $tool == pipeline && -n $pipeline_failure ]]; then continue; fi
-    measure "$tool"
-    if [[ $tool == pipeline && -n $pipeline_failure ]]; then continue; fi
-    walls[$tool]+="$wall_us "
-    rsss[$tool]+="$rss_kb "
-  done
-done
+bench_rounds "$runs" "$file" "$tmp" "${tools[@]}"
 
-mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
-cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+mb=$(bench_megabytes "$bytes")
 groups=$(wc -l <"$tmp/notif-group.out")
 echo "## notif-group benchmark"
 echo
 echo "Input: \`$file\`, $(bench_thousands "$lines") records, $mb MB, $(bench_thousands "$groups")" \
   "groups; records made by notif-parse from \`bench/gen-payloads.py\`."
-echo "Machine: $(nproc) cores${cpu:+, $cpu}. notif-group $runs runs, jq 1 run, alternating;" \
+echo "Machine: $(bench_machine). notif-group $runs runs, jq 1 run, alternating;" \
   "medians."
 echo
 echo "### Throughput"
 echo
 echo "| tool | command | wall | MB/s | records/s | peak RSS |"
 echo "|---|---|---:|---:|---:|---:|"
-declare -A rate
 for tool in notif-group pipeline jq; do
-  if [[ -z ${walls[$tool]:-} ]]; then
+  if [[ -z ${bench_walls[$tool]:-} ]]; then
     why="skipped (no notif-summarize next to notif-group)"
-    if [[ -n $pipeline_failure ]]; then why="failed ($pipeline_failure)"; fi
+    if [[ -n ${bench_failed[pipeline]:-} ]]; then why="failed (${bench_failed[pipeline]})"; fi
     echo "| notif-group \\| notif-summarize | \`notif-group --no-items FILE \\| notif-summarize\`" \
       "| ${why//|/\\|} | | | |"
     continue
   fi
-  read -ra samples <<<"${walls[$tool]}"
-  read -ra memories <<<"${rsss[$tool]}"
-  wall=$(median "${samples[@]}")
-  rss=$(median "${memories[@]}")
-  rate[$tool]=$(awk -v b="$bytes" -v us="$wall" 'BEGIN { printf "%.3f", b / us }')
   case $tool in
     notif-group) name="notif-group" command="notif-group --no-items FILE" ;;
     pipeline)
@@ -200,19 +127,15 @@ for tool in notif-group pipeline jq; do
       ;;
     jq) name="$(jq --version)" command="jq -s 'group_by([.app, .thread_id]) \\| map({…})' FILE" ;;
   esac
-  seconds=$(awk -v us="$wall" 'BEGIN { printf "%.2f", us / 1e6 }')
-  mbps=$(awk -v b="$bytes" -v us="$wall" 'BEGIN { printf "%.0f", b / us }')
-  per_second=$(awk -v n="$lines" -v us="$wall" 'BEGIN { printf "%.0f", n / (us / 1e6) }')
-  memory=$(awk -v kb="$rss" 'BEGIN { printf "%.1f", kb / 1024 }')
-  echo "| $name | \`$command\` | $seconds s | $(bench_thousands "$mbps")" \
-    "| $(bench_thousands "$per_second") | $memory MB |"
+  bench_throughput_row "$tool" "$name" "$command"
 done
 echo
-ratio=$(awk -v a="${rate[notif-group]}" -v b="${rate[jq]}" 'BEGIN { printf "%.1f", a / b }')
-echo "notif-group --no-items: **${ratio}× jq group_by** (MB/s over MB/s, same run)."
-if [[ -n ${rate[pipeline]:-} ]]; then
-  echo "notif-group | notif-summarize: **$(awk -v a="${rate[pipeline]}" -v b="${rate[jq]}" \
-    'BEGIN { printf "%.1f", a / b }')× jq group_by**."
+jq_wall=$(bench_median_wall jq)
+echo "notif-group --no-items: **$(bench_ratio "$jq_wall" "$(bench_median_wall notif-group)")×" \
+  "jq group_by** (MB/s over MB/s, same run)."
+if [[ -n ${bench_walls[pipeline]:-} ]]; then
+  echo "notif-group | notif-summarize: **$(bench_ratio "$jq_wall" \
+    "$(bench_median_wall pipeline)")× jq group_by**."
 fi
 
 # Both found the same groups with the same counts and the same leading record?
@@ -235,24 +158,17 @@ fi
 
 # --- Memory flatness ------------------------------------------------------------------------------
 echo "bench: memory flatness, 10 × $lines records through a pipe" >&2
-start=$EPOCHREALTIME
-for _ in 1 2 3 4 5 6 7 8 9 10; do cat "$file"; done |
-  /usr/bin/time -f %M -o "$tmp/rss10" "$group" --no-items >"$tmp/ten.out"
-stop=$EPOCHREALTIME
-big_kb=$(tail -n 1 "$tmp/rss10")
-read -ra memories <<<"${rsss[notif-group]}"
-small_kb=$(median "${memories[@]}")
-ten_seconds=$(awk -v us="$((${stop/./} - ${start/./}))" 'BEGIN { printf "%.1f", us / 1e6 }')
+bench_time_copies 10 "$file" "$tmp/ten.out" "$group" --no-items
+big_kb=$rss_kb
+small_kb=$(bench_median_rss notif-group)
 echo
 echo "### Memory with --no-items"
 echo
 echo "| records | input | groups | notif-group --no-items peak RSS |"
 echo "|---:|---:|---:|---:|"
-awk -v kb="$small_kb" -v n="$(bench_thousands "$lines")" -v mb="$mb" -v g="$groups" \
-  'BEGIN { printf "| %s | %s MB | %s | %.1f MB |\n", n, mb, g, kb / 1024 }'
-awk -v kb="$big_kb" -v n="$(bench_thousands "$((lines * 10))")" -v b="$bytes" \
-  -v g="$(wc -l <"$tmp/ten.out")" \
-  'BEGIN { printf "| %s | %.1f MB | %s | %.1f MB |\n", n, b * 10 / 1e6, g, kb / 1024 }'
+echo "| $(bench_thousands "$lines") | $mb MB | $groups | $(bench_memory "$small_kb") MB |"
+echo "| $(bench_thousands "$((lines * 10))") | $(bench_megabytes "$((bytes * 10))") MB" \
+  "| $(wc -l <"$tmp/ten.out") | $(bench_memory "$big_kb") MB |"
 echo
-awk -v a="$small_kb" -v b="$big_kb" -v s="$ten_seconds" \
+awk -v a="$small_kb" -v b="$big_kb" -v s="$(bench_seconds "$wall_us" 1)" \
   'BEGIN { printf "10× the records, %.2f× the memory (the 10× run, through cat and a pipe, took %s s).\n", b / a, s }'

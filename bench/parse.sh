@@ -18,29 +18,15 @@
 set -euo pipefail
 export LC_ALL=C TZ=UTC
 
-if ((BASH_VERSINFO[0] < 5)); then
-  echo "bench: needs bash 5 or later (EPOCHREALTIME)" >&2
-  exit 2
-fi
-
-records=${1:-1000000}
-if [[ ! $records =~ ^[1-9][0-9]*$ ]]; then
-  echo "usage: bench/parse.sh [RECORDS]" >&2
-  exit 2
-fi
-runs=3
-
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=bench/common.sh
 . bench/common.sh
 
-for tool in jq hyperfine python3; do
-  command -v "$tool" >/dev/null || { echo "bench: $tool is required" >&2; exit 2; }
-done
-if [[ ! -x /usr/bin/time ]]; then
-  echo "bench: GNU time (/usr/bin/time) is required" >&2
-  exit 2
-fi
+bench_require_bash5
+records=${1:-1000000}
+bench_check_count "$records" "bench/parse.sh [RECORDS]"
+runs=3
+bench_require jq hyperfine python3
 
 parse=$(bench_find_parse)
 file=$(bench_payloads "$records")
@@ -49,11 +35,8 @@ small_file=
 if ((tenth > 0)); then
   small_file=$(bench_payloads "$tenth")
 fi
-bytes=$(wc -c <"$file")
-lines=$(wc -l <"$file")
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_input "$file"
+bench_make_tmp
 
 tools=(notif-parse jq)
 for peer in jaq gojq; do
@@ -68,28 +51,8 @@ tool_command() {
   esac
 }
 
-# Sets `wall_us`, `rss_kb` and `status` for one run of TOOL on INPUT, output to /dev/null.
-# notif-parse may exit 1 (some records rejected: the output check reports it); any other
-# failure stops the benchmark. The wall clock is bash's, around GNU time.
-measure() {
-  local tool=$1 input=$2 start stop cmd
-  tool_command "$tool" "$input"
-  status=0
-  start=$EPOCHREALTIME
-  /usr/bin/time -f %M -o "$tmp/rss" "${cmd[@]}" >/dev/null 2>"$tmp/stderr" || status=$?
-  stop=$EPOCHREALTIME
-  wall_us=$((${stop/./} - ${start/./}))
-  rss_kb=$(tail -n 1 "$tmp/rss") # after "Command exited with non-zero status N", if any
-  if [[ $status -ne 0 && ! ($tool == notif-parse && $status -eq 1) ]]; then
-    echo "bench: $tool failed on $input (status $status):" >&2
-    head -n 5 "$tmp/stderr" >&2
-    exit 1
-  fi
-}
-
-median() {
-  printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
+# notif-parse may exit 1 (some records rejected: the output check reports it).
+bench_ok_status[notif-parse]=1
 
 # --- Output check (also warms the page cache) --------------------------------------------------
 echo "bench: checking notif-parse output on $file" >&2
@@ -107,62 +70,33 @@ fi
 cat "$file" >/dev/null
 
 # --- Throughput ---------------------------------------------------------------------------------
-declare -A walls rsss
-for ((run = 0; run < runs; run++)); do
-  # Rotate the order each run so that no tool always goes first after another's cache traffic.
-  for ((k = 0; k < ${#tools[@]}; k++)); do
-    tool=${tools[$(((k + run) % ${#tools[@]}))]}
-    echo "bench: run $((run + 1))/$runs: $tool" >&2
-    measure "$tool" "$file"
-    walls[$tool]+="$wall_us "
-    rsss[$tool]+="$rss_kb "
-  done
-done
+bench_rounds "$runs" "$file" "" "${tools[@]}"
 
-version() {
-  case $1 in
-    notif-parse) "$parse" --version 2>/dev/null | head -n 1 || true ;;
-    *) "$1" --version 2>/dev/null | head -n 1 || true ;;
-  esac
-}
-
-mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
-cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+mb=$(bench_megabytes "$bytes")
 echo "## notif-parse benchmark"
 echo
 echo "Input: \`$file\`, $(bench_thousands "$lines") records, $mb MB, from \`bench/gen-payloads.py\`."
-echo "Machine: $(nproc) cores${cpu:+, $cpu}. $runs runs per tool, alternating; medians."
+echo "Machine: $(bench_machine). $runs runs per tool, alternating; medians."
 echo
 echo "### Throughput"
 echo
 echo "| tool | command | wall | MB/s | records/s | peak RSS |"
 echo "|---|---|---:|---:|---:|---:|"
-declare -A rate
 for tool in "${tools[@]}"; do
-  read -ra samples <<<"${walls[$tool]}"
-  read -ra memories <<<"${rsss[$tool]}"
-  wall=$(median "${samples[@]}")
-  rss=$(median "${memories[@]}")
-  rate[$tool]=$(awk -v b="$bytes" -v us="$wall" 'BEGIN { printf "%.3f", b / us }')
   case $tool in
-    notif-parse) command="notif-parse --now $bench_now FILE" ;;
-    *) command="$tool -c . FILE" ;;
+    notif-parse) command="notif-parse --now $bench_now FILE" name=$(bench_version "$parse") ;;
+    *) command="$tool -c . FILE" name=$(bench_version "$tool") ;;
   esac
-  name=$(version "$tool")
-  seconds=$(awk -v us="$wall" 'BEGIN { printf "%.2f", us / 1e6 }')
-  mbps=$(awk -v b="$bytes" -v us="$wall" 'BEGIN { printf "%.0f", b / us }')
-  per_second=$(awk -v n="$lines" -v us="$wall" 'BEGIN { printf "%.0f", n / (us / 1e6) }')
-  memory=$(awk -v kb="$rss" 'BEGIN { printf "%.1f", kb / 1024 }')
-  echo "| ${name:-$tool} | \`$command\` | $seconds s | $(bench_thousands "$mbps")" \
-    "| $(bench_thousands "$per_second") | $memory MB |"
+  bench_throughput_row "$tool" "${name:-$tool}" "$command"
 done
 echo
-ratio=$(awk -v a="${rate[notif-parse]}" -v b="${rate[jq]}" 'BEGIN { printf "%.1f", a / b }')
+# Throughput ratios: MB/s over MB/s, i.e. their wall over ours.
+ratio=$(bench_ratio "$(bench_median_wall jq)" "$(bench_median_wall notif-parse)")
 echo "notif-parse throughput: **${ratio}× jq -c .** (notif-parse / jq MB/s, same run)."
 for peer in jaq gojq; do
-  if [[ -n ${rate[$peer]:-} ]]; then
-    echo "Against $peer: $(awk -v a="${rate[notif-parse]}" -v b="${rate[$peer]}" \
-      'BEGIN { printf "%.1f", a / b }')×."
+  if [[ -n ${bench_walls[$peer]:-} ]]; then
+    echo "Against $peer: $(bench_ratio "$(bench_median_wall "$peer")" \
+      "$(bench_median_wall notif-parse)")×."
   fi
 done
 echo
@@ -182,11 +116,11 @@ fi
 
 # --- Start-up -------------------------------------------------------------------------------------
 echo "bench: start-up (hyperfine)" >&2
-commands=()
+startup=()
 for tool in "${tools[@]}"; do
   case $tool in
-    notif-parse) commands+=("$(printf '%q' "$parse") --now $bench_now /dev/null") ;;
-    *) commands+=("$tool -c . /dev/null") ;;
+    notif-parse) startup+=("$tool" "$(printf '%q' "$parse") --now $bench_now /dev/null") ;;
+    *) startup+=("$tool" "$tool -c . /dev/null") ;;
   esac
 done
 echo
@@ -194,14 +128,7 @@ echo "### Start-up"
 echo
 echo "Empty input (\`/dev/null\`); hyperfine, 20 warm-up runs and 200 runs, no shell."
 echo
-if hyperfine --warmup 20 --runs 200 -N --style none --export-json "$tmp/startup.json" \
-  "${commands[@]}" >/dev/null 2>"$tmp/hyperfine.err"; then
-  echo "| tool | mean | σ |"
-  echo "|---|---:|---:|"
-  jq -r --argjson names "$(printf '%s\n' "${tools[@]}" | jq -R . | jq -s .)" '
-    .results | to_entries[] |
-    "| \($names[.key]) | \(.value.mean * 1000 * 100 | round / 100) ms " +
-    "| \(.value.stddev * 1000 * 100 | round / 100) ms |"' "$tmp/startup.json"
+if bench_startup "${startup[@]}"; then
   echo
   jq -r '.results | "jq takes \(.[1].mean / .[0].mean * 10 | round / 10)× as long as notif-parse" +
     " to start."' "$tmp/startup.json"
@@ -216,22 +143,19 @@ if [[ -n $small_file ]]; then
   echo "bench: memory flatness" >&2
   small_rss=()
   for ((run = 0; run < runs; run++)); do
-    measure notif-parse "$small_file"
+    bench_measure notif-parse "$small_file"
     small_rss+=("$rss_kb")
   done
-  small_kb=$(median "${small_rss[@]}")
-  read -ra memories <<<"${rsss[notif-parse]}"
-  big_kb=$(median "${memories[@]}")
-  small_mb=$(awk -v b="$(wc -c <"$small_file")" 'BEGIN { printf "%.1f", b / 1e6 }')
+  small_kb=$(bench_median "${small_rss[@]}")
+  big_kb=$(bench_median_rss notif-parse)
+  small_mb=$(bench_megabytes "$(wc -c <"$small_file")")
   echo
   echo "### Memory flatness"
   echo
   echo "| records | input | notif-parse peak RSS |"
   echo "|---:|---:|---:|"
-  awk -v kb="$small_kb" -v n="$(bench_thousands "$tenth")" -v mb="$small_mb" \
-    'BEGIN { printf "| %s | %s MB | %.1f MB |\n", n, mb, kb / 1024 }'
-  awk -v kb="$big_kb" -v n="$(bench_thousands "$lines")" -v mb="$mb" \
-    'BEGIN { printf "| %s | %s MB | %.1f MB |\n", n, mb, kb / 1024 }'
+  echo "| $(bench_thousands "$tenth") | $small_mb MB | $(bench_memory "$small_kb") MB |"
+  echo "| $(bench_thousands "$lines") | $mb MB | $(bench_memory "$big_kb") MB |"
   echo
   awk -v a="$small_kb" -v b="$big_kb" \
     'BEGIN { printf "10× the input, %.2f× the memory.\n", b / a }'
