@@ -36,6 +36,8 @@ struct ExpireCommand {
 
       """
 
+  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+
   static let options: [OptionSpec] = [
     .value("policy", "p"), .flag("dry-run", "n"), .value("archive"), .value("now"),
     .value("store"), .value("wait"), .flag("progress"), .flag("no-progress"),
@@ -73,17 +75,12 @@ struct ExpireCommand {
     let configuration: Configuration
     do {
       let scanned = try OptionScanner.scan(arguments, options)
-      if scanned.has("help") {
-        return finish(writing: help, to: &stdout, stderr: &stderr)
-      }
-      if scanned.has("version") {
-        return finish(writing: "\(name) \(version)\n", to: &stdout, stderr: &stderr)
+      if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
+        return status
       }
       configuration = try configure(scanned, environment: environment)
     } catch {
-      try? stderr.write("\(name): \(error.message)\n\(usage)")
-      try? stderr.flush()
-      return .failure
+      return tool.reportUsageError(error, stderr: &stderr)
     }
     let policy: ExpirePolicy
     switch loadPolicy(configuration.policyPath) {
@@ -97,20 +94,6 @@ struct ExpireCommand {
     return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
-  private static func finish(
-    writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
-  ) -> ExitStatus {
-    do {
-      try out.write(text)
-      try out.flush()
-      return .success
-    } catch {
-      try? stderr.write("\(name): \(error)\n")
-      try? stderr.flush()
-      return .failure
-    }
-  }
-
   static func configure(_ scanned: ScannedArguments, environment: Environment)
     throws(UsageError) -> Configuration
   {
@@ -119,13 +102,8 @@ struct ExpireCommand {
       throw UsageError("--policy is required: it says how long each category lives")
     }
     configuration.policyPath = policy
-    do {
-      configuration.now = try Timestamp.reference(
-        option: scanned.last("now"), sourceDateEpoch: environment.sourceDateEpoch,
-        clock: environment.clock)
-    } catch {
-      throw UsageError(error.message)
-    }
+    configuration.now = try CommandLineTool.now(
+      scanned, sourceDateEpoch: environment.sourceDateEpoch, clock: environment.clock)
     configuration.dryRun = scanned.has("dry-run")
     configuration.archive = scanned.last("archive")
     configuration.store = scanned.last("store")

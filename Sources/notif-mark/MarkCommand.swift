@@ -53,6 +53,8 @@ struct MarkCommand {
 
       """
 
+  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+
   static let options: [OptionSpec] = [
     .flag("read"), .flag("unread"), .flag("seen"), .flag("delete"), .flag("all"),
     .value("id"), .value("ids-from"), .value("app"), .value("thread"), .value("category"),
@@ -110,34 +112,15 @@ struct MarkCommand {
     let configuration: Configuration
     do {
       let scanned = try OptionScanner.scan(arguments, options)
-      if scanned.has("help") {
-        return finish(writing: help, to: &stdout, stderr: &stderr)
-      }
-      if scanned.has("version") {
-        return finish(writing: "\(name) \(version)\n", to: &stdout, stderr: &stderr)
+      if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
+        return status
       }
       configuration = try configure(scanned, environment: environment)
     } catch {
-      try? stderr.write("\(name): \(error.message)\n\(usage)")
-      try? stderr.flush()
-      return .failure
+      return tool.reportUsageError(error, stderr: &stderr)
     }
     var run = MarkRun(configuration: configuration, environment: environment)
     return run.execute(stdout: &stdout, stderr: &stderr)
-  }
-
-  private static func finish(
-    writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
-  ) -> ExitStatus {
-    do {
-      try out.write(text)
-      try out.flush()
-      return .success
-    } catch {
-      try? stderr.write("\(name): \(error)\n")
-      try? stderr.flush()
-      return .failure
-    }
   }
 
   static func configure(_ scanned: ScannedArguments, environment: Environment)
@@ -192,13 +175,8 @@ struct MarkCommand {
     }
     configuration.selection = selection
 
-    do {
-      configuration.now = try Timestamp.reference(
-        option: scanned.last("now"), sourceDateEpoch: environment.sourceDateEpoch,
-        clock: environment.clock)
-    } catch {
-      throw UsageError(error.message)
-    }
+    configuration.now = try CommandLineTool.now(
+      scanned, sourceDateEpoch: environment.sourceDateEpoch, clock: environment.clock)
     configuration.dryRun = scanned.has("dry-run")
     configuration.archive = scanned.last("archive")
     configuration.store = scanned.last("store")
