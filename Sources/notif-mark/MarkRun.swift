@@ -65,10 +65,10 @@ struct MarkRun: ~Copyable {
   {
     var archiveFD: Int32 = -1
     if let archive = configuration.archive, !configuration.dryRun {
-      archiveFD = open(archive, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
-      guard archiveFD >= 0 else {
-        throw Stop(
-          error: SystemError(path: archive, doing: "cannot open the archive", errno: errno))
+      do {
+        archiveFD = try StoreSession.openArchive(archive)
+      } catch {
+        throw Stop(error: error)
       }
     }
     defer { if archiveFD >= 0 { close(archiveFD) } }
@@ -97,68 +97,44 @@ struct MarkRun: ~Copyable {
     do throws(SystemError) {
       try stdout.flush()
       if archiving {
-        try archive.flush()
-        if fsync(archiveFD) != 0 && errno != EINVAL {
-          throw SystemError(
-            path: configuration.archive ?? "", doing: "cannot sync the archive", errno: errno)
-        }
+        try StoreSession.syncArchive(
+          &archive, fd: archiveFD, path: configuration.archive ?? "")
       }
     } catch {
       throw Stop(error: error)
     }
   }
 
+  /// In place: under the store's lock (released when `session` drops, on every path), after
+  /// recovering an interrupted sweep.
   private mutating func markStore(
     _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
   ) throws(Stop) {
-    // A store that is not there gets no lock file made beside it.
-    var existing = stat()
-    guard stat(store, &existing) == 0 else {
-      throw Stop(error: SystemError(path: store, doing: "cannot open the store", errno: errno))
-    }
-    let lock: StoreLock
+    var session: StoreSession
     do {
-      lock = try StoreLock(
+      session = try StoreSession(
         store: store, wait: configuration.wait, monotonicClock: environment.monotonicClock)
     } catch {
       switch error {
       case .held(let path):
-        report(
-          Diagnostic(.error, "Locked", "another sweep or appender holds the lock", file: path),
-          &stderr)
+        report(StoreSession.lockedDiagnostic(lockPath: path), &stderr)
         status = .locked
         return
       case .system(let failure):
         throw Stop(error: failure)
       }
     }
-    do throws(Stop) {
-      try markLocked(store, stdout: &stdout, stderr: &stderr)
-    } catch {
-      lock.release()
-      throw error
-    }
-    lock.release()
-  }
-
-  private mutating func markLocked(
-    _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
-  ) throws(Stop) {
-    if !configuration.dryRun {
-      do {
-        for warning in try StoreRewrite.recover(store: store) {
+    do throws(SystemError) {
+      if !configuration.dryRun {
+        for warning in try session.recover() {
           report(Diagnostic(.warning, "Recovered", warning, file: store), &stderr)
         }
-      } catch {
-        throw Stop(error: error)
       }
+      try session.open()
+    } catch {
+      throw Stop(error: error)
     }
-    let fd = open(store, O_RDONLY | O_CLOEXEC)
-    var storeStatus = stat()
-    guard fd >= 0, fstat(fd, &storeStatus) == 0 else {
-      throw Stop(error: SystemError(path: store, doing: "cannot open the store", errno: errno))
-    }
-    defer { close(fd) }
+    let fd = session.fd
     if configuration.dryRun {
       try pass(fd: fd, name: store, &stderr) { _, changedOrGone, _ throws(SystemError) in
         try stdout.write(changedOrGone)
@@ -171,7 +147,8 @@ struct MarkRun: ~Copyable {
       return
     }
     var rewrite = StoreRewrite(
-      store: store, storeStatus: storeStatus, archive: configuration.archive, pid: environment.pid)
+      store: store, storeStatus: session.status, archive: configuration.archive,
+      pid: environment.pid)
     do throws(Stop) {
       try pass(fd: fd, name: store, &stderr) { prefix throws(SystemError) in
         try rewrite.start(copying: prefix, from: fd)
