@@ -106,7 +106,7 @@ struct ExpireRun: ~Copyable {
 
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
     do throws(Stop) {
-      if let store = configuration.store {
+      if let store = configuration.sweep.store {
         try sweepStore(store, stdout: &stdout, stderr: &stderr)
       } else {
         try sweepStream(stdout: &stdout, stderr: &stderr)
@@ -127,7 +127,7 @@ struct ExpireRun: ~Copyable {
   {
     var inputs: [SweepInput] = []
     defer { for input in inputs { input.close() } }
-    for file in configuration.files {
+    for file in configuration.sweep.files {
       do {
         inputs.append(
           try SweepInput.open(file, temporaryDirectory: environment.temporaryDirectory))
@@ -137,7 +137,7 @@ struct ExpireRun: ~Copyable {
       }
     }
     var archiveFD: Int32 = -1
-    if let archive = configuration.archive, !configuration.dryRun {
+    if let archive = configuration.sweep.archive, !configuration.sweep.dryRun {
       do {
         archiveFD = try StoreSession.openArchive(archive)
       } catch {
@@ -145,9 +145,9 @@ struct ExpireRun: ~Copyable {
       }
     }
     defer { if archiveFD >= 0 { close(archiveFD) } }
-    var archive = OutputWriter(fd: archiveFD, name: configuration.archive ?? "")
+    var archive = OutputWriter(fd: archiveFD, name: configuration.sweep.archive ?? "")
     try survey(inputs, &stderr)
-    let dryRun = configuration.dryRun
+    let dryRun = configuration.sweep.dryRun
     let archiving = archiveFD >= 0
     try sweep(inputs, &stderr) { kept, gone throws(SystemError) in
       if dryRun {
@@ -161,7 +161,7 @@ struct ExpireRun: ~Copyable {
       try stdout.flush()
       if archiving {
         try StoreSession.syncArchive(
-          &archive, fd: archiveFD, path: configuration.archive ?? "")
+          &archive, fd: archiveFD, path: configuration.sweep.archive ?? "")
       }
     } catch {
       throw Stop(error: error)
@@ -176,7 +176,7 @@ struct ExpireRun: ~Copyable {
     var session: StoreSession
     do {
       session = try StoreSession(
-        store: store, wait: configuration.wait, monotonicClock: environment.monotonicClock)
+        store: store, wait: configuration.sweep.wait, monotonicClock: environment.monotonicClock)
     } catch {
       switch error {
       case .held(let path):
@@ -188,7 +188,7 @@ struct ExpireRun: ~Copyable {
       }
     }
     do throws(SystemError) {
-      if !configuration.dryRun {
+      if !configuration.sweep.dryRun {
         for warning in try session.recover() {
           report(Diagnostic(.warning, "Recovered", warning, file: store), &stderr)
         }
@@ -200,7 +200,7 @@ struct ExpireRun: ~Copyable {
     let fd = session.fd
     let inputs = [SweepInput.file(fd, name: store)]
     try survey(inputs, &stderr)
-    if configuration.dryRun {
+    if configuration.sweep.dryRun {
       try sweep(inputs, &stderr) { _, gone throws(SystemError) in try stdout.write(gone) }
       do {
         try stdout.flush()
@@ -210,7 +210,7 @@ struct ExpireRun: ~Copyable {
       return
     }
     var rewrite = StoreRewrite(
-      store: store, storeStatus: session.status, archive: configuration.archive,
+      store: store, storeStatus: session.status, archive: configuration.sweep.archive,
       pid: environment.pid)
     do throws(Stop) {
       try sweep(inputs, &stderr) { prefix throws(SystemError) in
@@ -344,7 +344,7 @@ struct ExpireRun: ~Copyable {
       return batch
     }
     var progress = SweepProgress(pending: begin != nil)
-    if configuration.progress { meter = ProgressMeter(start: environment.monotonicClock()) }
+    if configuration.sweep.progress { meter = ProgressMeter(start: environment.monotonicClock()) }
     var ordinal = 1
     for input in inputs {
       do {

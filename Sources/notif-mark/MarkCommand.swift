@@ -85,13 +85,9 @@ struct MarkCommand {
   struct Configuration {
     var actions = Actions()
     var selection = Selection()
-    var dryRun = false
-    var archive: String?
     var now = Timestamp(seconds: 0)
-    var store: String?
-    var wait: Double = 0
-    var progress = false
-    var files: [String] = []
+    /// `--dry-run`, `--archive`, `--store`, `--wait`, progress and the file operands.
+    var sweep = SweepOptions()
   }
 
   /// What the process gives the command: environment, clocks, whether stderr is a terminal.
@@ -177,29 +173,8 @@ struct MarkCommand {
 
     configuration.now = try CommandLineTool.now(
       scanned, sourceDateEpoch: environment.sourceDateEpoch, clock: environment.clock)
-    configuration.dryRun = scanned.has("dry-run")
-    configuration.archive = scanned.last("archive")
-    configuration.store = scanned.last("store")
-    if let store = configuration.store, store.isEmpty {
-      throw UsageError("--store: the file name is empty")
-    }
-    if let wait = scanned.last("wait") {
-      guard configuration.store != nil else {
-        throw UsageError("--wait needs --store: only a store is locked")
-      }
-      guard let seconds = Double(wait), seconds >= 0, seconds <= 86_400,
-        wait.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
-      else {
-        throw UsageError("--wait: '\(wait)' is not a number of seconds from 0 to 86400")
-      }
-      configuration.wait = seconds
-    }
-    let last = scanned.options.last { $0.name == "progress" || $0.name == "no-progress" }
-    configuration.progress = last.map { $0.name == "progress" } ?? environment.stderrIsTerminal
-    if configuration.store != nil && !scanned.operands.isEmpty {
-      throw UsageError("--store changes one file in place: give no file operands with it")
-    }
-    configuration.files = scanned.operands.isEmpty ? ["-"] : scanned.operands
+    configuration.sweep = try SweepOptions(
+      scanned, storeVerb: "changes", stderrIsTerminal: environment.stderrIsTerminal)
     return configuration
   }
 

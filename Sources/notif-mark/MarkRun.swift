@@ -44,7 +44,7 @@ struct MarkRun: ~Copyable {
 
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
     do throws(Stop) {
-      if let store = configuration.store {
+      if let store = configuration.sweep.store {
         try markStore(store, stdout: &stdout, stderr: &stderr)
       } else {
         try markStream(stdout: &stdout, stderr: &stderr)
@@ -64,7 +64,7 @@ struct MarkRun: ~Copyable {
     throws(Stop)
   {
     var archiveFD: Int32 = -1
-    if let archive = configuration.archive, !configuration.dryRun {
+    if let archive = configuration.sweep.archive, !configuration.sweep.dryRun {
       do {
         archiveFD = try StoreSession.openArchive(archive)
       } catch {
@@ -72,10 +72,10 @@ struct MarkRun: ~Copyable {
       }
     }
     defer { if archiveFD >= 0 { close(archiveFD) } }
-    var archive = OutputWriter(fd: archiveFD, name: configuration.archive ?? "")
+    var archive = OutputWriter(fd: archiveFD, name: configuration.sweep.archive ?? "")
     let archiving = archiveFD >= 0
-    let dryRun = configuration.dryRun
-    for file in configuration.files {
+    let dryRun = configuration.sweep.dryRun
+    for file in configuration.sweep.files {
       let name = file == "-" ? "<stdin>" : file
       let fd = file == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
       guard fd >= 0 else {
@@ -98,7 +98,7 @@ struct MarkRun: ~Copyable {
       try stdout.flush()
       if archiving {
         try StoreSession.syncArchive(
-          &archive, fd: archiveFD, path: configuration.archive ?? "")
+          &archive, fd: archiveFD, path: configuration.sweep.archive ?? "")
       }
     } catch {
       throw Stop(error: error)
@@ -113,7 +113,7 @@ struct MarkRun: ~Copyable {
     var session: StoreSession
     do {
       session = try StoreSession(
-        store: store, wait: configuration.wait, monotonicClock: environment.monotonicClock)
+        store: store, wait: configuration.sweep.wait, monotonicClock: environment.monotonicClock)
     } catch {
       switch error {
       case .held(let path):
@@ -125,7 +125,7 @@ struct MarkRun: ~Copyable {
       }
     }
     do throws(SystemError) {
-      if !configuration.dryRun {
+      if !configuration.sweep.dryRun {
         for warning in try session.recover() {
           report(Diagnostic(.warning, "Recovered", warning, file: store), &stderr)
         }
@@ -135,7 +135,7 @@ struct MarkRun: ~Copyable {
       throw Stop(error: error)
     }
     let fd = session.fd
-    if configuration.dryRun {
+    if configuration.sweep.dryRun {
       try pass(fd: fd, name: store, &stderr) { _, changedOrGone, _ throws(SystemError) in
         try stdout.write(changedOrGone)
       }
@@ -147,7 +147,7 @@ struct MarkRun: ~Copyable {
       return
     }
     var rewrite = StoreRewrite(
-      store: store, storeStatus: session.status, archive: configuration.archive,
+      store: store, storeStatus: session.status, archive: configuration.sweep.archive,
       pid: environment.pid)
     do throws(Stop) {
       try pass(fd: fd, name: store, &stderr) { prefix throws(SystemError) in
@@ -188,7 +188,7 @@ struct MarkRun: ~Copyable {
     var changes = ByteBuffer(capacity: 16 * 1024)
     var gone = ByteBuffer(capacity: 16 * 1024)
     var reader = LineReader(fd: fd, name: name)
-    if configuration.progress { meter = ProgressMeter(start: environment.monotonicClock()) }
+    if configuration.sweep.progress { meter = ProgressMeter(start: environment.monotonicClock()) }
     var count = 0
     var pending = begin != nil
     var prefixEnd: Int64 = 0
@@ -222,7 +222,7 @@ struct MarkRun: ~Copyable {
       case .edited:
         changed += 1
         kept.append(edited)
-        if configuration.dryRun { changes.append(edited) }
+        if configuration.sweep.dryRun { changes.append(edited) }
       case .deleted:
         changed += 1
         let start = gone.count
@@ -230,7 +230,7 @@ struct MarkRun: ~Copyable {
           record: UnsafeRawBufferPointer(rebasing: line[parser.textRange]),
           isEmptyObject: parser.record.json.tokens[0].count == 0, removedAt: configuration.now,
           reason: .deleted, into: &gone)
-        if configuration.dryRun {
+        if configuration.sweep.dryRun {
           gone.withUnsafeBytes { changes.append(UnsafeRawBufferPointer(rebasing: $0[start...])) }
         }
       }
