@@ -6,62 +6,65 @@
   import Darwin
 #endif
 
-/// A store held for an in-place sweep (notif-expire, notif-mark): its lock taken, and then,
-/// step by step, what an interrupted sweep left recovered and the store opened for reading.
+/// A store held for an in-place sweep (notif-expire, notif-mark): its lock taken, what an
+/// interrupted sweep left recovered, and the store open for reading.
 ///
-/// The steps stay separate so that the tool reports each as it happens (a held lock as
-/// `Locked`, exit 75; recovery warnings before anything else). Dropping the session closes
-/// the store and then releases the lock, on every path. It also holds the archive helpers
-/// both tools' stream modes use.
+/// Dropping the session closes the store and then releases the lock, on every path. The
+/// session also holds the archive helpers both tools' stream modes use.
 public struct StoreSession: ~Copyable {
   /// The store's path.
   public let store: String
   private let lock: StoreLock
-  /// The store's descriptor, open for reading after `open()`; -1 before.
-  public private(set) var fd: Int32
-  /// The store's `fstat(2)` after `open()`, for `StoreRewrite`.
-  public private(set) var status: stat
+  /// The store's descriptor, open for reading.
+  public let fd: Int32
+  /// The store's `fstat(2)` when opened, for `StoreRewrite`.
+  public let status: stat
 
-  /// Takes the lock of `store`, waiting up to `wait` seconds (see `StoreLock`). A store that
-  /// is not there is an error before any lock file is made beside it.
+  /// Takes the lock of `store`, waiting up to `wait` seconds (see `StoreLock`); then, when
+  /// `recover` is set (not in a dry run), finishes or undoes an interrupted sweep
+  /// (`StoreRewrite.recover`), handing each of its warnings to `warn` as it goes; then opens
+  /// the store. A store that is not there is an error before any lock file is made beside it.
   ///
-  /// - Throws: `StoreLockError.held` when another process keeps the lock; `.system` when the
-  ///   store is missing (`cannot open the store`) or the lock file cannot be opened or locked.
-  public init(store: String, wait: Double, monotonicClock: () -> Double)
-    throws(StoreLockError)
-  {
+  /// - Throws: `StoreLockError.held` when another process keeps the lock (the tool reports
+  ///   `lockedDiagnostic` and exits 75); `.system` for any other failure: a missing store
+  ///   (`cannot open the store`), a lock file that cannot be opened or locked, a recovery that
+  ///   fails, a store that cannot be opened.
+  public init(
+    store: String, wait: Double, recover: Bool, monotonicClock: () -> Double,
+    warn: (String) -> Void
+  ) throws(StoreLockError) {
     var existing = stat()
     guard stat(store, &existing) == 0 else {
       throw .system(SystemError(path: store, doing: "cannot open the store", errno: errno))
     }
     let lock = try StoreLock(store: store, wait: wait, monotonicClock: monotonicClock)
+    if recover {
+      let warnings: [String]
+      do {
+        warnings = try StoreRewrite.recover(store: store)
+      } catch {
+        throw .system(error)
+      }
+      for warning in warnings { warn(warning) }
+    }
+    let fd = open(store, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw .system(SystemError(path: store, doing: "cannot open the store", errno: errno))
+    }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else {
+      let failure = SystemError(path: store, doing: "cannot open the store", errno: errno)
+      close(fd)
+      throw .system(failure)
+    }
     self.store = store
     self.lock = lock
-    fd = -1
-    status = stat()
-  }
-
-  /// Finishes or undoes an interrupted sweep of the store (`StoreRewrite.recover`).
-  ///
-  /// - Returns: the warnings for the user, one line each.
-  public func recover() throws(SystemError) -> [String] {
-    try StoreRewrite.recover(store: store)
-  }
-
-  /// Opens the store for reading and takes its status (`fd`, `status`).
-  public mutating func open() throws(SystemError) {
-    let fd = openFile(store, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      throw SystemError(path: store, doing: "cannot open the store", errno: errno)
-    }
     self.fd = fd
-    guard fstat(fd, &status) == 0 else {
-      throw SystemError(path: store, doing: "cannot open the store", errno: errno)
-    }
+    self.status = status
   }
 
   deinit {
-    if fd >= 0 { close(fd) }
+    close(fd)
   }
 
   /// What the tool reports when another process holds the lock (`.held`), with exit 75.
@@ -71,7 +74,7 @@ public struct StoreSession: ~Copyable {
 
   /// Opens an archive file to append to, creating it (mode 0666 less the umask) if missing.
   public static func openArchive(_ path: String) throws(SystemError) -> Int32 {
-    let fd = openFile(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
     guard fd >= 0 else {
       throw SystemError(path: path, doing: "cannot open the archive", errno: errno)
     }
@@ -88,9 +91,4 @@ public struct StoreSession: ~Copyable {
       throw SystemError(path: path, doing: "cannot sync the archive", errno: errno)
     }
   }
-}
-
-/// `open(2)`, named apart from `StoreSession.open()`.
-private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
-  open(path, flags, mode)
 }

@@ -173,10 +173,14 @@ struct ExpireRun: ~Copyable {
   private mutating func sweepStore(
     _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
   ) throws(Stop) {
-    var session: StoreSession
+    let session: StoreSession
     do {
       session = try StoreSession(
-        store: store, wait: configuration.sweep.wait, monotonicClock: environment.monotonicClock)
+        store: store, wait: configuration.sweep.wait, recover: !configuration.sweep.dryRun,
+        monotonicClock: environment.monotonicClock
+      ) { warning in
+        report(Diagnostic(.warning, "Recovered", warning, file: store), &stderr)
+      }
     } catch {
       switch error {
       case .held(let path):
@@ -186,16 +190,6 @@ struct ExpireRun: ~Copyable {
       case .system(let failure):
         throw Stop(error: failure)
       }
-    }
-    do throws(SystemError) {
-      if !configuration.sweep.dryRun {
-        for warning in try session.recover() {
-          report(Diagnostic(.warning, "Recovered", warning, file: store), &stderr)
-        }
-      }
-      try session.open()
-    } catch {
-      throw Stop(error: error)
     }
     let fd = session.fd
     let inputs = [SweepInput.file(fd, name: store)]

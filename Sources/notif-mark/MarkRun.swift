@@ -110,10 +110,14 @@ struct MarkRun: ~Copyable {
   private mutating func markStore(
     _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
   ) throws(Stop) {
-    var session: StoreSession
+    let session: StoreSession
     do {
       session = try StoreSession(
-        store: store, wait: configuration.sweep.wait, monotonicClock: environment.monotonicClock)
+        store: store, wait: configuration.sweep.wait, recover: !configuration.sweep.dryRun,
+        monotonicClock: environment.monotonicClock
+      ) { warning in
+        report(Diagnostic(.warning, "Recovered", warning, file: store), &stderr)
+      }
     } catch {
       switch error {
       case .held(let path):
@@ -123,16 +127,6 @@ struct MarkRun: ~Copyable {
       case .system(let failure):
         throw Stop(error: failure)
       }
-    }
-    do throws(SystemError) {
-      if !configuration.sweep.dryRun {
-        for warning in try session.recover() {
-          report(Diagnostic(.warning, "Recovered", warning, file: store), &stderr)
-        }
-      }
-      try session.open()
-    } catch {
-      throw Stop(error: error)
     }
     let fd = session.fd
     if configuration.sweep.dryRun {
