@@ -76,16 +76,16 @@ struct MarkRun: ~Copyable {
     let archiving = archiveFD >= 0
     let dryRun = configuration.sweep.dryRun
     for file in configuration.sweep.files {
-      let name = file == "-" ? "<stdin>" : file
-      let fd = file == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else {
+      let input: InputFile
+      do {
+        input = try InputFile(operand: file)
+      } catch {
         status = max(status, .failure)
-        let failure = SystemError(path: name, doing: "cannot open", errno: errno)
-        report(Diagnostic(.error, "Unreadable", failure.message, file: name), &stderr)
+        report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
         continue
       }
-      defer { if fd != STDIN_FILENO { close(fd) } }
-      try pass(fd: fd, name: name, &stderr) { kept, changedOrGone, gone throws(SystemError) in
+      try pass(fd: input.fd, name: input.name, &stderr) {
+        kept, changedOrGone, gone throws(SystemError) in
         if dryRun {
           try stdout.write(changedOrGone)
         } else {
