@@ -82,7 +82,7 @@ struct ExpireRun: ~Copyable {
   private(set) var removed = 0
   private(set) var records = 0
   private var bytesDone: Int64 = 0
-  private var meter: ProgressMeter? = nil
+  private var progressLine = ProgressLine(program: ExpireCommand.name)
 
   /// The size of a batch of lines handed to a worker.
   static let batchSize = 128 * 1024
@@ -338,7 +338,7 @@ struct ExpireRun: ~Copyable {
       return batch
     }
     var progress = SweepProgress(pending: begin != nil)
-    if configuration.sweep.progress { meter = ProgressMeter(start: environment.monotonicClock()) }
+    if configuration.sweep.progress { progressLine.start(now: environment.monotonicClock()) }
     var ordinal = 1
     for input in inputs {
       do {
@@ -487,32 +487,19 @@ struct ExpireRun: ~Copyable {
     } catch {
       throw Stop(error: error)
     }
-    if meter != nil {
-      showProgress(records: records, bytes: bytesDone, &stderr)
+    if progressLine.isStarted {
+      progressLine.update(
+        records: records, bytes: bytesDone, now: environment.monotonicClock, &stderr)
     }
   }
 
   // MARK: - Reports
 
   private mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
-    endProgress(&stderr)
-    try? stderr.write(DiagnosticFormat.text.render(diagnostic, program: ExpireCommand.name))
-    try? stderr.flush()
-  }
-
-  private mutating func showProgress(records: Int, bytes: Int64, _ stderr: inout OutputWriter) {
-    guard var meter,
-      let text = meter.update(records: records, bytes: bytes, now: environment.monotonicClock())
-    else { return }
-    self.meter = meter
-    try? stderr.write("\r\(ExpireCommand.name): \(text)\u{1B}[K")
-    try? stderr.flush()
+    progressLine.report(diagnostic, now: environment.monotonicClock, &stderr)
   }
 
   private mutating func endProgress(_ stderr: inout OutputWriter) {
-    guard let meter, meter.shown else { return }
-    self.meter = ProgressMeter(start: environment.monotonicClock())
-    try? stderr.write("\r\u{1B}[K")
-    try? stderr.flush()
+    progressLine.clear(now: environment.monotonicClock, &stderr)
   }
 }

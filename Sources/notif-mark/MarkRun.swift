@@ -28,7 +28,7 @@ struct MarkRun: ~Copyable {
   private(set) var edited = ByteBuffer(capacity: 64 * 1024)
   private var nowText = ByteBuffer(capacity: 32)
   private(set) var changed = 0
-  private var meter: ProgressMeter? = nil
+  private var progressLine = ProgressLine(program: MarkCommand.name)
 
   init(configuration: MarkCommand.Configuration, environment: MarkCommand.Environment) {
     self.configuration = configuration
@@ -182,7 +182,7 @@ struct MarkRun: ~Copyable {
     var changes = ByteBuffer(capacity: 16 * 1024)
     var gone = ByteBuffer(capacity: 16 * 1024)
     var reader = LineReader(fd: fd, name: name)
-    if configuration.sweep.progress { meter = ProgressMeter(start: environment.monotonicClock()) }
+    if configuration.sweep.progress { progressLine.start(now: environment.monotonicClock()) }
     var count = 0
     var pending = begin != nil
     var prefixEnd: Int64 = 0
@@ -238,8 +238,9 @@ struct MarkRun: ~Copyable {
         changes.removeAll()
         gone.removeAll()
       }
-      if count & 0xFFFF == 0, meter != nil {
-        showProgress(records: count, bytes: reader.bytesRead, &stderr)
+      if count & 0xFFFF == 0, progressLine.isStarted {
+        progressLine.update(
+          records: count, bytes: reader.bytesRead, now: environment.monotonicClock, &stderr)
       }
     }
     do {
@@ -372,24 +373,10 @@ struct MarkRun: ~Copyable {
   }
 
   private mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
-    endProgress(&stderr)
-    try? stderr.write(DiagnosticFormat.text.render(diagnostic, program: MarkCommand.name))
-    try? stderr.flush()
-  }
-
-  private mutating func showProgress(records: Int, bytes: Int64, _ stderr: inout OutputWriter) {
-    guard var meter,
-      let text = meter.update(records: records, bytes: bytes, now: environment.monotonicClock())
-    else { return }
-    self.meter = meter
-    try? stderr.write("\r\(MarkCommand.name): \(text)\u{1B}[K")
-    try? stderr.flush()
+    progressLine.report(diagnostic, now: environment.monotonicClock, &stderr)
   }
 
   private mutating func endProgress(_ stderr: inout OutputWriter) {
-    guard let meter, meter.shown else { return }
-    self.meter = ProgressMeter(start: environment.monotonicClock())
-    try? stderr.write("\r\u{1B}[K")
-    try? stderr.flush()
+    progressLine.clear(now: environment.monotonicClock, &stderr)
   }
 }

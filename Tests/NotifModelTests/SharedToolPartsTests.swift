@@ -206,3 +206,25 @@ private func folder() throws -> URL {
     )
   }
 }
+
+@Suite struct ProgressLineTests {
+  @Test func showsTheMeterAndClearsItBeforeADiagnostic() throws {
+    var expectedMeter = ProgressMeter(start: 0)
+    let shown = expectedMeter.update(records: 10, bytes: 2_000, now: 2)
+    let text = try #require(shown)
+    let diagnostic = Diagnostic(.warning, "Recovered", "x", file: "s")
+    let (_, _, stderr) = try CommandLineToolTests.capture { _, stderr in
+      var line = ProgressLine(program: "notif-x")
+      line.update(records: 1, bytes: 1, now: { 5 }, &stderr)
+      #expect(!line.isStarted)
+      line.start(now: 0)
+      line.update(records: 10, bytes: 2_000, now: { 2 }, &stderr)
+      line.report(diagnostic, now: { 3 }, &stderr)
+      line.clear(now: { 4 }, &stderr)
+    }
+    #expect(
+      stderr
+        == "\rnotif-x: \(text)\u{1B}[K" + "\r\u{1B}[K"
+        + DiagnosticFormat.text.render(diagnostic, program: "notif-x"))
+  }
+}
