@@ -36,6 +36,8 @@ struct ExpireCommand {
 
       """
 
+  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+
   static let options: [OptionSpec] = [
     .value("policy", "p"), .flag("dry-run", "n"), .value("archive"), .value("now"),
     .value("store"), .value("wait"), .flag("progress"), .flag("no-progress"),
@@ -45,13 +47,9 @@ struct ExpireCommand {
   /// What the command line asked for.
   struct Configuration {
     var policyPath = ""
-    var dryRun = false
-    var archive: String?
     var now = Timestamp(seconds: 0)
-    var store: String?
-    var wait: Double = 0
-    var progress = false
-    var files: [String] = []
+    /// `--dry-run`, `--archive`, `--store`, `--wait`, progress and the file operands.
+    var sweep = SweepOptions()
   }
 
   /// What the process gives the command: environment, clocks, whether stderr is a terminal.
@@ -73,17 +71,12 @@ struct ExpireCommand {
     let configuration: Configuration
     do {
       let scanned = try OptionScanner.scan(arguments, options)
-      if scanned.has("help") {
-        return finish(writing: help, to: &stdout, stderr: &stderr)
-      }
-      if scanned.has("version") {
-        return finish(writing: "\(name) \(version)\n", to: &stdout, stderr: &stderr)
+      if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
+        return status
       }
       configuration = try configure(scanned, environment: environment)
     } catch {
-      try? stderr.write("\(name): \(error.message)\n\(usage)")
-      try? stderr.flush()
-      return .failure
+      return tool.reportUsageError(error, stderr: &stderr)
     }
     let policy: ExpirePolicy
     switch loadPolicy(configuration.policyPath) {
@@ -97,20 +90,6 @@ struct ExpireCommand {
     return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
-  private static func finish(
-    writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
-  ) -> ExitStatus {
-    do {
-      try out.write(text)
-      try out.flush()
-      return .success
-    } catch {
-      try? stderr.write("\(name): \(error)\n")
-      try? stderr.flush()
-      return .failure
-    }
-  }
-
   static func configure(_ scanned: ScannedArguments, environment: Environment)
     throws(UsageError) -> Configuration
   {
@@ -119,44 +98,11 @@ struct ExpireCommand {
       throw UsageError("--policy is required: it says how long each category lives")
     }
     configuration.policyPath = policy
-    do {
-      configuration.now = try Timestamp.reference(
-        option: scanned.last("now"), sourceDateEpoch: environment.sourceDateEpoch,
-        clock: environment.clock)
-    } catch {
-      throw UsageError(error.message)
-    }
-    configuration.dryRun = scanned.has("dry-run")
-    configuration.archive = scanned.last("archive")
-    configuration.store = scanned.last("store")
-    configuration.wait = try parseWait(scanned.last("wait"), store: configuration.store)
-    configuration.progress = progressWanted(scanned, isTerminal: environment.stderrIsTerminal)
-    if configuration.store != nil && !scanned.operands.isEmpty {
-      throw UsageError("--store sweeps one file in place: give no file operands with it")
-    }
-    if let store = configuration.store, store.isEmpty {
-      throw UsageError("--store: the file name is empty")
-    }
-    configuration.files = scanned.operands.isEmpty ? ["-"] : scanned.operands
+    configuration.now = try CommandLineTool.now(
+      scanned, sourceDateEpoch: environment.sourceDateEpoch, clock: environment.clock)
+    configuration.sweep = try SweepOptions(
+      scanned, storeVerb: "sweeps", stderrIsTerminal: environment.stderrIsTerminal)
     return configuration
-  }
-
-  /// `--wait SECONDS`, only with `--store`: whole or decimal seconds, 0 to a day.
-  static func parseWait(_ text: String?, store: String?) throws(UsageError) -> Double {
-    guard let text else { return 0 }
-    guard store != nil else { throw UsageError("--wait needs --store: only a store is locked") }
-    guard let seconds = Double(text), seconds >= 0, seconds <= 86_400,
-      text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
-    else {
-      throw UsageError("--wait: '\(text)' is not a number of seconds from 0 to 86400")
-    }
-    return seconds
-  }
-
-  /// `--progress` and `--no-progress`, the last one winning; else whether stderr is a terminal.
-  static func progressWanted(_ scanned: ScannedArguments, isTerminal: Bool) -> Bool {
-    let last = scanned.options.last { $0.name == "progress" || $0.name == "no-progress" }
-    return last.map { $0.name == "progress" } ?? isTerminal
   }
 
   /// A policy file, read, or what is wrong with it.

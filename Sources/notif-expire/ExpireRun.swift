@@ -82,7 +82,7 @@ struct ExpireRun: ~Copyable {
   private(set) var removed = 0
   private(set) var records = 0
   private var bytesDone: Int64 = 0
-  private var meter: ProgressMeter? = nil
+  private var progressLine = ProgressLine(program: ExpireCommand.name)
 
   /// The size of a batch of lines handed to a worker.
   static let batchSize = 128 * 1024
@@ -106,7 +106,7 @@ struct ExpireRun: ~Copyable {
 
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
     do throws(Stop) {
-      if let store = configuration.store {
+      if let store = configuration.sweep.store {
         try sweepStore(store, stdout: &stdout, stderr: &stderr)
       } else {
         try sweepStream(stdout: &stdout, stderr: &stderr)
@@ -127,7 +127,7 @@ struct ExpireRun: ~Copyable {
   {
     var inputs: [SweepInput] = []
     defer { for input in inputs { input.close() } }
-    for file in configuration.files {
+    for file in configuration.sweep.files {
       do {
         inputs.append(
           try SweepInput.open(file, temporaryDirectory: environment.temporaryDirectory))
@@ -137,17 +137,17 @@ struct ExpireRun: ~Copyable {
       }
     }
     var archiveFD: Int32 = -1
-    if let archive = configuration.archive, !configuration.dryRun {
-      archiveFD = open(archive, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
-      guard archiveFD >= 0 else {
-        throw Stop(
-          error: SystemError(path: archive, doing: "cannot open the archive", errno: errno))
+    if let archive = configuration.sweep.archive, !configuration.sweep.dryRun {
+      do {
+        archiveFD = try StoreSession.openArchive(archive)
+      } catch {
+        throw Stop(error: error)
       }
     }
     defer { if archiveFD >= 0 { close(archiveFD) } }
-    var archive = OutputWriter(fd: archiveFD, name: configuration.archive ?? "")
+    var archive = OutputWriter(fd: archiveFD, name: configuration.sweep.archive ?? "")
     try survey(inputs, &stderr)
-    let dryRun = configuration.dryRun
+    let dryRun = configuration.sweep.dryRun
     let archiving = archiveFD >= 0
     try sweep(inputs, &stderr) { kept, gone throws(SystemError) in
       if dryRun {
@@ -157,79 +157,44 @@ struct ExpireRun: ~Copyable {
         if archiving { try archive.write(gone) }
       }
     }
-    do {
+    do throws(SystemError) {
       try stdout.flush()
+      if archiving {
+        try StoreSession.syncArchive(
+          &archive, fd: archiveFD, path: configuration.sweep.archive ?? "")
+      }
     } catch {
       throw Stop(error: error)
     }
-    if archiving {
-      do {
-        try archive.flush()
-      } catch {
-        throw Stop(error: error)
-      }
-      if fsync(archiveFD) != 0 && errno != EINVAL {
-        throw Stop(
-          error: SystemError(
-            path: configuration.archive ?? "", doing: "cannot sync the archive", errno: errno))
-      }
-    }
   }
 
+  /// In place: under the store's lock (released when `session` drops, on every path), after
+  /// recovering an interrupted sweep.
   private mutating func sweepStore(
     _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
   ) throws(Stop) {
-    // A store that is not there gets no lock file made beside it.
-    var existing = stat()
-    guard stat(store, &existing) == 0 else {
-      throw Stop(error: SystemError(path: store, doing: "cannot open the store", errno: errno))
-    }
-    let lock: StoreLock
+    let session: StoreSession
     do {
-      lock = try StoreLock(
-        store: store, wait: configuration.wait, monotonicClock: environment.monotonicClock)
+      session = try StoreSession(
+        store: store, wait: configuration.sweep.wait, recover: !configuration.sweep.dryRun,
+        monotonicClock: environment.monotonicClock
+      ) { warning in
+        report(Diagnostic(.warning, "Recovered", warning, file: store), &stderr)
+      }
     } catch {
       switch error {
       case .held(let path):
-        report(
-          Diagnostic(.error, "Locked", "another sweep or appender holds the lock", file: path),
-          &stderr)
+        report(StoreSession.lockedDiagnostic(lockPath: path), &stderr)
         status = .locked
         return
       case .system(let failure):
         throw Stop(error: failure)
       }
     }
-    do throws(Stop) {
-      try sweepLocked(store, stdout: &stdout, stderr: &stderr)
-    } catch {
-      lock.release()
-      throw error
-    }
-    lock.release()
-  }
-
-  private mutating func sweepLocked(
-    _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
-  ) throws(Stop) {
-    if !configuration.dryRun {
-      do {
-        for warning in try StoreRewrite.recover(store: store) {
-          report(Diagnostic(.warning, "Recovered", warning, file: store), &stderr)
-        }
-      } catch {
-        throw Stop(error: error)
-      }
-    }
-    let fd = open(store, O_RDONLY | O_CLOEXEC)
-    var storeStatus = stat()
-    guard fd >= 0, fstat(fd, &storeStatus) == 0 else {
-      throw Stop(error: SystemError(path: store, doing: "cannot open the store", errno: errno))
-    }
-    defer { close(fd) }
+    let fd = session.fd
     let inputs = [SweepInput.file(fd, name: store)]
     try survey(inputs, &stderr)
-    if configuration.dryRun {
+    if configuration.sweep.dryRun {
       try sweep(inputs, &stderr) { _, gone throws(SystemError) in try stdout.write(gone) }
       do {
         try stdout.flush()
@@ -239,7 +204,8 @@ struct ExpireRun: ~Copyable {
       return
     }
     var rewrite = StoreRewrite(
-      store: store, storeStatus: storeStatus, archive: configuration.archive, pid: environment.pid)
+      store: store, storeStatus: session.status, archive: configuration.sweep.archive,
+      pid: environment.pid)
     do throws(Stop) {
       try sweep(inputs, &stderr) { prefix throws(SystemError) in
         try rewrite.start(copying: prefix, from: fd)
@@ -372,7 +338,7 @@ struct ExpireRun: ~Copyable {
       return batch
     }
     var progress = SweepProgress(pending: begin != nil)
-    if configuration.progress { meter = ProgressMeter(start: environment.monotonicClock()) }
+    if configuration.sweep.progress { progressLine.start(now: environment.monotonicClock()) }
     var ordinal = 1
     for input in inputs {
       do {
@@ -521,32 +487,19 @@ struct ExpireRun: ~Copyable {
     } catch {
       throw Stop(error: error)
     }
-    if meter != nil {
-      showProgress(records: records, bytes: bytesDone, &stderr)
+    if progressLine.isStarted {
+      progressLine.update(
+        records: records, bytes: bytesDone, now: environment.monotonicClock, &stderr)
     }
   }
 
   // MARK: - Reports
 
   private mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
-    endProgress(&stderr)
-    try? stderr.write(DiagnosticFormat.text.render(diagnostic, program: ExpireCommand.name))
-    try? stderr.flush()
-  }
-
-  private mutating func showProgress(records: Int, bytes: Int64, _ stderr: inout OutputWriter) {
-    guard var meter,
-      let text = meter.update(records: records, bytes: bytes, now: environment.monotonicClock())
-    else { return }
-    self.meter = meter
-    try? stderr.write("\r\(ExpireCommand.name): \(text)\u{1B}[K")
-    try? stderr.flush()
+    progressLine.report(diagnostic, now: environment.monotonicClock, &stderr)
   }
 
   private mutating func endProgress(_ stderr: inout OutputWriter) {
-    guard let meter, meter.shown else { return }
-    self.meter = ProgressMeter(start: environment.monotonicClock())
-    try? stderr.write("\r\u{1B}[K")
-    try? stderr.flush()
+    progressLine.clear(now: environment.monotonicClock, &stderr)
   }
 }

@@ -30,6 +30,8 @@ struct GroupCommand {
 
       """
 
+  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+
   static let options: [OptionSpec] = [
     .value("by"), .value("last-seen"), .value("limit"), .value("max-record-bytes"),
     .flag("merge"), .flag("no-items"), .value("order"), .value("sort"), .flag("help", "h"),
@@ -45,35 +47,16 @@ struct GroupCommand {
     let files: [String]
     do {
       let scanned = try OptionScanner.scan(arguments, Self.options)
-      if scanned.has("help") {
-        return finish(writing: help, to: &stdout, stderr: &stderr)
-      }
-      if scanned.has("version") {
-        return finish(writing: "\(name) \(version)\n", to: &stdout, stderr: &stderr)
+      if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
+        return status
       }
       options = try configure(scanned)
       files = scanned.operands.isEmpty ? ["-"] : scanned.operands
     } catch {
-      try? stderr.write("\(name): \(error.message)\n\(usage)")
-      try? stderr.flush()
-      return .failure
+      return tool.reportUsageError(error, stderr: &stderr)
     }
     var run = GroupRun(options: options)
     return run.execute(files: files, stdout: &stdout, stderr: &stderr)
-  }
-
-  private static func finish(
-    writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
-  ) -> ExitStatus {
-    do {
-      try out.write(text)
-      try out.flush()
-      return .success
-    } catch {
-      try? stderr.write("\(name): \(error)\n")
-      try? stderr.flush()
-      return .failure
-    }
   }
 
   static func configure(_ scanned: ScannedArguments) throws(UsageError) -> GroupOptions {
@@ -121,34 +104,10 @@ struct GroupCommand {
       }
     }
     options.maxRecordBytes = options.merge ? 1 << 30 : 1 << 20
-    if let size = scanned.last("max-record-bytes") {
-      guard let bytes = parseSize(size), bytes >= 2, bytes <= 1 << 30 else {
-        throw UsageError(
-          "--max-record-bytes: '\(size)' is not a size from 2 to 1g, such as 65536, 64k or 1m")
-      }
+    if let bytes = try CommandLineTool.maxRecordBytes(scanned) {
       options.maxRecordBytes = bytes
     }
     return options
-  }
-
-  /// Reads `65536`, `64k`, `1m` or `1g` (binary multiples).
-  static func parseSize(_ text: String) -> Int? {
-    var digits = Substring(text)
-    var scale = 1
-    switch text.last?.lowercased() {
-    case "k": scale = 1 << 10
-    case "m": scale = 1 << 20
-    case "g": scale = 1 << 30
-    default: break
-    }
-    if scale > 1 { digits = digits.dropLast() }
-    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-      let value = Int(digits),
-      value <= Int.max / scale
-    else {
-      return nil
-    }
-    return value * scale
   }
 }
 

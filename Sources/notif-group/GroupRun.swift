@@ -44,15 +44,15 @@ struct GroupRun {
   }
 
   private mutating func read(_ file: String, stderr: inout OutputWriter) {
-    let name = file == "-" ? "<stdin>" : file
-    let fd = file == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      let failure = SystemError(path: name, doing: "cannot open", errno: errno)
-      report(Diagnostic(.error, "Unreadable", failure.message, file: name), &stderr)
+    let input: InputFile
+    do {
+      input = try InputFile(operand: file)
+    } catch {
+      report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
       status = max(status, .failure)
       return
     }
-    defer { if fd != STDIN_FILENO { close(fd) } }
+    let (name, fd) = (input.name, input.fd)
     var reader = RecordReader(fd: fd, name: name, maxRecordBytes: options.maxRecordBytes)
     while true {
       let event: RecordEvent

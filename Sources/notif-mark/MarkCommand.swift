@@ -53,6 +53,8 @@ struct MarkCommand {
 
       """
 
+  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+
   static let options: [OptionSpec] = [
     .flag("read"), .flag("unread"), .flag("seen"), .flag("delete"), .flag("all"),
     .value("id"), .value("ids-from"), .value("app"), .value("thread"), .value("category"),
@@ -83,13 +85,9 @@ struct MarkCommand {
   struct Configuration {
     var actions = Actions()
     var selection = Selection()
-    var dryRun = false
-    var archive: String?
     var now = Timestamp(seconds: 0)
-    var store: String?
-    var wait: Double = 0
-    var progress = false
-    var files: [String] = []
+    /// `--dry-run`, `--archive`, `--store`, `--wait`, progress and the file operands.
+    var sweep = SweepOptions()
   }
 
   /// What the process gives the command: environment, clocks, whether stderr is a terminal.
@@ -110,34 +108,15 @@ struct MarkCommand {
     let configuration: Configuration
     do {
       let scanned = try OptionScanner.scan(arguments, options)
-      if scanned.has("help") {
-        return finish(writing: help, to: &stdout, stderr: &stderr)
-      }
-      if scanned.has("version") {
-        return finish(writing: "\(name) \(version)\n", to: &stdout, stderr: &stderr)
+      if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
+        return status
       }
       configuration = try configure(scanned, environment: environment)
     } catch {
-      try? stderr.write("\(name): \(error.message)\n\(usage)")
-      try? stderr.flush()
-      return .failure
+      return tool.reportUsageError(error, stderr: &stderr)
     }
     var run = MarkRun(configuration: configuration, environment: environment)
     return run.execute(stdout: &stdout, stderr: &stderr)
-  }
-
-  private static func finish(
-    writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
-  ) -> ExitStatus {
-    do {
-      try out.write(text)
-      try out.flush()
-      return .success
-    } catch {
-      try? stderr.write("\(name): \(error)\n")
-      try? stderr.flush()
-      return .failure
-    }
   }
 
   static func configure(_ scanned: ScannedArguments, environment: Environment)
@@ -192,36 +171,10 @@ struct MarkCommand {
     }
     configuration.selection = selection
 
-    do {
-      configuration.now = try Timestamp.reference(
-        option: scanned.last("now"), sourceDateEpoch: environment.sourceDateEpoch,
-        clock: environment.clock)
-    } catch {
-      throw UsageError(error.message)
-    }
-    configuration.dryRun = scanned.has("dry-run")
-    configuration.archive = scanned.last("archive")
-    configuration.store = scanned.last("store")
-    if let store = configuration.store, store.isEmpty {
-      throw UsageError("--store: the file name is empty")
-    }
-    if let wait = scanned.last("wait") {
-      guard configuration.store != nil else {
-        throw UsageError("--wait needs --store: only a store is locked")
-      }
-      guard let seconds = Double(wait), seconds >= 0, seconds <= 86_400,
-        wait.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
-      else {
-        throw UsageError("--wait: '\(wait)' is not a number of seconds from 0 to 86400")
-      }
-      configuration.wait = seconds
-    }
-    let last = scanned.options.last { $0.name == "progress" || $0.name == "no-progress" }
-    configuration.progress = last.map { $0.name == "progress" } ?? environment.stderrIsTerminal
-    if configuration.store != nil && !scanned.operands.isEmpty {
-      throw UsageError("--store changes one file in place: give no file operands with it")
-    }
-    configuration.files = scanned.operands.isEmpty ? ["-"] : scanned.operands
+    configuration.now = try CommandLineTool.now(
+      scanned, sourceDateEpoch: environment.sourceDateEpoch, clock: environment.clock)
+    configuration.sweep = try SweepOptions(
+      scanned, storeVerb: "changes", stderrIsTerminal: environment.stderrIsTerminal)
     return configuration
   }
 

@@ -28,7 +28,7 @@ struct MarkRun: ~Copyable {
   private(set) var edited = ByteBuffer(capacity: 64 * 1024)
   private var nowText = ByteBuffer(capacity: 32)
   private(set) var changed = 0
-  private var meter: ProgressMeter? = nil
+  private var progressLine = ProgressLine(program: MarkCommand.name)
 
   init(configuration: MarkCommand.Configuration, environment: MarkCommand.Environment) {
     self.configuration = configuration
@@ -44,7 +44,7 @@ struct MarkRun: ~Copyable {
 
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
     do throws(Stop) {
-      if let store = configuration.store {
+      if let store = configuration.sweep.store {
         try markStore(store, stdout: &stdout, stderr: &stderr)
       } else {
         try markStream(stdout: &stdout, stderr: &stderr)
@@ -64,28 +64,28 @@ struct MarkRun: ~Copyable {
     throws(Stop)
   {
     var archiveFD: Int32 = -1
-    if let archive = configuration.archive, !configuration.dryRun {
-      archiveFD = open(archive, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
-      guard archiveFD >= 0 else {
-        throw Stop(
-          error: SystemError(path: archive, doing: "cannot open the archive", errno: errno))
+    if let archive = configuration.sweep.archive, !configuration.sweep.dryRun {
+      do {
+        archiveFD = try StoreSession.openArchive(archive)
+      } catch {
+        throw Stop(error: error)
       }
     }
     defer { if archiveFD >= 0 { close(archiveFD) } }
-    var archive = OutputWriter(fd: archiveFD, name: configuration.archive ?? "")
+    var archive = OutputWriter(fd: archiveFD, name: configuration.sweep.archive ?? "")
     let archiving = archiveFD >= 0
-    let dryRun = configuration.dryRun
-    for file in configuration.files {
-      let name = file == "-" ? "<stdin>" : file
-      let fd = file == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else {
+    let dryRun = configuration.sweep.dryRun
+    for file in configuration.sweep.files {
+      let input: InputFile
+      do {
+        input = try InputFile(operand: file)
+      } catch {
         status = max(status, .failure)
-        let failure = SystemError(path: name, doing: "cannot open", errno: errno)
-        report(Diagnostic(.error, "Unreadable", failure.message, file: name), &stderr)
+        report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
         continue
       }
-      defer { if fd != STDIN_FILENO { close(fd) } }
-      try pass(fd: fd, name: name, &stderr) { kept, changedOrGone, gone throws(SystemError) in
+      try pass(fd: input.fd, name: input.name, &stderr) {
+        kept, changedOrGone, gone throws(SystemError) in
         if dryRun {
           try stdout.write(changedOrGone)
         } else {
@@ -97,69 +97,39 @@ struct MarkRun: ~Copyable {
     do throws(SystemError) {
       try stdout.flush()
       if archiving {
-        try archive.flush()
-        if fsync(archiveFD) != 0 && errno != EINVAL {
-          throw SystemError(
-            path: configuration.archive ?? "", doing: "cannot sync the archive", errno: errno)
-        }
+        try StoreSession.syncArchive(
+          &archive, fd: archiveFD, path: configuration.sweep.archive ?? "")
       }
     } catch {
       throw Stop(error: error)
     }
   }
 
+  /// In place: under the store's lock (released when `session` drops, on every path), after
+  /// recovering an interrupted sweep.
   private mutating func markStore(
     _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
   ) throws(Stop) {
-    // A store that is not there gets no lock file made beside it.
-    var existing = stat()
-    guard stat(store, &existing) == 0 else {
-      throw Stop(error: SystemError(path: store, doing: "cannot open the store", errno: errno))
-    }
-    let lock: StoreLock
+    let session: StoreSession
     do {
-      lock = try StoreLock(
-        store: store, wait: configuration.wait, monotonicClock: environment.monotonicClock)
+      session = try StoreSession(
+        store: store, wait: configuration.sweep.wait, recover: !configuration.sweep.dryRun,
+        monotonicClock: environment.monotonicClock
+      ) { warning in
+        report(Diagnostic(.warning, "Recovered", warning, file: store), &stderr)
+      }
     } catch {
       switch error {
       case .held(let path):
-        report(
-          Diagnostic(.error, "Locked", "another sweep or appender holds the lock", file: path),
-          &stderr)
+        report(StoreSession.lockedDiagnostic(lockPath: path), &stderr)
         status = .locked
         return
       case .system(let failure):
         throw Stop(error: failure)
       }
     }
-    do throws(Stop) {
-      try markLocked(store, stdout: &stdout, stderr: &stderr)
-    } catch {
-      lock.release()
-      throw error
-    }
-    lock.release()
-  }
-
-  private mutating func markLocked(
-    _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
-  ) throws(Stop) {
-    if !configuration.dryRun {
-      do {
-        for warning in try StoreRewrite.recover(store: store) {
-          report(Diagnostic(.warning, "Recovered", warning, file: store), &stderr)
-        }
-      } catch {
-        throw Stop(error: error)
-      }
-    }
-    let fd = open(store, O_RDONLY | O_CLOEXEC)
-    var storeStatus = stat()
-    guard fd >= 0, fstat(fd, &storeStatus) == 0 else {
-      throw Stop(error: SystemError(path: store, doing: "cannot open the store", errno: errno))
-    }
-    defer { close(fd) }
-    if configuration.dryRun {
+    let fd = session.fd
+    if configuration.sweep.dryRun {
       try pass(fd: fd, name: store, &stderr) { _, changedOrGone, _ throws(SystemError) in
         try stdout.write(changedOrGone)
       }
@@ -171,7 +141,8 @@ struct MarkRun: ~Copyable {
       return
     }
     var rewrite = StoreRewrite(
-      store: store, storeStatus: storeStatus, archive: configuration.archive, pid: environment.pid)
+      store: store, storeStatus: session.status, archive: configuration.sweep.archive,
+      pid: environment.pid)
     do throws(Stop) {
       try pass(fd: fd, name: store, &stderr) { prefix throws(SystemError) in
         try rewrite.start(copying: prefix, from: fd)
@@ -211,7 +182,7 @@ struct MarkRun: ~Copyable {
     var changes = ByteBuffer(capacity: 16 * 1024)
     var gone = ByteBuffer(capacity: 16 * 1024)
     var reader = LineReader(fd: fd, name: name)
-    if configuration.progress { meter = ProgressMeter(start: environment.monotonicClock()) }
+    if configuration.sweep.progress { progressLine.start(now: environment.monotonicClock()) }
     var count = 0
     var pending = begin != nil
     var prefixEnd: Int64 = 0
@@ -245,7 +216,7 @@ struct MarkRun: ~Copyable {
       case .edited:
         changed += 1
         kept.append(edited)
-        if configuration.dryRun { changes.append(edited) }
+        if configuration.sweep.dryRun { changes.append(edited) }
       case .deleted:
         changed += 1
         let start = gone.count
@@ -253,7 +224,7 @@ struct MarkRun: ~Copyable {
           record: UnsafeRawBufferPointer(rebasing: line[parser.textRange]),
           isEmptyObject: parser.record.json.tokens[0].count == 0, removedAt: configuration.now,
           reason: .deleted, into: &gone)
-        if configuration.dryRun {
+        if configuration.sweep.dryRun {
           gone.withUnsafeBytes { changes.append(UnsafeRawBufferPointer(rebasing: $0[start...])) }
         }
       }
@@ -267,8 +238,9 @@ struct MarkRun: ~Copyable {
         changes.removeAll()
         gone.removeAll()
       }
-      if count & 0xFFFF == 0, meter != nil {
-        showProgress(records: count, bytes: reader.bytesRead, &stderr)
+      if count & 0xFFFF == 0, progressLine.isStarted {
+        progressLine.update(
+          records: count, bytes: reader.bytesRead, now: environment.monotonicClock, &stderr)
       }
     }
     do {
@@ -401,24 +373,10 @@ struct MarkRun: ~Copyable {
   }
 
   private mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
-    endProgress(&stderr)
-    try? stderr.write(DiagnosticFormat.text.render(diagnostic, program: MarkCommand.name))
-    try? stderr.flush()
-  }
-
-  private mutating func showProgress(records: Int, bytes: Int64, _ stderr: inout OutputWriter) {
-    guard var meter,
-      let text = meter.update(records: records, bytes: bytes, now: environment.monotonicClock())
-    else { return }
-    self.meter = meter
-    try? stderr.write("\r\(MarkCommand.name): \(text)\u{1B}[K")
-    try? stderr.flush()
+    progressLine.report(diagnostic, now: environment.monotonicClock, &stderr)
   }
 
   private mutating func endProgress(_ stderr: inout OutputWriter) {
-    guard let meter, meter.shown else { return }
-    self.meter = ProgressMeter(start: environment.monotonicClock())
-    try? stderr.write("\r\u{1B}[K")
-    try? stderr.flush()
+    progressLine.clear(now: environment.monotonicClock, &stderr)
   }
 }

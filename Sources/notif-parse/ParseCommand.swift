@@ -40,6 +40,8 @@ struct ParseCommand {
 
       """
 
+  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+
   static let options: [OptionSpec] = [
     .flag("check", "c"), .flag("strict", "s"), .flag("lint", "l"), .value("app"),
     .value("app-name"), .value("categories"), .value("format"), .value("jobs", "j"),
@@ -77,48 +79,21 @@ struct ParseCommand {
     let configuration: Configuration
     do {
       let scanned = try OptionScanner.scan(arguments, options)
-      if scanned.has("help") {
-        return finish(writing: help, to: &stdout, stderr: &stderr)
-      }
-      if scanned.has("version") {
-        return finish(writing: "\(name) \(version)\n", to: &stdout, stderr: &stderr)
+      if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
+        return status
       }
       configuration = try configure(scanned, sourceDateEpoch: sourceDateEpoch, clock: clock)
     } catch {
-      try? stderr.write("\(name): \(error.message)\n\(usage)")
-      try? stderr.flush()
-      return .failure
+      return tool.reportUsageError(error, stderr: &stderr)
     }
     var run = ParseRun(configuration: configuration, chunkSize: chunkSize)
     return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
-  private static func finish(
-    writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
-  )
-    -> ExitStatus
-  {
-    do {
-      try out.write(text)
-      try out.flush()
-      return .success
-    } catch {
-      try? stderr.write("\(name): \(error)\n")
-      try? stderr.flush()
-      return .failure
-    }
-  }
-
   static func configure(
     _ scanned: ScannedArguments, sourceDateEpoch: String?, clock: () -> Timestamp
   ) throws(UsageError) -> Configuration {
-    let now: Timestamp
-    do {
-      now = try Timestamp.reference(
-        option: scanned.last("now"), sourceDateEpoch: sourceDateEpoch, clock: clock)
-    } catch {
-      throw UsageError(error.message)
-    }
+    let now = try CommandLineTool.now(scanned, sourceDateEpoch: sourceDateEpoch, clock: clock)
     var configuration = Configuration(
       defaults: InputDefaults(app: scanned.last("app"), pushType: nil, now: now))
     configuration.check = scanned.has("check")
@@ -126,11 +101,8 @@ struct ParseCommand {
     configuration.lint = scanned.has("lint")
     configuration.appName = scanned.last("app-name")
     configuration.categoriesPath = scanned.last("categories")
-    if let format = scanned.last("format") {
-      guard let chosen = DiagnosticFormat(rawValue: format) else {
-        throw UsageError("--format: '\(format)' is not text, github or json")
-      }
-      configuration.format = chosen
+    if let format = try CommandLineTool.diagnosticFormat(scanned) {
+      configuration.format = format
     }
     if let type = scanned.last("push-type") {
       guard APNsNormalizer.pushTypes.contains(type) else {
@@ -140,11 +112,7 @@ struct ParseCommand {
       }
       configuration.defaults.pushType = type
     }
-    if let size = scanned.last("max-record-bytes") {
-      guard let bytes = parseSize(size), bytes >= 2, bytes <= 1 << 30 else {
-        throw UsageError(
-          "--max-record-bytes: '\(size)' is not a size from 2 to 1g, such as 65536, 64k or 1m")
-      }
+    if let bytes = try CommandLineTool.maxRecordBytes(scanned) {
       configuration.maxRecordBytes = bytes
     }
     if let jobs = scanned.last("jobs") {
@@ -160,25 +128,5 @@ struct ParseCommand {
     }
     configuration.files = scanned.operands.isEmpty ? ["-"] : scanned.operands
     return configuration
-  }
-
-  /// Reads `65536`, `64k`, `1m` or `1g` (binary multiples).
-  static func parseSize(_ text: String) -> Int? {
-    var digits = Substring(text)
-    var scale = 1
-    switch text.last?.lowercased() {
-    case "k": scale = 1 << 10
-    case "m": scale = 1 << 20
-    case "g": scale = 1 << 30
-    default: break
-    }
-    if scale > 1 { digits = digits.dropLast() }
-    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-      let value = Int(digits),
-      value <= Int.max / scale
-    else {
-      return nil
-    }
-    return value * scale
   }
 }

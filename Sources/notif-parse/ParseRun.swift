@@ -73,16 +73,16 @@ struct ParseRun {
   private mutating func read(_ file: String, stdout: inout OutputWriter, stderr: inout OutputWriter)
     throws(OutputFailed)
   {
-    let name = file == "-" ? "<stdin>" : file
-    let fd = file == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      let failure = SystemError(path: name, doing: "cannot open", errno: errno)
+    let input: InputFile
+    do {
+      input = try InputFile(operand: file)
+    } catch {
       try report(
-        Diagnostic(.error, "Unreadable", failure.message, file: name), fatal: true, stdout: &stdout,
-        stderr: &stderr)
+        Diagnostic(.error, "Unreadable", error.message, file: error.path), fatal: true,
+        stdout: &stdout, stderr: &stderr)
       return
     }
-    defer { if fd != STDIN_FILENO { close(fd) } }
+    let (name, fd) = (input.name, input.fd)
     files += 1
     // Chunks only pay for a regular file bigger than one: a pipe's reader would wait for a
     // whole chunk before showing anything, and a small file would pay for starting threads.

@@ -28,6 +28,8 @@ struct SummarizeCommand {
 
       """
 
+  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+
   static let options: [OptionSpec] = [
     .value("categories"), .value("strings"), .value("locale"), .value("profile"),
     .flag("hidden-previews"), .value("max-args"), .value("format"), .flag("help", "h"),
@@ -54,34 +56,15 @@ struct SummarizeCommand {
     let configuration: Configuration
     do {
       let scanned = try OptionScanner.scan(arguments, options)
-      if scanned.has("help") {
-        return finish(writing: help, to: &stdout, stderr: &stderr)
-      }
-      if scanned.has("version") {
-        return finish(writing: "\(name) \(version)\n", to: &stdout, stderr: &stderr)
+      if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
+        return status
       }
       configuration = try configure(scanned)
     } catch {
-      try? stderr.write("\(name): \(error.message)\n\(usage)")
-      try? stderr.flush()
-      return .failure
+      return tool.reportUsageError(error, stderr: &stderr)
     }
     var run = SummarizeRun(configuration: configuration)
     return run.execute(stdout: &stdout, stderr: &stderr)
-  }
-
-  private static func finish(
-    writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
-  ) -> ExitStatus {
-    do {
-      try out.write(text)
-      try out.flush()
-      return .success
-    } catch {
-      try? stderr.write("\(name): \(error)\n")
-      try? stderr.flush()
-      return .failure
-    }
   }
 
   static func configure(_ scanned: ScannedArguments) throws(UsageError) -> Configuration {
@@ -102,11 +85,8 @@ struct SummarizeCommand {
       }
       configuration.maxArguments = value
     }
-    if let format = scanned.last("format") {
-      guard let chosen = DiagnosticFormat(rawValue: format) else {
-        throw UsageError("--format: '\(format)' is not text, github or json")
-      }
-      configuration.format = chosen
+    if let format = try CommandLineTool.diagnosticFormat(scanned) {
+      configuration.format = format
     }
     configuration.files = scanned.operands.isEmpty ? ["-"] : scanned.operands
     return configuration

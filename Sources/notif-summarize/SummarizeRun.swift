@@ -146,17 +146,17 @@ struct SummarizeRun {
     _ file: String, _ summarizer: Summarizer, stdout: inout OutputWriter,
     stderr: inout OutputWriter
   ) throws(OutputFailed) {
-    let name = file == "-" ? "<stdin>" : file
-    let fd = file == "-" ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      let failure = SystemError(path: name, doing: "cannot open", errno: errno)
+    let input: InputFile
+    do {
+      input = try InputFile(operand: file)
+    } catch {
       report(
-        SetupProblem(file: name, line: nil, code: "Unreadable", message: failure.message),
+        SetupProblem(file: error.path, line: nil, code: "Unreadable", message: error.message),
         stderr: &stderr)
       status = .failure
       return
     }
-    defer { if fd != STDIN_FILENO { close(fd) } }
+    let (name, fd) = (input.name, input.fd)
     var reader = RecordReader(fd: fd, name: name, maxRecordBytes: Self.maxRecordBytes)
     let profile = configuration.profile
     let hiddenPreviews = configuration.hiddenPreviews

@@ -250,10 +250,11 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
   }
 
   @Test func progressFollowsTheTerminalUnlessTold() throws {
-    #expect(try configure(["-p", "p"], terminal: true).progress)
-    #expect(try !configure(["-p", "p"], terminal: false).progress)
-    #expect(try !configure(["-p", "p", "--progress", "--no-progress"], terminal: true).progress)
-    #expect(try configure(["-p", "p", "--no-progress", "--progress"]).progress)
+    #expect(try configure(["-p", "p"], terminal: true).sweep.progress)
+    #expect(try !configure(["-p", "p"], terminal: false).sweep.progress)
+    #expect(
+      try !configure(["-p", "p", "--progress", "--no-progress"], terminal: true).sweep.progress)
+    #expect(try configure(["-p", "p", "--no-progress", "--progress"]).sweep.progress)
   }
 
   @Test func timeComesFromNowThenTheEnvironmentThenTheClock() throws {
@@ -267,7 +268,7 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
 
   @Test func storeModeTakesTheWaitAndNoOperands() throws {
     let configuration = try configure(["-p", "p", "--store", "inbox.ndjson", "--wait=2.5"])
-    #expect(configuration.store == "inbox.ndjson")
-    #expect(configuration.wait == 2.5)
+    #expect(configuration.sweep.store == "inbox.ndjson")
+    #expect(configuration.sweep.wait == 2.5)
   }
 }

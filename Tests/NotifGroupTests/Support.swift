@@ -29,13 +29,12 @@ func record(
     + "\"read_at\":\(text(readAt)),\"seen_at\":\(text(seenAt))}"
 }
 
-/// A file holding `text`, removed when the body returns; the body gets its path.
-func withFile<R>(_ text: String, _ body: (String) throws -> R) rethrows -> R {
+/// A new temporary file holding `text`; the caller removes it.
+func temporaryFile(holding text: String) -> String {
   var template = Array("/tmp/notif-group-test-XXXXXX".utf8CString)
   let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
   precondition(fd >= 0, "mkstemp failed")
   let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-  defer { unlink(path) }
   let bytes = Array(text.utf8)
   var offset = 0
   while offset < bytes.count {
@@ -44,6 +43,13 @@ func withFile<R>(_ text: String, _ body: (String) throws -> R) rethrows -> R {
     offset += written
   }
   close(fd)
+  return path
+}
+
+/// A file holding `text`, removed when the body returns; the body gets its path.
+func withFile<R>(_ text: String, _ body: (String) throws -> R) rethrows -> R {
+  let path = temporaryFile(holding: text)
+  defer { unlink(path) }
   return try body(path)
 }
 
@@ -59,25 +65,9 @@ struct RunResult {
 
 /// Runs notif-group with `arguments` and, after them, one file operand per input text.
 func group(_ arguments: [String], inputs: [String]) -> RunResult {
-  var paths: [String] = []
-  var files: [Int32] = []
+  var paths = inputs.map { temporaryFile(holding: $0) }
   defer {
     for path in paths { unlink(path) }
-  }
-  for input in inputs {
-    var template = Array("/tmp/notif-group-test-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    precondition(fd >= 0)
-    paths.append(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-    let bytes = Array(input.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
-      precondition(written > 0)
-      offset += written
-    }
-    files.append(fd)
-    close(fd)
   }
   func scratch() -> (Int32, String) {
     var template = Array("/tmp/notif-group-out-XXXXXX".utf8CString)

@@ -81,7 +81,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
     ("1t", nil),
   ])
   func readsSizesWithBinarySuffixes(_ text: String, _ bytes: Int?) {
-    #expect(ParseCommand.parseSize(text) == bytes)
+    #expect(CommandLineTool.parseSize(text) == bytes)
   }
 
   @Test func readsEveryOption() throws {
@@ -121,7 +121,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
   @Test(arguments: ["2", "1g", "2k"])
   func acceptsRecordLimitsFrom2BytesTo1g(_ size: String) throws {
     #expect(
-      try configure(["--max-record-bytes", size]).maxRecordBytes == ParseCommand.parseSize(size))
+      try configure(["--max-record-bytes", size]).maxRecordBytes == CommandLineTool.parseSize(size))
   }
 
   @Test(arguments: [

@@ -1,0 +1,60 @@
+/// The options of a sweep that may run in place (notif-expire, notif-mark): `--dry-run`,
+/// `--archive`, `--store` and `--wait`, `--progress` and `--no-progress`, and the file
+/// operands, read and checked the same way in both tools.
+public struct SweepOptions: Sendable, Equatable {
+  /// `-n`/`--dry-run`: write what would change; change nothing.
+  public var dryRun = false
+  /// `--archive FILE`: where removed records go, appended.
+  public var archive: String?
+  /// `--store FILE`: change this file in place, under its lock; nil for a filter.
+  public var store: String?
+  /// `--wait SECONDS` for the store's lock (0: do not wait).
+  public var wait: Double = 0
+  /// Whether to show progress on standard error.
+  public var progress = false
+  /// The file operands (`-` for standard input when none; unused with `--store`).
+  public var files: [String] = []
+
+  /// No options: a dry filter of standard input.
+  public init() {}
+
+  /// Reads the options from `scanned`.
+  ///
+  /// - Parameters:
+  ///   - storeVerb: what the tool does to a store, for the message against operands with
+  ///     `--store`: `sweeps` in `--store sweeps one file in place`.
+  ///   - stderrIsTerminal: the progress default when neither `--progress` nor
+  ///     `--no-progress` is given (the last one given wins).
+  /// - Throws: `UsageError` for an empty `--store`, a `--wait` without `--store` or out of
+  ///   range, and file operands with `--store`.
+  public init(_ scanned: ScannedArguments, storeVerb: String, stderrIsTerminal: Bool)
+    throws(UsageError)
+  {
+    dryRun = scanned.has("dry-run")
+    archive = scanned.last("archive")
+    store = scanned.last("store")
+    if let store, store.isEmpty {
+      throw UsageError("--store: the file name is empty")
+    }
+    wait = try Self.parseWait(scanned.last("wait"), store: store)
+    let last = scanned.options.last { $0.name == "progress" || $0.name == "no-progress" }
+    progress = last.map { $0.name == "progress" } ?? stderrIsTerminal
+    if store != nil && !scanned.operands.isEmpty {
+      throw UsageError("--store \(storeVerb) one file in place: give no file operands with it")
+    }
+    files = scanned.operands.isEmpty ? ["-"] : scanned.operands
+  }
+
+  /// `--wait SECONDS`, only with `--store`: whole or decimal seconds, 0 to a day; 0 when not
+  /// given.
+  public static func parseWait(_ text: String?, store: String?) throws(UsageError) -> Double {
+    guard let text else { return 0 }
+    guard store != nil else { throw UsageError("--wait needs --store: only a store is locked") }
+    guard let seconds = Double(text), seconds >= 0, seconds <= 86_400,
+      text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
+    else {
+      throw UsageError("--wait: '\(text)' is not a number of seconds from 0 to 86400")
+    }
+    return seconds
+  }
+}
