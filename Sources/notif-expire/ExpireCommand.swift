@@ -60,6 +60,8 @@ struct ExpireCommand {
     var stderrIsTerminal = false
     var pid: Int32 = 0
     var temporaryDirectory = "/tmp"
+    /// The bytes of input per batch of lines; smaller only in tests.
+    var batchSize = ExpireRun.batchSize
   }
 
   /// Runs the command and returns its exit status; the only output is through `stdout` and

@@ -77,14 +77,13 @@ struct ExpireRun: ~Copyable {
   let rules: ExpireRules
   private var status = ExitStatus.success
   private var warnedCategories: Set<[UInt8]> = []
-  /// The fingerprints of every (app, collapse_id), to find those with more than one record.
-  private var repeatedCollapseKeys = FingerprintSet()
   private(set) var removed = 0
   private(set) var records = 0
   private var bytesDone: Int64 = 0
   private var progressLine = ProgressLine(program: ExpireCommand.name)
 
-  /// The size of a batch of lines handed to a worker.
+  /// The size of a batch of lines handed to a worker; `Environment.batchSize` by default
+  /// (tests set a smaller one, to spread a few lines over many batches).
   static let batchSize = 128 * 1024
   /// Batches read ahead of the one being written: memory stays a few batches.
   static let batchesInFlight = 3
@@ -231,86 +230,47 @@ struct ExpireRun: ~Copyable {
   /// The passes before the sweep: which records collapse (a byte search finds the records
   /// with a collapse_id, and only those are parsed; a second such pass runs only when some
   /// collapse key repeats), then, when a rule has `keep`, the newest records of each cap group.
+  ///
+  /// The workers parse the batches and list what each line adds (a fingerprint, a collapse
+  /// mark, a cap mark); this thread adds the lists to the tables in input order, so the tables
+  /// are exactly those of one thread reading every line in turn.
   private mutating func survey(_ inputs: [SweepInput], _ stderr: inout OutputWriter) throws(Stop) {
-    var decider = ExpireDecider(rules: rules)
     // Collapse, first pass: a fingerprint per (app, collapse_id), to find those that repeat.
-    try Self.forEachLine(inputs) { line, _ in
-      guard ExpireDecider.mayHaveCollapseID(line), decider.parser.parse(line) == .record else {
-        return
-      }
-      let record = decider.parser.record
-      guard !record.isNull(.collapseID), case .time = record.time(.createdAt) else { return }
-      repeatedCollapseKeys.insert(FingerprintSet.fingerprint(decider.collapseKey(record)))
+    var keys = FingerprintSet()
+    try Self.forEachBatch(
+      inputs, task: .collapseKeys, rules: rules, batchSize: environment.batchSize
+    ) { batch throws(Stop) in
+      for fingerprint in batch.fingerprints { keys.insert(fingerprint) }
     }
     // Second pass, only if some repeat: the record that stays, for each key that repeats.
-    if repeatedCollapseKeys.repeatedCount > 0 {
+    if keys.repeatedCount > 0 {
       var winners: [KeyHash: Mark] = [:]
       // Sized once: a table that doubles holds both sizes at its peak.
-      winners.reserveCapacity(repeatedCollapseKeys.repeatedCount)
-      try Self.forEachLine(inputs) { line, ordinal in
-        guard ExpireDecider.mayHaveCollapseID(line), decider.parser.parse(line) == .record else {
-          return
+      winners.reserveCapacity(keys.repeatedCount)
+      try Self.forEachBatch(
+        inputs, task: .collapseWinners(keys), rules: rules, batchSize: environment.batchSize
+      ) { batch throws(Stop) in
+        for (hash, mark) in batch.collapseMarks {
+          if let winner = winners[hash], !mark.replaces(winner) { continue }
+          winners[hash] = mark
         }
-        let record = decider.parser.record
-        guard !record.isNull(.collapseID), case .time(let created) = record.time(.createdAt)
-        else { return }
-        let key = decider.collapseKey(record)
-        guard repeatedCollapseKeys.isRepeated(FingerprintSet.fingerprint(key)) else { return }
-        let mark = Mark(time: created, ordinal: ordinal)
-        let hash = KeyHash(key)
-        if let winner = winners[hash], !mark.replaces(winner) { return }
-        winners[hash] = mark
       }
       rules.collapseWinners = winners
     }
     guard policy.hasKeep else { return }
     var groups: [KeyHash: CapGroup] = [:]
-    try Self.forEachLine(inputs) { line, ordinal in
-      guard decider.parser.parse(line) == .record else { return }
-      let record = decider.parser.record
-      guard let rule = policy.rule(for: record), let keep = rule.keep,
-        case .time(let created) = record.time(.createdAt)
-      else { return }
-      let mark = Mark(time: created, ordinal: ordinal)
-      guard !decider.isCollapsed(record, mark),
-        decider.expiry(record, rule: rule, created: created) == nil
-      else {
-        return
+    try Self.forEachBatch(
+      inputs, task: .capGroups, rules: rules, batchSize: environment.batchSize
+    ) { batch throws(Stop) in
+      for (group, mark, keep) in batch.capMarks {
+        groups[group, default: CapGroup()].insert(mark, keep: keep)
       }
-      groups[KeyHash(decider.capKey(record, rule)), default: CapGroup()].insert(mark, keep: keep)
     }
     var thresholds: [KeyHash: Mark] = [:]
     for (group, cap) in groups where cap.total > cap.heap.count {
       thresholds[group] = cap.heap[0]
     }
     rules.capThresholds = thresholds
-  }
-
-  /// Calls `body` with every line of every input and its ordinal (counted across inputs).
-  private static func forEachLine(
-    _ inputs: [SweepInput],
-    _ body: (UnsafeRawBufferPointer, Int) throws(Stop) -> Void
-  ) throws(Stop) {
-    var ordinal = 0
-    for input in inputs {
-      var reader = LineReader(fd: input.fd, name: input.name)
-      do {
-        try input.rewind()
-      } catch {
-        throw Stop(error: error)
-      }
-      while true {
-        let next: UnsafeRawBufferPointer?
-        do {
-          next = try reader.next()
-        } catch {
-          throw Stop(error: error)
-        }
-        guard let line = next else { break }
-        ordinal += 1
-        try body(line, ordinal)
-      }
-    }
   }
 
   /// The sweep: every line is kept (written to the first buffer as it was) or removed (its
@@ -326,6 +286,23 @@ struct ExpireRun: ~Copyable {
     begin: ((_ prefix: Range<Int64>) throws(SystemError) -> Void)? = nil,
     flush: (_ kept: ByteBuffer, _ removed: ByteBuffer) throws(SystemError) -> Void
   ) throws(Stop) {
+    var progress = SweepProgress(pending: begin != nil)
+    if configuration.sweep.progress { progressLine.start(now: environment.monotonicClock()) }
+    try Self.forEachBatch(
+      inputs, task: .sweep, rules: rules, batchSize: environment.batchSize
+    ) { batch throws(Stop) in
+      if batch.byteOrderMark > 0 { progress.byteOrderMark = batch.byteOrderMark }
+      try emit(batch, &progress, &stderr, begin: begin, flush: flush)
+    }
+  }
+
+  /// Reads the inputs in batches of whole lines, has the workers (two, or none on one core:
+  /// then this thread) do `task` on each, and calls `body` with each done batch, in the order
+  /// of the input. Memory stays a few batches.
+  private static func forEachBatch(
+    _ inputs: [SweepInput], task: SweepTask, rules: ExpireRules, batchSize: Int,
+    _ body: (SweepBatch) throws(Stop) -> Void
+  ) throws(Stop) {
     let processors = sysconf(Int32(_SC_NPROCESSORS_ONLN))
     let pool = SweepPool(workers: processors > 1 ? 2 : 0, rules: rules)
     defer { pool.shutdown() }
@@ -333,12 +310,12 @@ struct ExpireRun: ~Copyable {
     var inFlight: [SweepBatch] = []
     var spare: [SweepBatch] = []
     func fresh() -> SweepBatch {
-      guard let batch = spare.popLast() else { return SweepBatch(capacity: Self.batchSize + 4096) }
+      guard let batch = spare.popLast() else {
+        return SweepBatch(capacity: batchSize + 4096, task: task)
+      }
       batch.reset()
       return batch
     }
-    var progress = SweepProgress(pending: begin != nil)
-    if configuration.sweep.progress { progressLine.start(now: environment.monotonicClock()) }
     var ordinal = 1
     for input in inputs {
       do {
@@ -353,8 +330,8 @@ struct ExpireRun: ~Copyable {
       var next = fresh()
       while true {
         do {
-          while !eof && next.count < Self.batchSize {
-            if try next.read(from: input.fd, name: input.name, limit: Self.batchSize) == 0 {
+          while !eof && next.count < batchSize {
+            if try next.read(from: input.fd, name: input.name, limit: batchSize) == 0 {
               eof = true
             }
           }
@@ -369,7 +346,7 @@ struct ExpireRun: ~Copyable {
           {
             next.dropFirst(3)
             fileOffset = 3
-            progress.byteOrderMark = 3
+            next.byteOrderMark = 3
           }
         }
         if next.count == 0 && eof { break }
@@ -383,7 +360,7 @@ struct ExpireRun: ~Copyable {
           if !eof {
             // One line longer than a batch: read on until it ends.
             do {
-              if try next.read(from: input.fd, name: input.name, limit: Self.batchSize) == 0 {
+              if try next.read(from: input.fd, name: input.name, limit: batchSize) == 0 {
                 eof = true
               }
             } catch {
@@ -414,12 +391,12 @@ struct ExpireRun: ~Copyable {
           if inFlight.count >= Self.batchesInFlight {
             let batch = inFlight.removeFirst()
             pool.wait(for: batch)
-            try emit(batch, &progress, &stderr, begin: begin, flush: flush)
+            try body(batch)
             spare.append(batch)
           }
         } else {
           next.process(with: &inline)
-          try emit(next, &progress, &stderr, begin: begin, flush: flush)
+          try body(next)
           spare.append(next)
         }
         if rest.count == 0 && eof {
@@ -431,7 +408,7 @@ struct ExpireRun: ~Copyable {
     }
     for batch in inFlight {
       pool.wait(for: batch)
-      try emit(batch, &progress, &stderr, begin: begin, flush: flush)
+      try body(batch)
     }
   }
 

@@ -8,10 +8,24 @@ import NotifModel
   import Darwin
 #endif
 
-/// A run of whole lines of one input, decided by a worker: what to keep, what to archive, and
-/// what to report. The main thread reads batches in order and writes their results in order,
-/// so the output is the same whatever the number of workers and however they are scheduled.
+/// What a worker does with the lines of a batch: a survey pass, or the sweep.
+enum SweepTask {
+  /// The fingerprint of each collapse key (`SweepBatch.fingerprints`).
+  case collapseKeys
+  /// The mark of each record whose collapse key may repeat (`SweepBatch.collapseMarks`).
+  case collapseWinners(FingerprintSet)
+  /// The mark of each record that counts towards a cap (`SweepBatch.capMarks`).
+  case capGroups
+  /// Each line kept or removed, and what to report.
+  case sweep
+}
+
+/// A run of whole lines of one input, done by a worker: in the sweep, what to keep, what to
+/// archive, and what to report; in a survey pass, what the lines add to its tables. The main
+/// thread reads batches in order and takes their results in order, so the output is the same
+/// whatever the number of workers and however they are scheduled.
 final class SweepBatch: @unchecked Sendable {
+  let task: SweepTask
   /// The lines, each with its newline (one is added to a last line without it).
   private(set) var bytes: UnsafeMutableRawPointer
   private(set) var capacity: Int
@@ -25,6 +39,8 @@ final class SweepBatch: @unchecked Sendable {
   var fileBytes = 0
   /// The file's name in diagnostics.
   var fileName = ""
+  /// 3 if a byte order mark was dropped before the batch (the first of its file), else 0.
+  var byteOrderMark: Int64 = 0
 
   // Results.
   var kept = ByteBuffer(capacity: 64 * 1024)
@@ -35,7 +51,13 @@ final class SweepBatch: @unchecked Sendable {
   var firstRemoval: (offset: Int, kept: Int)?
   var done = false
 
-  init(capacity: Int) {
+  // Survey results: one entry per line that adds to a table, in input order.
+  var fingerprints: [UInt32] = []
+  var collapseMarks: [(key: KeyHash, mark: Mark)] = []
+  var capMarks: [(group: KeyHash, mark: Mark, keep: Int)] = []
+
+  init(capacity: Int, task: SweepTask) {
+    self.task = task
     self.capacity = capacity
     bytes = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
   }
@@ -52,6 +74,10 @@ final class SweepBatch: @unchecked Sendable {
     findings.removeAll(keepingCapacity: true)
     removed = 0
     firstRemoval = nil
+    byteOrderMark = 0
+    fingerprints.removeAll(keepingCapacity: true)
+    collapseMarks.removeAll(keepingCapacity: true)
+    capMarks.removeAll(keepingCapacity: true)
     done = false
   }
 
@@ -95,8 +121,76 @@ final class SweepBatch: @unchecked Sendable {
     count -= length
   }
 
-  /// Decides every line.
+  /// Does the batch's task on every line.
   func process(with decider: inout ExpireDecider) {
+    switch task {
+    case .sweep: decide(with: &decider)
+    case .collapseKeys: findCollapseKeys(with: &decider)
+    case .collapseWinners(let keys): findCollapseMarks(of: keys, with: &decider)
+    case .capGroups: findCapMarks(with: &decider)
+    }
+  }
+
+  /// Calls `body` with every line (without its newline) and its ordinal.
+  private func forEachLine(_ body: (UnsafeRawBufferPointer, Int) -> Void) {
+    var start = 0
+    var ordinal = firstOrdinal
+    while start < count, let hit = memchr(bytes + start, 0x0A, count - start) {
+      let stop = bytes.distance(to: hit)
+      body(UnsafeRawBufferPointer(start: bytes + start, count: stop - start), ordinal)
+      start = stop + 1
+      ordinal += 1
+    }
+  }
+
+  /// Collapse, first pass: the fingerprint of each record's (app, collapse_id).
+  private func findCollapseKeys(with decider: inout ExpireDecider) {
+    forEachLine { line, _ in
+      guard ExpireDecider.mayHaveCollapseID(line), decider.parser.parse(line) == .record else {
+        return
+      }
+      let record = decider.parser.record
+      guard !record.isNull(.collapseID), case .time = record.time(.createdAt) else { return }
+      fingerprints.append(FingerprintSet.fingerprint(decider.collapseKey(record)))
+    }
+  }
+
+  /// Collapse, second pass: the mark of each record whose key's fingerprint repeats.
+  private func findCollapseMarks(of keys: FingerprintSet, with decider: inout ExpireDecider) {
+    forEachLine { line, ordinal in
+      guard ExpireDecider.mayHaveCollapseID(line), decider.parser.parse(line) == .record else {
+        return
+      }
+      let record = decider.parser.record
+      guard !record.isNull(.collapseID), case .time(let created) = record.time(.createdAt)
+      else { return }
+      let key = decider.collapseKey(record)
+      guard keys.isRepeated(FingerprintSet.fingerprint(key)) else { return }
+      collapseMarks.append((KeyHash(key), Mark(time: created, ordinal: ordinal)))
+    }
+  }
+
+  /// Caps: the mark of each record under a rule with `keep` that neither collapses nor expires.
+  private func findCapMarks(with decider: inout ExpireDecider) {
+    let policy = decider.rules.policy
+    forEachLine { line, ordinal in
+      guard decider.parser.parse(line) == .record else { return }
+      let record = decider.parser.record
+      guard let rule = policy.rule(for: record), let keep = rule.keep,
+        case .time(let created) = record.time(.createdAt)
+      else { return }
+      let mark = Mark(time: created, ordinal: ordinal)
+      guard !decider.isCollapsed(record, mark),
+        decider.expiry(record, rule: rule, created: created) == nil
+      else {
+        return
+      }
+      capMarks.append((KeyHash(decider.capKey(record, rule)), mark, keep))
+    }
+  }
+
+  /// Decides every line.
+  private func decide(with decider: inout ExpireDecider) {
     var start = 0
     var index = 0
     while start < count, let hit = memchr(bytes + start, 0x0A, count - start) {
@@ -118,7 +212,7 @@ final class SweepBatch: @unchecked Sendable {
   }
 }
 
-/// Worker threads that decide batches, each with its own `ExpireDecider`.
+/// Worker threads that do the batches' tasks, each with its own `ExpireDecider`.
 ///
 /// POSIX threads, not Swift concurrency: the work is CPU-bound loops over bytes that must not
 /// be suspended, and the pool is small and fixed. Batches are taken in the order they were

@@ -198,6 +198,61 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
     Array(line.utf8).withUnsafeBytes { #expect(ExpireDecider.mayHaveCollapseID($0) == expected) }
   }
 
+  /// The key at every offset of lines of many lengths, whole and one byte short: the
+  /// word-at-a-time scan has no blind spot at word edges or in the bytes after the last word.
+  @Test(arguments: [#""collapse_id":"x""#, #""collapse_id":null"#, #""collapse_id""#])
+  func findsTheKeyAtEveryOffset(_ key: String) {
+    let expected = key != #""collapse_id":null"#
+    for before in 0...20 {
+      for after in 0...20 {
+        let line =
+          Array(repeating: UInt8(ascii: "p"), count: before) + Array(key.utf8)
+          + Array(repeating: UInt8(ascii: "s"), count: after)
+        line.withUnsafeBytes {
+          #expect(ExpireDecider.mayHaveCollapseID($0) == expected, "\(before) \(after)")
+        }
+        let cut = Array(line.dropLast(after + 1))
+        cut.withUnsafeBytes {
+          // One byte short: `:nul` is not null; `collapse_id` without its quote is no key.
+          #expect(
+            ExpireDecider.mayHaveCollapseID($0) == (key != #""collapse_id""#),
+            "cut \(before) \(after)")
+        }
+      }
+    }
+  }
+
+  /// `nextPair` finds the same offsets as a byte-by-byte search, with bytes around `p` and
+  /// `s` that make the word-at-a-time zero test mark bytes that do not match (0x00, 0x01,
+  /// `o`, `q`, `r`, `t`).
+  @Test func findsEveryPairLikeAByteSearch() {
+    let alphabet: [UInt8] = [0x00, 0x01, 0x6F, 0x70, 0x71, 0x72, 0x73, 0x74, 0x80, 0xFF]
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    for length in 0..<64 {
+      for _ in 0..<50 {
+        let bytes = (0..<length).map { _ in
+          state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+          return alphabet[Int(state >> 33) % alphabet.count]
+        }
+        var expected: [Int] = []
+        for i in 0..<max(0, length - 1) where bytes[i] == 0x70 && bytes[i + 1] == 0x73 {
+          expected.append(i)
+        }
+        bytes.withUnsafeBytes { raw in
+          var found: [Int] = []
+          var from = 0
+          while let base = raw.baseAddress,
+            let at = ExpireDecider.nextPair(base, count: raw.count, from: from)
+          {
+            found.append(at)
+            from = at + 1
+          }
+          #expect(found == expected, "\(bytes)")
+        }
+      }
+    }
+  }
+
   @Test func fingerprintSetFindsRepeatsAcrossGrowth() {
     var set = FingerprintSet()
     for value in 1...5000 { set.insert(UInt32(value)) }

@@ -1,0 +1,113 @@
+import NotifModel
+import Testing
+
+@testable import notif_expire
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Record `index` of a stream where collapse keys repeat far apart: 7 collapse ids over 2 apps
+/// (every fifth record has none), 4 threads, and created_at minutes that often tie.
+private func record(_ index: Int) -> String {
+  let app = index % 3 == 0 ? "com.example.other" : "com.example.sports"
+  let thread = "t\(index % 4)"
+  let minute = (index * 37) % 50
+  let created = "2026-11-22T08:\(minute < 10 ? "0" : "")\(minute):00Z"
+  let collapse = index % 5 == 0 ? "null" : "\"c\(index % 7)\""
+  return
+    #"{"id":"r\#(index)","app":"\#(app)","thread_id":"\#(thread)","category":"score","#
+    + #""title":"Alice","subtitle":null,"body":"Lunch?","title_loc_key":null,"#
+    + #""title_loc_args":null,"subtitle_loc_key":null,"subtitle_loc_args":null,"loc_key":null,"#
+    + #""loc_args":null,"created_at":"\#(created)","relevance":null,"interruption_level":null,"#
+    + #""badge":1,"sound":"default","sound_critical":false,"sound_volume":null,"#
+    + #""summary_arg":"Alice","summary_arg_count":1,"collapse_id":\#(collapse),"expires_at":null,"#
+    + #""priority":null,"push_type":"alert","topic":null,"content_available":false,"#
+    + #""mutable_content":false,"target_content_id":null,"event":null,"timestamp":null,"#
+    + #""stale_at":null,"dismiss_at":null,"read_at":null,"seen_at":null,"#
+    + #""payload":{"aps":{"alert":{"title":"Alice","body":"Lunch?"},"thread-id":"match","#
+    + #""category":"score"}}}"#
+}
+
+/// Runs notif-expire over `input` with a policy, batches of `batchSize` bytes; its stdout.
+private func expire(_ input: String, policy: String, batchSize: Int) -> (
+  NotifModel.ExitStatus, String
+) {
+  func scratch(_ text: String) -> (Int32, String) {
+    var template = Array("/tmp/notif-expire-test-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    precondition(fd >= 0)
+    let bytes = Array(text.utf8)
+    precondition(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
+    return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+  }
+  let (inputFD, inputPath) = scratch(input)
+  let (policyFD, policyPath) = scratch(policy)
+  let (outFD, outPath) = scratch("")
+  close(inputFD)
+  close(policyFD)
+  defer {
+    for path in [inputPath, policyPath, outPath] { unlink(path) }
+  }
+  var environment = ExpireCommand.Environment(
+    sourceDateEpoch: nil, clock: { Timestamp(seconds: 42) }, monotonicClock: { 0 })
+  environment.batchSize = batchSize
+  var stdout = OutputWriter(fd: outFD, name: "<stdout>")
+  var stderr = OutputWriter(fd: -1, name: "<stderr>")
+  let status = ExpireCommand.run(
+    arguments: ["-p", policyPath, "--now", "2026-11-22T09:00:00Z", inputPath],
+    environment: environment, stdout: &stdout, stderr: &stderr)
+  close(outFD)
+  let fd = open(outPath, O_RDONLY)
+  defer { close(fd) }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+    if count <= 0 { break }
+    bytes += chunk[0..<count]
+  }
+  return (status, String(decoding: bytes, as: UTF8.self))
+}
+
+/// The survey passes run on the workers batch by batch: the same records collapse and the same
+/// caps hold whether a key's records share a batch or lie in many (a batch smaller than a line
+/// holds one line).
+@Suite struct BatchedSurveyTests {
+  static let count = 600
+  static let input = (0..<count).map { record($0) + "\n" }.joined()
+
+  @Test(arguments: [100, 3000, 20000, ExpireRun.batchSize])
+  func collapseKeepsTheNewestAndOnTiesTheLastRead(_ batchSize: Int) {
+    // The winner of each (app, collapse_id): the newest, on equal created_at the last read.
+    var winners: [String: (minute: Int, index: Int)] = [:]
+    for index in 0..<Self.count where index % 5 != 0 {
+      let key = "\(index % 3 == 0) \(index % 7)"
+      let minute = (index * 37) % 50
+      if let winner = winners[key], winner.minute > minute { continue }
+      winners[key] = (minute, index)
+    }
+    let kept = Set(winners.values.map(\.index))
+    let expected = (0..<Self.count).filter { $0 % 5 == 0 || kept.contains($0) }
+      .map { record($0) + "\n" }.joined()
+    let (status, stdout) = expire(
+      Self.input, policy: #"{"default": {"ttl": "30d"}}"#, batchSize: batchSize)
+    #expect(status == .success)
+    #expect(stdout == expected)
+  }
+
+  @Test(arguments: [100, 3000, 20000])
+  func capsAreTheSameInSmallBatches(_ batchSize: Int) {
+    let policy = #"{"default": {"ttl": "30d", "keep": 5}}"#
+    let (wholeStatus, whole) = expire(Self.input, policy: policy, batchSize: ExpireRun.batchSize)
+    let (status, stdout) = expire(Self.input, policy: policy, batchSize: batchSize)
+    let (_, uncapped) = expire(
+      Self.input, policy: #"{"default": {"ttl": "30d"}}"#, batchSize: batchSize)
+    #expect(wholeStatus == .success && status == .success)
+    #expect(stdout == whole)
+    // The caps removed records.
+    #expect(stdout.split(separator: "\n").count < uncapped.split(separator: "\n").count)
+  }
+}
