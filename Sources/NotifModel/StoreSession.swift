@@ -9,8 +9,7 @@
 /// A store held for an in-place sweep (notif-expire, notif-mark): its lock taken, what an
 /// interrupted sweep left recovered, and the store open for reading.
 ///
-/// Dropping the session closes the store and then releases the lock, on every path. The
-/// session also holds the archive helpers both tools' stream modes use.
+/// Dropping the session closes the store and then releases the lock, on every path.
 public struct StoreSession: ~Copyable {
   /// The store's path.
   public let store: String
@@ -72,23 +71,31 @@ public struct StoreSession: ~Copyable {
     Diagnostic(.error, "Locked", "another sweep or appender holds the lock", file: lockPath)
   }
 
-  /// Opens an archive file to append to, creating it (mode 0666 less the umask) if missing.
-  public static func openArchive(_ path: String) throws(SystemError) -> Int32 {
-    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
-    guard fd >= 0 else {
-      throw SystemError(path: path, doing: "cannot open the archive", errno: errno)
-    }
-    return fd
-  }
-
-  /// Flushes an archive's writer and syncs the file to disk. `EINVAL` (a pipe or a character
-  /// device such as `/dev/null`, which cannot sync) is not an error.
-  public static func syncArchive(_ writer: inout OutputWriter, fd: Int32, path: String)
-    throws(SystemError)
-  {
-    try writer.flush()
-    if fsync(fd) != 0 && errno != EINVAL {
-      throw SystemError(path: path, doing: "cannot sync the archive", errno: errno)
+  /// Takes the session of a sweep in place as the tools do: recovers unless `options` is a dry
+  /// run, reports each recovery warning (`Recovered`) and a lock another process keeps
+  /// (`lockedDiagnostic`) through `report`, and returns nil in that last case, when the tool
+  /// exits 75.
+  ///
+  /// - Throws: `SystemError` for any other failure (see `init`).
+  public static func acquire(
+    store: String, options: SweepOptions, monotonicClock: () -> Double,
+    report: (Diagnostic) -> Void
+  ) throws(SystemError) -> StoreSession? {
+    do {
+      return try StoreSession(
+        store: store, wait: options.wait, recover: !options.dryRun,
+        monotonicClock: monotonicClock
+      ) { warning in
+        report(Diagnostic(.warning, "Recovered", warning, file: store))
+      }
+    } catch {
+      switch error {
+      case .held(let path):
+        report(lockedDiagnostic(lockPath: path))
+        return nil
+      case .system(let failure):
+        throw failure
+      }
     }
   }
 }

@@ -135,33 +135,25 @@ struct ExpireRun: ~Copyable {
         report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
       }
     }
-    var archiveFD: Int32 = -1
-    if let archive = configuration.sweep.archive, !configuration.sweep.dryRun {
-      do {
-        archiveFD = try StoreSession.openArchive(archive)
-      } catch {
-        throw Stop(error: error)
-      }
+    var archive: StreamArchive
+    do {
+      archive = try StreamArchive(options: configuration.sweep)
+    } catch {
+      throw Stop(error: error)
     }
-    defer { if archiveFD >= 0 { close(archiveFD) } }
-    var archive = OutputWriter(fd: archiveFD, name: configuration.sweep.archive ?? "")
     try survey(inputs, &stderr)
     let dryRun = configuration.sweep.dryRun
-    let archiving = archiveFD >= 0
     try sweep(inputs, &stderr) { kept, gone throws(SystemError) in
       if dryRun {
         try stdout.write(gone)
       } else {
         try stdout.write(kept)
-        if archiving { try archive.write(gone) }
+        try archive.write(gone)
       }
     }
     do throws(SystemError) {
       try stdout.flush()
-      if archiving {
-        try StoreSession.syncArchive(
-          &archive, fd: archiveFD, path: configuration.sweep.archive ?? "")
-      }
+      try archive.sync()
     } catch {
       throw Stop(error: error)
     }
@@ -172,23 +164,17 @@ struct ExpireRun: ~Copyable {
   private mutating func sweepStore(
     _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
   ) throws(Stop) {
-    let session: StoreSession
+    let opened: StoreSession?
     do {
-      session = try StoreSession(
-        store: store, wait: configuration.sweep.wait, recover: !configuration.sweep.dryRun,
-        monotonicClock: environment.monotonicClock
-      ) { warning in
-        report(Diagnostic(.warning, "Recovered", warning, file: store), &stderr)
-      }
+      opened = try StoreSession.acquire(
+        store: store, options: configuration.sweep, monotonicClock: environment.monotonicClock
+      ) { diagnostic in report(diagnostic, &stderr) }
     } catch {
-      switch error {
-      case .held(let path):
-        report(StoreSession.lockedDiagnostic(lockPath: path), &stderr)
-        status = .locked
-        return
-      case .system(let failure):
-        throw Stop(error: failure)
-      }
+      throw Stop(error: error)
+    }
+    guard let session = opened else {
+      status = .locked
+      return
     }
     let fd = session.fd
     let inputs = [SweepInput.file(fd, name: store)]

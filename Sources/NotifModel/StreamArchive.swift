@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The archive of a sweep in stream mode (notif-expire, notif-mark without `--store`): the file
+/// of `--archive`, open for appending unless there is none or the run is a dry run.
+///
+/// Writes go through a checked buffered writer; `sync` flushes it and syncs the file, so the
+/// archive is on disk before the tool reports success. Dropping the value closes the file.
+public struct StreamArchive: ~Copyable {
+  private let fd: Int32
+  private let path: String
+  private var writer: OutputWriter
+
+  /// Opens `options.archive` to append to, creating it (mode 0666 less the umask) if missing;
+  /// opens nothing when there is no archive or `options.dryRun` is set.
+  ///
+  /// - Throws: `SystemError` when the file cannot be opened.
+  public init(options: SweepOptions) throws(SystemError) {
+    path = options.archive ?? ""
+    var fd: Int32 = -1
+    if let archive = options.archive, !options.dryRun {
+      fd = open(archive, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+      guard fd >= 0 else {
+        throw SystemError(path: archive, doing: "cannot open the archive", errno: errno)
+      }
+    }
+    self.fd = fd
+    writer = OutputWriter(fd: fd, name: path)
+  }
+
+  deinit {
+    if fd >= 0 { close(fd) }
+  }
+
+  /// Whether removed records go to a file.
+  public var isOpen: Bool { fd >= 0 }
+
+  /// Appends removed records' archive lines; does nothing when no archive is open.
+  public mutating func write(_ lines: ByteBuffer) throws(SystemError) {
+    if fd >= 0 { try writer.write(lines) }
+  }
+
+  /// Flushes what is pending and syncs the file to disk. `EINVAL` (a pipe or a character
+  /// device such as `/dev/null`, which cannot sync) is not an error.
+  public mutating func sync() throws(SystemError) {
+    guard fd >= 0 else { return }
+    try writer.flush()
+    if fsync(fd) != 0 && errno != EINVAL {
+      throw SystemError(path: path, doing: "cannot sync the archive", errno: errno)
+    }
+  }
+}
