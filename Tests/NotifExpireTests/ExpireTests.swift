@@ -327,3 +327,45 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
     #expect(configuration.sweep.wait == 2.5)
   }
 }
+
+@Suite struct CollapseLogTests {
+  static func entry(_ index: Int) -> CollapseLog.Entry {
+    (
+      KeyHash(Array("key \(index % 13)".utf8)),
+      Mark(time: Timestamp(seconds: Int64(index * 7), nanoseconds: Int32(index)), ordinal: index)
+    )
+  }
+
+  /// Entries come back in the order appended, from memory alone or from the file and memory.
+  @Test(arguments: [1, 3, 1000, 5000])
+  func replaysEveryEntryInOrder(_ memoryLimit: Int) throws {
+    var log = CollapseLog(temporaryDirectory: "/tmp", memoryLimit: memoryLimit)
+    for index in 0..<2500 { log.append(Self.entry(index)) }
+    let (complete, count) = (log.isComplete, log.count)
+    #expect(complete && count == 2500)
+    var replayed: [CollapseLog.Entry] = []
+    try log.forEach { replayed.append($0) }
+    #expect(replayed.count == 2500)
+    for (index, entry) in replayed.enumerated() {
+      #expect(entry.key == Self.entry(index).key && entry.mark == Self.entry(index).mark)
+    }
+    // Read again, the same.
+    var again = 0
+    try log.forEach { _ in again += 1 }
+    #expect(again == 2500)
+  }
+
+  /// With no room for its file the log says it is incomplete rather than lose entries quietly.
+  @Test func saysSoWhenItCannotSpill() throws {
+    var log = CollapseLog(temporaryDirectory: "/nonexistent/notif-expire-test", memoryLimit: 4)
+    for index in 0..<4 { log.append(Self.entry(index)) }
+    let (complete, count) = (log.isComplete, log.count)
+    #expect(complete && count == 4)
+    log.append(Self.entry(4))
+    let failed = !log.isComplete
+    #expect(failed)
+    var replayed = 0
+    try log.forEach { _ in replayed += 1 }
+    #expect(replayed == 0)
+  }
+}
