@@ -204,9 +204,21 @@ public struct JSONParser: ~Copyable {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
           try number(&c)
           state = .afterValue
-        case UInt8(ascii: "t"): try literal(&c, "true", .bool, true); state = .afterValue
-        case UInt8(ascii: "f"): try literal(&c, "false", .bool, false); state = .afterValue
-        case UInt8(ascii: "n"): try literal(&c, "null", .null, false); state = .afterValue
+        case UInt8(ascii: "t"):
+          if !literal(&c, Self.trueHead, 4, .bool, true) {
+            try literalInFull(&c, "true", .bool, true)
+          }
+          state = .afterValue
+        case UInt8(ascii: "f"):
+          if !literal(&c, Self.falseHead, 5, .bool, false) {
+            try literalInFull(&c, "false", .bool, false)
+          }
+          state = .afterValue
+        case UInt8(ascii: "n"):
+          if !literal(&c, Self.nullHead, 4, .null, false) {
+            try literalInFull(&c, "null", .null, false)
+          }
+          state = .afterValue
         default:
           throw Self.unexpectedStop(c, expecting: "a JSON value")
         }
@@ -570,25 +582,39 @@ public struct JSONParser: ~Copyable {
     c.i = i
   }
 
+  // The first four bytes of each literal, as one little-endian load reads them.
+  static var trueHead: UInt32 { UInt32(littleEndian: 0x6575_7274) }  // "true"
+  static var falseHead: UInt32 { UInt32(littleEndian: 0x736C_6166) }  // "fals", then "e"
+  static var nullHead: UInt32 { UInt32(littleEndian: 0x6C6C_756E) }  // "null"
+
+  /// The common case of a literal: the whole word here and followed by a byte that may follow
+  /// a value (`,`, `}`, `]` or white space), checked with one 4-byte compare (and the `e` of
+  /// `false`). Returns false, having read nothing, for anything else: `literalInFull` then
+  /// reads it, and words the error.
   @inline(__always)
   private mutating func literal(
+    _ c: inout Cursor, _ head: UInt32, _ length: Int, _ kind: JSONKind, _ value: Bool
+  ) -> Bool {
+    let start = c.i
+    guard start + length < c.n,
+      UnsafeRawPointer(c.p + start).loadUnaligned(as: UInt32.self) == head,
+      length == 4 || c.p[start + 4] == UInt8(ascii: "e")
+    else { return false }
+    let after = c.p[start + length]
+    guard
+      after == UInt8(ascii: ",") || after == UInt8(ascii: "}") || after == UInt8(ascii: "]")
+        || after == 0x20 || after == 0x0A || after == 0x0D || after == 0x09
+    else { return false }
+    scalar(kind, value, start, start + length)
+    c.i = start + length
+    return true
+  }
+
+  private mutating func literalInFull(
     _ c: inout Cursor, _ word: StaticString, _ kind: JSONKind, _ value: Bool
   ) throws(Stop) {
     let start = c.i
     let length = word.utf8CodeUnitCount
-    // The common case, the whole word and the byte after it already here: one 4-byte compare
-    // (and the fifth byte of `false`). Anything else takes the byte loop, which words the error.
-    if start + length < c.n {
-      let head = UnsafeRawPointer(c.p + start).loadUnaligned(as: UInt32.self)
-      let wanted = UnsafeRawPointer(word.utf8Start).loadUnaligned(as: UInt32.self)
-      if head == wanted && (length == 4 || c.p[start + 4] == word.utf8Start[4])
-        && !Self.isWordByte(c.p[start + length])
-      {
-        scalar(kind, value, start, start + length)
-        c.i = start + length
-        return
-      }
-    }
     for k in 0..<length {
       guard start + k < c.n else {
         if !c.isFinal { throw .incomplete }
