@@ -199,7 +199,7 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
   }
 
   /// The key at every offset of lines of many lengths, whole and one byte short: the
-  /// word-at-a-time scan has no blind spot at word edges or in the bytes after the last word.
+  /// block-at-a-time scan has no blind spot at block edges or in the bytes after the last block.
   @Test(arguments: [#""collapse_id":"x""#, #""collapse_id":null"#, #""collapse_id""#])
   func findsTheKeyAtEveryOffset(_ key: String) {
     let expected = key != #""collapse_id":null"#
@@ -222,9 +222,8 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
     }
   }
 
-  /// `nextPair` finds the same offsets as a byte-by-byte search, with bytes around `p` and
-  /// `s` that make the word-at-a-time zero test mark bytes that do not match (0x00, 0x01,
-  /// `o`, `q`, `r`, `t`).
+  /// `nextPair` finds the same offsets as a byte-by-byte search, on bytes near `p` and `s`
+  /// and at every length around a block's, so pairs fall on block edges and in the last bytes.
   @Test func findsEveryPairLikeAByteSearch() {
     let alphabet: [UInt8] = [0x00, 0x01, 0x6F, 0x70, 0x71, 0x72, 0x73, 0x74, 0x80, 0xFF]
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
