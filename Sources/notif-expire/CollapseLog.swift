@@ -26,6 +26,7 @@ struct CollapseLog: ~Copyable {
   private let memoryLimit: Int
   private var memory: [Entry] = []
   private var file: Int32 = -1
+  private var fileName = ""
   /// Whether every entry appended is in the log.
   private(set) var isComplete = true
   /// How many entries the log holds.
@@ -54,9 +55,10 @@ struct CollapseLog: ~Copyable {
       guard let made = try? TemporaryFile.make(in: temporaryDirectory, prefix: "notif-expire")
       else { return abandon() }
       file = made.fd
+      fileName = made.name
     }
     let failure = memory.withUnsafeBytes { raw in
-      OutputWriter.writeAll(raw, to: file, name: "temporary file")
+      OutputWriter.writeAll(raw, to: file, name: fileName)
     }
     guard failure == nil else { return abandon() }
     memory.removeAll(keepingCapacity: true)
@@ -78,29 +80,27 @@ struct CollapseLog: ~Copyable {
   func forEach(_ body: (Entry) -> Void) throws(SystemError) {
     if file >= 0 {
       guard lseek(file, 0, SEEK_SET) == 0 else {
-        throw SystemError(path: "temporary file", doing: "cannot read again", errno: errno)
+        throw SystemError(path: fileName, doing: "cannot read again", errno: errno)
       }
-      let capacity = 2048
-      try withUnsafeTemporaryAllocation(of: Entry.self, capacity: capacity) {
+      let stride = MemoryLayout<Entry>.stride
+      try withUnsafeTemporaryAllocation(of: Entry.self, capacity: 2048) {
         buffer throws(SystemError) in
-        let raw = UnsafeMutableRawBufferPointer(buffer)
+        guard let base = UnsafeMutableRawPointer(buffer.baseAddress) else { return }
+        let size = buffer.count * stride
         var filled = 0
         while true {
-          let got = read(file, raw.baseAddress! + filled, raw.count - filled)
+          let got = read(file, base + filled, size - filled)
           if got < 0 {
             if errno == EINTR { continue }
-            throw SystemError(path: "temporary file", doing: "read error", errno: errno)
+            throw SystemError(path: fileName, doing: "read error", errno: errno)
           }
           filled += got
-          let whole = filled / MemoryLayout<Entry>.stride
+          let whole = filled / stride
           for index in 0..<whole { body(buffer[index]) }
           if got == 0 { break }
-          let rest = filled - whole * MemoryLayout<Entry>.stride
-          if rest > 0 {
-            raw.baseAddress!.copyMemory(
-              from: raw.baseAddress! + whole * MemoryLayout<Entry>.stride, byteCount: rest)
-          }
-          filled = rest
+          // A read may end inside an entry: its first bytes move to the front.
+          filled -= whole * stride
+          if filled > 0 { base.copyMemory(from: base + whole * stride, byteCount: filled) }
         }
       }
     }

@@ -120,7 +120,8 @@ private func view<R>(_ line: String, _ body: (RecordLineResult, RecordView?) -> 
   @Test func rootKeysAreCheckedForDuplicatesUnlessEachIsInItsPlace() {
     let keys = RecordField.allCases.map(\.key)
     func object(_ keys: [String], nested: String = "{}") -> String {
-      "{" + keys.map { "\"\($0)\":" + ($0 == "payload" ? nested : "null") }
+      "{"
+        + keys.map { "\"\($0)\":" + ($0 == "payload" ? nested : "null") }
         .joined(separator: ",") + "}"
     }
     var lines = [object(keys), " " + object(keys) + " ", object(keys + ["extra"])]
