@@ -64,6 +64,10 @@ public struct JSONParser: ~Copyable {
   public private(set) var isCompact = false
   /// The deepest nesting of objects and arrays accepted.
   public let maxDepth: Int
+  /// Whether the keys of the outermost object are checked for duplicates while parsing. A
+  /// caller that knows them distinct by other means (a record's keys in their usual order)
+  /// turns this off and calls `rootDuplicateKeyError` when it does not.
+  public var checksRootKeys = true
   // The open objects and arrays, innermost last, as tape indices; and room to compare the keys
   // of one object. Managed by hand too: they are touched for every value.
   private var stack: UnsafeMutablePointer<Int>
@@ -146,6 +150,22 @@ public struct JSONParser: ~Copyable {
     try body(JSONView(tokens: UnsafeBufferPointer(start: tape, count: tokenCount), bytes: bytes))
   }
 
+  /// The duplicate key error of the last complete value, an object parsed from `bytes` with
+  /// `checksRootKeys` off, or nil: the error the parse would have ended with.
+  public mutating func rootDuplicateKeyError(over bytes: UnsafeRawBufferPointer) -> JSONError? {
+    guard tokenCount > 0, tape[0].kind == .object, tape[0].count > 1,
+      let base = bytes.baseAddress
+    else { return nil }
+    let c = Cursor(p: base.assumingMemoryBound(to: UInt8.self), n: bytes.count, isFinal: true)
+    do {
+      try checkDuplicateKeys(object: 0, c)
+      return nil
+    } catch {
+      guard case .failed(let error) = error else { return nil }
+      return error
+    }
+  }
+
   // MARK: - The state machine
 
   struct Cursor {
@@ -184,11 +204,23 @@ public struct JSONParser: ~Copyable {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
           try number(&c)
           state = .afterValue
-        case UInt8(ascii: "t"): try literal(&c, "true", .bool, true); state = .afterValue
-        case UInt8(ascii: "f"): try literal(&c, "false", .bool, false); state = .afterValue
-        case UInt8(ascii: "n"): try literal(&c, "null", .null, false); state = .afterValue
+        case UInt8(ascii: "t"):
+          if !literal(&c, Self.trueHead, 4, .bool, true) {
+            try literalInFull(&c, "true", .bool, true)
+          }
+          state = .afterValue
+        case UInt8(ascii: "f"):
+          if !literal(&c, Self.falseHead, 5, .bool, false) {
+            try literalInFull(&c, "false", .bool, false)
+          }
+          state = .afterValue
+        case UInt8(ascii: "n"):
+          if !literal(&c, Self.nullHead, 4, .null, false) {
+            try literalInFull(&c, "null", .null, false)
+          }
+          state = .afterValue
         default:
-          throw unexpectedStop(c, expecting: "a JSON value")
+          throw Self.unexpectedStop(c, expecting: "a JSON value")
         }
       case .objectFirst:
         if try peekSkippingSpace(&c) == UInt8(ascii: "}") {
@@ -200,12 +232,12 @@ public struct JSONParser: ~Copyable {
       case .objectKey:
         let b = try peekSkippingSpace(&c)
         guard b == UInt8(ascii: "\"") else {
-          throw unexpectedStop(c, expecting: "a string key")
+          throw Self.unexpectedStop(c, expecting: "a string key")
         }
         tape[stack[depth - 1]].count &+= 1
         try string(&c)
         guard try peekSkippingSpace(&c) == UInt8(ascii: ":") else {
-          throw unexpectedStop(c, expecting: "':' after the key")
+          throw Self.unexpectedStop(c, expecting: "':' after the key")
         }
         c.i += 1
         state = .value
@@ -244,7 +276,7 @@ public struct JSONParser: ~Copyable {
           if Self.messageNeedsMore(c, c.i) { throw .incomplete }
           let what =
             isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
-          var error = unexpected(c, c.i, expecting: what)
+          var error = Self.unexpected(c, c.i, expecting: what)
           if b == UInt8(ascii: "\"") || b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
             error.message += " (missing comma?)"
           }
@@ -253,6 +285,10 @@ public struct JSONParser: ~Copyable {
       }
     }
   }
+
+  // The helpers of the state machine below are static, or mutating, on purpose: a call to a
+  // non-mutating method of the parser from `run` made the compiler copy the whole parser to
+  // the stack (and stall on the copy) around every value.
 
   @inline(__always)
   private func peekSkippingSpace(_ c: inout Cursor) throws(Stop) -> UInt8 {
@@ -265,12 +301,12 @@ public struct JSONParser: ~Copyable {
         return b
       }
     }
-    throw endOfInput(c)
+    throw Self.endOfInput(c, inside: depth == 0 ? nil : tape[stack[depth - 1]].kind)
   }
 
-  private func endOfInput(_ c: Cursor) -> Stop {
+  private static func endOfInput(_ c: Cursor, inside kind: JSONKind?) -> Stop {
     if !c.isFinal { return .incomplete }
-    let what = depth == 0 ? nil : tape[stack[depth - 1]].kind == .object ? "object" : "array"
+    let what = kind.map { $0 == .object ? "object" : "array" }
     return .failed(
       JSONError(
         .invalidJSON, at: c.n,
@@ -299,7 +335,7 @@ public struct JSONParser: ~Copyable {
     c.i += 1
     tape[index].end = Int32(truncatingIfNeeded: c.i)
     tape[index].next = Int32(truncatingIfNeeded: tokenCount)
-    if tape[index].kind == .object && tape[index].count > 1 {
+    if tape[index].kind == .object && tape[index].count > 1 && (depth > 0 || checksRootKeys) {
       try checkDuplicateKeys(object: index, c)
     }
   }
@@ -334,7 +370,7 @@ public struct JSONParser: ~Copyable {
       }
       guard i < n else {
         c.i = i
-        throw endOfString(c, start)
+        throw Self.endOfString(c, start)
       }
       let b = p[i]
       if b == UInt8(ascii: "\"") {
@@ -346,7 +382,7 @@ public struct JSONParser: ~Copyable {
         if i + 1 < n && (p[i + 1] == UInt8(ascii: "u") || p[i + 1] == UInt8(ascii: "/")) {
           c.needsRewrite = true
         }
-        i = try escape(c, at: i, stringStart: start)
+        i = try Self.escape(c, at: i, stringStart: start)
       } else if b < 0x20 {
         throw .failed(
           JSONError(
@@ -356,14 +392,14 @@ public struct JSONParser: ~Copyable {
       } else if b < 0x80 {
         i += 1
       } else {
-        i = try utf8Sequence(c, at: i, stringStart: start)
+        i = try Self.utf8Sequence(c, at: i, stringStart: start)
       }
     }
     scalar(.string, escaped, start, i)
     c.i = i
   }
 
-  private func endOfString(_ c: Cursor, _ start: Int) -> Stop {
+  private static func endOfString(_ c: Cursor, _ start: Int) -> Stop {
     c.isFinal
       ? .failed(JSONError(.invalidJSON, at: start, "string is not closed before the end of input"))
       : .incomplete
@@ -384,14 +420,14 @@ public struct JSONParser: ~Copyable {
     return (hasQuote | hasBackslash | hasControl | w) & highs
   }
 
-  private func escape(_ c: Cursor, at i: Int, stringStart: Int) throws(Stop) -> Int {
-    guard i + 1 < c.n else { throw endOfString(c, stringStart) }
+  private static func escape(_ c: Cursor, at i: Int, stringStart: Int) throws(Stop) -> Int {
+    guard i + 1 < c.n else { throw Self.endOfString(c, stringStart) }
     switch c.p[i + 1] {
     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
       UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
       return i + 2
     case UInt8(ascii: "u"):
-      let unit = try hex4(c, at: i + 2, stringStart: stringStart)
+      let unit = try Self.hex4(c, at: i + 2, stringStart: stringStart)
       if unit >= 0xDC00 && unit < 0xE000 {
         throw .failed(
           JSONError(.invalidJSON, at: i, "unpaired low surrogate escape \(Self.escapeText(unit))"))
@@ -402,7 +438,7 @@ public struct JSONParser: ~Copyable {
         throw .failed(
           JSONError(.invalidJSON, at: i, "unpaired high surrogate escape \(Self.escapeText(unit))"))
       }
-      let low = try hex4(c, at: i + 8, stringStart: stringStart)
+      let low = try Self.hex4(c, at: i + 8, stringStart: stringStart)
       guard low >= 0xDC00 && low < 0xE000 else {
         throw .failed(
           JSONError(.invalidJSON, at: i, "unpaired high surrogate escape \(Self.escapeText(unit))"))
@@ -416,10 +452,10 @@ public struct JSONParser: ~Copyable {
     }
   }
 
-  private func hex4(_ c: Cursor, at i: Int, stringStart: Int) throws(Stop) -> UInt32 {
+  private static func hex4(_ c: Cursor, at i: Int, stringStart: Int) throws(Stop) -> UInt32 {
     var value: UInt32 = 0
     for k in i..<i + 4 {
-      guard k < c.n else { throw endOfString(c, stringStart) }
+      guard k < c.n else { throw Self.endOfString(c, stringStart) }
       let digit = JSONEscapes.hexValue(c.p[k])
       guard digit != 0xFF else {
         throw .failed(
@@ -431,15 +467,15 @@ public struct JSONParser: ~Copyable {
   }
 
   /// Validates the UTF-8 sequence at `i` (Unicode Table 3-7) and returns the offset after it.
-  private func utf8Sequence(_ c: Cursor, at i: Int, stringStart: Int) throws(Stop) -> Int {
+  private static func utf8Sequence(_ c: Cursor, at i: Int, stringStart: Int) throws(Stop) -> Int {
     switch Self.utf8Length(c.p, i, c.n) {
     case .valid(let length): return i + length
-    case .truncated: throw c.isFinal ? .failed(invalidUTF8(c, i)) : .incomplete
-    case .invalid: throw .failed(invalidUTF8(c, i))
+    case .truncated: throw c.isFinal ? .failed(Self.invalidUTF8(c, i)) : .incomplete
+    case .invalid: throw .failed(Self.invalidUTF8(c, i))
     }
   }
 
-  private func invalidUTF8(_ c: Cursor, _ i: Int) -> JSONError {
+  private static func invalidUTF8(_ c: Cursor, _ i: Int) -> JSONError {
     JSONError(.invalidUTF8, at: i, "invalid UTF-8 byte \(Self.hexByte(c.p[i]))")
   }
 
@@ -546,25 +582,39 @@ public struct JSONParser: ~Copyable {
     c.i = i
   }
 
+  // The first four bytes of each literal, as one little-endian load reads them.
+  static var trueHead: UInt32 { UInt32(littleEndian: 0x6575_7274) }  // "true"
+  static var falseHead: UInt32 { UInt32(littleEndian: 0x736C_6166) }  // "fals", then "e"
+  static var nullHead: UInt32 { UInt32(littleEndian: 0x6C6C_756E) }  // "null"
+
+  /// The common case of a literal: the whole word here and followed by a byte that may follow
+  /// a value (`,`, `}`, `]` or white space), checked with one 4-byte compare (and the `e` of
+  /// `false`). Returns false, having read nothing, for anything else: `literalInFull` then
+  /// reads it, and words the error.
   @inline(__always)
   private mutating func literal(
+    _ c: inout Cursor, _ head: UInt32, _ length: Int, _ kind: JSONKind, _ value: Bool
+  ) -> Bool {
+    let start = c.i
+    guard start + length < c.n,
+      UnsafeRawPointer(c.p + start).loadUnaligned(as: UInt32.self) == head,
+      length == 4 || c.p[start + 4] == UInt8(ascii: "e")
+    else { return false }
+    let after = c.p[start + length]
+    guard
+      after == UInt8(ascii: ",") || after == UInt8(ascii: "}") || after == UInt8(ascii: "]")
+        || after == 0x20 || after == 0x0A || after == 0x0D || after == 0x09
+    else { return false }
+    scalar(kind, value, start, start + length)
+    c.i = start + length
+    return true
+  }
+
+  private mutating func literalInFull(
     _ c: inout Cursor, _ word: StaticString, _ kind: JSONKind, _ value: Bool
   ) throws(Stop) {
     let start = c.i
     let length = word.utf8CodeUnitCount
-    // The common case, the whole word and the byte after it already here: one 4-byte compare
-    // (and the fifth byte of `false`). Anything else takes the byte loop, which words the error.
-    if start + length < c.n {
-      let head = UnsafeRawPointer(c.p + start).loadUnaligned(as: UInt32.self)
-      let wanted = UnsafeRawPointer(word.utf8Start).loadUnaligned(as: UInt32.self)
-      if head == wanted && (length == 4 || c.p[start + 4] == word.utf8Start[4])
-        && !Self.isWordByte(c.p[start + length])
-      {
-        scalar(kind, value, start, start + length)
-        c.i = start + length
-        return
-      }
-    }
     for k in 0..<length {
       guard start + k < c.n else {
         if !c.isFinal { throw .incomplete }
@@ -743,9 +793,9 @@ public struct JSONParser: ~Copyable {
 
   /// The stop for an unexpected byte at `c.i`: its error, or `.incomplete` if the message would
   /// quote more than has arrived.
-  private func unexpectedStop(_ c: Cursor, expecting what: String) -> Stop {
+  private static func unexpectedStop(_ c: Cursor, expecting what: String) -> Stop {
     if Self.messageNeedsMore(c, c.i) { return .incomplete }
-    return .failed(unexpected(c, c.i, expecting: what))
+    return .failed(Self.unexpected(c, c.i, expecting: what))
   }
 
   private static func wordStop(_ c: Cursor, _ start: Int) -> Stop {
@@ -769,10 +819,10 @@ public struct JSONParser: ~Copyable {
     return end == c.n && end - i < 40
   }
 
-  private func unexpected(_ c: Cursor, _ i: Int, expecting what: String) -> JSONError {
+  private static func unexpected(_ c: Cursor, _ i: Int, expecting what: String) -> JSONError {
     let b = c.p[i]
     if b >= 0x80, case .invalid = Self.utf8Length(c.p, i, c.n) {
-      return invalidUTF8(c, i)
+      return Self.invalidUTF8(c, i)
     }
     switch b {
     case UInt8(ascii: "/"):

@@ -28,15 +28,28 @@ public struct OutputWriter: ~Copyable {
   }
 
   /// Queues bytes, writing out when the buffer is full. A run of at least a buffer's size is
-  /// written straight from `bytes`, after what is pending, rather than copied first.
-  public mutating func write(_ bytes: ByteBuffer) throws(SystemError) {
-    if bytes.count >= limit {
+  /// written straight from `raw`, after what is pending, rather than copied first.
+  public mutating func write(_ raw: UnsafeRawBufferPointer) throws(SystemError) {
+    if raw.count >= limit {
       try flush()
-      if let failure = bytes.withUnsafeBytes({ writeOut($0) }) { throw failure }
+      if let failure = writeOut(raw) { throw failure }
       return
     }
-    pending.append(bytes)
+    pending.append(raw)
     if pending.count >= limit { try flush() }
+  }
+
+  /// Queues the bytes of a buffer, as `write(_: UnsafeRawBufferPointer)` does.
+  public mutating func write(_ bytes: ByteBuffer) throws(SystemError) {
+    let failure = bytes.withUnsafeBytes { raw -> SystemError? in
+      do throws(SystemError) {
+        try write(raw)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { throw failure }
   }
 
   /// Queues the UTF-8 bytes of a string.
@@ -53,8 +66,15 @@ public struct OutputWriter: ~Copyable {
     if let failure { throw failure }
   }
 
-  /// Writes all of `raw`, continuing partial writes; returns the error that stopped it.
   private func writeOut(_ raw: UnsafeRawBufferPointer) -> SystemError? {
+    Self.writeAll(raw, to: fd, name: name)
+  }
+
+  /// Writes all of `raw` to `fd`, continuing partial writes and retrying `EINTR`; returns the
+  /// error that stopped it, naming `name`.
+  public static func writeAll(_ raw: UnsafeRawBufferPointer, to fd: Int32, name: String)
+    -> SystemError?
+  {
     guard let base = raw.baseAddress else { return nil }
     var offset = 0
     while offset < raw.count {

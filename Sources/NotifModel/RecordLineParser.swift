@@ -36,6 +36,7 @@ public struct RecordLineParser: ~Copyable {
 
   /// Creates a parser.
   public init() {
+    parser.checksRootKeys = false
     let count = RecordField.allCases.count
     slots = UnsafeMutablePointer<Int32>.allocate(capacity: count)
     let total = Self.keys.reduce(0) { $0 + $1.count }
@@ -75,6 +76,17 @@ public struct RecordLineParser: ~Copyable {
       error.offset += offset
       return .failed(error)
     case .complete(let end):
+      text = trimmed
+      textOffset = offset
+      let keysInOrder = parser.withView(over: trimmed) { view in
+        view.kind(0) != .object || locateFields(view)
+      }
+      // Keys each in their own field's place are distinct; any others are checked as the
+      // parse would have (it leaves the outermost object's keys to this).
+      if !keysInOrder, var error = parser.rootDuplicateKeyError(over: trimmed) {
+        error.offset += offset
+        return .failed(error)
+      }
       guard end == trimmed.count else {
         var next = end
         while next < trimmed.count, LineReader.isSpace(trimmed[next]) { next += 1 }
@@ -82,14 +94,7 @@ public struct RecordLineParser: ~Copyable {
           JSONError(.invalidJSON, at: offset + next, "more text after the record on the same line"))
       }
     }
-    text = trimmed
-    textOffset = offset
-    let isObject = parser.withView(over: trimmed) { view in
-      guard view.kind(0) == .object else { return false }
-      locateFields(view)
-      return true
-    }
-    guard isObject else {
+    guard parser.withView(over: trimmed, { $0.kind(0) == .object }) else {
       return .failed(JSONError(.invalidJSON, at: offset, "a record is a JSON object"))
     }
     return .record
@@ -111,20 +116,24 @@ public struct RecordLineParser: ~Copyable {
     }
   }
 
-  private func locateFields(_ view: JSONView) {
+  /// Fills `slots` from the members of the object at the root of `view`; returns whether every
+  /// key was the one of its position in `RecordField` order (so no key repeats).
+  private func locateFields(_ view: JSONView) -> Bool {
     let count = RecordField.allCases.count
     slots.update(repeating: -1, count: count)
-    guard let base = view.bytes.baseAddress else { return }
+    guard let base = view.bytes.baseAddress else { return true }
+    var inOrder = true
     var key = 1
     for position in 0..<Int(view.tokens[0].count) {
       let token = view.tokens[key]
       let value = key + 1
       let length = Int(token.end - token.start) - 2
       if position < count && !token.flag && length == keyStarts[position + 1] - keyStarts[position]
-        && memcmp(base + Int(token.start) + 1, keyBytes + keyStarts[position], length) == 0
+        && Self.bytesEqual(base + Int(token.start) + 1, keyBytes + keyStarts[position], length)
       {
         slots[position] = Int32(value)
       } else {
+        inOrder = false
         let name = token.flag ? Array(view.string(key).utf8) : Array(view.rawString(key))
         if let field = Self.keys.firstIndex(of: name) {
           slots[field] = Int32(value)
@@ -132,6 +141,28 @@ public struct RecordLineParser: ~Copyable {
       }
       key = Int(view.tokens[value].next)
     }
+    return inOrder
+  }
+
+  /// Whether `length` bytes at `a` and `b` are equal: a few loads, which may overlap, and no
+  /// byte read outside the two ranges.
+  @inline(__always)
+  static func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ length: Int) -> Bool {
+    func word<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> Bool {
+      a.loadUnaligned(fromByteOffset: offset, as: T.self)
+        == b.loadUnaligned(fromByteOffset: offset, as: T.self)
+    }
+    if length >= 8 {
+      var offset = 0
+      while offset + 8 < length {
+        guard word(offset, UInt64.self) else { return false }
+        offset += 8
+      }
+      return word(length - 8, UInt64.self)
+    }
+    if length >= 4 { return word(0, UInt32.self) && word(length - 4, UInt32.self) }
+    if length >= 2 { return word(0, UInt16.self) && word(length - 2, UInt16.self) }
+    return length == 0 || word(0, UInt8.self)
   }
 
   @inline(__always)

@@ -62,6 +62,9 @@ struct ExpireCommand {
     var temporaryDirectory = "/tmp"
     /// The bytes of input per batch of lines; smaller only in tests.
     var batchSize = ExpireRun.batchSize
+    /// The collapse marks kept in memory before they go to a temporary file; smaller only in
+    /// tests.
+    var collapseLogMemoryLimit = CollapseLog.defaultMemoryLimit
   }
 
   /// Runs the command and returns its exit status; the only output is through `stdout` and

@@ -234,41 +234,31 @@ struct ExpireDecider: ~Copyable {
 
   /// The first offset at or after `from` where the bytes `ps` start, or nil.
   ///
-  /// Eight offsets at a time (SWAR): `zeroBytes` marks every zero byte of a word, and may also
-  /// mark a byte above a zero one, never miss one; so the bits where both words (the bytes at
-  /// the offsets and the bytes after them) match are a superset of the pairs, each checked.
+  /// Sixteen offsets at a time: the bytes at the offsets and the bytes after them are compared
+  /// with `p` and `s` as vectors (SSE2 on x86-64, NEON on arm64), and a block where both match
+  /// somewhere is searched byte by byte. The last bytes, fewer than a block, are searched byte
+  /// by byte too.
   static func nextPair(_ base: UnsafeRawPointer, count: Int, from: Int) -> Int? {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    func zeroBytes(_ word: UInt64) -> UInt64 {
-      (word &- ones) & ~word & (ones &* 0x80)
-    }
     let first: UInt8 = 0x70  // p
     let second: UInt8 = 0x73  // s
+    func isPair(_ at: Int) -> Bool {
+      base.load(fromByteOffset: at, as: UInt8.self) == first
+        && base.load(fromByteOffset: at + 1, as: UInt8.self) == second
+    }
+    let firsts = SIMD16<UInt8>(repeating: first)
+    let seconds = SIMD16<UInt8>(repeating: second)
     var offset = from
-    // A word at `offset` and one at `offset + 1`: nine bytes.
-    while offset + 9 <= count {
-      let here = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-      let next = UInt64(
-        littleEndian: base.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self))
-      var hits =
-        zeroBytes(here ^ (ones &* UInt64(first))) & zeroBytes(next ^ (ones &* UInt64(second)))
-      while hits != 0 {
-        let at = offset + hits.trailingZeroBitCount / 8
-        if base.load(fromByteOffset: at, as: UInt8.self) == first
-          && base.load(fromByteOffset: at + 1, as: UInt8.self) == second
-        {
-          return at
-        }
-        hits &= hits &- 1
+    // A block at `offset` and one at `offset + 1`: seventeen bytes.
+    while offset + 17 <= count {
+      let here = base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+      let next = base.loadUnaligned(fromByteOffset: offset + 1, as: SIMD16<UInt8>.self)
+      if any((here .== firsts) .& (next .== seconds)) {
+        for at in offset..<offset + 16 where isPair(at) { return at }
       }
-      offset += 8
+      offset += 16
     }
     while offset + 2 <= count {
-      if base.load(fromByteOffset: offset, as: UInt8.self) == first
-        && base.load(fromByteOffset: offset + 1, as: UInt8.self) == second
-      {
-        return offset
-      }
+      if isPair(offset) { return offset }
       offset += 1
     }
     return nil

@@ -84,7 +84,7 @@ struct ExpireRun: ~Copyable {
 
   /// The size of a batch of lines handed to a worker; `Environment.batchSize` by default
   /// (tests set a smaller one, to spread a few lines over many batches).
-  static let batchSize = 128 * 1024
+  static let batchSize = 512 * 1024
   /// Batches read ahead of the one being written: memory stays a few batches.
   static let batchesInFlight = 3
 
@@ -143,12 +143,13 @@ struct ExpireRun: ~Copyable {
     }
     try survey(inputs, &stderr)
     let dryRun = configuration.sweep.dryRun
-    try sweep(inputs, &stderr) { kept, gone throws(SystemError) in
+    try sweep(inputs, &stderr, archiving: dryRun || archive.isOpen) {
+      batch, _ throws(SystemError) in
       if dryRun {
-        try stdout.write(gone)
+        try stdout.write(batch.gone)
       } else {
-        try stdout.write(kept)
-        try archive.write(gone)
+        try batch.forEachKeptRun { run throws(SystemError) in try stdout.write(run) }
+        try archive.write(batch.gone)
       }
     }
     do throws(SystemError) {
@@ -180,7 +181,9 @@ struct ExpireRun: ~Copyable {
     let inputs = [SweepInput.file(fd, name: store)]
     try survey(inputs, &stderr)
     if configuration.sweep.dryRun {
-      try sweep(inputs, &stderr) { _, gone throws(SystemError) in try stdout.write(gone) }
+      try sweep(inputs, &stderr, archiving: true) { batch, _ throws(SystemError) in
+        try stdout.write(batch.gone)
+      }
       do {
         try stdout.flush()
       } catch {
@@ -192,12 +195,15 @@ struct ExpireRun: ~Copyable {
       store: store, storeStatus: session.status, archive: configuration.sweep.archive,
       pid: environment.pid)
     do throws(Stop) {
-      try sweep(inputs, &stderr) { prefix throws(SystemError) in
+      try sweep(inputs, &stderr, archiving: configuration.sweep.archive != nil) {
+        prefix throws(SystemError) in
         try rewrite.start(copying: prefix, from: fd)
-      } flush: { kept, gone throws(SystemError) in
+      } flush: { batch, keptFrom throws(SystemError) in
         guard rewrite.isStarted else { return }
-        try rewrite.writeKept(kept)
-        try rewrite.writeArchived(gone)
+        try batch.forEachKeptRun(from: keptFrom) { run throws(SystemError) in
+          try rewrite.writeKept(run, newline: false)
+        }
+        try rewrite.writeArchived(batch.gone)
       }
       guard removed > 0 else { return }
       do {
@@ -213,32 +219,51 @@ struct ExpireRun: ~Copyable {
 
   // MARK: - Passes
 
-  /// The passes before the sweep: which records collapse (a byte search finds the records
-  /// with a collapse_id, and only those are parsed; a second such pass runs only when some
-  /// collapse key repeats), then, when a rule has `keep`, the newest records of each cap group.
+  /// The passes before the sweep: which records collapse, then, when a rule has `keep`, the
+  /// newest records of each cap group.
   ///
-  /// The workers parse the batches and list what each line adds (a fingerprint, a collapse
-  /// mark, a cap mark); this thread adds the lists to the tables in input order, so the tables
-  /// are exactly those of one thread reading every line in turn.
+  /// Collapse takes one pass over the input: a byte search finds the records with a
+  /// collapse_id, and only those are parsed. Each one's key goes into a `FingerprintSet`, to
+  /// find the keys that repeat, and its key and mark into a `CollapseLog`; the winners of the
+  /// keys that repeat are then found in the log. Should the log fail (no room for its
+  /// temporary file), a second pass over the input finds them instead.
+  ///
+  /// The workers parse the batches and list what each line adds (a collapse mark, a cap
+  /// mark); this thread adds the lists to the tables in input order, so the tables are exactly
+  /// those of one thread reading every line in turn.
   private mutating func survey(_ inputs: [SweepInput], _ stderr: inout OutputWriter) throws(Stop) {
-    // Collapse, first pass: a fingerprint per (app, collapse_id), to find those that repeat.
     var keys = FingerprintSet()
+    var log = CollapseLog(
+      temporaryDirectory: environment.temporaryDirectory,
+      memoryLimit: environment.collapseLogMemoryLimit)
     try Self.forEachBatch(
       inputs, task: .collapseKeys, rules: rules, batchSize: environment.batchSize
     ) { batch throws(Stop) in
-      for fingerprint in batch.fingerprints { keys.insert(fingerprint) }
+      for entry in batch.collapseMarks {
+        keys.insert(entry.key.fingerprint)
+        log.append(entry)
+      }
     }
-    // Second pass, only if some repeat: the record that stays, for each key that repeats.
     if keys.repeatedCount > 0 {
       var winners: [KeyHash: Mark] = [:]
       // Sized once: a table that doubles holds both sizes at its peak.
       winners.reserveCapacity(keys.repeatedCount)
-      try Self.forEachBatch(
-        inputs, task: .collapseWinners(keys), rules: rules, batchSize: environment.batchSize
-      ) { batch throws(Stop) in
-        for (hash, mark) in batch.collapseMarks {
-          if let winner = winners[hash], !mark.replaces(winner) { continue }
-          winners[hash] = mark
+      func consider(_ entry: CollapseLog.Entry) {
+        guard keys.isRepeated(entry.key.fingerprint) else { return }
+        if let winner = winners[entry.key], !entry.mark.replaces(winner) { return }
+        winners[entry.key] = entry.mark
+      }
+      if log.isComplete {
+        do {
+          try log.forEach(consider)
+        } catch {
+          throw Stop(error: error)
+        }
+      } else {
+        try Self.forEachBatch(
+          inputs, task: .collapseWinners(keys), rules: rules, batchSize: environment.batchSize
+        ) { batch throws(Stop) in
+          for entry in batch.collapseMarks { consider(entry) }
         }
       }
       rules.collapseWinners = winners
@@ -259,23 +284,24 @@ struct ExpireRun: ~Copyable {
     rules.capThresholds = thresholds
   }
 
-  /// The sweep: every line is kept (written to the first buffer as it was) or removed (its
-  /// archive line written to the second); `flush` takes both buffers, batch by batch, in the
-  /// order of the input. Batches of lines are decided by worker threads (two, or none on one
+  /// The sweep: every line is kept (a run of the batch's bytes, written as it was) or removed
+  /// (with `archiving`, its archive line goes to the batch's `gone`); `flush` takes each batch,
+  /// in the order of the input, and the offset in it from which its kept runs are to be
+  /// written. Batches of lines are decided by worker threads (two, or none on one
   /// core) and written in order.
   ///
   /// With `begin`, kept lines before the first removal are not written: `begin` gets their
   /// byte range in the (single) input at the first removal, to copy them as they are; so a
   /// store where nothing is removed is read and never written.
   private mutating func sweep(
-    _ inputs: [SweepInput], _ stderr: inout OutputWriter,
+    _ inputs: [SweepInput], _ stderr: inout OutputWriter, archiving: Bool,
     begin: ((_ prefix: Range<Int64>) throws(SystemError) -> Void)? = nil,
-    flush: (_ kept: ByteBuffer, _ removed: ByteBuffer) throws(SystemError) -> Void
+    flush: (_ batch: SweepBatch, _ keptFrom: Int) throws(SystemError) -> Void
   ) throws(Stop) {
     var progress = SweepProgress(pending: begin != nil)
     if configuration.sweep.progress { progressLine.start(now: environment.monotonicClock()) }
     try Self.forEachBatch(
-      inputs, task: .sweep, rules: rules, batchSize: environment.batchSize
+      inputs, task: .sweep(archiving: archiving), rules: rules, batchSize: environment.batchSize
     ) { batch throws(Stop) in
       if batch.byteOrderMark > 0 { progress.byteOrderMark = batch.byteOrderMark }
       try emit(batch, &progress, &stderr, begin: begin, flush: flush)
@@ -419,7 +445,7 @@ struct ExpireRun: ~Copyable {
   private mutating func emit(
     _ batch: SweepBatch, _ progress: inout SweepProgress, _ stderr: inout OutputWriter,
     begin: ((_ prefix: Range<Int64>) throws(SystemError) -> Void)?,
-    flush: (_ kept: ByteBuffer, _ removed: ByteBuffer) throws(SystemError) -> Void
+    flush: (_ batch: SweepBatch, _ keptFrom: Int) throws(SystemError) -> Void
   ) throws(Stop) {
     for (line, finding) in batch.findings {
       if let category = finding.category, !warnedCategories.insert(category).inserted { continue }
@@ -437,15 +463,12 @@ struct ExpireRun: ~Copyable {
         if let first = batch.firstRemoval, let begin {
           progress.pending = false
           let start = progress.byteOrderMark
-          try begin(start..<max(start, batch.fileOffset + Int64(first.offset)))
-          var kept = ByteBuffer(capacity: batch.kept.count - first.kept)
-          batch.kept.withUnsafeBytes {
-            kept.append(UnsafeRawBufferPointer(rebasing: $0[first.kept...]))
-          }
-          try flush(kept, batch.gone)
+          try begin(start..<max(start, batch.fileOffset + Int64(first)))
+          // The kept lines before the first removal are in the prefix `begin` copied.
+          try flush(batch, first)
         }
       } else {
-        try flush(batch.kept, batch.gone)
+        try flush(batch, 0)
       }
     } catch {
       throw Stop(error: error)

@@ -1,9 +1,9 @@
 /// Which keys occur more than once, in 4 bytes per distinct key: the first pass of collapse.
 ///
-/// Keys are reduced to 32-bit fingerprints in an open-addressing table. Two keys that share a
-/// fingerprint are both taken to repeat; that costs only an exact look at them in the next
-/// pass, never a wrong answer, so a small fingerprint keeps memory flat: a million distinct
-/// collapse keys take 8 MB at most, while the table doubles.
+/// Keys are reduced to 32-bit fingerprints (`KeyHash.fingerprint`) in an open-addressing
+/// table. Two keys that share a fingerprint are both taken to repeat; that costs only an exact
+/// look at them in the next pass, never a wrong answer, so a small fingerprint keeps memory
+/// flat: a million distinct collapse keys take 8 MB at most, while the table doubles.
 struct FingerprintSet {
   private var slots: [UInt32]
   private var repeated: [UInt64]  // one bit per slot
@@ -14,17 +14,6 @@ struct FingerprintSet {
   init() {
     slots = Array(repeating: 0, count: 1024)
     repeated = Array(repeating: 0, count: 1024 / 64)
-  }
-
-  /// The fingerprint of `bytes`: never 0, which marks an empty slot.
-  static func fingerprint(_ bytes: [UInt8]) -> UInt32 {
-    var h: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in bytes {
-      h = (h ^ UInt64(byte)) &* 0x100_0000_01B3
-    }
-    h = (h ^ (h >> 32)) &* 0x94D0_49BB_1331_11EB
-    let folded = UInt32(truncatingIfNeeded: h ^ (h >> 32))
-    return folded == 0 ? 1 : folded
   }
 
   /// Adds a fingerprint; marks it repeated when it was there already.
@@ -92,6 +81,12 @@ struct KeyHash: Hashable {
     }
     high = Self.mix(a ^ UInt64(bytes.count))
     low = Self.mix(b &+ high)
+  }
+
+  /// 32 bits of the hash, never 0 (which marks an empty slot of a `FingerprintSet`).
+  var fingerprint: UInt32 {
+    let folded = UInt32(truncatingIfNeeded: low ^ (low >> 32))
+    return folded == 0 ? 1 : folded
   }
 
   static func mix(_ value: UInt64) -> UInt64 {

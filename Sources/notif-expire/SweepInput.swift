@@ -52,22 +52,12 @@ struct SweepInput {
     if owned { _ = Glibc.close(fd) }
   }
 
-  /// Copies everything from `fd` to a new temporary file that has no name (it is unlinked at
-  /// once, so nothing is left behind however the process ends) and returns its descriptor.
+  /// Copies everything from `fd` to a new `TemporaryFile` and returns its descriptor.
   private static func spool(_ fd: Int32, name: String, temporaryDirectory: String)
     throws(SystemError) -> Int32
   {
-    var template = Array((temporaryDirectory + "/notif-expire.XXXXXX").utf8CString)
-    let spool = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-      guard let base = buffer.baseAddress else { return -1 }
-      return mkstemp(base)
-    }
-    let spoolName = String(
-      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    guard spool >= 0 else {
-      throw SystemError(path: spoolName, doing: "cannot create a temporary file", errno: errno)
-    }
-    unlink(spoolName)
+    let (spool, spoolName) = try TemporaryFile.make(
+      in: temporaryDirectory, prefix: "notif-expire")
     let size = 256 * 1024
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
     defer { buffer.deallocate() }
@@ -80,16 +70,11 @@ struct SweepInput {
         throw SystemError(path: name, doing: "read error", errno: code)
       }
       if count == 0 { break }
-      var offset = 0
-      while offset < count {
-        let written = write(spool, buffer + offset, count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          let code = errno
-          Glibc.close(spool)
-          throw SystemError(path: spoolName, doing: "write error", errno: code)
-        }
-        offset += written
+      if let failure = OutputWriter.writeAll(
+        UnsafeRawBufferPointer(start: buffer, count: count), to: spool, name: spoolName)
+      {
+        Glibc.close(spool)
+        throw failure
       }
     }
     guard lseek(spool, 0, SEEK_SET) == 0 else {

@@ -10,14 +10,16 @@ import NotifModel
 
 /// What a worker does with the lines of a batch: a survey pass, or the sweep.
 enum SweepTask {
-  /// The fingerprint of each collapse key (`SweepBatch.fingerprints`).
+  /// The key and mark of each record with a collapse_id (`SweepBatch.collapseMarks`).
   case collapseKeys
-  /// The mark of each record whose collapse key may repeat (`SweepBatch.collapseMarks`).
+  /// The key and mark of each record whose collapse key may repeat (`SweepBatch.collapseMarks`):
+  /// the second pass when the first could not keep its findings.
   case collapseWinners(FingerprintSet)
   /// The mark of each record that counts towards a cap (`SweepBatch.capMarks`).
   case capGroups
-  /// Each line kept or removed, and what to report.
-  case sweep
+  /// Each line kept or removed, and what to report; with `archiving`, the archive line of each
+  /// removed record (`SweepBatch.gone`).
+  case sweep(archiving: Bool)
 }
 
 /// A run of whole lines of one input, done by a worker: in the sweep, what to keep, what to
@@ -43,16 +45,17 @@ final class SweepBatch: @unchecked Sendable {
   var byteOrderMark: Int64 = 0
 
   // Results.
-  var kept = ByteBuffer(capacity: 64 * 1024)
+  /// The kept lines, as runs of whole lines in `bytes`: written from there, not copied.
+  private(set) var keptRuns: [Range<Int>] = []
+  /// The archive lines of the removed records (only when the task says `archiving`).
   var gone = ByteBuffer(capacity: 16 * 1024)
   var findings: [(line: Int, finding: LineFinding)] = []
   var removed = 0
-  /// The first removed line: its offset in `bytes` and how much of `kept` comes before it.
-  var firstRemoval: (offset: Int, kept: Int)?
+  /// The offset in `bytes` of the first removed line.
+  var firstRemoval: Int?
   var done = false
 
   // Survey results: one entry per line that adds to a table, in input order.
-  var fingerprints: [UInt32] = []
   var collapseMarks: [(key: KeyHash, mark: Mark)] = []
   var capMarks: [(group: KeyHash, mark: Mark, keep: Int)] = []
 
@@ -69,13 +72,12 @@ final class SweepBatch: @unchecked Sendable {
   /// Empties the batch for reuse, keeping its storage: no new pages to fault in per batch.
   func reset() {
     count = 0
-    kept.removeAll()
+    keptRuns.removeAll(keepingCapacity: true)
     gone.removeAll()
     findings.removeAll(keepingCapacity: true)
     removed = 0
     firstRemoval = nil
     byteOrderMark = 0
-    fingerprints.removeAll(keepingCapacity: true)
     collapseMarks.removeAll(keepingCapacity: true)
     capMarks.removeAll(keepingCapacity: true)
     done = false
@@ -124,7 +126,7 @@ final class SweepBatch: @unchecked Sendable {
   /// Does the batch's task on every line.
   func process(with decider: inout ExpireDecider) {
     switch task {
-    case .sweep: decide(with: &decider)
+    case .sweep(let archiving): decide(with: &decider, archiving: archiving)
     case .collapseKeys: findCollapseKeys(with: &decider)
     case .collapseWinners(let keys): findCollapseMarks(of: keys, with: &decider)
     case .capGroups: findCapMarks(with: &decider)
@@ -143,15 +145,17 @@ final class SweepBatch: @unchecked Sendable {
     }
   }
 
-  /// Collapse, first pass: the fingerprint of each record's (app, collapse_id).
+  /// Collapse, first pass: the key and mark of each record with a collapse_id.
   private func findCollapseKeys(with decider: inout ExpireDecider) {
-    forEachLine { line, _ in
+    forEachLine { line, ordinal in
       guard ExpireDecider.mayHaveCollapseID(line), decider.parser.parse(line) == .record else {
         return
       }
       let record = decider.parser.record
-      guard !record.isNull(.collapseID), case .time = record.time(.createdAt) else { return }
-      fingerprints.append(FingerprintSet.fingerprint(decider.collapseKey(record)))
+      guard !record.isNull(.collapseID), case .time(let created) = record.time(.createdAt)
+      else { return }
+      collapseMarks.append(
+        (KeyHash(decider.collapseKey(record)), Mark(time: created, ordinal: ordinal)))
     }
   }
 
@@ -164,9 +168,9 @@ final class SweepBatch: @unchecked Sendable {
       let record = decider.parser.record
       guard !record.isNull(.collapseID), case .time(let created) = record.time(.createdAt)
       else { return }
-      let key = decider.collapseKey(record)
-      guard keys.isRepeated(FingerprintSet.fingerprint(key)) else { return }
-      collapseMarks.append((KeyHash(key), Mark(time: created, ordinal: ordinal)))
+      let key = KeyHash(decider.collapseKey(record))
+      guard keys.isRepeated(key.fingerprint) else { return }
+      collapseMarks.append((key, Mark(time: created, ordinal: ordinal)))
     }
   }
 
@@ -189,26 +193,38 @@ final class SweepBatch: @unchecked Sendable {
     }
   }
 
+  /// Calls `body` with each run of kept lines that starts at or after `offset`, in order.
+  func forEachKeptRun<E: Error>(
+    from offset: Int = 0, _ body: (UnsafeRawBufferPointer) throws(E) -> Void
+  ) throws(E) {
+    for run in keptRuns where run.lowerBound >= offset {
+      try body(UnsafeRawBufferPointer(start: bytes + run.lowerBound, count: run.count))
+    }
+  }
+
   /// Decides every line.
-  private func decide(with decider: inout ExpireDecider) {
+  private func decide(with decider: inout ExpireDecider, archiving: Bool) {
     var start = 0
     var index = 0
+    var runStart = 0
     while start < count, let hit = memchr(bytes + start, 0x0A, count - start) {
       let stop = bytes.distance(to: hit)
       let line = UnsafeRawBufferPointer(start: bytes + start, count: stop - start)
       var finding: LineFinding? = nil
-      switch decider.decide(line, ordinal: firstOrdinal + index, finding: &finding) {
-      case .keep:
-        kept.append(UnsafeRawBufferPointer(start: bytes + start, count: stop + 1 - start))
-      case .remove(let reason):
-        if firstRemoval == nil { firstRemoval = (start, kept.count) }
+      if case .remove(let reason) = decider.decide(
+        line, ordinal: firstOrdinal + index, finding: &finding)
+      {
+        if firstRemoval == nil { firstRemoval = start }
+        if runStart < start { keptRuns.append(runStart..<start) }
+        runStart = stop + 1
         removed += 1
-        decider.writeArchiveEntry(of: line, reason: reason, into: &gone)
+        if archiving { decider.writeArchiveEntry(of: line, reason: reason, into: &gone) }
       }
       if let finding { findings.append((firstLine + index, finding)) }
       start = stop + 1
       index += 1
     }
+    if runStart < start { keptRuns.append(runStart..<start) }
   }
 }
 

@@ -31,45 +31,67 @@ private func record(_ index: Int) -> String {
     + #""category":"score"}}}"#
 }
 
-/// Runs notif-expire over `input` with a policy, batches of `batchSize` bytes; its stdout.
-private func expire(_ input: String, policy: String, batchSize: Int) -> (
-  NotifModel.ExitStatus, String
-) {
-  func scratch(_ text: String) -> (Int32, String) {
+/// A file of the test, removed when the value goes.
+private final class ScratchFile {
+  let path: String
+
+  init(_ text: String) {
     var template = Array("/tmp/notif-expire-test-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     precondition(fd >= 0)
     let bytes = Array(text.utf8)
     precondition(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
-    return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    close(fd)
+    path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
   }
-  let (inputFD, inputPath) = scratch(input)
-  let (policyFD, policyPath) = scratch(policy)
-  let (outFD, outPath) = scratch("")
-  close(inputFD)
-  close(policyFD)
-  defer {
-    for path in [inputPath, policyPath, outPath] { unlink(path) }
+
+  var text: String {
+    let fd = open(path, O_RDONLY)
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+      if count <= 0 { break }
+      bytes += chunk[0..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
+
+  deinit {
+    unlink(path)
+  }
+}
+
+/// Runs notif-expire with a policy and `arguments`, in batches of `batchSize` bytes, with
+/// `configure` applied to its environment; its status and stdout.
+private func expire(
+  policy: String, _ arguments: [String], batchSize: Int,
+  configure: (inout ExpireCommand.Environment) -> Void = { _ in }
+) -> (NotifModel.ExitStatus, String) {
+  let policyFile = ScratchFile(policy)
+  let out = ScratchFile("")
   var environment = ExpireCommand.Environment(
     sourceDateEpoch: nil, clock: { Timestamp(seconds: 42) }, monotonicClock: { 0 })
   environment.batchSize = batchSize
+  configure(&environment)
+  let outFD = open(out.path, O_WRONLY)
   var stdout = OutputWriter(fd: outFD, name: "<stdout>")
   var stderr = OutputWriter(fd: -1, name: "<stderr>")
   let status = ExpireCommand.run(
-    arguments: ["-p", policyPath, "--now", "2026-11-22T09:00:00Z", inputPath],
+    arguments: ["-p", policyFile.path, "--now", "2026-11-22T09:00:00Z"] + arguments,
     environment: environment, stdout: &stdout, stderr: &stderr)
   close(outFD)
-  let fd = open(outPath, O_RDONLY)
-  defer { close(fd) }
-  var bytes: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 65536)
-  while true {
-    let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-    if count <= 0 { break }
-    bytes += chunk[0..<count]
-  }
-  return (status, String(decoding: bytes, as: UTF8.self))
+  return (status, out.text)
+}
+
+/// Runs notif-expire over `input` with a policy, batches of `batchSize` bytes; its stdout.
+private func expire(
+  _ input: String, policy: String, batchSize: Int,
+  configure: (inout ExpireCommand.Environment) -> Void = { _ in }
+) -> (NotifModel.ExitStatus, String) {
+  let inputFile = ScratchFile(input)
+  return expire(policy: policy, [inputFile.path], batchSize: batchSize, configure: configure)
 }
 
 /// The survey passes run on the workers batch by batch: the same records collapse and the same
@@ -79,23 +101,70 @@ private func expire(_ input: String, policy: String, batchSize: Int) -> (
   static let count = 600
   static let input = (0..<count).map { record($0) + "\n" }.joined()
 
-  @Test(arguments: [100, 3000, 20000, ExpireRun.batchSize])
-  func collapseKeepsTheNewestAndOnTiesTheLastRead(_ batchSize: Int) {
-    // The winner of each (app, collapse_id): the newest, on equal created_at the last read.
+  /// The records that stay when a 30-day default collapses: for each (app, collapse_id) the
+  /// newest, on equal created_at the last read.
+  static let collapsed: String = {
     var winners: [String: (minute: Int, index: Int)] = [:]
-    for index in 0..<Self.count where index % 5 != 0 {
+    for index in 0..<count where index % 5 != 0 {
       let key = "\(index % 3 == 0) \(index % 7)"
       let minute = (index * 37) % 50
       if let winner = winners[key], winner.minute > minute { continue }
       winners[key] = (minute, index)
     }
     let kept = Set(winners.values.map(\.index))
-    let expected = (0..<Self.count).filter { $0 % 5 == 0 || kept.contains($0) }
+    return (0..<count).filter { $0 % 5 == 0 || kept.contains($0) }
       .map { record($0) + "\n" }.joined()
+  }()
+
+  @Test(arguments: [100, 3000, 20000, ExpireRun.batchSize])
+  func collapseKeepsTheNewestAndOnTiesTheLastRead(_ batchSize: Int) {
     let (status, stdout) = expire(
       Self.input, policy: #"{"default": {"ttl": "30d"}}"#, batchSize: batchSize)
     #expect(status == .success)
-    #expect(stdout == expected)
+    #expect(stdout == Self.collapsed)
+  }
+
+  /// The first pass's collapse marks spill from memory to a temporary file, and are read back
+  /// in order; with no room for the file, a second pass over the input finds the same.
+  @Test(arguments: [1, 7, 100])
+  func collapseIsTheSameWhenTheLogSpillsOrFails(_ memoryLimit: Int) {
+    let policy = #"{"default": {"ttl": "30d"}}"#
+    let (spilled, spilledOut) = expire(Self.input, policy: policy, batchSize: 3000) {
+      $0.collapseLogMemoryLimit = memoryLimit
+    }
+    #expect(spilled == .success)
+    #expect(spilledOut == Self.collapsed)
+    let (failed, failedOut) = expire(Self.input, policy: policy, batchSize: 3000) {
+      $0.collapseLogMemoryLimit = memoryLimit
+      $0.temporaryDirectory = "/nonexistent/notif-expire-test"
+    }
+    #expect(failed == .success)
+    #expect(failedOut == Self.collapsed)
+  }
+
+  /// In place, kept lines are written from the batches as runs and the unchanged lines before
+  /// the first removal are copied: the store and archive are those of stream mode.
+  @Test(arguments: [100, 3000, 20000, ExpireRun.batchSize])
+  func storeAndArchiveAreThoseOfStreamMode(_ batchSize: Int) {
+    let policy = #"{"default": {"ttl": "30d"}}"#
+    // Records that stay come first, so that the first removal falls inside a later batch.
+    let input = String(repeating: record(5) + "\n", count: 40) + Self.input
+    let streamArchive = ScratchFile("")
+    let (streamStatus, kept) = expire(input, policy: policy, batchSize: batchSize)
+    let inputFile = ScratchFile(input)
+    let (archivedStatus, archivedKept) = expire(
+      policy: policy, ["--archive", streamArchive.path, inputFile.path], batchSize: batchSize)
+    let store = ScratchFile(input)
+    let storeArchive = ScratchFile("")
+    let (status, stdout) = expire(
+      policy: policy, ["--store", store.path, "--archive", storeArchive.path],
+      batchSize: batchSize)
+    #expect(streamStatus == .success && archivedStatus == .success && status == .success)
+    #expect(archivedKept == kept)
+    #expect(stdout.isEmpty)
+    #expect(store.text == kept)
+    #expect(storeArchive.text == streamArchive.text)
+    #expect(!streamArchive.text.isEmpty)
   }
 
   @Test(arguments: [100, 3000, 20000])

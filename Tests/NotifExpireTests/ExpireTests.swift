@@ -199,7 +199,7 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
   }
 
   /// The key at every offset of lines of many lengths, whole and one byte short: the
-  /// word-at-a-time scan has no blind spot at word edges or in the bytes after the last word.
+  /// block-at-a-time scan has no blind spot at block edges or in the bytes after the last block.
   @Test(arguments: [#""collapse_id":"x""#, #""collapse_id":null"#, #""collapse_id""#])
   func findsTheKeyAtEveryOffset(_ key: String) {
     let expected = key != #""collapse_id":null"#
@@ -222,9 +222,8 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
     }
   }
 
-  /// `nextPair` finds the same offsets as a byte-by-byte search, with bytes around `p` and
-  /// `s` that make the word-at-a-time zero test mark bytes that do not match (0x00, 0x01,
-  /// `o`, `q`, `r`, `t`).
+  /// `nextPair` finds the same offsets as a byte-by-byte search, on bytes near `p` and `s`
+  /// and at every length around a block's, so pairs fall on block edges and in the last bytes.
   @Test func findsEveryPairLikeAByteSearch() {
     let alphabet: [UInt8] = [0x00, 0x01, 0x6F, 0x70, 0x71, 0x72, 0x73, 0x74, 0x80, 0xFF]
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -325,5 +324,47 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
     let configuration = try configure(["-p", "p", "--store", "inbox.ndjson", "--wait=2.5"])
     #expect(configuration.sweep.store == "inbox.ndjson")
     #expect(configuration.sweep.wait == 2.5)
+  }
+}
+
+@Suite struct CollapseLogTests {
+  static func entry(_ index: Int) -> CollapseLog.Entry {
+    (
+      KeyHash(Array("key \(index % 13)".utf8)),
+      Mark(time: Timestamp(seconds: Int64(index * 7), nanoseconds: Int32(index)), ordinal: index)
+    )
+  }
+
+  /// Entries come back in the order appended, from memory alone or from the file and memory.
+  @Test(arguments: [1, 3, 1000, 5000])
+  func replaysEveryEntryInOrder(_ memoryLimit: Int) throws {
+    var log = CollapseLog(temporaryDirectory: "/tmp", memoryLimit: memoryLimit)
+    for index in 0..<2500 { log.append(Self.entry(index)) }
+    let (complete, count) = (log.isComplete, log.count)
+    #expect(complete && count == 2500)
+    var replayed: [CollapseLog.Entry] = []
+    try log.forEach { replayed.append($0) }
+    #expect(replayed.count == 2500)
+    for (index, entry) in replayed.enumerated() {
+      #expect(entry.key == Self.entry(index).key && entry.mark == Self.entry(index).mark)
+    }
+    // Read again, the same.
+    var again = 0
+    try log.forEach { _ in again += 1 }
+    #expect(again == 2500)
+  }
+
+  /// With no room for its file the log says it is incomplete rather than lose entries quietly.
+  @Test func saysSoWhenItCannotSpill() throws {
+    var log = CollapseLog(temporaryDirectory: "/nonexistent/notif-expire-test", memoryLimit: 4)
+    for index in 0..<4 { log.append(Self.entry(index)) }
+    let (complete, count) = (log.isComplete, log.count)
+    #expect(complete && count == 4)
+    log.append(Self.entry(4))
+    let failed = !log.isComplete
+    #expect(failed)
+    var replayed = 0
+    try log.forEach { _ in replayed += 1 }
+    #expect(replayed == 0)
   }
 }

@@ -114,6 +114,82 @@ private func view<R>(_ line: String, _ body: (RecordLineResult, RecordView?) -> 
     }
   }
 
+  /// The record's keys in their own places are taken as distinct without the parser's
+  /// duplicate check; every other line gets it: the result is the one of a parser that checks
+  /// every object, offset by the leading white space.
+  @Test func rootKeysAreCheckedForDuplicatesUnlessEachIsInItsPlace() {
+    let keys = RecordField.allCases.map(\.key)
+    func object(_ keys: [String], nested: String = "{}") -> String {
+      "{"
+        + keys.map { "\"\($0)\":" + ($0 == "payload" ? nested : "null") }
+        .joined(separator: ",") + "}"
+    }
+    var lines = [object(keys), " " + object(keys) + " ", object(keys + ["extra"])]
+    // Each key written again, right after itself and at the end; a key in another's place.
+    for (index, key) in keys.enumerated() {
+      var twice = keys
+      twice.insert(key, at: index + 1)
+      lines.append(object(twice))
+      lines.append(object(keys + [key]))
+      lines.append("  " + object(keys + [key]) + "  ")
+      lines.append(object(keys + [key]) + " {")
+      var swapped = keys
+      swapped.swapAt(index, (index + 1) % keys.count)
+      lines.append(object(swapped))
+    }
+    // A repeat spelled with an escape; one nested (found first: it closes first); both.
+    lines.append(object(keys + [#"cre\u0061ted_at"#]))
+    lines.append(object(keys, nested: #"{"a":1,"a":2}"#))
+    lines.append(object(keys + ["id"], nested: #"{"a":1,"a":2}"#))
+    var reference = JSONParser()
+    for line in lines {
+      let bytes = Array(line.utf8)
+      let leading = bytes.prefix { $0 == 0x20 }.count
+      let expected: JSONError? = bytes.withUnsafeBytes { raw in
+        let text = UnsafeRawBufferPointer(rebasing: raw[leading...])
+        guard case .failed(var error) = reference.parse(text, isFinal: true) else { return nil }
+        error.offset += leading
+        return error
+      }
+      view(line) { result, _ in
+        if let expected {
+          #expect(result == .failed(expected), "\(line)")
+        } else if case .failed(let error) = result {
+          // Only the text after the record remains for the line parser to reject.
+          #expect(error.message == "more text after the record on the same line", "\(line)")
+        } else {
+          #expect(result == .record, "\(line)")
+        }
+      }
+    }
+  }
+
+  @Test func bytesEqualComparesExactlyTheLengthGiven() {
+    let a = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ".utf8)
+    for length in 0...40 {
+      // The same first `length` bytes and different bytes after them: equal.
+      var b = a
+      for k in length..<b.count { b[k] = 0x2E }
+      a.withUnsafeBytes { x in
+        b.withUnsafeBytes { y in
+          #expect(RecordLineParser.bytesEqual(x.baseAddress!, y.baseAddress!, length))
+        }
+      }
+      // One byte different anywhere within the length: not equal.
+      for position in 0..<length {
+        var c = a
+        c[position] ^= 0x01
+        a.withUnsafeBytes { x in
+          c.withUnsafeBytes { y in
+            #expect(
+              !RecordLineParser.bytesEqual(x.baseAddress!, y.baseAddress!, length),
+              "length \(length), position \(position)")
+          }
+        }
+      }
+    }
+  }
+
   @Test(arguments: [
     (#"{"expires_at":"2026-11-22T09:00:00Z"}"#, false),
     (#"{"expires_at":null}"#, false),
