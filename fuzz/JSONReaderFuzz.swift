@@ -19,7 +19,11 @@
 //       top-level number or literal that touches the end may be complete when final);
 //   (e) `RecordReader` over a file of the bytes (the input is written to one unlinked temporary
 //       file from `mkstemp`, reused for every input) ends, advances on every event, reports
-//       positions inside the input, and hands out records that re-emit as (b) says.
+//       positions inside the input, and hands out records that re-emit as (b) says;
+//   (f) `RecordLineParser`, which leaves the duplicate check of a record's outermost object to
+//       its own key matching, gives each line of the input the answer of a parser that checks
+//       every object: the same error at the same offset, and no duplicate key where that
+//       parser finds none.
 
 #if canImport(Glibc)
   import Glibc
@@ -60,6 +64,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   checkRecordReader(input, maxRecordBytes: 4096)
   // A small limit drives the record-too-large paths and the recovery after them.
   checkRecordReader(input, maxRecordBytes: 1 + Int(size > 0 ? data[size - 1] : 0) % 48)
+  checkRecordLines(input)
   return 0
 }
 
@@ -325,6 +330,40 @@ let scratchFile: Int32 = {
   _ = path.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { unlink($0) } }
   return fd
 }()
+
+// MARK: - (f) record lines
+
+/// Checks `RecordLineParser` on every line of `input` against a `JSONParser` that checks every
+/// object for duplicate keys.
+func checkRecordLines(_ input: UnsafeRawBufferPointer) {
+  var lineParser = RecordLineParser()
+  var reference = JSONParser()
+  var start = 0
+  while start <= input.count {
+    let stop = input[start...].firstIndex(of: 0x0A) ?? input.count
+    let line = UnsafeRawBufferPointer(rebasing: input[start..<stop])
+    let text = LineReader.trimmed(line)
+    var leading = 0
+    while leading < line.count && LineReader.isSpace(line[leading]) { leading += 1 }
+    let result = lineParser.parse(line)
+    if text.isEmpty {
+      require(result == .blank, "a blank line is \(result)")
+    } else {
+      switch reference.parse(text, isFinal: true) {
+      case .failed(var error):
+        error.offset += leading
+        require(result == .failed(error), "line parser: \(result), reference: \(error)")
+      case .complete:
+        if case .failed(let error) = result {
+          require(error.code != .duplicateKey, "line parser finds \(error), reference none")
+        }
+      case .incomplete:
+        fail("isFinal: true returned .incomplete")
+      }
+    }
+    start = stop + 1
+  }
+}
 
 func require(_ condition: Bool, _ message: @autoclosure () -> String) {
   if !condition { fail(message()) }
