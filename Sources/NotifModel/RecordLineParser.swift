@@ -78,8 +78,8 @@ public struct RecordLineParser: ~Copyable {
     case .complete(let end):
       text = trimmed
       textOffset = offset
-      let keysInOrder = parser.withView(over: trimmed) { view in
-        view.kind(0) != .object || locateFields(view)
+      let (isObject, keysInOrder) = parser.withView(over: trimmed) { view in
+        view.kind(0) == .object ? (true, locateFields(view)) : (false, true)
       }
       // Keys each in their own field's place are distinct; any others are checked as the
       // parse would have (it leaves the outermost object's keys to this).
@@ -93,11 +93,11 @@ public struct RecordLineParser: ~Copyable {
         return .failed(
           JSONError(.invalidJSON, at: offset + next, "more text after the record on the same line"))
       }
+      guard isObject else {
+        return .failed(JSONError(.invalidJSON, at: offset, "a record is a JSON object"))
+      }
+      return .record
     }
-    guard parser.withView(over: trimmed, { $0.kind(0) == .object }) else {
-      return .failed(JSONError(.invalidJSON, at: offset, "a record is a JSON object"))
-    }
-    return .record
   }
 
   /// The record of the last successful `parse`: valid until the next `parse`, as it points into
