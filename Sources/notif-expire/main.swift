@@ -25,16 +25,8 @@ var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
 var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
 let environment = ExpireCommand.Environment(
   sourceDateEpoch: getenv("SOURCE_DATE_EPOCH").map { String(cString: $0) },
-  clock: {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Timestamp(seconds: Int64(now.tv_sec), nanoseconds: Int32(now.tv_nsec))
-  },
-  monotonicClock: {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-  },
+  clock: SystemClock.now,
+  monotonicClock: SystemClock.monotonicSeconds,
   stderrIsTerminal: isatty(STDERR_FILENO) == 1,
   pid: getpid(),
   temporaryDirectory: getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }

@@ -23,10 +23,6 @@ var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
 let status = ParseCommand.run(
   arguments: Array(CommandLine.arguments.dropFirst()),
   sourceDateEpoch: getenv("SOURCE_DATE_EPOCH").map { String(cString: $0) },
-  clock: {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Timestamp(seconds: Int64(now.tv_sec), nanoseconds: Int32(now.tv_nsec))
-  },
+  clock: SystemClock.now,
   stdout: &stdout, stderr: &stderr)
 exit(status.rawValue)
