@@ -159,7 +159,8 @@ final class SweepBatch: @unchecked Sendable {
     }
   }
 
-  /// Collapse, second pass: the mark of each record whose key's fingerprint repeats.
+  /// Collapse, second pass over the input, when the log of the first failed: the mark of each
+  /// record whose key's fingerprint repeats.
   private func findCollapseMarks(of keys: FingerprintSet, with decider: inout ExpireDecider) {
     forEachLine { line, ordinal in
       guard ExpireDecider.mayHaveCollapseID(line), decider.parser.parse(line) == .record else {
