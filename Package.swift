@@ -14,20 +14,35 @@ let package = Package(
     .library(name: "NotifModel", targets: ["NotifModel"]),
   ],
   targets: [
-    .target(name: "NotifModel"),
-    .executableTarget(name: "notif-parse", dependencies: ["NotifModel"]),
-    .executableTarget(name: "notif-group", dependencies: ["NotifModel"]),
-    .executableTarget(name: "notif-summarize", dependencies: ["NotifModel"]),
-    .executableTarget(name: "notif-expire", dependencies: ["NotifModel"]),
-    .executableTarget(name: "notif-mark", dependencies: ["NotifModel"]),
-    .testTarget(name: "NotifModelTests", dependencies: ["NotifModel"]),
-    .testTarget(name: "NotifParseTests", dependencies: ["notif-parse", "NotifModel"]),
-    .testTarget(name: "NotifGroupTests", dependencies: ["notif-group", "NotifModel"]),
+    // The byte-level engine every tool runs on: read, parse, write (CONTRIBUTING.md).
+    .target(name: "NotifJSON"),
+    // The model every tool imports: record fields, group keys, times, diagnostics, options.
+    .target(name: "NotifModel", dependencies: ["NotifJSON"]),
+    // In-place sweeps of a store: notif-expire and notif-mark only.
+    .target(name: "NotifSweep", dependencies: ["NotifModel", "NotifJSON"]),
+    .executableTarget(name: "notif-parse", dependencies: ["NotifModel", "NotifJSON"]),
+    .executableTarget(name: "notif-group", dependencies: ["NotifModel", "NotifJSON"]),
+    .executableTarget(name: "notif-summarize", dependencies: ["NotifModel", "NotifJSON"]),
+    .executableTarget(
+      name: "notif-expire", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
+    .executableTarget(name: "notif-mark", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
+    // Helpers the test targets share (scratch files, captured output, parsed views).
+    .target(name: "TestSupport", dependencies: ["NotifJSON"], path: "Tests/TestSupport"),
+    .testTarget(name: "NotifJSONTests", dependencies: ["NotifJSON", "TestSupport"]),
+    .testTarget(name: "NotifModelTests", dependencies: ["NotifModel", "NotifJSON", "TestSupport"]),
     .testTarget(
-      name: "NotifSummarizeTests", dependencies: ["notif-summarize", "NotifModel"],
+      name: "NotifSweepTests",
+      dependencies: ["NotifSweep", "NotifModel", "NotifJSON", "TestSupport"]),
+    .testTarget(name: "NotifParseTests", dependencies: ["notif-parse", "NotifModel", "NotifJSON"]),
+    .testTarget(name: "NotifGroupTests", dependencies: ["notif-group", "NotifModel", "NotifJSON"]),
+    .testTarget(
+      name: "NotifSummarizeTests", dependencies: ["notif-summarize", "NotifModel", "NotifJSON"],
       exclude: ["Fixtures"]),
-    .testTarget(name: "NotifExpireTests", dependencies: ["notif-expire", "NotifModel"]),
-    .testTarget(name: "NotifMarkTests", dependencies: ["notif-mark", "NotifModel"]),
+    .testTarget(
+      name: "NotifExpireTests",
+      dependencies: ["notif-expire", "NotifModel", "NotifJSON", "NotifSweep"]),
+    .testTarget(
+      name: "NotifMarkTests", dependencies: ["notif-mark", "NotifModel", "NotifJSON", "NotifSweep"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["NotifModel"], exclude: ["cases", "Fixtures"]),
   ]

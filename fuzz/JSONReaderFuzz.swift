@@ -1,6 +1,8 @@
-// libFuzzer entry point for the JSON reader of NotifModel: `JSONParser`, `JSONWriter` and
-// `RecordReader`. It is compiled into the NotifModel module itself (see fuzz/run.sh), so it can
-// reach internal API; it is not part of the package build.
+// libFuzzer entry point for the JSON reader of NotifJSON: `JSONParser`, `JSONWriter` and
+// `RecordReader`, and NotifSweep's `RecordLineParser`. fuzz/run.sh compiles it into one module
+// with the sources of the modules below, so it can reach internal API; it is not part of the
+// package build.
+// fuzz-sources: NotifJSON NotifModel NotifSweep
 //
 // Properties checked on every input (a violation traps with `fatalError`, which libFuzzer
 // reports as a crash and saves the input):

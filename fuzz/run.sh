@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the JSON reader fuzzer (fuzz/JSONReaderFuzz.swift compiled into the NotifModel module,
-# with libFuzzer and AddressSanitizer) and runs it for SECONDS (default 300).
+# Builds the JSON reader fuzzer (fuzz/JSONReaderFuzz.swift compiled, with libFuzzer and
+# AddressSanitizer, into one module with the sources of the modules it names on its
+# `// fuzz-sources:` line) and runs it for SECONDS (default 300).
 #
 # usage: fuzz/run.sh [SECONDS] [-- LIBFUZZER-OPTION...]
 #
@@ -42,9 +43,20 @@ echo "fuzz: building $binary" >&2
 mkdir -p .build
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-# The sources are listed by the shell, so a file added to NotifModel is fuzzed too.
-if ! "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -module-name NotifModel \
-  Sources/NotifModel/*.swift fuzz/JSONReaderFuzz.swift -o "$binary" >"$log" 2>&1; then
+# The fuzzer and the modules it reaches compile as one module, so that it can use internal
+# API: the modules' files are copied without their imports of each other. The folders are
+# listed by the shell, so a file added to one is fuzzed too.
+harness=fuzz/JSONReaderFuzz.swift
+sources=$(mktemp -d)
+trap 'rm -f "$log"; rm -rf "$sources"' EXIT
+for module in $(sed -n 's|^// fuzz-sources: ||p' "$harness"); do
+  for file in Sources/"$module"/*.swift; do
+    [[ $(basename "$file") == main.swift ]] && continue
+    sed -E '/^import Notif(JSON|Model|Sweep)$/d' "$file" >"$sources/$module-$(basename "$file")"
+  done
+done
+if ! "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -module-name NotifFuzz \
+  "$sources"/*.swift "$harness" -o "$binary" >"$log" 2>&1; then
   cat "$log" >&2
   echo "fuzz: build failed" >&2
   exit 2

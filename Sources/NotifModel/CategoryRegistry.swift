@@ -1,3 +1,5 @@
+import NotifJSON
+
 /// An app's notification categories, as `UNNotificationCategory` registers them: the file that
 /// `--categories` names (format in `notif-categories(5)`).
 ///

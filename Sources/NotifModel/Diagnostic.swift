@@ -1,3 +1,5 @@
+import NotifJSON
+
 /// How serious a diagnostic is.
 public enum Severity: String, Sendable, Comparable {
   case warning, error

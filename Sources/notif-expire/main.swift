@@ -1,3 +1,6 @@
+import NotifJSON
+import NotifModel
+
 // notif-expire reads notification records (NDJSON, notif(5)) from its file operands or standard
 // input, or in place from a store file (--store, under the store's flock), and removes the
 // records a policy file says have expired, that are over a "keep the newest N" cap, or that a
@@ -13,7 +16,6 @@
 // over-cap group (with `keep N`, N marks per group while counting). A pipe is copied to an
 // unlinked temporary file so that it can be read once per pass.
 // FoundationEssentials is not needed: the model does its own JSON, time and I/O.
-import NotifModel
 
 #if canImport(Glibc)
   import Glibc

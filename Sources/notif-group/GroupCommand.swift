@@ -1,3 +1,4 @@
+import NotifJSON
 import NotifModel
 
 /// notif-group's command line: options, the run over the inputs, and the exit status.

@@ -1,3 +1,4 @@
+import NotifJSON
 import NotifModel
 
 /// Reads group objects for `--merge`: checks each against the contract of notif(5) and turns

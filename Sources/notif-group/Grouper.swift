@@ -1,3 +1,4 @@
+import NotifJSON
 import NotifModel
 
 /// Groups records, or merges group objects, and writes the group objects.

@@ -1,4 +1,6 @@
+import NotifJSON
 import NotifModel
+import NotifSweep
 
 #if canImport(Glibc)
   import Glibc

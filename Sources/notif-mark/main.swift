@@ -1,3 +1,6 @@
+import NotifJSON
+import NotifModel
+
 // notif-mark reads notification records (NDJSON, notif(5)) from its file operands or standard
 // input, or in place from a store file (--store, under the store's flock), and marks the
 // selected records read, unread or seen, or deletes them. It writes every line it does not
@@ -5,7 +8,6 @@
 // seen_at); a deleted record goes to the archive with removed_at and removed_reason. It reads
 // each line once and keeps one line and its tape in memory, plus the ids of --id and
 // --ids-from. FoundationEssentials is not needed: the model does its own JSON, time and I/O.
-import NotifModel
 
 #if canImport(Glibc)
   import Glibc

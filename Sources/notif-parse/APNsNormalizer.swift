@@ -1,3 +1,4 @@
+import NotifJSON
 import NotifModel
 
 /// What fills the fields an input does not give.

@@ -1,3 +1,4 @@
+import NotifJSON
 import NotifModel
 
 /// The copy rules of Apple's Human Interface Guidelines for notifications (seed 002), applied

@@ -1,3 +1,4 @@
+import NotifJSON
 import NotifModel
 
 /// Recognizes the push formats of other services by their keys, to say what a text with no

@@ -1,3 +1,4 @@
+import NotifJSON
 import NotifModel
 
 /// What a stretch of input came to: texts read and rejected, diagnostics written, and the exit

@@ -1,3 +1,6 @@
+import NotifJSON
+import NotifModel
+
 // notif-parse reads APNs push payloads (NDJSON, whole JSON files such as Xcode's .apns, or
 // concatenated JSON texts) from its file operands or standard input, checks each the way APNs
 // and iOS would, and writes one notification record per accepted payload as NDJSON (notif(5)).
@@ -8,7 +11,6 @@
 // is in memory then, and results are written in input order, so the output is the same as from
 // one thread. FoundationEssentials is not needed: the model does its own JSON, time and I/O;
 // the threads are POSIX threads.
-import NotifModel
 
 #if canImport(Glibc)
   import Glibc

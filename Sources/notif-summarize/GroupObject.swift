@@ -1,3 +1,4 @@
+import NotifJSON
 import NotifModel
 
 /// Reads what a summary needs from a group object (the contract `notif-group` writes: see

@@ -1,3 +1,4 @@
+import NotifJSON
 import NotifModel
 
 /// notif-summarize's command line: options, configuration, and the exit status.

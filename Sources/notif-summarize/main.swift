@@ -1,3 +1,6 @@
+import NotifJSON
+import NotifModel
+
 // notif-summarize reads group objects (notif-group's output: one JSON object per group, NDJSON)
 // from its file operands or standard input and writes each back, compact, with "summary" and
 // "hidden_summary" added: the text iOS shows under a notification group, built from the
@@ -7,7 +10,6 @@
 // once at start. FoundationEssentials is imported only by StringsDictFile.swift, for
 // PropertyListDecoder (.stringsdict files are property lists, XML or binary); the group path is
 // NotifModel bytes.
-import NotifModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,3 +1,4 @@
+import NotifJSON
 import NotifModel
 import Testing
 

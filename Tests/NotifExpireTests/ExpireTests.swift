@@ -1,4 +1,6 @@
+import NotifJSON
 import NotifModel
+import NotifSweep
 import Testing
 
 @testable import notif_expire

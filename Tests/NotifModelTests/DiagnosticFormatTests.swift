@@ -1,3 +1,6 @@
+import NotifJSON
+import NotifModel
+import TestSupport
 import Testing
 
 @testable import NotifModel

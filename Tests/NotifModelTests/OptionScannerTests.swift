@@ -1,3 +1,4 @@
+import NotifModel
 import Testing
 
 @testable import NotifModel

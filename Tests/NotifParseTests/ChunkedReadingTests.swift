@@ -1,4 +1,5 @@
 import Foundation
+import NotifJSON
 import NotifModel
 import Testing
 

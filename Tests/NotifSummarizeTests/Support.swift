@@ -1,4 +1,5 @@
 import Foundation
+import NotifJSON
 import NotifModel
 
 @testable import notif_summarize

@@ -1,3 +1,5 @@
+import NotifModel
+
 /// The options of a sweep that may run in place (notif-expire, notif-mark): `--dry-run`,
 /// `--archive`, `--store` and `--wait`, `--progress` and `--no-progress`, and the file
 /// operands, read and checked the same way in both tools.

@@ -1,3 +1,6 @@
+import NotifJSON
+import NotifModel
+
 /// The progress line a long sweep keeps on standard error (notif-expire, notif-mark):
 /// `\rPROG: text` and erase-to-end-of-line, from a `ProgressMeter`, so each line replaces the
 /// last. Any other message first clears the line; the tool clears it at the end.

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import NotifModel
+@testable import NotifJSON
 
 #if canImport(Glibc)
   import Glibc

@@ -1,3 +1,6 @@
+import NotifJSON
+import NotifModel
+
 /// Why a sweep took a record out of a store; written as the archive entry's `removed_reason`.
 public enum RemovalReason: String, Sendable, CaseIterable {
   /// Past its time to live, or past its own `expires_at`, `stale_at` or `dismiss_at`.

@@ -1,7 +1,10 @@
 import Foundation
+import NotifJSON
+import NotifModel
+import TestSupport
 import Testing
 
-@testable import NotifModel
+@testable import notif_parse
 
 private let documentedKeys = [
   "id", "app", "thread_id", "category", "title", "subtitle", "body", "title_loc_key",

@@ -1,6 +1,7 @@
+import TestSupport
 import Testing
 
-@testable import NotifModel
+@testable import NotifJSON
 
 @Suite struct JSONWriterTests {
   static let canonical: [(String, String)] = [

@@ -1,3 +1,6 @@
+import NotifJSON
+import NotifModel
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

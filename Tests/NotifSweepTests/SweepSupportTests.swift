@@ -1,7 +1,10 @@
 import Foundation
+import NotifJSON
+import NotifModel
 import Testing
 
 @testable import NotifModel
+@testable import NotifSweep
 
 /// Writes `bytes` to a new temporary file and calls `body` with a read descriptor of it.
 private func withFile<R>(_ bytes: [UInt8], _ body: (Int32) throws -> R) throws -> R {

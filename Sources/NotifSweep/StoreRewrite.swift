@@ -1,3 +1,5 @@
+import NotifJSON
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

@@ -1,4 +1,6 @@
-@testable import NotifModel
+import TestSupport
+
+@testable import NotifJSON
 
 // Small helpers shared by the unit tests of NotifModel: parse a text with a fresh parser and
 // show the outcome as plain values that `#expect` can compare.
@@ -47,17 +49,6 @@ func parseError(_ text: String) -> JSONError? {
 /// The compact canonical form of `text`, or nil if it is not one complete JSON text.
 func compact(_ text: String) -> String? {
   parse(text).compact
-}
-
-/// Calls `body` with a view of the parsed `text`; nil if the text is not valid JSON.
-@discardableResult
-func withView<R>(of text: String, _ body: (JSONView) throws -> R) rethrows -> R? {
-  var parser = JSONParser()
-  let bytes = Array(text.utf8)
-  return try bytes.withUnsafeBytes { raw in
-    guard case .complete = parser.parse(raw, isFinal: true) else { return nil }
-    return try parser.withView(over: raw, body)
-  }
 }
 
 /// The byte offset of the first occurrence of `needle` in `text` (the last with `last`).

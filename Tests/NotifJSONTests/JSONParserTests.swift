@@ -1,6 +1,7 @@
+import TestSupport
 import Testing
 
-@testable import NotifModel
+@testable import NotifJSON
 
 /// A text the parser must reject, with the exact error.
 struct Rejection: Sendable, CustomTestStringConvertible {

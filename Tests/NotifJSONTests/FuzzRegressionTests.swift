@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NotifModel
+@testable import NotifJSON
 
 /// Bugs libFuzzer found (inputs kept in fuzz/regressions/), pinned as plain tests.
 struct FuzzRegressionTests {

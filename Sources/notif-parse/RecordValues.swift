@@ -1,69 +1,13 @@
-/// The keys of a notification record, in the order they are written.
-///
-/// `man/notif.5` documents each one: what it means, where it comes from, its default. Every
-/// record has every key (`null` where there is no value), so jq and Miller see one shape.
-public enum RecordField: Int, CaseIterable, Sendable {
-  case id, app, threadID, category
-  case title, subtitle, body
-  case titleLocKey, titleLocArgs, subtitleLocKey, subtitleLocArgs, locKey, locArgs
-  case createdAt, relevance, interruptionLevel, badge
-  case sound, soundCritical, soundVolume
-  case summaryArg, summaryArgCount
-  case collapseID, expiresAt, priority, pushType, topic
-  case contentAvailable, mutableContent, targetContentID
-  case event, timestamp, staleAt, dismissAt
-  case readAt, seenAt
-  case payload
+import NotifJSON
+import NotifModel
 
-  /// The snake_case key.
-  public var key: String {
-    switch self {
-    case .id: return "id"
-    case .app: return "app"
-    case .threadID: return "thread_id"
-    case .category: return "category"
-    case .title: return "title"
-    case .subtitle: return "subtitle"
-    case .body: return "body"
-    case .titleLocKey: return "title_loc_key"
-    case .titleLocArgs: return "title_loc_args"
-    case .subtitleLocKey: return "subtitle_loc_key"
-    case .subtitleLocArgs: return "subtitle_loc_args"
-    case .locKey: return "loc_key"
-    case .locArgs: return "loc_args"
-    case .createdAt: return "created_at"
-    case .relevance: return "relevance"
-    case .interruptionLevel: return "interruption_level"
-    case .badge: return "badge"
-    case .sound: return "sound"
-    case .soundCritical: return "sound_critical"
-    case .soundVolume: return "sound_volume"
-    case .summaryArg: return "summary_arg"
-    case .summaryArgCount: return "summary_arg_count"
-    case .collapseID: return "collapse_id"
-    case .expiresAt: return "expires_at"
-    case .priority: return "priority"
-    case .pushType: return "push_type"
-    case .topic: return "topic"
-    case .contentAvailable: return "content_available"
-    case .mutableContent: return "mutable_content"
-    case .targetContentID: return "target_content_id"
-    case .event: return "event"
-    case .timestamp: return "timestamp"
-    case .staleAt: return "stale_at"
-    case .dismissAt: return "dismiss_at"
-    case .readAt: return "read_at"
-    case .seenAt: return "seen_at"
-    case .payload: return "payload"
-    }
-  }
-
+extension RecordField {
   /// `{"id":null,"app":null,...,"payload":null`: a record with every field null. Field i's
   /// `,"key":null` (or `{"id":null`) is `nullTemplate[nullStarts[i]..<nullStarts[i + 1]]`,
   /// and its `,"key":` alone ends 4 bytes earlier. A run of null fields is one copy.
-  static let nullTemplate: [UInt8] = Array(
+  fileprivate static let nullTemplate: [UInt8] = Array(
     allCases.map { ($0 == .id ? "{\"" : ",\"") + $0.key + "\":null" }.joined().utf8)
-  static let nullStarts: [Int] = {
+  fileprivate static let nullStarts: [Int] = {
     var starts = [0]
     for field in allCases {
       starts.append(starts[starts.count - 1] + 2 + field.key.utf8.count + 6)  // {" or ," key ":null
@@ -76,7 +20,7 @@ public enum RecordField: Int, CaseIterable, Sendable {
 ///
 /// Trivially copyable on purpose: a record is filled and written a million times a second, and
 /// a `String` payload here would cost a retain and a release on every access.
-public enum FieldValue: Sendable, Equatable {
+enum FieldValue: Sendable, Equatable {
   /// JSON `null`.
   case null
   /// A value copied from the input, by its index on the input's tape, in canonical form.
@@ -95,9 +39,8 @@ public enum FieldValue: Sendable, Equatable {
 }
 
 /// The fields of one record, filled in any order and written in `RecordField` order.
-public struct RecordValues: Sendable {
-  // Inlinable: the normalizer sets a field some thirty times a record, from another module.
-  @usableFromInline var values: [FieldValue]
+struct RecordValues: Sendable {
+  var values: [FieldValue]
   private var texts = ByteBuffer(capacity: 256)
   // The last instant written and its text, one for created_at (most records of a run share
   // it) and one for the other times, so that neither pushes the other out.
@@ -105,31 +48,31 @@ public struct RecordValues: Sendable {
   private var cachedTimeTexts = (ByteBuffer(capacity: 32), ByteBuffer(capacity: 32))
 
   /// Creates a record with every field null.
-  public init() {
+  init() {
     values = Array(repeating: .null, count: RecordField.allCases.count)
   }
 
   /// Sets every field back to null, keeping the storage.
-  public mutating func reset() {
+  mutating func reset() {
     values.withUnsafeMutableBufferPointer { $0.update(repeating: .null) }
     texts.removeAll()
   }
 
   /// The value of a field.
-  @inlinable public subscript(field: RecordField) -> FieldValue {
+  subscript(field: RecordField) -> FieldValue {
     get { values[field.rawValue] }
     set { values[field.rawValue] = newValue }
   }
 
   /// Sets a field to a string.
-  public mutating func set(_ field: RecordField, text: String) {
+  mutating func set(_ field: RecordField, text: String) {
     let start = texts.count
     JSONEscapes.writeString(text, into: &texts)
     values[field.rawValue] = .text(start, texts.count)
   }
 
   /// The string value of a field (from the input or set as text), or nil for any other value.
-  public func string(_ field: RecordField, in view: JSONView) -> String? {
+  func string(_ field: RecordField, in view: JSONView) -> String? {
     switch values[field.rawValue] {
     case .input(let index):
       return view.stringValue(index)
@@ -149,7 +92,7 @@ public struct RecordValues: Sendable {
   /// `payload` from `self`, then `payload` as given (already compact JSON).
   ///
   /// `input` values are copied from `view`.
-  public mutating func write(view: JSONView, payload: ByteBuffer, into out: inout ByteBuffer) {
+  mutating func write(view: JSONView, payload: ByteBuffer, into out: inout ByteBuffer) {
     RecordField.nullTemplate.withUnsafeBytes { template in
       RecordField.nullStarts.withUnsafeBufferPointer { starts in
         var nullRun = 0  // the first field of the run of nulls not yet written

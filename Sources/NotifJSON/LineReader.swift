@@ -102,8 +102,10 @@ public struct LineReader: ~Copyable {
     return UnsafeRawBufferPointer(rebasing: line[low..<high])
   }
 
-  @inline(__always)
-  static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
+  @inlinable
+  public static func isSpace(_ b: UInt8) -> Bool {
+    b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A
+  }
 
   private mutating func fill() throws(SystemError) {
     if capacity - end < Self.readSize {

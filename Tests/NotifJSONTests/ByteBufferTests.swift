@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NotifModel
+@testable import NotifJSON
 
 @Suite struct ByteBufferTests {
   @Test(arguments: [

@@ -1,0 +1,11 @@
+// NotifJSON: the byte-level engine every notif tool runs on. Users: all of them (notif-parse,
+// notif-group, notif-summarize, notif-expire, notif-mark), directly and through NotifModel and
+// NotifSweep.
+//
+// What is here: reading input in large blocks (`RecordReader` for JSON texts in any layout,
+// `LineReader` for lines kept byte for byte), the strict RFC 8259 parser and its flat tape
+// (`JSONParser`, `JSONTape`), canonical output (`JSONWriter`, `JSONEscapes`, `ByteBuffer`),
+// the checked writer over write(2) (`OutputWriter`) and the one-line system error
+// (`SystemError`). Nothing here knows what a notification is: no record fields, no times, no
+// diagnostics' wording. It never reads the clock, the environment or standard input on its own,
+// never prints and never exits.

@@ -1,0 +1,60 @@
+/// The keys of a notification record, in the order they are written.
+///
+/// `man/notif.5` documents each one: what it means, where it comes from, its default. Every
+/// record has every key (`null` where there is no value), so jq and Miller see one shape.
+public enum RecordField: Int, CaseIterable, Sendable {
+  case id, app, threadID, category
+  case title, subtitle, body
+  case titleLocKey, titleLocArgs, subtitleLocKey, subtitleLocArgs, locKey, locArgs
+  case createdAt, relevance, interruptionLevel, badge
+  case sound, soundCritical, soundVolume
+  case summaryArg, summaryArgCount
+  case collapseID, expiresAt, priority, pushType, topic
+  case contentAvailable, mutableContent, targetContentID
+  case event, timestamp, staleAt, dismissAt
+  case readAt, seenAt
+  case payload
+
+  /// The snake_case key.
+  public var key: String {
+    switch self {
+    case .id: return "id"
+    case .app: return "app"
+    case .threadID: return "thread_id"
+    case .category: return "category"
+    case .title: return "title"
+    case .subtitle: return "subtitle"
+    case .body: return "body"
+    case .titleLocKey: return "title_loc_key"
+    case .titleLocArgs: return "title_loc_args"
+    case .subtitleLocKey: return "subtitle_loc_key"
+    case .subtitleLocArgs: return "subtitle_loc_args"
+    case .locKey: return "loc_key"
+    case .locArgs: return "loc_args"
+    case .createdAt: return "created_at"
+    case .relevance: return "relevance"
+    case .interruptionLevel: return "interruption_level"
+    case .badge: return "badge"
+    case .sound: return "sound"
+    case .soundCritical: return "sound_critical"
+    case .soundVolume: return "sound_volume"
+    case .summaryArg: return "summary_arg"
+    case .summaryArgCount: return "summary_arg_count"
+    case .collapseID: return "collapse_id"
+    case .expiresAt: return "expires_at"
+    case .priority: return "priority"
+    case .pushType: return "push_type"
+    case .topic: return "topic"
+    case .contentAvailable: return "content_available"
+    case .mutableContent: return "mutable_content"
+    case .targetContentID: return "target_content_id"
+    case .event: return "event"
+    case .timestamp: return "timestamp"
+    case .staleAt: return "stale_at"
+    case .dismissAt: return "dismiss_at"
+    case .readAt: return "read_at"
+    case .seenAt: return "seen_at"
+    case .payload: return "payload"
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import NotifJSON
+import NotifModel
+import TestSupport
+import Testing
+
+@testable import NotifModel
+@testable import NotifSweep
+
+@Suite struct StoreSessionTests {
+  @Test func aMissingStoreIsAnErrorAndGetsNoLockFile() throws {
+    let dir = try makeScratchFolder("notif-shared")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson").path
+    #expect(
+      throws: StoreLockError.system(
+        SystemError(path: store, message: "cannot open the store: no such file or directory"))
+    ) {
+      _ = try StoreSession(store: store, wait: 0, recover: true, monotonicClock: { 0 }) { _ in }
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [])
+  }
+
+  @Test func aHeldLockIsHeldAndDroppingTheSessionReleasesIt() throws {
+    let dir = try makeScratchFolder("notif-shared")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson").path
+    try Data("a\n".utf8).write(to: URL(fileURLWithPath: store))
+    do {
+      let session = try StoreSession(
+        store: store, wait: 0, recover: true, monotonicClock: { 0 }
+      ) { warning in Issue.record("unexpected warning \(warning)") }
+      #expect(session.status.st_size == 2)
+      #expect(throws: StoreLockError.held(path: store + ".lock")) {
+        _ = try StoreSession(store: store, wait: 0, recover: false, monotonicClock: { 0 }) { _ in
+        }
+      }
+    }
+    _ = try StoreSession(store: store, wait: 0, recover: false, monotonicClock: { 0 }) { _ in }
+  }
+
+  @Test func theLockedDiagnosticIsTheDocumentedOne() {
+    let text = DiagnosticFormat.text.render(
+      StoreSession.lockedDiagnostic(lockPath: "inbox.ndjson.lock"), program: "notif-expire")
+    #expect(
+      text
+        == "notif-expire: inbox.ndjson.lock: error: another sweep or appender holds the lock [Locked]\n"
+    )
+  }
+}
+
+@Suite struct SweepOptionsTests {
+  static func options(_ arguments: [String], terminal: Bool = false) throws(UsageError)
+    -> SweepOptions
+  {
+    let specs: [OptionSpec] = [
+      .flag("dry-run", "n"), .value("archive"), .value("store"), .value("wait"),
+      .flag("progress"), .flag("no-progress"),
+    ]
+    return try SweepOptions(
+      try OptionScanner.scan(arguments, specs), storeVerb: "sweeps", stderrIsTerminal: terminal)
+  }
+
+  @Test(arguments: [
+    (["--wait", "1"], "--wait needs --store: only a store is locked"),
+    (["--store", "s", "--wait", "1d"], "--wait: '1d' is not a number of seconds from 0 to 86400"),
+    (
+      ["--store", "s", "--wait", "86401"],
+      "--wait: '86401' is not a number of seconds from 0 to 86400"
+    ),
+    (["--store", "s", "f"], "--store sweeps one file in place: give no file operands with it"),
+    (["--store", ""], "--store: the file name is empty"),
+    (["--store", "", "--wait", "x", "f"], "--store: the file name is empty"),
+  ])
+  func mistakesAreUsageErrors(_ arguments: [String], _ message: String) {
+    #expect(throws: UsageError(message)) { _ = try Self.options(arguments) }
+  }
+
+  @Test func readsEveryOption() throws {
+    let options = try Self.options([
+      "-n", "--archive", "a", "--store", "s", "--wait", "2.5", "--no-progress", "--progress",
+    ])
+    #expect(options.dryRun)
+    #expect(options.archive == "a")
+    #expect(options.store == "s")
+    #expect(options.wait == 2.5)
+    #expect(options.progress)
+    #expect(try Self.options(["f", "-"]).files == ["f", "-"])
+    #expect(try Self.options([]).files == ["-"])
+    #expect(try Self.options([], terminal: true).progress)
+    #expect(try !Self.options(["--no-progress"], terminal: true).progress)
+  }
+}
+
+@Suite struct ProgressLineTests {
+  @Test func showsTheMeterAndClearsItBeforeADiagnostic() throws {
+    var expectedMeter = ProgressMeter(start: 0)
+    let shown = expectedMeter.update(records: 10, bytes: 2_000, now: 2)
+    let text = try #require(shown)
+    let diagnostic = Diagnostic(.warning, "Recovered", "x", file: "s")
+    let (_, _, stderr) = try capturingOutput { _, stderr in
+      var line = ProgressLine(program: "notif-x")
+      line.update(records: 1, bytes: 1, now: { 5 }, &stderr)
+      #expect(!line.isStarted)
+      line.start(now: 0)
+      line.update(records: 10, bytes: 2_000, now: { 2 }, &stderr)
+      line.report(diagnostic, now: { 3 }, &stderr)
+      line.clear(now: { 4 }, &stderr)
+    }
+    #expect(
+      stderr
+        == "\rnotif-x: \(text)\u{1B}[K" + "\r\u{1B}[K"
+        + DiagnosticFormat.text.render(diagnostic, program: "notif-x"))
+  }
+}

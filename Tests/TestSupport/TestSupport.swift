@@ -1,0 +1,55 @@
+// Helpers that more than one test target uses: scratch folders and files, writers whose output
+// a test reads back, and parsed JSON views. Test targets only; no tool imports this.
+import Foundation
+import NotifJSON
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A new empty folder under the temporary directory, named with `prefix`.
+public func makeScratchFolder(_ prefix: String = "notif-test") throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "\(prefix)-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
+
+/// Runs `body` with writers to two scratch files, standing for standard output and standard
+/// error; returns its result and the text each writer wrote.
+public func capturingOutput<R>(
+  _ body: (inout OutputWriter, inout OutputWriter) -> R
+) throws -> (R, String, String) {
+  let dir = try makeScratchFolder("notif-capture")
+  defer { try? FileManager.default.removeItem(at: dir) }
+  let outPath = dir.appendingPathComponent("out").path
+  let errPath = dir.appendingPathComponent("err").path
+  let outFD = open(outPath, O_WRONLY | O_CREAT, 0o600)
+  let errFD = open(errPath, O_WRONLY | O_CREAT, 0o600)
+  var stdout = OutputWriter(fd: outFD, name: "<stdout>")
+  var stderr = OutputWriter(fd: errFD, name: "<stderr>")
+  let result = body(&stdout, &stderr)
+  try? stdout.flush()
+  try? stderr.flush()
+  close(outFD)
+  close(errFD)
+  return (
+    result, try String(contentsOfFile: outPath, encoding: .utf8),
+    try String(contentsOfFile: errPath, encoding: .utf8)
+  )
+}
+
+/// Calls `body` with a view of the parsed `text`; nil if the text is not valid JSON.
+@discardableResult
+public func withView<R>(of text: String, _ body: (JSONView) throws -> R) rethrows -> R? {
+  var parser = JSONParser()
+  let bytes = Array(text.utf8)
+  return try bytes.withUnsafeBytes { raw in
+    guard case .complete = parser.parse(raw, isFinal: true) else { return nil }
+    return try parser.withView(over: raw, body)
+  }
+}
