@@ -1,13 +1,5 @@
 import NotifJSON
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A file operand open for reading, as every filter opens its operands: `-` is standard input,
 /// named `<stdin>` in diagnostics. Dropping the value closes the file (never standard input).
 public struct InputFile: ~Copyable {

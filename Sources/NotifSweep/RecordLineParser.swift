@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What `RecordLineParser.parse(_:)` found on one line.
 public enum RecordLineResult: Equatable, Sendable {
   /// A JSON object: `RecordLineParser.withRecord` shows it.

@@ -1,13 +1,5 @@
 import NotifJSON
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Why a store's lock was not taken.
 public enum StoreLockError: Error, Equatable, CustomStringConvertible {
   /// Another process holds the lock (and `wait` ran out).

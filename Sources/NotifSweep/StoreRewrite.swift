@@ -1,13 +1,5 @@
 import NotifJSON
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Replaces a store file safely, moving removed records to an archive first: the machinery
 /// that notif-expire and notif-mark share for `--store`.
 ///

@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A store held for an in-place sweep (notif-expire, notif-mark): its lock taken, what an
 /// interrupted sweep left recovered, and the store open for reading.
 ///

@@ -1,13 +1,5 @@
 import NotifJSON
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The archive of a sweep in stream mode (notif-expire, notif-mark without `--store`): the file
 /// of `--archive`, open for appending unless there is none or the run is a dry run.
 ///

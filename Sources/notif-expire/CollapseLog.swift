@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The collapse key and mark of every record with a collapse_id, as the first survey pass
 /// finds them, kept for the second: so that the second reads this log, not the whole input
 /// again.

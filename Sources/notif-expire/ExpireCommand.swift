@@ -2,14 +2,6 @@ import NotifJSON
 import NotifModel
 import NotifSweep
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// notif-expire's command line: options, the policy file, and the exit status.
 struct ExpireCommand {
   static let name = "notif-expire"

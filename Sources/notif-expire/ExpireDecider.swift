@@ -2,14 +2,6 @@ import NotifJSON
 import NotifModel
 import NotifSweep
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What the sweep decides with: the policy, the time, and what the surveys found. Filled
 /// before the sweep pass and only read during it, by every worker at once.
 final class ExpireRules: @unchecked Sendable {

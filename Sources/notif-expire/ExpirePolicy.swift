@@ -2,14 +2,6 @@ import NotifJSON
 import NotifModel
 import NotifSweep
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// How long records of one category live: the per-type data source of a notification list.
 struct ExpireRule: Equatable {
   /// Time to live from `created_at`, in seconds; nil: no limit by age.

@@ -2,14 +2,6 @@ import NotifJSON
 import NotifModel
 import NotifSweep
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A record's place in the sort of its group: its `created_at`, then its line number in the
 /// whole input (the ordinal), which makes every mark distinct. 16 bytes, as one is kept per
 /// collapse key and `keep` per cap group: ordinals count lines modulo 2^32.

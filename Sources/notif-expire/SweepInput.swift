@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One input that can be read more than once: a regular file is read again from where it
 /// started; anything else (a pipe, a terminal) is first copied to an unlinked temporary file.
 struct SweepInput {

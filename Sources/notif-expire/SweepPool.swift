@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What a worker does with the lines of a batch: a survey pass, or the sweep.
 enum SweepTask {
   /// The key and mark of each record with a collapse_id (`SweepBatch.collapseMarks`).

@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A temporary file with no name: made in a directory and unlinked at once, so nothing is left
 /// behind however the process ends. Read and written through its descriptor only.
 enum TemporaryFile {

@@ -17,14 +17,6 @@ import NotifModel
 // unlinked temporary file so that it can be read once per pass.
 // FoundationEssentials is not needed: the model does its own JSON, time and I/O.
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
 var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
 let environment = ExpireCommand.Environment(

@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One run of notif-group over its inputs: reads records (or group objects), reports what it
 /// rejects, writes the groups at the end.
 struct GroupRun {

@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The tape indices of the record fields notif-group reads, found in one pass over the
 /// record's members; -1 where the record has no such key.
 struct RecordFields {

@@ -10,14 +10,6 @@ import NotifModel
 // counters, the leading record's bytes, the category and summary-arg tables: O(groups)); with
 // --limit N at most N records per group. FoundationEssentials is not needed.
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
 var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
 let status = GroupCommand.run(

@@ -2,14 +2,6 @@ import NotifJSON
 import NotifModel
 import NotifSweep
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What notif-mark does with one line.
 enum MarkVerdict: Equatable, Sendable {
   /// Write the line as it was: not selected, blank, not a record, or nothing to change.

@@ -9,14 +9,6 @@ import NotifModel
 // each line once and keeps one line and its tape in memory, plus the ids of --id and
 // --ids-from. FoundationEssentials is not needed: the model does its own JSON, time and I/O.
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
 var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
 let environment = MarkCommand.Environment(

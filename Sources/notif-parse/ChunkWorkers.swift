@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A piece of an input file cut after a line feed (or at the end of the file), and what a
 /// worker made of it.
 ///

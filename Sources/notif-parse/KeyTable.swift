@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Finds which of a fixed set of names a JSON key is, comparing raw bytes: no strings built.
 ///
 /// Names are bucketed by length; within a bucket a candidate is first compared by its first and

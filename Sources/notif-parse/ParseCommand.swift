@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// notif-parse's command line: options, the loop over inputs, and the exit status.
 struct ParseCommand {
   static let name = "notif-parse"

@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One run of notif-parse over its inputs: reads, checks, writes, counts.
 ///
 /// A regular file larger than one chunk is read in chunks cut after line feeds, which worker

@@ -12,14 +12,6 @@ import NotifModel
 // one thread. FoundationEssentials is not needed: the model does its own JSON, time and I/O;
 // the threads are POSIX threads.
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
 var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
 let status = ParseCommand.run(

@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One localized string: a format and the variants of the plural variables it names, with
 /// where it was found.
 struct LocalizedEntry: Sendable, Equatable {

@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One run of notif-summarize: prepares the formats, then reads, summarizes and writes groups.
 struct SummarizeRun {
   let configuration: SummarizeCommand.Configuration

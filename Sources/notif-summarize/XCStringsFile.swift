@@ -1,14 +1,6 @@
 import NotifJSON
 import NotifModel
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Reads an Xcode string catalog (`.xcstrings`, JSON) with NotifModel's reader, for one
 /// locale: each key's localization for the first language of the locale's fallback chain that
 /// the catalog has. A localization is a `stringUnit` (its `value`), `variations.plural` (one

@@ -11,14 +11,6 @@ import NotifModel
 // PropertyListDecoder (.stringsdict files are property lists, XML or binary); the group path is
 // NotifModel bytes.
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
 var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
 let status = SummarizeCommand.run(

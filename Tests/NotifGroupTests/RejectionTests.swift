@@ -4,14 +4,6 @@ import Testing
 
 @testable import notif_group
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Records and options that are refused, with the exact messages.
 @Suite struct RejectionTests {
   @Test(arguments: [

@@ -4,14 +4,6 @@ import Testing
 
 @testable import notif_group
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 // Helpers shared by the unit tests of notif-group: records in the documented shape, runs of the
 // command with files, and a look at the group objects that come out.
 

@@ -4,14 +4,6 @@ import Testing
 
 @testable import NotifJSON
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What the reader reported, as a value: a record in compact form with its first line, or a
 /// failure with its position.
 enum ReadEvent: Equatable, Sendable, CustomStringConvertible {

@@ -5,14 +5,6 @@ import Testing
 
 @testable import notif_parse
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What one run wrote and returned.
 private struct Outcome: Equatable, CustomStringConvertible {
   var status: NotifModel.ExitStatus

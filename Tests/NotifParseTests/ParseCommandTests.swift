@@ -4,14 +4,6 @@ import Testing
 
 @testable import notif_parse
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 private let pushTypeList =
   "alert, background, complication, controls, fileprovider, liveactivity, location, mdm, pushtotalk, voip, widgets"
 

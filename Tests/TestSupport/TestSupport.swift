@@ -3,14 +3,6 @@
 import Foundation
 import NotifJSON
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A new empty folder under the temporary directory, named with `prefix`.
 public func makeScratchFolder(_ prefix: String = "notif-test") throws -> URL {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent(
