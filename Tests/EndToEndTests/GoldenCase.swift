@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One golden case: a folder under `cases/<tool>/<name>/` holding
 ///
 /// - `args`: the arguments, one per line; or `cmd`: a shell command line, run by `/bin/sh -c`
@@ -10,6 +16,9 @@ import Foundation
 ///
 /// The tool runs with the case folder as its working directory, so file operands are named
 /// relative to it, and with `TZ=UTC LC_ALL=C` and no `SOURCE_DATE_EPOCH` unless `env` sets it.
+///
+/// `NOTIF_GOLDEN_CASE` picks the cases to run (and, with `NOTIF_UPDATE_GOLDEN=1`, to record);
+/// see ``selected(by:)``. `make golden CASE=...` sets both.
 struct GoldenCase: CustomStringConvertible, Sendable {
   let tool: String
   let name: String
@@ -34,6 +43,28 @@ struct GoldenCase: CustomStringConvertible, Sendable {
       }
     }
     return cases
+  }
+
+  /// The cases `NOTIF_GOLDEN_CASE` names, or every case when it is unset or empty.
+  ///
+  /// It holds shell patterns separated by commas or spaces. A case is picked when a pattern
+  /// matches its `tool/name`, its tool or its name: `notif-group/by-app-one-group-per-app`,
+  /// `notif-group`, `notif-*/man-example-*`, `*-usage-error`.
+  static func selected(
+    by filter: String? = ProcessInfo.processInfo.environment["NOTIF_GOLDEN_CASE"]
+  ) -> [GoldenCase] {
+    let patterns = selectionPatterns(filter)
+    guard !patterns.isEmpty else { return all() }
+    return all().filter { golden in patterns.contains { golden.matches($0) } }
+  }
+
+  static func selectionPatterns(_ filter: String?) -> [String] {
+    (filter ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+  }
+
+  /// Whether the shell pattern matches this case's `tool/name`, its tool or its name.
+  func matches(_ pattern: String) -> Bool {
+    [description, tool, name].contains { (subject: String) in fnmatch(pattern, subject, 0) == 0 }
   }
 
   func read(_ file: String) -> Data? {
