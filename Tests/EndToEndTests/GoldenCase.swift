@@ -12,10 +12,23 @@ import Foundation
 ///   with the built tools first on `PATH` (for man page examples with globs and pipelines);
 /// - `stdin.ndjson`: standard input (missing: empty);
 /// - `env`: extra environment variables, `NAME=value` per line (missing: none);
+/// - any other input file the arguments or command name;
 /// - `stdout.ndjson`, `stderr.txt`, `status`: what must come out (missing: empty, empty, 0).
 ///
 /// The tool runs with the case folder as its working directory, so file operands are named
 /// relative to it, and with `TZ=UTC LC_ALL=C` and no `SOURCE_DATE_EPOCH` unless `env` sets it.
+///
+/// An input that two or more cases read lives once, under `Fixtures/<tool>/` with a name that
+/// says what it holds, and each of those cases has a relative symbolic link to it under the
+/// name the case uses, e.g. `stdin.ndjson -> ../../../Fixtures/notif-mark/odd-lines.ndjson`.
+/// The case reads it by that name like any of its own files (`cat stdin.ndjson` in the folder
+/// shows it), `git diff` shows a link as the one line of its target, and a change to the shared
+/// file shows up in every case that reads it. `GoldenTests` rejects two case inputs with the
+/// same bytes, except in corpus cases (those with an `ORIGIN` file keep their bytes).
+///
+/// Record inputs carry only the keys the case is about: the tools read a missing key as null,
+/// and `scripts/shrink-golden-inputs.py` drops the null keys from records pasted from
+/// notif-parse.
 ///
 /// `NOTIF_GOLDEN_CASE` picks the cases to run (and, with `NOTIF_UPDATE_GOLDEN=1`, to record);
 /// see ``selected(by:)``. `make golden CASE=...` sets both.

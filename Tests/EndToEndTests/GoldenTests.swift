@@ -82,4 +82,38 @@ import Testing
     #expect(picked("no-such-case").isEmpty)
     #expect(picked(" ").count == all.count)
   }
+
+  /// An input two cases share lives once, in `Fixtures/`, and each case links to it.
+  @Test func sharedInputsAreLinkedNotCopied() {
+    let manager = FileManager.default
+    let fixtures = GoldenCase.casesFolder.deletingLastPathComponent()
+      .appendingPathComponent("Fixtures").standardizedFileURL.resolvingSymlinksInPath().path
+    let notInputs: Set = [
+      "args", "cmd", "env", "ORIGIN", "stdout.ndjson", "stderr.txt", "status",
+    ]
+    var firstCaseWith: [Data: String] = [:]
+    for golden in GoldenCase.all() {
+      let isCorpus = golden.read("ORIGIN") != nil
+      let files = manager.enumerator(atPath: golden.folder.path)?.allObjects as? [String] ?? []
+      for file in files.sorted() {
+        let url = golden.folder.appendingPathComponent(file)
+        let path = "\(golden)/\(file)"
+        if (try? manager.destinationOfSymbolicLink(atPath: url.path)) != nil {
+          let target = url.resolvingSymlinksInPath().path
+          #expect(!notInputs.contains(file), "\(path) is a link: only inputs are shared")
+          #expect(target.hasPrefix(fixtures + "/"), "\(path) links outside Fixtures/")
+          #expect(manager.fileExists(atPath: target), "\(path) links to nothing")
+          continue
+        }
+        guard !notInputs.contains(file), !isCorpus,
+          let data = manager.contents(atPath: url.path), !data.isEmpty
+        else { continue }
+        if let first = firstCaseWith[data] {
+          Issue.record("\(path) has the bytes of \(first): move them to Fixtures/ and link both")
+        } else {
+          firstCaseWith[data] = path
+        }
+      }
+    }
+  }
 }
