@@ -15,7 +15,7 @@ RELEASE = .build/release
 NOW = 2026-11-22T09:00:00Z
 
 .PHONY: all build release test demo check format format-lint man-lint completions-check \
-	golden-release check-deps bench fuzz install uninstall clean
+	golden golden-release check-deps bench fuzz install uninstall clean
 
 all: build
 
@@ -59,6 +59,16 @@ man-lint:
 
 completions-check:
 	scripts/check-completions.sh
+
+# Records golden expectations from what the tools do now: every case, or the ones CASE names
+# (a case, a tool, a case name or a shell pattern, several separated by commas:
+# `make golden CASE=notif-group/by-app-one-group-per-app`, `CASE=notif-group`,
+# `CASE='notif-*/man-example-*'`). Read `git diff` before committing. Never in CI.
+golden:
+	@if [ -n "$$CI" ]; then echo 'make golden rewrites expectations: not in CI' >&2; exit 2; fi
+	swift build
+	NOTIF_UPDATE_GOLDEN=1 NOTIF_GOLDEN_CASE='$(CASE)' swift test --filter GoldenTests
+	@git status --short -- Tests/EndToEndTests/cases Tests/EndToEndTests/Fixtures
 
 # The golden cases again, against the release binaries users get.
 golden-release: release

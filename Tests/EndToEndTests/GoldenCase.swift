@@ -1,15 +1,37 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One golden case: a folder under `cases/<tool>/<name>/` holding
 ///
 /// - `args`: the arguments, one per line; or `cmd`: a shell command line, run by `/bin/sh -c`
 ///   with the built tools first on `PATH` (for man page examples with globs and pipelines);
 /// - `stdin.ndjson`: standard input (missing: empty);
 /// - `env`: extra environment variables, `NAME=value` per line (missing: none);
+/// - any other input file the arguments or command name;
 /// - `stdout.ndjson`, `stderr.txt`, `status`: what must come out (missing: empty, empty, 0).
 ///
 /// The tool runs with the case folder as its working directory, so file operands are named
 /// relative to it, and with `TZ=UTC LC_ALL=C` and no `SOURCE_DATE_EPOCH` unless `env` sets it.
+///
+/// An input that two or more cases read lives once, under `Fixtures/<tool>/` with a name that
+/// says what it holds, and each of those cases has a relative symbolic link to it under the
+/// name the case uses, e.g. `stdin.ndjson -> ../../../Fixtures/notif-mark/odd-lines.ndjson`.
+/// The case reads it by that name like any of its own files (`cat stdin.ndjson` in the folder
+/// shows it), `git diff` shows a link as the one line of its target, and a change to the shared
+/// file shows up in every case that reads it. `GoldenTests` rejects two case inputs with the
+/// same bytes, except in corpus cases (those with an `ORIGIN` file keep their bytes).
+///
+/// Record inputs carry only the keys the case is about: the tools read a missing key as null,
+/// and `scripts/shrink-golden-inputs.py` drops the null keys from records pasted from
+/// notif-parse.
+///
+/// `NOTIF_GOLDEN_CASE` picks the cases to run (and, with `NOTIF_UPDATE_GOLDEN=1`, to record);
+/// see ``selected(by:)``. `make golden CASE=...` sets both.
 struct GoldenCase: CustomStringConvertible, Sendable {
   let tool: String
   let name: String
@@ -34,6 +56,28 @@ struct GoldenCase: CustomStringConvertible, Sendable {
       }
     }
     return cases
+  }
+
+  /// The cases `NOTIF_GOLDEN_CASE` names, or every case when it is unset or empty.
+  ///
+  /// It holds shell patterns separated by commas or spaces. A case is picked when a pattern
+  /// matches its `tool/name`, its tool or its name: `notif-group/by-app-one-group-per-app`,
+  /// `notif-group`, `notif-*/man-example-*`, `*-usage-error`.
+  static func selected(
+    by filter: String? = ProcessInfo.processInfo.environment["NOTIF_GOLDEN_CASE"]
+  ) -> [GoldenCase] {
+    let patterns = selectionPatterns(filter)
+    guard !patterns.isEmpty else { return all() }
+    return all().filter { golden in patterns.contains { golden.matches($0) } }
+  }
+
+  static func selectionPatterns(_ filter: String?) -> [String] {
+    (filter ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+  }
+
+  /// Whether the shell pattern matches this case's `tool/name`, its tool or its name.
+  func matches(_ pattern: String) -> Bool {
+    [description, tool, name].contains { (subject: String) in fnmatch(pattern, subject, 0) == 0 }
   }
 
   func read(_ file: String) -> Data? {

@@ -5,10 +5,12 @@ import Testing
 ///
 /// `NOTIF_UPDATE_GOLDEN=1 swift test --filter GoldenTests` rewrites the expectations from what
 /// the tools do now: review the result with `git diff`, and never set it in CI.
+/// `NOTIF_GOLDEN_CASE` runs (and records) only the cases it names (`GoldenCase.selected(by:)`);
+/// `make golden CASE=notif-group/by-app-one-group-per-app` records one case.
 @Suite struct GoldenTests {
   static let updating = ProcessInfo.processInfo.environment["NOTIF_UPDATE_GOLDEN"] == "1"
 
-  @Test("golden case", arguments: GoldenCase.all())
+  @Test("golden case", arguments: GoldenCase.selected())
   func golden(_ golden: GoldenCase) throws {
     let stdin =
       golden.read("stdin.ndjson") != nil
@@ -50,6 +52,68 @@ import Testing
     for golden in cases {
       #expect(
         golden.read("args") != nil || golden.read("cmd") != nil, "\(golden) has no args or cmd")
+    }
+  }
+
+  @Test func caseSelectionNamesSomeCase() {
+    let filter = ProcessInfo.processInfo.environment["NOTIF_GOLDEN_CASE"]
+    #expect(
+      GoldenCase.selectionPatterns(filter).isEmpty || !GoldenCase.selected(by: filter).isEmpty,
+      "NOTIF_GOLDEN_CASE='\(filter ?? "")' matches no case")
+  }
+
+  @Test func caseSelectionByCaseToolNameOrGlob() {
+    let all = GoldenCase.all()
+    func picked(_ filter: String) -> [String] { GoldenCase.selected(by: filter).map(\.description) }
+    func cases(where isPicked: (GoldenCase) -> Bool) -> [String] {
+      all.filter(isPicked).map(\.description)
+    }
+    #expect(
+      picked("notif-group/by-app-one-group-per-app") == ["notif-group/by-app-one-group-per-app"])
+    #expect(picked("notif-group") == cases { $0.tool == "notif-group" })
+    #expect(picked("help") == cases { $0.name == "help" })
+    #expect(
+      picked("notif-mark/store-*, notif-expire/store-*")
+        == cases {
+          ["notif-expire", "notif-mark"].contains($0.tool) && $0.name.hasPrefix("store-")
+        }
+    )
+    #expect(picked("notif-expire/store-*").count > 1)
+    #expect(picked("no-such-case").isEmpty)
+    #expect(picked(" ").count == all.count)
+  }
+
+  /// An input two cases share lives once, in `Fixtures/`, and each case links to it.
+  @Test func sharedInputsAreLinkedNotCopied() {
+    let manager = FileManager.default
+    let fixtures = GoldenCase.casesFolder.deletingLastPathComponent()
+      .appendingPathComponent("Fixtures").standardizedFileURL.resolvingSymlinksInPath().path
+    let notInputs: Set = [
+      "args", "cmd", "env", "ORIGIN", "stdout.ndjson", "stderr.txt", "status",
+    ]
+    var firstCaseWith: [Data: String] = [:]
+    for golden in GoldenCase.all() {
+      let isCorpus = golden.read("ORIGIN") != nil
+      let files = manager.enumerator(atPath: golden.folder.path)?.allObjects as? [String] ?? []
+      for file in files.sorted() {
+        let url = golden.folder.appendingPathComponent(file)
+        let path = "\(golden)/\(file)"
+        if (try? manager.destinationOfSymbolicLink(atPath: url.path)) != nil {
+          let target = url.resolvingSymlinksInPath().path
+          #expect(!notInputs.contains(file), "\(path) is a link: only inputs are shared")
+          #expect(target.hasPrefix(fixtures + "/"), "\(path) links outside Fixtures/")
+          #expect(manager.fileExists(atPath: target), "\(path) links to nothing")
+          continue
+        }
+        guard !notInputs.contains(file), !isCorpus,
+          let data = manager.contents(atPath: url.path), !data.isEmpty
+        else { continue }
+        if let first = firstCaseWith[data] {
+          Issue.record("\(path) has the bytes of \(first): move them to Fixtures/ and link both")
+        } else {
+          firstCaseWith[data] = path
+        }
+      }
     }
   }
 }
