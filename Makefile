@@ -8,7 +8,11 @@ BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man
 BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
-FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+# fish looks for completions in its own vendor folder (and under PREFIX only when XDG_DATA_DIRS
+# names PREFIX/share), so they go where fish's pkg-config file says, else under PREFIX.
+# `make install FISHDIR=...` overrides it.
+FISH_VENDOR := $(shell pkg-config --variable completionsdir fish 2>/dev/null)
+FISHDIR = $(DESTDIR)$(or $(FISH_VENDOR),$(PREFIX)/share/fish/vendor_completions.d)
 
 TOOLS = $(notdir $(wildcard Sources/notif-*))
 RELEASE = .build/release
