@@ -1,8 +1,5 @@
-// libFuzzer entry point for the JSON reader of NotifJSON: `JSONParser`, `JSONWriter` and
-// `RecordReader`, and NotifSweep's `RecordLineParser`. fuzz/run.sh compiles it into one module
-// with the sources of the modules below, so it can reach internal API; it is not part of the
-// package build.
-// fuzz-sources: NotifJSON NotifModel NotifSweep
+// Fuzz target `json-reader` (see fuzz/Fuzz.swift): the JSON reader of NotifJSON, `JSONParser`,
+// `JSONWriter` and `RecordReader`, and NotifSweep's `RecordLineParser`.
 //
 // Properties checked on every input (a violation traps with `fatalError`, which libFuzzer
 // reports as a crash and saves the input):
@@ -35,9 +32,8 @@
   import Darwin
 #endif
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  let input = UnsafeRawBufferPointer(start: data, count: size)
+func fuzzJSONReader(_ input: UnsafeRawBufferPointer) {
+  let size = input.count
   var parser = JSONParser()
   let final = parser.parse(input, isFinal: true)
   var rootKind: JSONKind? = nil
@@ -65,9 +61,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   checkPrefixes(input, final: final, using: &parser)
   checkRecordReader(input, maxRecordBytes: 4096)
   // A small limit drives the record-too-large paths and the recovery after them.
-  checkRecordReader(input, maxRecordBytes: 1 + Int(size > 0 ? data[size - 1] : 0) % 48)
+  checkRecordReader(input, maxRecordBytes: 1 + Int(size > 0 ? input[size - 1] : 0) % 48)
   checkRecordLines(input)
-  return 0
 }
 
 // MARK: - (b) compact output
@@ -320,19 +315,6 @@ func checkRecordReader(_ input: UnsafeRawBufferPointer, maxRecordBytes: Int) {
   }
 }
 
-// MARK: - Helpers
-
-/// A temporary file, created once and already unlinked, that each input is written to.
-let scratchFile: Int32 = {
-  var path = Array("/tmp/notif-fuzz-XXXXXX".utf8CString)
-  let fd = path.withUnsafeMutableBufferPointer { buffer in
-    buffer.baseAddress.map { mkstemp($0) } ?? -1
-  }
-  require(fd >= 0, "mkstemp failed: errno \(errno)")
-  _ = path.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { unlink($0) } }
-  return fd
-}()
-
 // MARK: - (f) record lines
 
 /// Checks `RecordLineParser` on every line of `input` against a `JSONParser` that checks every
@@ -365,12 +347,4 @@ func checkRecordLines(_ input: UnsafeRawBufferPointer) {
     }
     start = stop + 1
   }
-}
-
-func require(_ condition: Bool, _ message: @autoclosure () -> String) {
-  if !condition { fail(message()) }
-}
-
-func fail(_ message: String) -> Never {
-  fatalError("JSONReaderFuzz: " + message)
 }

@@ -38,6 +38,42 @@ public struct Diagnostic: Sendable, Equatable {
   }
 }
 
+extension Diagnostic {
+  /// `text` with each character that could break a diagnostic's line or drive the terminal it
+  /// is shown on written visibly: `\n`, `\r`, `\t`, `\e` for escape, and `\u{XX}` for the
+  /// other C0 and C1 controls, DEL, the line and paragraph separators and the bidirectional
+  /// formatting characters (U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069).
+  ///
+  /// Messages quote what the input holds (a key, a value, a file name), which is untrusted: a
+  /// newline in it would make two lines of one diagnostic, and an escape sequence would reach
+  /// the user's terminal.
+  public static func visible(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+      guard needsEscape(scalar) else {
+        out.unicodeScalars.append(scalar)
+        continue
+      }
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case "\u{1B}": out += "\\e"
+      default: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      }
+    }
+    return out
+  }
+
+  private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: return true
+    default: return false
+    }
+  }
+}
+
 /// The ways diagnostics can be written.
 public enum DiagnosticFormat: String, Sendable, CaseIterable {
   /// `PROG: FILE:LINE:COL: error: message [Code]`
@@ -57,7 +93,7 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
         if let column = diagnostic.column { location += ":\(column)" }
       }
       return
-        "\(program): \(location): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]\n"
+        "\(program): \(Diagnostic.visible(location)): \(diagnostic.severity.rawValue): \(Diagnostic.visible(diagnostic.message)) [\(diagnostic.code)]\n"
     case .github:
       var properties = "file=\(Self.githubProperty(diagnostic.file))"
       if let line = diagnostic.line {
@@ -90,7 +126,8 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
     }
   }
 
-  /// Escapes a workflow command's message: `%`, CR and LF.
+  /// Escapes a workflow command's message: `%`, CR and LF, then what `Diagnostic.visible`
+  /// writes visibly.
   static func githubData(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
@@ -101,7 +138,7 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
       default: out.unicodeScalars.append(scalar)
       }
     }
-    return out
+    return Diagnostic.visible(out)
   }
 
   /// Escapes a workflow command's property value: as data, plus `:` and `,`.

@@ -94,4 +94,36 @@ private let located = Diagnostic(
     #expect(!(Severity.error < .warning))
     #expect([Severity.warning, .error, .warning].max() == .error)
   }
+
+  @Test(arguments: [
+    ("plain 'value'", "plain 'value'"),
+    ("two\nlines", "two\\nlines"),
+    ("\r\t", "\\r\\t"),
+    ("\u{1B}[2J clear", "\\e[2J clear"),
+    ("\u{1B}]52;c;aGk=\u{07}", "\\e]52;c;aGk=\\u{7}"),
+    ("c1 \u{9B}31m", "c1 \\u{9B}31m"),
+    ("del \u{7F}", "del \\u{7F}"),
+    ("bidi \u{202E}txt.exe", "bidi \\u{202E}txt.exe"),
+    ("isolate \u{2066}x\u{2069}", "isolate \\u{2066}x\\u{2069}"),
+    ("separator \u{2028}", "separator \\u{2028}"),
+    ("é 😀 \\ kept", "é 😀 \\ kept"),
+  ])
+  func userTextIsWrittenVisibly(_ text: String, _ expected: String) {
+    #expect(Diagnostic.visible(text) == expected)
+  }
+
+  @Test func everyFormatKeepsADiagnosticOnOneLine() {
+    let hostile = Diagnostic(
+      .warning, "UnknownKey", "unknown envelope key 'a\nb\u{1B}[2J'", file: "in\nput", line: 3,
+      column: 4)
+    for format in DiagnosticFormat.allCases {
+      let line = format.render(hostile, program: "notif-parse")
+      #expect(line.filter { $0 == "\n" }.count == 1, "\(format): \(line)")
+      #expect(!line.unicodeScalars.contains("\u{1B}"), "\(format): \(line)")
+      #expect(line.hasSuffix("\n"))
+    }
+    #expect(
+      DiagnosticFormat.text.render(hostile, program: "notif-parse")
+        == "notif-parse: in\\nput:3:4: warning: unknown envelope key 'a\\nb\\e[2J' [UnknownKey]\n")
+  }
 }
