@@ -67,8 +67,9 @@ struct SummarizeRun {
         paths: configuration.stringsPaths, locale: configuration.locale)
     } catch {
       return .failure(
-        SetupProblem(file: error.file, line: error.line, code: "BadStrings", message: error.message)
-      )
+        SetupProblem(
+          file: error.file, line: error.line, code: error.code, message: error.message,
+          column: error.column))
     }
     do {
       let summarizer = try Summarizer(

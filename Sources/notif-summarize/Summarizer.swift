@@ -120,7 +120,7 @@ struct Summarizer {
       } catch {
         throw SetupProblem(
           file: entry.file, line: entry.line, code: "BadFormat",
-          message: "localized '\(key)': \(error.message)")
+          message: "localized '\(key)': \(error.message)", column: entry.column)
       }
     }
     let language = locale.chain.first { BuiltinTexts.languages[$0] != nil }
