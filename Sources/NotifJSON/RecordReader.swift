@@ -281,10 +281,27 @@ public struct RecordReader: ~Copyable {
   private func position(
     of offset: Int, from anchor: (line: Int, lineStart: Int, columnBase: Int)
   ) -> (line: Int, column: Int) {
-    var line = anchor.line
-    var column = anchor.columnBase
-    for i in anchor.lineStart..<offset {
-      let b = buffer.load(fromByteOffset: i, as: UInt8.self)
+    Self.position(
+      of: offset, in: UnsafeRawPointer(buffer), lineStart: anchor.lineStart, line: anchor.line,
+      columnBase: anchor.columnBase)
+  }
+
+  /// The 1-based line and column of byte `offset` of `bytes`, as every diagnostic counts them:
+  /// lines end at byte `0x0A`, columns count Unicode scalars (UTF-8 lead bytes).
+  ///
+  /// Counting starts at byte `lineStart`, which is on line `line` after `columnBase` scalars
+  /// that are not in `bytes` (0 when it starts the line). A reader of records and the loader of
+  /// a whole configuration file both place their errors with it.
+  ///
+  /// - Complexity: O(`offset` - `lineStart`).
+  public static func position(
+    of offset: Int, in bytes: UnsafeRawPointer, lineStart: Int = 0, line: Int = 1,
+    columnBase: Int = 0
+  ) -> (line: Int, column: Int) {
+    var line = line
+    var column = columnBase
+    for i in lineStart..<max(offset, lineStart) {
+      let b = bytes.load(fromByteOffset: i, as: UInt8.self)
       if b == 0x0A {
         line += 1
         column = 0

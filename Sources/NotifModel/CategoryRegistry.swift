@@ -18,26 +18,29 @@ public struct CategoryRegistry: Sendable {
     index[identifier].map { categories[$0] }
   }
 
-  /// A problem with the file's shape, at a byte offset in it.
-  public struct FormatError: Error, Sendable, Equatable {
-    /// The byte offset of the offending key or value.
-    public var offset: Int
-    /// One lowercase line.
-    public var message: String
-  }
-
   static let actionOptions: Set<String> = ["destructive", "foreground", "authentication-required"]
 
-  /// Reads a registry from its parsed JSON text.
+  /// Loads the registry at `path` with `ConfigFile`, as both tools that take `--categories` do.
   ///
-  /// - Throws: `FormatError` for a shape other than the documented one: unknown keys, wrong
-  ///   types, unknown action options, an action without identifier or title.
-  public init(_ view: JSONView) throws(FormatError) {
-    guard view.kind(0) == .object else {
-      throw FormatError(
-        offset: 0, message: "a category registry must be a JSON object of categories")
+  /// - Returns: the registry and its file, which places the offsets the registry keeps.
+  /// - Throws: `ConfigFileError`: `Unreadable`, the JSON parser's codes, or `BadRegistry` for a
+  ///   shape other than the documented one or a format with a directive `SummaryFormat` refuses.
+  public static func load(_ path: String) throws(ConfigFileError)
+    -> (registry: CategoryRegistry, file: ConfigFile)
+  {
+    let loaded = try ConfigFile.load(path, as: "a category registry", code: "BadRegistry") {
+      view throws(ConfigFile.Rejection) in try CategoryRegistry(view)
     }
-    var failure: FormatError? = nil
+    return (loaded.value, loaded.file)
+  }
+
+  /// Reads a registry from its parsed JSON text, whose root is an object (`ConfigFile` checks).
+  ///
+  /// - Throws: `ConfigFile.Rejection` for a shape other than the documented one: unknown keys,
+  ///   wrong types, unknown action options, an action without identifier or title, a format
+  ///   with a directive other than those of `SummaryFormat`.
+  public init(_ view: JSONView) throws(ConfigFile.Rejection) {
+    var failure: ConfigFile.Rejection? = nil
     view.forEachMember(of: 0) { key, value in
       guard failure == nil else { return }
       do {
@@ -45,7 +48,7 @@ public struct CategoryRegistry: Sendable {
         index[category.identifier] = categories.count
         categories.append(category)
       } catch {
-        failure = error as? FormatError
+        failure = error as? ConfigFile.Rejection
       }
     }
     if let failure { throw failure }
@@ -55,24 +58,33 @@ public struct CategoryRegistry: Sendable {
     Int(view.tokens[index].start)
   }
 
-  private static func category(_ view: JSONView, _ key: Int, _ value: Int) throws(FormatError)
+  private static func category(_ view: JSONView, _ key: Int, _ value: Int) throws(ConfigFile
+    .Rejection)
     -> NotificationCategory
   {
     let identifier = view.string(key)
     guard view.kind(value) == .object else {
-      throw FormatError(
+      throw ConfigFile.Rejection(
         offset: offset(view, value), message: "category '\(identifier)' must be an object")
     }
     var category = NotificationCategory(identifier: identifier, offset: offset(view, key))
-    var failure: FormatError? = nil
+    var failure: ConfigFile.Rejection? = nil
     view.forEachMember(of: value) { field, fieldValue in
       guard failure == nil else { return }
       let name = view.string(field)
       switch name {
       case "category_summary_format", "hidden_previews_body_placeholder":
         guard let text = view.stringValue(fieldValue) else {
-          failure = FormatError(
+          failure = ConfigFile.Rejection(
             offset: offset(view, fieldValue), message: "'\(name)' must be a string")
+          return
+        }
+        do {
+          _ = try SummaryFormat(text)
+        } catch {
+          failure = ConfigFile.Rejection(
+            offset: offset(view, fieldValue),
+            message: "\(name) of category '\(identifier)': \(error)")
           return
         }
         if name == "category_summary_format" {
@@ -82,7 +94,7 @@ public struct CategoryRegistry: Sendable {
         }
       case "actions":
         guard view.kind(fieldValue) == .array else {
-          failure = FormatError(
+          failure = ConfigFile.Rejection(
             offset: offset(view, fieldValue), message: "'actions' must be an array")
           return
         }
@@ -91,11 +103,11 @@ public struct CategoryRegistry: Sendable {
           do {
             category.actions.append(try action(view, element))
           } catch {
-            failure = error as? FormatError
+            failure = error as? ConfigFile.Rejection
           }
         }
       default:
-        failure = FormatError(
+        failure = ConfigFile.Rejection(
           offset: offset(view, field),
           message:
             "unknown key '\(name)' in category '\(identifier)': a category has category_summary_format, hidden_previews_body_placeholder and actions"
@@ -106,21 +118,22 @@ public struct CategoryRegistry: Sendable {
     return category
   }
 
-  private static func action(_ view: JSONView, _ element: Int) throws(FormatError)
+  private static func action(_ view: JSONView, _ element: Int) throws(ConfigFile.Rejection)
     -> NotificationAction
   {
     guard view.kind(element) == .object else {
-      throw FormatError(offset: offset(view, element), message: "an action must be an object")
+      throw ConfigFile.Rejection(
+        offset: offset(view, element), message: "an action must be an object")
     }
     var action = NotificationAction(offset: offset(view, element))
-    var failure: FormatError? = nil
+    var failure: ConfigFile.Rejection? = nil
     view.forEachMember(of: element) { key, value in
       guard failure == nil else { return }
       let name = view.string(key)
       switch name {
       case "identifier", "title":
         guard let text = view.stringValue(value) else {
-          failure = FormatError(
+          failure = ConfigFile.Rejection(
             offset: offset(view, value), message: "an action's '\(name)' must be a string")
           return
         }
@@ -132,14 +145,14 @@ public struct CategoryRegistry: Sendable {
         }
       case "options":
         guard view.kind(value) == .array else {
-          failure = FormatError(
+          failure = ConfigFile.Rejection(
             offset: offset(view, value), message: "an action's 'options' must be an array")
           return
         }
         view.forEachElement(of: value) { option in
           guard failure == nil else { return }
           guard let text = view.stringValue(option), actionOptions.contains(text) else {
-            failure = FormatError(
+            failure = ConfigFile.Rejection(
               offset: offset(view, option),
               message:
                 "unknown action option: use destructive, foreground or authentication-required")
@@ -148,7 +161,7 @@ public struct CategoryRegistry: Sendable {
           action.options.insert(text)
         }
       default:
-        failure = FormatError(
+        failure = ConfigFile.Rejection(
           offset: offset(view, key),
           message: "unknown key '\(name)' in an action: an action has identifier, title and options"
         )
@@ -156,7 +169,7 @@ public struct CategoryRegistry: Sendable {
     }
     if let failure { throw failure }
     guard action.identifier != nil, action.title != nil else {
-      throw FormatError(
+      throw ConfigFile.Rejection(
         offset: action.offset, message: "an action needs an 'identifier' and a 'title'")
     }
     return action
@@ -173,7 +186,7 @@ public struct NotificationCategory: Sendable, Equatable {
   public var hiddenPreviewsBodyPlaceholder: String?
   /// The actions, in order.
   public var actions: [NotificationAction] = []
-  /// The byte offset of the category's key in the registry file.
+  /// The byte offset of the category's key in the registry's JSON text.
   public var offset: Int
 }
 
@@ -185,7 +198,7 @@ public struct NotificationAction: Sendable, Equatable {
   public var title: String?
   /// Any of `destructive`, `foreground`, `authentication-required`.
   public var options: Set<String> = []
-  /// The byte offset of the action in the registry file.
+  /// The byte offset of the action in the registry's JSON text.
   public var offset: Int
   /// The byte offset of the title's value.
   public var titleOffset: Int = 0

@@ -4,6 +4,7 @@
 // What is here: the record's fields and their order, and the group object's keys
 // (`RecordField.swift`); instants and lengths of time (`Time.swift`); diagnostics and exit
 // statuses; the option scanner and the tool skeleton (`Options.swift`, `CommandLineTool.swift`,
-// `InputFile.swift`, `SystemClock.swift`); the one loader of JSON configuration files and the
-// category registry. It is pure: it never reads the clock, the environment or standard input
+// `InputFile.swift`, `SystemClock.swift`); the one loader of JSON configuration files
+// (`ConfigFile.swift`), the category registry and the directives of its formats
+// (`SummaryFormat.swift`). It is pure: it never reads the clock, the environment or standard input
 // on its own, never prints (it writes only through the writers a tool hands it), never exits.

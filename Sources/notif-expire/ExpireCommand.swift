@@ -110,48 +110,15 @@ struct ExpireCommand {
     case problem(Diagnostic)
   }
 
+  /// Loads the policy with NotifModel's `ConfigFile`, the loader of every config file.
   static func loadPolicy(_ path: String) -> PolicyOutcome {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      let failure = SystemError(path: path, doing: "cannot open", errno: errno)
-      return .problem(Diagnostic(.error, "BadPolicy", failure.message, file: path))
-    }
-    defer { close(fd) }
-    var reader = RecordReader(fd: fd, name: path, maxRecordBytes: 16 << 20)
     do {
-      switch try reader.next() {
-      case .end:
-        return .problem(Diagnostic(.error, "BadPolicy", "the policy file is empty", file: path))
-      case .failure(let error, let line, let column):
-        return .problem(
-          Diagnostic(
-            .error, error.code.rawValue, error.message, file: path, line: line, column: column))
-      case .record:
-        let loaded: Result<ExpirePolicy, ExpirePolicy.FormatError> = reader.withRecord { view in
-          do throws(ExpirePolicy.FormatError) {
-            return .success(try ExpirePolicy(view))
-          } catch {
-            return .failure(error)
-          }
-        }
-        switch loaded {
-        case .success(let policy):
-          if try reader.next() != .end {
-            return .problem(
-              Diagnostic(
-                .error, "BadPolicy", "a policy is one JSON object; more text follows it",
-                file: path, line: reader.recordLine))
-          }
-          return .policy(policy)
-        case .failure(let error):
-          let at = reader.position(ofRecordOffset: error.offset)
-          return .problem(
-            Diagnostic(
-              .error, "BadPolicy", error.message, file: path, line: at.line, column: at.column))
-        }
-      }
+      return .policy(
+        try ConfigFile.load(path, as: "a policy", code: "BadPolicy") {
+          view throws(ExpirePolicy.FormatError) in try ExpirePolicy(view)
+        }.value)
     } catch {
-      return .problem(Diagnostic(.error, "BadPolicy", error.message, file: path))
+      return .problem(error.diagnostic)
     }
   }
 }

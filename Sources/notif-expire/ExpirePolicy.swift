@@ -34,22 +34,15 @@ struct ExpirePolicy: Equatable {
   }
 
   /// A problem with the file's shape, at a byte offset in its JSON text.
-  struct FormatError: Error, Equatable {
-    var offset: Int
-    var message: String
-  }
+  typealias FormatError = ConfigFile.Rejection
 
   init(defaultRule: ExpireRule? = nil, categories: [(name: [UInt8], rule: ExpireRule)] = []) {
     self.defaultRule = defaultRule
     self.categories = categories
   }
 
-  /// Reads a policy from its parsed JSON text.
+  /// Reads a policy from its parsed JSON text, whose root is an object (`ConfigFile` checks).
   init(_ view: JSONView) throws(FormatError) {
-    guard view.kind(0) == .object else {
-      throw FormatError(
-        offset: 0, message: "a policy is a JSON object with 'default' and 'categories'")
-    }
     var number = 1
     var key = 1
     for _ in 0..<Int(view.tokens[0].count) {

@@ -313,68 +313,26 @@ struct ParseRun {
 
   // MARK: - The registry
 
+  /// Loads the registry (`CategoryRegistry.load`, as notif-summarize does) and reports its
+  /// findings; returns whether it could be loaded.
   private mutating func loadRegistry(
     _ path: String, stdout: inout OutputWriter, stderr: inout OutputWriter
-  )
-    throws(OutputFailed) -> Bool
-  {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      let failure = SystemError(path: path, doing: "cannot open", errno: errno)
-      try report(
-        Diagnostic(.error, "BadRegistry", failure.message, file: path), fatal: true,
-        stdout: &stdout, stderr: &stderr)
-      return false
-    }
-    defer { close(fd) }
-    var reader = RecordReader(fd: fd, name: path, maxRecordBytes: 64 << 20)
-    var problem: Diagnostic? = nil
+  ) throws(OutputFailed) -> Bool {
+    let loaded: (registry: CategoryRegistry, file: ConfigFile)
     do {
-      switch try reader.next() {
-      case .end:
-        problem = Diagnostic(.error, "BadRegistry", "the category registry is empty", file: path)
-      case .failure(let error, let line, let column):
-        problem = Diagnostic(
-          .error, error.code.rawValue, error.message, file: path, line: line, column: column)
-      case .record:
-        let loaded: Result<CategoryRegistry, CategoryRegistry.FormatError> = reader.withRecord {
-          view in
-          do throws(CategoryRegistry.FormatError) {
-            return .success(try CategoryRegistry(view))
-          } catch {
-            return .failure(error)
-          }
-        }
-        switch loaded {
-        case .success(let registry):
-          self.registry = registry
-          if try reader.next() != .end {
-            problem = Diagnostic(
-              .error, "BadRegistry", "a category registry is one JSON object; more text follows it",
-              file: path, line: reader.recordLine)
-          }
-        case .failure(let error):
-          let at = reader.position(ofRecordOffset: error.offset)
-          problem = Diagnostic(
-            .error, "BadRegistry", error.message, file: path, line: at.line, column: at.column)
-        }
-      }
+      loaded = try CategoryRegistry.load(path)
     } catch {
-      problem = Diagnostic(.error, "BadRegistry", error.message, file: path)
-    }
-    if let problem {
-      try report(problem, fatal: true, stdout: &stdout, stderr: &stderr)
+      try report(error.diagnostic, fatal: true, stdout: &stdout, stderr: &stderr)
       return false
     }
-    if let registry {
-      for finding in CopyLint.check(registry) {
-        let at = reader.position(ofRecordOffset: finding.offset)
-        try report(
-          Diagnostic(
-            finding.severity, finding.code, finding.message, file: path, line: at.line,
-            column: at.column),
-          stdout: &stdout, stderr: &stderr)
-      }
+    registry = loaded.registry
+    for finding in CopyLint.check(loaded.registry) {
+      let at = loaded.file.position(of: finding.offset)
+      try report(
+        Diagnostic(
+          finding.severity, finding.code, finding.message, file: path, line: at.line,
+          column: at.column),
+        stdout: &stdout, stderr: &stderr)
     }
     return true
   }

@@ -2,19 +2,50 @@ import NotifJSON
 import NotifModel
 
 /// One localized string: a format and the variants of the plural variables it names, with
-/// where it was found.
+/// where it was found (a column only in a string catalog, JSON read by `ConfigFile`).
 struct LocalizedEntry: Sendable, Equatable {
   var format: String
   var variables: [String: [PluralCategory: String]] = [:]
   var file: String
   var line: Int?
+  var column: Int? = nil
 }
 
-/// A strings file that cannot be used: the file, the line where known, one lowercase line.
+/// A strings file that cannot be used: the file, the line (and column) where known, one
+/// lowercase line, and the code: `BadStrings`, or that of a file that cannot be read
+/// (`Unreadable`) or is not strict JSON (`InvalidJSON`...), as `ConfigFile` gives it.
 struct StringsError: Error, Equatable {
   var file: String
   var line: Int?
   var message: String
+  var column: Int? = nil
+  var code = "BadStrings"
+
+  /// The error of a file `ConfigFile` read or loaded.
+  init(_ error: ConfigFileError) {
+    let diagnostic = error.diagnostic
+    self.init(
+      file: diagnostic.file, line: diagnostic.line, message: diagnostic.message,
+      column: diagnostic.column, code: diagnostic.code)
+  }
+
+  init(
+    file: String, line: Int?, message: String, column: Int? = nil, code: String = "BadStrings"
+  ) {
+    self.file = file
+    self.line = line
+    self.message = message
+    self.column = column
+    self.code = code
+  }
+
+  /// A file or folder that cannot be opened, worded and coded as `ConfigFile` does.
+  static func unreadable(_ path: String, errno code: Int32) -> StringsError {
+    StringsError(
+      file: path, line: nil,
+      message: SystemError(path: path, doing: "cannot open", errno: code).message,
+      code: ConfigFile.unreadable)
+  }
 }
 
 /// The localized strings of the `--strings` sources for one locale, by key (a category's
@@ -38,11 +69,7 @@ struct LocalizedStrings: Sendable {
   init(paths: [String], locale: CLDRLocale) throws(StringsError) {
     for path in paths {
       var info = stat()
-      guard stat(path, &info) == 0 else {
-        throw StringsError(
-          file: path, line: nil,
-          message: SystemError(path: path, doing: "cannot open", errno: errno).message)
-      }
+      guard stat(path, &info) == 0 else { throw StringsError.unreadable(path, errno: errno) }
       if (info.st_mode & S_IFMT) == S_IFDIR {
         try loadFolder(path, locale: locale)
       } else {
@@ -116,11 +143,7 @@ struct LocalizedStrings: Sendable {
 
   /// The names in a folder, sorted, without `.` and `..`.
   static func list(_ path: String) throws(StringsError) -> [String] {
-    guard let dir = opendir(path) else {
-      throw StringsError(
-        file: path, line: nil,
-        message: SystemError(path: path, doing: "cannot open", errno: errno).message)
-    }
+    guard let dir = opendir(path) else { throw StringsError.unreadable(path, errno: errno) }
     defer { closedir(dir) }
     var names: [String] = []
     while let entry = readdir(dir) {
@@ -132,28 +155,12 @@ struct LocalizedStrings: Sendable {
     return names.sorted()
   }
 
-  /// The bytes of a file.
+  /// The bytes of a file, read as `ConfigFile` reads every configuration file.
   static func readFile(_ path: String) throws(StringsError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      throw StringsError(
-        file: path, line: nil,
-        message: SystemError(path: path, doing: "cannot open", errno: errno).message)
-    }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if count > 0 {
-        bytes += chunk[0..<count]
-      } else if count == 0 {
-        return bytes
-      } else if errno != EINTR {
-        throw StringsError(
-          file: path, line: nil,
-          message: SystemError(path: path, doing: "read error", errno: errno).message)
-      }
+    do {
+      return try ConfigFile(path: path).bytes
+    } catch {
+      throw StringsError(error)
     }
   }
 }

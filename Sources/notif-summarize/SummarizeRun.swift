@@ -67,8 +67,9 @@ struct SummarizeRun {
         paths: configuration.stringsPaths, locale: configuration.locale)
     } catch {
       return .failure(
-        SetupProblem(file: error.file, line: error.line, code: "BadStrings", message: error.message)
-      )
+        SetupProblem(
+          file: error.file, line: error.line, code: error.code, message: error.message,
+          column: error.column))
     }
     do {
       let summarizer = try Summarizer(
@@ -82,55 +83,22 @@ struct SummarizeRun {
     }
   }
 
-  /// Reads the category registry, with the line of each category.
+  /// Reads the category registry (`CategoryRegistry.load`, as notif-parse does), with the line
+  /// of each category.
   static func loadRegistry(_ path: String) -> Result<
     (CategoryRegistry, [String: Int]), SetupProblem
   > {
-    func problem(_ message: String, line: Int? = nil) -> SetupProblem {
-      SetupProblem(file: path, line: line, code: "BadRegistry", message: message)
-    }
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      return .failure(problem(SystemError(path: path, doing: "cannot open", errno: errno).message))
-    }
-    defer { close(fd) }
-    var reader = RecordReader(fd: fd, name: path, maxRecordBytes: 64 << 20)
+    let loaded: (registry: CategoryRegistry, file: ConfigFile)
     do {
-      switch try reader.next() {
-      case .end:
-        return .failure(problem("the category registry is empty"))
-      case .failure(let error, let line, _):
-        return .failure(problem(error.message, line: line))
-      case .record:
-        let loaded: Result<CategoryRegistry, CategoryRegistry.FormatError> = reader.withRecord {
-          view in
-          do throws(CategoryRegistry.FormatError) {
-            return .success(try CategoryRegistry(view))
-          } catch {
-            return .failure(error)
-          }
-        }
-        switch loaded {
-        case .success(let registry):
-          var lines: [String: Int] = [:]
-          for category in registry.categories {
-            lines[category.identifier] = reader.position(ofRecordOffset: category.offset).line
-          }
-          if try reader.next() != .end {
-            return .failure(
-              problem(
-                "a category registry is one JSON object; more text follows it",
-                line: reader.recordLine))
-          }
-          return .success((registry, lines))
-        case .failure(let error):
-          return .failure(
-            problem(error.message, line: reader.position(ofRecordOffset: error.offset).line))
-        }
-      }
+      loaded = try CategoryRegistry.load(path)
     } catch {
-      return .failure(problem(error.message))
+      return .failure(SetupProblem(error.diagnostic))
     }
+    var lines: [String: Int] = [:]
+    for category in loaded.registry.categories {
+      lines[category.identifier] = loaded.file.position(of: category.offset).line
+    }
+    return .success((loaded.registry, lines))
   }
 
   // MARK: - Groups
@@ -237,8 +205,9 @@ struct SummarizeRun {
   private func report(_ problem: SetupProblem, stderr: inout OutputWriter) {
     let severity: Severity = problem.code == "MissingTranslation" ? .warning : .error
     report(
-      Diagnostic(severity, problem.code, problem.message, file: problem.file, line: problem.line),
-      stderr: &stderr)
+      Diagnostic(
+        severity, problem.code, problem.message, file: problem.file, line: problem.line,
+        column: problem.column), stderr: &stderr)
   }
 
   private func report(_ diagnostic: Diagnostic, stderr: inout OutputWriter) {

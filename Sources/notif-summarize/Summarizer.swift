@@ -51,6 +51,16 @@ struct SetupProblem: Error, Equatable {
   var line: Int?
   var code: String
   var message: String
+  var column: Int? = nil
+}
+
+extension SetupProblem {
+  /// The problem a diagnostic (a config file's error) reports.
+  init(_ diagnostic: Diagnostic) {
+    self.init(
+      file: diagnostic.file, line: diagnostic.line, code: diagnostic.code,
+      message: diagnostic.message, column: diagnostic.column)
+  }
 }
 
 /// The default texts a summary may fall back to, for the warning about English fallbacks.
@@ -110,7 +120,7 @@ struct Summarizer {
       } catch {
         throw SetupProblem(
           file: entry.file, line: entry.line, code: "BadFormat",
-          message: "localized '\(key)': \(error.message)")
+          message: "localized '\(key)': \(error.message)", column: entry.column)
       }
     }
     let language = locale.chain.first { BuiltinTexts.languages[$0] != nil }

@@ -1,7 +1,7 @@
 import NotifJSON
 import NotifModel
 
-/// Reads an Xcode string catalog (`.xcstrings`, JSON) with NotifModel's reader, for one
+/// Reads an Xcode string catalog (`.xcstrings`, JSON) with NotifModel's `ConfigFile`, for one
 /// locale: each key's localization for the first language of the locale's fallback chain that
 /// the catalog has. A localization is a `stringUnit` (its `value`), `variations.plural` (one
 /// `stringUnit` per plural category, chosen by the count), or a `stringUnit` whose value names
@@ -11,60 +11,30 @@ enum XCStringsFile {
   static func load(_ path: String, locale: CLDRLocale) throws(StringsError)
     -> [String: LocalizedEntry]
   {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      throw StringsError(
-        file: path, line: nil,
-        message: SystemError(path: path, doing: "cannot open", errno: errno).message)
-    }
-    defer { close(fd) }
-    var reader = RecordReader(fd: fd, name: path, maxRecordBytes: 64 << 20)
-    let event: RecordEvent
+    let loaded: (value: [String: LocalizedEntry], file: ConfigFile)
     do {
-      event = try reader.next()
+      loaded = try ConfigFile.load(path, as: "a string catalog", code: "BadStrings") {
+        view throws(Problem) in try entries(view, locale: locale, file: path)
+      }
     } catch {
-      throw StringsError(file: path, line: nil, message: error.message)
+      throw StringsError(error)
     }
-    switch event {
-    case .end:
-      throw StringsError(file: path, line: nil, message: "the string catalog is empty")
-    case .failure(let error, let line, _):
-      throw StringsError(file: path, line: line, message: error.message)
-    case .record:
-      break
+    var result = loaded.value
+    for (key, entry) in result {
+      guard let offset = entry.line else { continue }
+      let at = loaded.file.position(of: offset)
+      result[key]?.line = at.line
+      result[key]?.column = at.column
     }
-    let result: Result<[String: LocalizedEntry], Problem> = reader.withRecord { view in
-      do throws(Problem) {
-        return .success(try entries(view, locale: locale, file: path))
-      } catch {
-        return .failure(error)
-      }
-    }
-    switch result {
-    case .success(var entries):
-      for (key, entry) in entries {
-        entries[key]?.line = entry.line.map { reader.position(ofRecordOffset: $0).line }
-      }
-      return entries
-    case .failure(let problem):
-      throw StringsError(
-        file: path, line: reader.position(ofRecordOffset: problem.offset).line,
-        message: problem.message)
-    }
+    return result
   }
 
-  struct Problem: Error {
-    var offset: Int
-    var message: String
-  }
+  typealias Problem = ConfigFile.Rejection
 
   private static func entries(_ view: JSONView, locale: CLDRLocale, file: String)
     throws(Problem) -> [String: LocalizedEntry]
   {
     func at(_ index: Int) -> Int { Int(view.tokens[index].start) }
-    guard view.kind(0) == .object else {
-      throw Problem(offset: 0, message: "a string catalog is a JSON object with 'strings'")
-    }
     guard let strings = view.member(0, "strings"), view.kind(strings) == .object else {
       throw Problem(offset: 0, message: "a string catalog needs a 'strings' object")
     }
@@ -93,7 +63,7 @@ enum XCStringsFile {
         else { return }
         if var entry = try self.entry(view, localization, key: key) {
           entry.file = file
-          // The byte offset for now; `load` turns it into a line.
+          // The byte offset for now; `load` turns it into a line and column.
           entry.line = at(localization)
           result[key] = entry
         }

@@ -60,7 +60,6 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
   }
 
   @Test(arguments: [
-    (#"[]"#, 0, "a policy is a JSON object with 'default' and 'categories'"),
     (#"{"defaults": {}}"#, 1, "unknown key 'defaults': a policy has 'default' and 'categories'"),
     (
       #"{"default": {"ttl": 7}}"#, 20, "'ttl' of 'default' must be a duration string such as \"7d\""

@@ -190,33 +190,40 @@ struct LocalizedStringsTests {
   @Test(arguments: [
     (
       "{\"strings\": {\n\"a\": 3}}",
-      StringsError(file: "", line: 2, message: "string 'a' must be an object")
+      StringsError(file: "", line: 2, message: "string 'a' must be an object", column: 6)
     ),
     (
       "{\"strings\": {\"a\": {\n\"localizations\": {\"en\": {\n\"variations\": {\"plural\": {\"one\": {}}}}}}}}",
-      StringsError(file: "", line: 3, message: "plural variant 'one' of 'a' has no 'stringUnit'")
+      StringsError(
+        file: "", line: 3, message: "plural variant 'one' of 'a' has no 'stringUnit'", column: 34)
     ),
     (
       "{\"strings\": {\"a\": {\"localizations\": {\"en\": {\"variations\": {\"plural\":\n {\"one\": {\"stringUnit\": {\"value\": \"x\"}}}}}}}}}",
-      StringsError(file: "", line: 2, message: "'plural' of 'a' has no 'other' variant")
+      StringsError(
+        file: "", line: 2, message: "'plural' of 'a' has no 'other' variant", column: 2)
     ),
     (
       "{\"strings\": {\"a\": {\"localizations\": {\"en\": {\"variations\": {\"plural\": {\n\"few\": {}, \"lots\": {}}}}}}}}",
-      StringsError(file: "", line: 2, message: "plural variant 'few' of 'a' has no 'stringUnit'")
+      StringsError(
+        file: "", line: 2, message: "plural variant 'few' of 'a' has no 'stringUnit'", column: 8)
     ),
     (
       "{\"strings\": {\"a\": {\"localizations\": {\"en\": {\"variations\": {\"plural\": {\n\"lots\": {}}}}}}}}",
       StringsError(
         file: "", line: 2,
-        message: "unknown plural category 'lots' in 'a': use zero, one, two, few, many or other")
+        message: "unknown plural category 'lots' in 'a': use zero, one, two, few, many or other",
+        column: 1)
     ),
     (
       "{\"strings\": {\n\"a\": ",
-      StringsError(file: "", line: 2, message: "unexpected end of input inside an object")
+      StringsError(
+        file: "", line: 2, message: "unexpected end of input inside an object", column: 6,
+        code: "InvalidJSON")
     ),
     (
       "{\"version\": \"1.0\"}",
-      StringsError(file: "", line: 1, message: "a string catalog needs a 'strings' object")
+      StringsError(
+        file: "", line: 1, message: "a string catalog needs a 'strings' object", column: 1)
     ),
   ])
   func malformedCatalogsNameTheLine(text: String, error: StringsError) throws {

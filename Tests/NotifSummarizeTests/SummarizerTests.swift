@@ -1,3 +1,4 @@
+import NotifModel
 import Testing
 
 @testable import notif_summarize
@@ -162,10 +163,11 @@ struct SummarizerTests {
     }
   }
 
-  @Test func aBadDirectiveInACategoryNamesIt() {
+  /// The registry refuses it when it is read, as for notif-parse: no summarizer is made.
+  @Test func aBadDirectiveInACategoryIsRejectedWithTheRegistry() {
     #expect(
-      throws: SetupProblem(
-        file: "categories.json", line: nil, code: "BadFormat",
+      throws: ConfigFile.Rejection(
+        offset: 34,
         message:
           "category_summary_format of category 'x': unsupported directive '%s' in '%s more': use %u, %d, %lu, %@, %1$u, %2$@ or %%"
       )
