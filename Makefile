@@ -74,9 +74,9 @@ golden:
 	NOTIF_UPDATE_GOLDEN=1 NOTIF_GOLDEN_CASE='$(CASE)' swift test --filter GoldenTests
 	@git status --short -- Tests/EndToEndTests/cases Tests/EndToEndTests/Fixtures
 
-# The golden cases again, against the release binaries users get.
+# The golden cases and the documented examples again, against the release binaries users get.
 golden-release: release
-	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) swift test --filter 'GoldenTests|CorpusTests|BehaviorTests'
+	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) swift test --filter 'GoldenTests|CorpusTests|BehaviorTests|ExamplesTests'
 
 check: build test format-lint man-lint completions-check golden-release
 	bench/callgrind.sh --check-baseline
