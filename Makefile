@@ -37,15 +37,15 @@ test:
 # Notification Center stacks it, with each group's summary (picked out with jq when it is
 # installed: the group objects are long).
 demo: release
-	@echo "== notif-parse examples/chat.apns examples/inbox.ndjson"
-	$(RELEASE)/notif-parse --now $(NOW) examples/chat.apns examples/inbox.ndjson
+	@echo "== notif-parse examples/chat.apns examples/pushes.ndjson"
+	$(RELEASE)/notif-parse --now $(NOW) examples/chat.apns examples/pushes.ndjson
 	@echo
 	@echo '== notif-parse --check --lint --categories examples/categories.json examples/*'
 	-$(RELEASE)/notif-parse --check --lint --app-name Chat --categories examples/categories.json \
-		examples/chat.apns examples/broken.apns examples/inbox.ndjson
+		examples/chat.apns examples/broken.apns examples/pushes.ndjson
 	@echo
 	@echo '== notif-parse examples/*.ndjson | notif-group --no-items | notif-summarize'
-	$(RELEASE)/notif-parse --now $(NOW) examples/group-chat.ndjson examples/inbox.ndjson \
+	$(RELEASE)/notif-parse --now $(NOW) examples/group-chat.ndjson examples/pushes.ndjson \
 		| $(RELEASE)/notif-group --no-items \
 		| $(RELEASE)/notif-summarize --categories examples/categories.json \
 		| if command -v jq >/dev/null; then \
@@ -74,9 +74,9 @@ golden:
 	NOTIF_UPDATE_GOLDEN=1 NOTIF_GOLDEN_CASE='$(CASE)' swift test --filter GoldenTests
 	@git status --short -- Tests/EndToEndTests/cases Tests/EndToEndTests/Fixtures
 
-# The golden cases again, against the release binaries users get.
+# The golden cases and the documented examples again, against the release binaries users get.
 golden-release: release
-	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) swift test --filter 'GoldenTests|CorpusTests|BehaviorTests'
+	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) swift test --filter 'GoldenTests|CorpusTests|BehaviorTests|ExamplesTests'
 
 check: build test format-lint man-lint completions-check golden-release
 	bench/callgrind.sh --check-baseline

@@ -24,7 +24,9 @@ import Foundation
 /// The case reads it by that name like any of its own files (`cat stdin.ndjson` in the folder
 /// shows it), `git diff` shows a link as the one line of its target, and a change to the shared
 /// file shows up in every case that reads it. `GoldenTests` rejects two case inputs with the
-/// same bytes, except in corpus cases (those with an `ORIGIN` file keep their bytes).
+/// same bytes, except in corpus cases (those with an `ORIGIN` file keep their bytes). A man page
+/// example's case (`man-example-N-...`) links instead to the files of the repository's
+/// `examples/` that the example names, so that it records what the example prints as written.
 ///
 /// Record inputs carry only the keys the case is about: the tools read a missing key as null,
 /// and `scripts/shrink-golden-inputs.py` drops the null keys from records pasted from

@@ -83,11 +83,13 @@ import Testing
     #expect(picked(" ").count == all.count)
   }
 
-  /// An input two cases share lives once, in `Fixtures/`, and each case links to it.
+  /// An input two cases share lives once, in `Fixtures/`, and each case links to it; a man page
+  /// example's case links to the file of `examples/` that the example names.
   @Test func sharedInputsAreLinkedNotCopied() {
     let manager = FileManager.default
     let fixtures = GoldenCase.casesFolder.deletingLastPathComponent()
       .appendingPathComponent("Fixtures").standardizedFileURL.resolvingSymlinksInPath().path
+    let examples = ExampleReader.examples.standardizedFileURL.resolvingSymlinksInPath().path
     let notInputs: Set = [
       "args", "cmd", "env", "ORIGIN", "stdout.ndjson", "stderr.txt", "status",
     ]
@@ -101,7 +103,10 @@ import Testing
         if (try? manager.destinationOfSymbolicLink(atPath: url.path)) != nil {
           let target = url.resolvingSymlinksInPath().path
           #expect(!notInputs.contains(file), "\(path) is a link: only inputs are shared")
-          #expect(target.hasPrefix(fixtures + "/"), "\(path) links outside Fixtures/")
+          #expect(
+            target.hasPrefix(fixtures + "/")
+              || golden.name.hasPrefix("man-example-") && target.hasPrefix(examples + "/"),
+            "\(path) links outside Fixtures/ and, for a man page example, examples/")
           #expect(manager.fileExists(atPath: target), "\(path) links to nothing")
           continue
         }

@@ -1,0 +1,670 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Every example a user reads, run as jq runs its manual: each command in README.md and in the
+/// EXAMPLES section of every man page runs against the files in `examples/`, and must exit with
+/// the status its text gives and print the output its text shows.
+///
+/// The notation read here keeps the rendered text clean:
+///
+/// - README.md: a ```` ```sh ```` block holds commands. A command goes on over lines that end
+///   with `\`, `|`, `&&` or `||`, and inside an open `{ ... }` or quote. A trailing `# exit N`
+///   comment gives its status when that is not 0. `#` lines right below a command, with no blank
+///   line between, show what it prints: its standard output, whole, and nothing on its standard
+///   error; other `#` lines are prose. A ```` ```crontab ```` block holds crontab lines (see
+///   `skipped`). A ```` ```json ```` block shows a file of `examples/`, named by a
+///   `<!-- file NAME -->` line right above it. A block without a language shows text (the
+///   output of `make demo`) and is not run.
+/// - `man/*`: in EXAMPLES, each `.Bd -literal` block and `.Dl` line holds commands, with the same
+///   continuations. A comment line right above it says what else it is: `.\" exit N`, its
+///   commands exit N; `.\" file NAME`, it shows `examples/NAME`; `.\" output`, it shows what the
+///   command above it prints; `.\" output joined`, the same with line breaks added.
+///
+/// Each block runs in a fresh copy of `examples/`, its commands in order, by `/bin/sh -c` with
+/// the built tools first on `PATH`, `TZ=UTC` and `LC_ALL=C`, so the sweeps never touch the
+/// repository. An example that names a file `examples/` does not have fails, as does a shown
+/// file that is not the one shipped. A command expected to exit 0 may write warnings to its
+/// standard error, and nothing else: that catches a failure early in a pipeline, whose status is
+/// its last command's. The few commands that cannot run here are in `skipped`, each with its
+/// reason.
+@Suite struct ExamplesTests {
+  /// The commands that are not run, by how they begin, and why.
+  static let skipped: [(prefix: String, reason: String)] = [
+    (
+      "make demo",
+      "builds the release binaries, minutes on a shared machine; the output the README shows"
+        + " for it is not checked here"
+    ),
+    ("make test", "runs the tests, this one included"),
+    ("make install", "writes under PREFIX, outside the repository"),
+    ("make uninstall", "removes files under PREFIX, outside the repository"),
+    (
+      "*/15 * * * * ",
+      "a crontab(5) line, not a command; golden case notif-expire/man-example-3-crontab-sweep runs it"
+    ),
+  ]
+
+  static func skip(_ command: ExampleCommand) -> String? {
+    skipped.first { command.text.hasPrefix($0.prefix) }?.reason
+  }
+
+  static var environment: [String: String] {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return ["PATH": Binaries.folder.path + ":" + path, "TZ": "UTC", "LC_ALL": "C"]
+  }
+
+  @Test("example", arguments: ExampleReader.all().blocks)
+  func example(_ block: ExampleBlock) throws {
+    let manager = FileManager.default
+    let scratch = manager.temporaryDirectory.appendingPathComponent(
+      "notif-examples-\(UUID().uuidString)")
+    let folder = scratch.appendingPathComponent("examples")
+    try manager.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? manager.removeItem(at: scratch) }
+    try manager.copyItem(at: ExampleReader.examples, to: folder)
+    for command in block.commands where Self.skip(command) == nil {
+      let place = "\(block.file):\(command.line): `\(command.text)`"
+      let missing = ExampleReader.inputFiles(of: command.text).filter {
+        !ExampleReader.exists($0, in: folder)
+      }
+      guard missing.isEmpty else {
+        Issue.record("\(place) names \(missing.joined(separator: ", ")): not in examples/")
+        continue
+      }
+      let outcome = try Binaries.run(
+        "/bin/sh", ["-c", command.text], in: folder, environment: Self.environment)
+      let stdout = String(decoding: outcome.stdout, as: UTF8.self)
+      let stderr = String(decoding: outcome.stderr, as: UTF8.self)
+      #expect(
+        outcome.status == command.status,
+        "\(place) exits \(outcome.status), not \(command.status)\n\(stderr)")
+      if command.status == 0 {
+        let errors = stderr.split(separator: "\n").filter {
+          !$0.contains(": warning: ") && !$0.hasPrefix("::warning ")
+        }
+        #expect(errors.isEmpty, "\(place) exits 0 but writes\n\(errors.joined(separator: "\n"))")
+      }
+      if let shown = command.output {
+        if command.outputJoined {
+          #expect(
+            stdout.replacingOccurrences(of: "\n", with: "")
+              == shown.replacingOccurrences(of: "\n", with: ""),
+            "\(place) prints, line breaks aside, other than its text shows:\n\(stdout)")
+        } else {
+          #expect(stdout == shown, "\(place) prints other than its text shows:\n\(stdout)")
+        }
+        #expect(stderr.isEmpty, "\(place) shows its output but also writes\n\(stderr)")
+      }
+    }
+  }
+
+  /// A block that shows a file of `examples/` shows it as shipped: as the same JSON value, or,
+  /// for other files, the same text.
+  @Test func shownFilesAreTheShippedOnes() throws {
+    let shown = ExampleReader.all().shownFiles
+    #expect(shown.count >= 3)
+    for file in shown {
+      let place = "\(file.file):\(file.line)"
+      let url = ExampleReader.examples.appendingPathComponent(file.name)
+      guard let data = FileManager.default.contents(atPath: url.path) else {
+        Issue.record("\(place) shows \(file.name), which examples/ does not have")
+        continue
+      }
+      if file.name.hasSuffix(".json") {
+        #expect(
+          try Self.canonical(data) == Self.canonical(Data(file.text.utf8)),
+          "\(place) shows a value other than examples/\(file.name)")
+      } else {
+        #expect(
+          String(decoding: data, as: UTF8.self) == file.text,
+          "\(place) shows text other than examples/\(file.name)")
+      }
+    }
+  }
+
+  static func canonical(_ json: Data) throws -> Data {
+    let value = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+    return try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+  }
+
+  @Test func everyExampleIsReadAndEverySkipIsUsed() throws {
+    let all = ExampleReader.all()
+    #expect(all.problems.isEmpty, "\(all.problems.joined(separator: "\n"))")
+    let sources = ["README.md"] + (try ExampleReader.manPages())
+    for source in sources {
+      #expect(
+        all.blocks.contains { $0.file == source } || all.shownFiles.contains { $0.file == source },
+        "no example found in \(source)")
+    }
+    let commands = all.blocks.flatMap(\.commands)
+    for skip in Self.skipped {
+      #expect(
+        commands.contains { $0.text.hasPrefix(skip.prefix) }, "no example begins '\(skip.prefix)'")
+    }
+    #expect(commands.count > 40)
+  }
+
+  @Test func readmeNotation() {
+    let readme = """
+      Prose.
+
+      ```sh
+      # what it does
+      notif-a --x \\
+          one.ndjson |
+        jq .y    # exit 1
+      # out 1
+      #
+      # out 3
+
+      notif-b '{a, b}' # not an exit status
+
+      # a comment, after a blank line
+      { notif-c
+        notif-d; } | notif-e
+      ```
+
+      <!-- file policy.json -->
+      ```json
+      {"a": 1}
+      ```
+
+      ```
+      not run
+      ```
+      """
+    let document = ExampleReader.readme(readme, file: "R")
+    #expect(document.problems.isEmpty)
+    let commands = document.blocks.flatMap(\.commands)
+    #expect(
+      commands.map(\.text) == [
+        "notif-a --x \\\n    one.ndjson |\n  jq .y    # exit 1",
+        "notif-b '{a, b}' # not an exit status",
+        "{ notif-c\n  notif-d; } | notif-e",
+      ])
+    #expect(commands.map(\.line) == [5, 12, 15])
+    #expect(commands.map(\.status) == [1, 0, 0])
+    #expect(commands.map(\.output) == ["out 1\n\nout 3\n", nil, nil])
+    #expect(document.shownFiles.map(\.name) == ["policy.json"])
+    #expect(document.shownFiles.map(\.text) == ["{\"a\": 1}\n"])
+  }
+
+  @Test func manPageNotation() {
+    let page = """
+      .Sh DESCRIPTION
+      .Bd -literal
+      not an example
+      .Ed
+      .Sh EXAMPLES
+      Text.
+      .\\" exit 1
+      .Bd -literal -offset indent
+      notif\\-a \\-\\-x one.ndjson \\e
+          two.ndjson
+      notif-b
+      .Ed
+      .\\" file a.json
+      .Bd -literal -offset indent
+      {"a": 1}
+      .Ed
+      Then
+      .Dl notif-c a.json
+      writes
+      .\\" output joined
+      .Bd -literal -offset indent
+      {"b":
+      2}
+      .Ed
+      .Sh SEE ALSO
+      """
+    let document = ExampleReader.manPage(page, file: "M")
+    #expect(document.problems.isEmpty)
+    let commands = document.blocks.flatMap(\.commands)
+    #expect(
+      commands.map(\.text) == [
+        "notif-a --x one.ndjson \\\n    two.ndjson", "notif-b", "notif-c a.json",
+      ])
+    #expect(commands.map(\.status) == [1, 1, 0])
+    #expect(commands.map(\.line) == [9, 11, 18])
+    #expect(commands.last?.output == "{\"b\":\n2}\n")
+    #expect(commands.last?.outputJoined == true)
+    #expect(document.shownFiles.map(\.name) == ["a.json"])
+  }
+
+  @Test func inputFilesAreTheFilesACommandReads() {
+    #expect(
+      ExampleReader.inputFiles(
+        of:
+          "notif-x -p policy.json --categories=c.json --strings Resources a.ndjson fixtures/*.apns"
+          + " < b.ndjson > out.ndjson --archive gone.ndjson --now 2026-11-22T09:00:00Z |"
+          + " jq -r .summary | flock x.lock -c 'cat >> q.ndjson' \"$f\"")
+        == ["policy.json", "c.json", "Resources", "a.ndjson", "fixtures/*.apns", "b.ndjson"])
+    let examples = ExampleReader.examples
+    #expect(ExampleReader.exists("fixtures/*.apns", in: examples))
+    #expect(ExampleReader.exists("part-*.ndjson", in: examples))
+    #expect(!ExampleReader.exists("fixtures/*.xml", in: examples))
+    #expect(!ExampleReader.exists("missing.ndjson", in: examples))
+  }
+}
+
+/// One command of an example, as the shell reads it.
+struct ExampleCommand: Sendable {
+  /// The line of its source where it begins.
+  var line: Int
+  /// Its text, unescaped, its lines joined by newlines.
+  var text: String
+  var status: Int32 = 0
+  /// The output its text shows, if it shows one.
+  var output: String?
+  /// Whether the shown output has line breaks added.
+  var outputJoined = false
+}
+
+/// Commands that run one after the other in the same copy of `examples/`.
+struct ExampleBlock: Sendable, CustomStringConvertible {
+  var file: String
+  var line: Int
+  var commands: [ExampleCommand]
+
+  var description: String { "\(file):\(line)" }
+}
+
+/// A block that shows the content of a file of `examples/`.
+struct ShownFile: Sendable {
+  var file: String
+  var line: Int
+  var name: String
+  var text: String
+}
+
+/// What a document's examples are, and what of its notation was not understood.
+struct ExampleDocument: Sendable {
+  var blocks: [ExampleBlock] = []
+  var shownFiles: [ShownFile] = []
+  var problems: [String] = []
+
+  mutating func append(_ other: ExampleDocument) {
+    blocks += other.blocks
+    shownFiles += other.shownFiles
+    problems += other.problems
+  }
+}
+
+/// Finds the examples of README.md and the man pages (see `ExamplesTests` for the notation).
+enum ExampleReader {
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static let examples = repository.appendingPathComponent("examples")
+
+  /// The man pages, as `man/<name>`.
+  static func manPages() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(
+      atPath: repository.appendingPathComponent("man").path
+    )
+    .filter { $0.hasPrefix("notif") }.sorted().map { "man/" + $0 }
+  }
+
+  static func all() -> ExampleDocument {
+    var document = ExampleDocument()
+    func text(_ file: String) -> String? {
+      (try? Data(contentsOf: repository.appendingPathComponent(file))).map {
+        String(decoding: $0, as: UTF8.self)
+      }
+    }
+    guard let readmeText = text("README.md"), let pages = try? manPages() else {
+      document.problems.append("README.md or man/ cannot be read")
+      return document
+    }
+    document.append(readme(readmeText, file: "README.md"))
+    for page in pages {
+      guard let pageText = text(page) else {
+        document.problems.append("\(page) cannot be read")
+        continue
+      }
+      document.append(manPage(pageText, file: page))
+    }
+    return document
+  }
+
+  // MARK: README
+
+  static func readme(_ text: String, file: String) -> ExampleDocument {
+    var document = ExampleDocument()
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var index = 0
+    while index < lines.count {
+      guard lines[index].hasPrefix("```") else {
+        index += 1
+        continue
+      }
+      let language = lines[index].dropFirst(3).trimmingCharacters(in: .whitespaces)
+      let start = index
+      index += 1
+      var body: [(number: Int, text: String)] = []
+      while index < lines.count, !lines[index].hasPrefix("```") {
+        body.append((index + 1, lines[index]))
+        index += 1
+      }
+      index += 1
+      let above = start > 0 ? lines[start - 1] : ""
+      switch language {
+      case "sh", "crontab":
+        let (commands, problems) = Self.commands(body, showsOutput: language == "sh")
+        document.problems += problems.map { "\(file):\($0)" }
+        document.blocks.append(ExampleBlock(file: file, line: start + 1, commands: commands))
+      case "json":
+        guard above.hasPrefix("<!-- file "), above.hasSuffix(" -->") else {
+          document.problems.append("\(file):\(start + 1): a json block without <!-- file NAME -->")
+          continue
+        }
+        let name = above.dropFirst("<!-- file ".count).dropLast(" -->".count)
+        document.shownFiles.append(
+          ShownFile(
+            file: file, line: start + 1, name: String(name),
+            text: body.map { $0.text + "\n" }.joined()))
+      default:
+        continue
+      }
+    }
+    return document
+  }
+
+  // MARK: man pages
+
+  static func manPage(_ text: String, file: String) -> ExampleDocument {
+    var document = ExampleDocument()
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    guard let section = lines.firstIndex(of: ".Sh EXAMPLES") else {
+      document.problems.append("\(file): no EXAMPLES section")
+      return document
+    }
+    var note: (line: Int, text: String)?
+    var index = section + 1
+    while index < lines.count, !lines[index].hasPrefix(".Sh ") {
+      let line = lines[index]
+      index += 1
+      if line.hasPrefix(".\\\"") {
+        note = (index, line.dropFirst(3).trimmingCharacters(in: .whitespaces))
+        continue
+      }
+      var body: [(number: Int, text: String)] = []
+      if line.hasPrefix(".Bd -literal") {
+        while index < lines.count, lines[index] != ".Ed" {
+          body.append((index + 1, lines[index]))
+          index += 1
+        }
+        index += 1
+      } else if line.hasPrefix(".Dl ") {
+        body = [(index, String(line.dropFirst(4)))]
+      } else {
+        if let stray = note {
+          document.problems.append("\(file):\(stray.line): '\(stray.text)' is above no example")
+          note = nil
+        }
+        continue
+      }
+      let start = (body.first?.number ?? index) - 1
+      var unescaped: [(number: Int, text: String)] = []
+      for (number, raw) in body {
+        guard let text = unescape(raw) else {
+          document.problems.append("\(file):\(number): an escape this reader does not know")
+          continue
+        }
+        unescaped.append((number, text))
+      }
+      let annotation = note?.text ?? ""
+      note = nil
+      if annotation.hasPrefix("file ") {
+        document.shownFiles.append(
+          ShownFile(
+            file: file, line: start, name: String(annotation.dropFirst("file ".count)),
+            text: unescaped.map { $0.text + "\n" }.joined()))
+      } else if annotation == "output" || annotation == "output joined" {
+        guard var last = document.blocks.popLast(), !last.commands.isEmpty else {
+          document.problems.append("\(file):\(start): output of no command")
+          continue
+        }
+        last.commands[last.commands.count - 1].output = unescaped.map { $0.text + "\n" }.joined()
+        last.commands[last.commands.count - 1].outputJoined = annotation == "output joined"
+        document.blocks.append(last)
+      } else if annotation.isEmpty || exitStatus(annotation) != nil {
+        var (commands, problems) = Self.commands(unescaped, showsOutput: false)
+        document.problems += problems.map { "\(file):\($0)" }
+        for index in commands.indices { commands[index].status = exitStatus(annotation) ?? 0 }
+        document.blocks.append(ExampleBlock(file: file, line: start, commands: commands))
+      } else {
+        document.problems.append("\(file):\(start - 1): unknown note '\(annotation)'")
+      }
+    }
+    return document
+  }
+
+  /// The text of a line of a literal block, or nil when it holds an escape not known here.
+  static func unescape(_ line: String) -> String? {
+    let escapes = [
+      ("\\-", "-"), ("\\e", "\\"), ("\\&", ""), ("\\(aq", "'"), ("\\(dq", "\""), ("\\(ti", "~"),
+      ("\\(ha", "^"),
+    ]
+    var text = ""
+    var rest = Substring(line)
+    while let backslash = rest.firstIndex(of: "\\") {
+      text += rest[..<backslash]
+      rest = rest[backslash...]
+      guard let (escape, character) = escapes.first(where: { rest.hasPrefix($0.0) }) else {
+        return nil
+      }
+      text += character
+      rest = rest.dropFirst(escape.count)
+    }
+    return text + rest
+  }
+
+  // MARK: commands
+
+  /// The commands of a block's lines; with `showsOutput`, `#` lines right below a command are
+  /// its output. Problems are given as `LINE: message`.
+  static func commands(
+    _ lines: [(number: Int, text: String)], showsOutput: Bool
+  ) -> (commands: [ExampleCommand], problems: [String]) {
+    var commands: [ExampleCommand] = []
+    var pending: [String] = []
+    var pendingLine = 0
+    var belowCommand = false
+    for (number, line) in lines {
+      if pending.isEmpty {
+        if line.trimmingCharacters(in: .whitespaces).isEmpty {
+          belowCommand = false
+          continue
+        }
+        if line.hasPrefix("#") {
+          if showsOutput, belowCommand, !commands.isEmpty {
+            var shown = line.dropFirst()
+            if shown.hasPrefix(" ") { shown = shown.dropFirst() }
+            commands[commands.count - 1].output =
+              (commands[commands.count - 1].output ?? "") + shown + "\n"
+          }
+          continue
+        }
+        pendingLine = number
+      }
+      pending.append(line)
+      let text = pending.joined(separator: "\n")
+      if !needsMoreLines(text) {
+        let status = split(line).comment.flatMap(exitStatus) ?? 0
+        commands.append(ExampleCommand(line: pendingLine, text: text, status: status))
+        pending = []
+        belowCommand = true
+      }
+    }
+    let problems = pending.isEmpty ? [] : ["\(pendingLine): the command does not end"]
+    return (commands, problems)
+  }
+
+  /// `N` of a comment `exit N`.
+  static func exitStatus(_ comment: String) -> Int32? {
+    guard comment.hasPrefix("exit ") else { return nil }
+    return Int32(comment.dropFirst(5).prefix { $0.isNumber })
+  }
+
+  /// A line's code and its trailing comment (after an unquoted `#` that begins a word).
+  static func split(_ line: String) -> (code: String, comment: String?) {
+    var quote: Character?
+    var escaped = false
+    var wordStart = true
+    for index in line.indices {
+      let character = line[index]
+      let wasWordStart = wordStart
+      wordStart = false
+      if escaped {
+        escaped = false
+      } else if let open = quote {
+        if character == open {
+          quote = nil
+        } else if open == "\"", character == "\\" {
+          escaped = true
+        }
+      } else if character == "\\" {
+        escaped = true
+      } else if character == "'" || character == "\"" {
+        quote = character
+      } else if character == "#", wasWordStart {
+        return (
+          String(line[..<index]),
+          line[line.index(after: index)...].trimmingCharacters(in: .whitespaces)
+        )
+      } else {
+        wordStart = " \t\n;|&()".contains(character)
+      }
+    }
+    return (line, nil)
+  }
+
+  /// Whether the text is a command that goes on over the next line: its last line ends with
+  /// `\`, `|`, `&&` or `||`, or a quote or a `{` group is open.
+  static func needsMoreLines(_ text: String) -> Bool {
+    var quote: Character?
+    var escaped = false
+    var wordStart = true
+    var comment = false
+    var depth = 0
+    let characters = Array(text)
+    for (offset, character) in characters.enumerated() {
+      if comment {
+        comment = character != "\n"
+        wordStart = true
+        continue
+      }
+      let wasWordStart = wordStart
+      wordStart = false
+      if escaped {
+        escaped = false
+      } else if let open = quote {
+        if character == open {
+          quote = nil
+        } else if open == "\"", character == "\\" {
+          escaped = true
+        }
+      } else if character == "\\" {
+        escaped = true
+      } else if character == "'" || character == "\"" {
+        quote = character
+      } else if character == "#", wasWordStart {
+        comment = true
+      } else if character == "{", wasWordStart,
+        offset + 1 == characters.count || characters[offset + 1].isWhitespace
+      {
+        depth += 1
+      } else if character == "}", wasWordStart {
+        depth -= 1
+      } else {
+        wordStart = " \t\n;|&()".contains(character)
+      }
+    }
+    guard quote == nil, depth <= 0 else { return true }
+    let last = text.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init)
+    let code = split(last ?? "").code.trimmingCharacters(in: .whitespaces)
+    return ["\\", "|", "&&", "||"].contains { code.hasSuffix($0) }
+  }
+
+  // MARK: files
+
+  /// The files a command reads by name: operands with the extension of a data file, the
+  /// values of the options that name input files, and what `<` reads. Quoted words, and what
+  /// `>`, `>>` and `--archive` write, are not among them.
+  static func inputFiles(of command: String) -> [String] {
+    let inputOptions: Set = [
+      "-p", "--policy", "--categories", "--strings", "--store", "--ids-from",
+    ]
+    let dataExtensions: Set = ["ndjson", "json", "apns", "stringsdict", "strings", "xcstrings"]
+    var files: [String] = []
+    var previous = ""
+    for word in words(of: split(command).code) {
+      defer { previous = word }
+      if word.contains(where: { $0 == "'" || $0 == "\"" || $0 == "$" }) { continue }
+      if previous == ">" || previous == ">>" || previous == "--archive" { continue }
+      if previous == "<" || inputOptions.contains(previous) {
+        files.append(word)
+      } else if word.hasPrefix("-") {
+        let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+        if parts.count == 2, inputOptions.contains(parts[0]) { files.append(parts[1]) }
+      } else if let dot = word.lastIndex(of: "."),
+        dataExtensions.contains(String(word[word.index(after: dot)...]))
+      {
+        files.append(word)
+      }
+    }
+    return files
+  }
+
+  /// The words of a command, with `<`, `>`, `>>`, `|`, `;` and `&` as words of their own.
+  static func words(of command: String) -> [String] {
+    var words: [String] = []
+    var word = ""
+    var quote: Character?
+    func end() {
+      if !word.isEmpty { words.append(word) }
+      word = ""
+    }
+    for character in command {
+      if let open = quote {
+        word.append(character)
+        if character == open { quote = nil }
+      } else if character == "'" || character == "\"" {
+        quote = character
+        word.append(character)
+      } else if character.isWhitespace {
+        end()
+      } else if "<>|;&".contains(character) {
+        end()
+        if character == ">", words.last == ">" {
+          words[words.count - 1] = ">>"
+        } else {
+          words.append(String(character))
+        }
+      } else {
+        word.append(character)
+      }
+    }
+    end()
+    return words
+  }
+
+  /// Whether the folder has the file, or a file the shell pattern matches.
+  static func exists(_ name: String, in folder: URL) -> Bool {
+    let url = folder.appendingPathComponent(name)
+    guard name.contains(where: { "*?[".contains($0) }) else {
+      return FileManager.default.fileExists(atPath: url.path)
+    }
+    let pattern = url.lastPathComponent
+    let names =
+      (try? FileManager.default.contentsOfDirectory(
+        atPath: url.deletingLastPathComponent().path)) ?? []
+    return names.contains { fnmatch(pattern, $0, 0) == 0 }
+  }
+}
