@@ -138,8 +138,8 @@ struct Grouper {
     return nextMajor
   }
 
-  /// Adds a group object read by `GroupObjectReader`, merging it into the group of the same key
-  /// (`app` and `thread_id` decoded, under `--by`).
+  /// Adds a group object read by `add(object:isCompact:fieldReader:)`, merging it into the group
+  /// of the same key (`app` and `thread_id` decoded, under `--by`).
   mutating func add(part: Group, view: JSONView, app: Int, thread: Int) {
     var part = part
     if options.by == .app { part.thread = Array("null".utf8) }
