@@ -58,3 +58,71 @@ public enum RecordField: Int, CaseIterable, Sendable {
     }
   }
 }
+
+/// The keys of a group object, in the order they are written.
+///
+/// notif-group writes one group object per group of records, with every key but `summary` and
+/// `hiddenSummary`; its `--merge` reads them back. notif-summarize reads them and adds
+/// `summary` and `hiddenSummary` after the last one. `man/notif.5` documents each key.
+public enum GroupField: Int, CaseIterable, Sendable {
+  case app, threadID, count, unreadCount, newCount, latestAt, leading
+  case moreCount, moreWeight, moreCategories, moreSummaryArgs, items, itemsOmitted
+  case summary, hiddenSummary
+
+  /// The keys every group object has, in order: what notif-group writes. The keys
+  /// notif-summarize adds come after them, so a key's position here is its `rawValue`.
+  public static let required: [GroupField] = allCases.filter { !$0.isSummary }
+
+  /// Whether notif-summarize adds the key (`summary`, `hiddenSummary`): notif-group never
+  /// writes it.
+  public var isSummary: Bool { self == .summary || self == .hiddenSummary }
+
+  /// The snake_case key.
+  public var key: String {
+    switch self {
+    case .app: return "app"
+    case .threadID: return "thread_id"
+    case .count: return "count"
+    case .unreadCount: return "unread_count"
+    case .newCount: return "new_count"
+    case .latestAt: return "latest_at"
+    case .leading: return "leading"
+    case .moreCount: return "more_count"
+    case .moreWeight: return "more_weight"
+    case .moreCategories: return "more_categories"
+    case .moreSummaryArgs: return "more_summary_args"
+    case .items: return "items"
+    case .itemsOmitted: return "items_omitted"
+    case .summary: return "summary"
+    case .hiddenSummary: return "hidden_summary"
+    }
+  }
+
+  /// The keys of an entry of `more_categories`, in the order they are written.
+  public enum CategoryEntry: Int, CaseIterable, Sendable {
+    case category, count, weight
+
+    /// The snake_case key.
+    public var key: String {
+      switch self {
+      case .category: return "category"
+      case .count: return "count"
+      case .weight: return "weight"
+      }
+    }
+  }
+
+  /// The keys of an entry of `more_summary_args`, in the order they are written.
+  public enum SummaryArgEntry: Int, CaseIterable, Sendable {
+    case summaryArg, count, latestAt
+
+    /// The snake_case key.
+    public var key: String {
+      switch self {
+      case .summaryArg: return "summary_arg"
+      case .count: return "count"
+      case .latestAt: return "latest_at"
+      }
+    }
+  }
+}

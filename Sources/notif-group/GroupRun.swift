@@ -75,8 +75,8 @@ struct GroupRun {
           report(
             Diagnostic(
               .warning, "BadSummaryArgCount",
-              "'summary_arg_count' is not a whole number of 1 or more: counted as 1", file: name,
-              line: at.line, column: at.column), &stderr)
+              "'\(RecordField.summaryArgCount.key)' is not a whole number of 1 or more: counted as 1",
+              file: name, line: at.line, column: at.column), &stderr)
         }
         if let problem = outcome.problem {
           status = max(status, .rejected)

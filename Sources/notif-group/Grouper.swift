@@ -138,8 +138,8 @@ struct Grouper {
     return nextMajor
   }
 
-  /// Adds a group object read by `GroupObjectReader`, merging it into the group of the same key
-  /// (`app` and `thread_id` decoded, under `--by`).
+  /// Adds a group object read by `add(object:isCompact:fieldReader:)`, merging it into the group
+  /// of the same key (`app` and `thread_id` decoded, under `--by`).
   mutating func add(part: Group, view: JSONView, app: Int, thread: Int) {
     var part = part
     if options.by == .app { part.thread = Array("null".utf8) }
@@ -193,59 +193,66 @@ struct Grouper {
   }
 
   private func write(_ group: Group, into out: inout ByteBuffer) {
-    out.append("{\"app\":")
+    Self.append(GroupField.app, into: &out)
     group.app.withUnsafeBytes { out.append($0) }
-    out.append(",\"thread_id\":")
+    Self.append(GroupField.threadID, into: &out)
     group.thread.withUnsafeBytes { out.append($0) }
-    out.append(",\"count\":")
+    Self.append(GroupField.count, into: &out)
     out.append(decimal: Int64(group.count))
-    out.append(",\"unread_count\":")
+    Self.append(GroupField.unreadCount, into: &out)
     out.append(decimal: Int64(group.unread))
-    out.append(",\"new_count\":")
+    Self.append(GroupField.newCount, into: &out)
     out.append(decimal: Int64(group.fresh))
-    out.append(",\"latest_at\":\"")
+    Self.append(GroupField.latestAt, into: &out)
+    out.append(UInt8(ascii: "\""))
     group.latestAt.write(into: &out)
-    out.append("\",\"leading\":")
+    out.append(UInt8(ascii: "\""))
+    Self.append(GroupField.leading, into: &out)
     group.leading.withUnsafeBytes { out.append($0) }
-    out.append(",\"more_count\":")
+    Self.append(GroupField.moreCount, into: &out)
     out.append(decimal: Int64(group.count - 1))
-    out.append(",\"more_weight\":")
+    Self.append(GroupField.moreWeight, into: &out)
     out.append(decimal: group.moreWeight)
-    out.append(",\"more_categories\":[")
+    Self.append(GroupField.moreCategories, into: &out)
+    out.append(UInt8(ascii: "["))
     let categories = group.categories.entries.sorted { a, b in
       if a.id < 0 || b.id < 0 { return a.id < b.id }
       return self.categories.less(a.id, b.id)
     }
     for (position, stat) in categories.enumerated() {
       if position > 0 { out.append(UInt8(ascii: ",")) }
-      out.append("{\"category\":")
+      Self.append(GroupField.CategoryEntry.category, into: &out)
       if stat.id < 0 {
         out.append("null")
       } else {
         writeString(self.categories.bytes(stat.id), into: &out)
       }
-      out.append(",\"count\":")
+      Self.append(GroupField.CategoryEntry.count, into: &out)
       out.append(decimal: Int64(stat.count))
-      out.append(",\"weight\":")
+      Self.append(GroupField.CategoryEntry.weight, into: &out)
       out.append(decimal: stat.weight)
       out.append(UInt8(ascii: "}"))
     }
-    out.append("],\"more_summary_args\":[")
+    out.append(UInt8(ascii: "]"))
+    Self.append(GroupField.moreSummaryArgs, into: &out)
+    out.append(UInt8(ascii: "["))
     let arguments = group.summaryArgs.entries.sorted { a, b in
       if a.latestAt != b.latestAt { return a.latestAt > b.latestAt }
       return summaryArgs.less(a.id, b.id)
     }
     for (position, stat) in arguments.enumerated() {
       if position > 0 { out.append(UInt8(ascii: ",")) }
-      out.append("{\"summary_arg\":")
+      Self.append(GroupField.SummaryArgEntry.summaryArg, into: &out)
       writeString(summaryArgs.bytes(stat.id), into: &out)
-      out.append(",\"count\":")
+      Self.append(GroupField.SummaryArgEntry.count, into: &out)
       out.append(decimal: Int64(stat.count))
-      out.append(",\"latest_at\":\"")
+      Self.append(GroupField.SummaryArgEntry.latestAt, into: &out)
+      out.append(UInt8(ascii: "\""))
       stat.latestAt.write(into: &out)
       out.append("\"}")
     }
-    out.append("],\"items\":")
+    out.append(UInt8(ascii: "]"))
+    Self.append(GroupField.items, into: &out)
     if var items = group.items {
       let ranking = options.ranking
       switch options.order {
@@ -257,13 +264,37 @@ struct Grouper {
         if position > 0 { out.append(UInt8(ascii: ",")) }
         item.bytes.withUnsafeBytes { out.append($0) }
       }
-      out.append("],\"items_omitted\":")
+      out.append(UInt8(ascii: "]"))
+      Self.append(GroupField.itemsOmitted, into: &out)
       out.append(decimal: Int64(group.count - items.count))
     } else {
-      out.append("null,\"items_omitted\":")
+      out.append("null")
+      Self.append(GroupField.itemsOmitted, into: &out)
       out.append(decimal: Int64(group.count))
     }
     out.append("}\n")
+  }
+
+  // Keys are written from the `KeyList`s the `--merge` reader reads them with: `{"key":` or
+  // `,"key":`, made once from `GroupField`.
+  @inline(__always)
+  private static func append(_ field: GroupField, into out: inout ByteBuffer) {
+    appendKey(objectKeys, field.rawValue, into: &out)
+  }
+
+  @inline(__always)
+  private static func append(_ field: GroupField.CategoryEntry, into out: inout ByteBuffer) {
+    appendKey(categoryKeys, field.rawValue, into: &out)
+  }
+
+  @inline(__always)
+  private static func append(_ field: GroupField.SummaryArgEntry, into out: inout ByteBuffer) {
+    appendKey(argumentKeys, field.rawValue, into: &out)
+  }
+
+  @inline(__always)
+  private static func appendKey(_ keys: KeyList, _ position: Int, into out: inout ByteBuffer) {
+    out.append(keys.memberStart(position))
   }
 
   private func writeString(_ bytes: UnsafeRawBufferPointer, into out: inout ByteBuffer) {

@@ -14,55 +14,29 @@ struct RecordFields {
   var readAt = -1
   var seenAt = -1
 
+  /// The record fields notif-group reads, and their keys, spelled by `RecordField`.
+  static let fields: [RecordField] = [
+    .app, .threadID, .category, .createdAt, .relevance, .summaryArg, .summaryArgCount, .readAt,
+    .seenAt,
+  ]
+  static let keys = KeyList(fields.map(\.key))
+
   /// Finds the fields of the object at `index` of `view`.
   init(_ view: JSONView, object index: Int = 0) {
-    view.forEachMember(of: index) { key, value in
-      let token = view.tokens[key]
-      if _slowPath(token.flag) {
-        // An escaped key: compare it decoded (rare; records from notif-parse never have one).
-        let name = view.string(key)
-        switch name {
-        case "app": app = value
-        case "thread_id": threadID = value
-        case "category": category = value
-        case "created_at": createdAt = value
-        case "relevance": relevance = value
-        case "summary_arg": summaryArg = value
-        case "summary_arg_count": summaryArgCount = value
-        case "read_at": readAt = value
-        case "seen_at": seenAt = value
-        default: break
-        }
-        return
-      }
-      let raw = view.rawString(key)
-      switch raw.count {
-      case 3: if Self.equal(raw, "app") { app = value }
-      case 7:
-        if Self.equal(raw, "read_at") {
-          readAt = value
-        } else if Self.equal(raw, "seen_at") {
-          seenAt = value
-        }
-      case 8: if Self.equal(raw, "category") { category = value }
-      case 9:
-        if Self.equal(raw, "thread_id") {
-          threadID = value
-        } else if Self.equal(raw, "relevance") {
-          relevance = value
-        }
-      case 10: if Self.equal(raw, "created_at") { createdAt = value }
-      case 11: if Self.equal(raw, "summary_arg") { summaryArg = value }
-      case 17: if Self.equal(raw, "summary_arg_count") { summaryArgCount = value }
+    Self.keys.forEachMember(of: index, in: view) { position, value in
+      switch Self.fields[position] {
+      case .app: app = value
+      case .threadID: threadID = value
+      case .category: category = value
+      case .createdAt: createdAt = value
+      case .relevance: relevance = value
+      case .summaryArg: summaryArg = value
+      case .summaryArgCount: summaryArgCount = value
+      case .readAt: readAt = value
+      case .seenAt: seenAt = value
       default: break
       }
     }
-  }
-
-  @inline(__always)
-  static func equal(_ raw: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
-    guard let base = raw.baseAddress else { return false }
-    return memcmp(base, name.utf8Start, name.utf8CodeUnitCount) == 0
   }
 }
 
@@ -95,13 +69,15 @@ struct FieldReader {
   {
     let start = Int(view.tokens[index].start)
     guard fields.createdAt >= 0 else {
-      throw Problem(code: "BadCreatedAt", message: "the record has no 'created_at'", offset: start)
+      throw Problem(
+        code: "BadCreatedAt", message: "the record has no '\(RecordField.createdAt.key)'",
+        offset: start)
     }
-    let createdAt = try time(view, fields.createdAt, name: "created_at")
-    try stringOrNull(view, fields.app, "app")
-    try stringOrNull(view, fields.threadID, "thread_id")
-    try stringOrNull(view, fields.category, "category")
-    try stringOrNull(view, fields.summaryArg, "summary_arg")
+    let createdAt = try time(view, fields.createdAt, name: RecordField.createdAt.key)
+    try stringOrNull(view, fields.app, .app)
+    try stringOrNull(view, fields.threadID, .threadID)
+    try stringOrNull(view, fields.category, .category)
+    try stringOrNull(view, fields.summaryArg, .summaryArg)
     var relevance = 0.0
     if fields.relevance >= 0 {
       switch view.kind(fields.relevance) {
@@ -110,7 +86,8 @@ struct FieldReader {
       default:
         throw Problem(
           code: "BadType",
-          message: "'relevance' is \(Self.kindName(view.kind(fields.relevance))), not a number",
+          message:
+            "'\(RecordField.relevance.key)' is \(Self.kindName(view.kind(fields.relevance))), not a number",
           offset: Int(view.tokens[fields.relevance].start))
       }
     }
@@ -127,12 +104,14 @@ struct FieldReader {
   }
 
   /// The RFC 3339 time at `index`.
-  mutating func time(_ view: JSONView, _ index: Int, name: String) throws(Problem) -> Timestamp {
+  mutating func time(_ view: JSONView, _ index: Int, name: @autoclosure () -> String)
+    throws(Problem) -> Timestamp
+  {
     let offset = Int(view.tokens[index].start)
     guard view.kind(index) == .string else {
       throw Problem(
         code: "BadCreatedAt",
-        message: "'\(name)' is \(Self.kindName(view.kind(index))), not an RFC 3339 time",
+        message: "'\(name())' is \(Self.kindName(view.kind(index))), not an RFC 3339 time",
         offset: offset)
     }
     let raw = view.rawString(index)
@@ -150,19 +129,19 @@ struct FieldReader {
     guard let instant = parsed else {
       throw Problem(
         code: "BadCreatedAt",
-        message: "'\(name)' is not an RFC 3339 time: '\(view.string(index))'", offset: offset)
+        message: "'\(name())' is not an RFC 3339 time: '\(view.string(index))'", offset: offset)
     }
     lastTimeText = Array(raw)
     lastTime = instant
     return instant
   }
 
-  private func stringOrNull(_ view: JSONView, _ index: Int, _ name: String) throws(Problem) {
+  private func stringOrNull(_ view: JSONView, _ index: Int, _ field: RecordField) throws(Problem) {
     guard index >= 0 else { return }
     let kind = view.kind(index)
     guard kind == .string || kind == .null else {
       throw Problem(
-        code: "BadType", message: "'\(name)' is \(Self.kindName(kind)), not a string or null",
+        code: "BadType", message: "'\(field.key)' is \(Self.kindName(kind)), not a string or null",
         offset: Int(view.tokens[index].start))
     }
   }

@@ -4,11 +4,22 @@ import NotifModel
 /// Reads what a summary needs from a group object (the contract `notif-group` writes: see
 /// `notif-summarize(1)`), checking the shape of what it reads.
 enum GroupObject {
-  /// The keys every group object has, in order.
-  static let keys: [StaticString] = [
-    "app", "thread_id", "count", "unread_count", "new_count", "latest_at", "leading",
-    "more_count", "more_weight", "more_categories", "more_summary_args", "items", "items_omitted",
-  ]
+  // Keys as bytes, made once from their definitions in NotifModel (`GroupField`,
+  // `RecordField`): every group object is matched against them without building a `String`.
+
+  /// The keys every group object has (`GroupField.required`), in order.
+  static let keys: [[UInt8]] = GroupField.required.map { Array($0.key.utf8) }
+  private static let summaryKey = Array(GroupField.summary.key.utf8)
+  private static let hiddenSummaryKey = Array(GroupField.hiddenSummary.key.utf8)
+  private static let categoryKey = Array(RecordField.category.key.utf8)
+  private static let summaryArgCountKey = Array(RecordField.summaryArgCount.key.utf8)
+  private static let entryCategoryKey = Array(GroupField.CategoryEntry.category.key.utf8)
+  private static let entryCountKey = Array(GroupField.CategoryEntry.count.key.utf8)
+  private static let entryWeightKey = Array(GroupField.CategoryEntry.weight.key.utf8)
+  private static let entrySummaryArgKey = Array(GroupField.SummaryArgEntry.summaryArg.key.utf8)
+  /// `"summary":` and `,"hidden_summary":`, written after the other keys.
+  private static let summaryStart = Array("\"\(GroupField.summary.key)\":".utf8)
+  private static let hiddenSummaryStart = Array(",\"\(GroupField.hiddenSummary.key)\":".utf8)
 
   /// Something wrong with a group object, at a byte offset in it.
   struct Problem: Error, Equatable {
@@ -29,48 +40,54 @@ enum GroupObject {
     guard view.kind(0) == .object else {
       throw bad(0, "not a group object: a group object is a JSON object (notif-group writes them)")
     }
-    // Indexes into `keys`: 2 count, 6 leading, 7 more_count, 8 more_weight, 9 more_categories,
-    // 10 more_summary_args.
     // One pass over the members: the contract fixes their order, so each is first compared with
-    // the key expected at its position.
+    // the key expected at its position. `found` is indexed like `GroupField.required`, that is
+    // by `GroupField.rawValue`.
+    let keys = Self.keys  // once, not once per member
     var found = [Int](repeating: 0, count: keys.count)
     var position = 0
     view.forEachMember(of: 0) { key, value in
-      if position < keys.count && view.keyEquals(key, keys[position]) {
+      if position < keys.count && keyEquals(view, key, keys[position]) {
         found[position] = value
-      } else if let other = keys.firstIndex(where: { view.keyEquals(key, $0) }) {
+      } else if let other = keys.firstIndex(where: { keyEquals(view, key, $0) }) {
         found[other] = value
       }
       position += 1
     }
     if let missing = found.firstIndex(of: 0) {
-      throw bad(0, "not a group object: the key '\(keys[missing])' is missing")
+      throw bad(0, "not a group object: the key '\(GroupField.required[missing].key)' is missing")
     }
-    func integer(_ index: Int, _ name: String, minimum: Int64) throws(Problem) -> Int {
+    func value(_ field: GroupField) -> Int { found[field.rawValue] }
+    func integer(_ index: Int, _ name: @autoclosure () -> String, minimum: Int64) throws(Problem)
+      -> Int
+    {
       guard let value = view.integer(index), value >= minimum, value <= Int64(Int32.max) else {
-        throw bad(index, "'\(name)' must be an integer of at least \(minimum)")
+        throw bad(index, "'\(name())' must be an integer of at least \(minimum)")
       }
       return Int(value)
     }
-    let count = try integer(found[2], "count", minimum: 1)
-    let moreCount = try integer(found[7], "more_count", minimum: 0)
-    let moreWeight = try integer(found[8], "more_weight", minimum: 0)
+    typealias Key = GroupField
+    typealias Category = GroupField.CategoryEntry
+    let count = try integer(value(.count), Key.count.key, minimum: 1)
+    let moreCount = try integer(value(.moreCount), Key.moreCount.key, minimum: 0)
+    let moreWeight = try integer(value(.moreWeight), Key.moreWeight.key, minimum: 0)
     guard moreCount == count - 1 else {
-      throw bad(found[7], "'more_count' must be 'count' - 1")
+      throw bad(value(.moreCount), "'\(Key.moreCount.key)' must be '\(Key.count.key)' - 1")
     }
-    let leading = found[6]
+    let leading = value(.leading)
     guard view.kind(leading) == .object else {
-      throw bad(leading, "'leading' must be the leading record, an object")
+      throw bad(leading, "'\(Key.leading.key)' must be the leading record, an object")
     }
     var leadingCategory: String? = nil
-    if let index = view.member(leading, "category"), view.kind(index) != .null {
+    if let index = member(view, leading, categoryKey), view.kind(index) != .null {
       guard let text = view.stringValue(index) else {
-        throw bad(index, "the leading record's 'category' must be a string or null")
+        throw bad(
+          index, "the leading record's '\(RecordField.category.key)' must be a string or null")
       }
       leadingCategory = text
     }
     var leadingWeight = 1
-    if profile == .ios12, let index = view.member(leading, "summary_arg_count"),
+    if profile == .ios12, let index = member(view, leading, summaryArgCountKey),
       view.kind(index) != .null
     {
       if let value = view.integer(index), value > 0, value <= Int64(Int32.max) {
@@ -79,37 +96,41 @@ enum GroupObject {
         warning = Problem(
           offset: at(index), code: "BadSummaryArgCount",
           message:
-            "the leading record's summary_arg_count '\(String(decoding: view.raw(index), as: UTF8.self))' is not a positive integer: counted as 1"
+            "the leading record's \(RecordField.summaryArgCount.key) '\(String(decoding: view.raw(index), as: UTF8.self))' is not a positive integer: counted as 1"
         )
       }
     }
-    let categoriesIndex = found[9]
+    let categoriesIndex = value(.moreCategories)
     guard view.kind(categoriesIndex) == .array else {
-      throw bad(categoriesIndex, "'more_categories' must be an array")
+      throw bad(categoriesIndex, "'\(Key.moreCategories.key)' must be an array")
     }
     var categories: [GroupFacts.CategoryCount] = []
     var failure: Problem? = nil
     view.forEachElement(of: categoriesIndex) { element in
       guard failure == nil else { return }
       do throws(Problem) {
-        guard view.kind(element) == .object, let name = view.member(element, "category"),
-          let countIndex = view.member(element, "count"),
-          let weightIndex = view.member(element, "weight")
+        guard view.kind(element) == .object, let name = member(view, element, entryCategoryKey),
+          let countIndex = member(view, element, entryCountKey),
+          let weightIndex = member(view, element, entryWeightKey)
         else {
-          throw bad(
-            element, "an element of 'more_categories' must be {\"category\",\"count\",\"weight\"}")
+          let keys = Category.allCases.map { "\"\($0.key)\"" }.joined(separator: ",")
+          throw bad(element, "an element of '\(Key.moreCategories.key)' must be {\(keys)}")
         }
         var category: String? = nil
         if view.kind(name) != .null {
           guard let text = view.stringValue(name) else {
-            throw bad(name, "a 'category' in 'more_categories' must be a string or null")
+            throw bad(
+              name,
+              "a '\(Category.category.key)' in '\(Key.moreCategories.key)' must be a string or null"
+            )
           }
           category = text
         }
         categories.append(
           GroupFacts.CategoryCount(
-            category: category, count: try integer(countIndex, "count", minimum: 1),
-            weight: try integer(weightIndex, "weight", minimum: 1)))
+            category: category,
+            count: try integer(countIndex, Category.count.key, minimum: 1),
+            weight: try integer(weightIndex, Category.weight.key, minimum: 1)))
       } catch {
         failure = error
       }
@@ -120,22 +141,25 @@ enum GroupObject {
     else {
       throw bad(
         categoriesIndex,
-        "'more_categories' must add up to 'more_count' (\(moreCount)) and 'more_weight' (\(moreWeight))"
+        "'\(Key.moreCategories.key)' must add up to '\(Key.moreCount.key)' (\(moreCount)) and '\(Key.moreWeight.key)' (\(moreWeight))"
       )
     }
-    let argumentsIndex = found[10]
+    let argumentsIndex = value(.moreSummaryArgs)
     guard view.kind(argumentsIndex) == .array else {
-      throw bad(argumentsIndex, "'more_summary_args' must be an array")
+      throw bad(argumentsIndex, "'\(Key.moreSummaryArgs.key)' must be an array")
     }
     var arguments: [String] = []
     if profile == .ios12 {
       view.forEachElement(of: argumentsIndex) { element in
         guard failure == nil else { return }
-        guard view.kind(element) == .object, let value = view.member(element, "summary_arg"),
+        guard view.kind(element) == .object,
+          let value = member(view, element, entrySummaryArgKey),
           let text = view.stringValue(value)
         else {
           failure = bad(
-            element, "an element of 'more_summary_args' must be {\"summary_arg\": string, ...}")
+            element,
+            "an element of '\(Key.moreSummaryArgs.key)' must be {\"\(GroupField.SummaryArgEntry.summaryArg.key)\": string, ...}"
+          )
           return
         }
         if !text.isEmpty { arguments.append(text) }
@@ -153,7 +177,8 @@ enum GroupObject {
     _ view: JSONView, isCompact: Bool, summary: String?, hidden: String?,
     into out: inout ByteBuffer
   ) {
-    let hasOld = view.member(0, "summary") != nil || view.member(0, "hidden_summary") != nil
+    let hasOld =
+      member(view, 0, summaryKey) != nil || member(view, 0, hiddenSummaryKey) != nil
     if isCompact && !hasOld {
       let raw = view.raw(0)
       out.append(UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 1)]))
@@ -161,7 +186,7 @@ enum GroupObject {
     } else {
       out.append(UInt8(ascii: "{"))
       view.forEachMember(of: 0) { key, value in
-        if view.keyEquals(key, "summary") || view.keyEquals(key, "hidden_summary") { return }
+        if keyEquals(view, key, summaryKey) || keyEquals(view, key, hiddenSummaryKey) { return }
         JSONEscapes.writeCanonical(
           raw: view.rawString(key), escaped: view.tokens[key].flag, into: &out)
         out.append(UInt8(ascii: ":"))
@@ -169,10 +194,33 @@ enum GroupObject {
         out.append(UInt8(ascii: ","))
       }
     }
-    out.append("\"summary\":")
+    summaryStart.withUnsafeBytes { out.append($0) }
     if let summary { JSONEscapes.writeString(summary, into: &out) } else { out.append("null") }
-    out.append(",\"hidden_summary\":")
+    hiddenSummaryStart.withUnsafeBytes { out.append($0) }
     if let hidden { JSONEscapes.writeString(hidden, into: &out) } else { out.append("null") }
     out.append("}\n")
+  }
+
+  /// Whether the key string at `index` of `view` is `key`, compared after unescaping.
+  private static func keyEquals(_ view: JSONView, _ index: Int, _ key: [UInt8]) -> Bool {
+    if view.tokens[index].flag {
+      return view.string(index).utf8.elementsEqual(key)
+    }
+    let raw = view.rawString(index)
+    guard raw.count == key.count, let base = raw.baseAddress else { return raw.count == key.count }
+    return key.withUnsafeBytes { memcmp(base, $0.baseAddress ?? base, raw.count) == 0 }
+  }
+
+  /// The value of member `key` of the object at `index`, or nil if it has none or is no object.
+  ///
+  /// - Complexity: O(number of members).
+  private static func member(_ view: JSONView, _ index: Int, _ key: [UInt8]) -> Int? {
+    guard view.kind(index) == .object else { return nil }
+    var name = index + 1
+    for _ in 0..<Int(view.tokens[index].count) {
+      if keyEquals(view, name, key) { return name + 1 }
+      name = Int(view.tokens[name + 1].next)
+    }
+    return nil
   }
 }

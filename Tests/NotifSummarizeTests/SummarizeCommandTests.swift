@@ -98,6 +98,27 @@ struct SummarizeCommandTests {
     }
   }
 
+  @Test func keysAreReadInAnyOrderAndSpelledWithEscapes() throws {
+    // The keys moved around and escaped: `"co\u0075nt"` is `"count"`, and so on.
+    let shuffled = group.replacing(#""app":"a","#, with: "")
+      .replacing(#""count":2"#, with: #""co\u0075nt":2"#)
+      .replacing(#""category":"chat","count""#, with: #""c\u0061tegory":"chat","count""#)
+      .replacing(#""items_omitted":2}"#, with: #""items_omitted":2,"\u0061pp":"a"}"#)
+    var warning: GroupObject.Problem? = nil
+    let plain = try withGroup(group) {
+      try GroupObject.read($0, profile: .ios12, warning: &warning)
+    }
+    let escaped = try withGroup(shuffled) {
+      try GroupObject.read($0, profile: .ios12, warning: &warning)
+    }
+    #expect(escaped == plain)
+    var out = ByteBuffer()
+    try withGroup(#"{"a":1,"summ\u0061ry":"old"}"#) {
+      GroupObject.write($0, isCompact: false, summary: "s", hidden: nil, into: &out)
+    }
+    #expect(out.text == #"{"a":1,"summary":"s","hidden_summary":null}"# + "\n")
+  }
+
   @Test func summariesAreAppendedOrReplaced() throws {
     var out = ByteBuffer()
     try withGroup(#"{"a":1,"b":"x"}"#) {

@@ -4,14 +4,14 @@ import NotifModel
 /// Reads group objects for `--merge`: checks each against the contract of notif(5) and turns
 /// it into a `Group` to merge.
 extension Grouper {
-  /// The keys of a group object, in the order they are written.
-  static let objectKeys: [String] = [
-    "app", "thread_id", "count", "unread_count", "new_count", "latest_at", "leading",
-    "more_count", "more_weight", "more_categories", "more_summary_args", "items", "items_omitted",
-  ]
-
-  /// Keys notif-summarize appends, accepted and dropped, so that summarized objects merge too.
-  static let summarizeKeys: Set<String> = ["summary", "hidden_summary"]
+  /// Every key a group object may have, at the position of `GroupField.rawValue`. The ones
+  /// notif-summarize adds (`GroupField.isSummary`) are accepted and dropped, so that summarized
+  /// objects merge too.
+  static let objectKeys = KeyList(GroupField.allCases.map(\.key))
+  /// The keys of an entry of `more_categories`, at the position of their `rawValue`.
+  static let categoryKeys = KeyList(GroupField.CategoryEntry.allCases.map(\.key))
+  /// The keys of an entry of `more_summary_args`, at the position of their `rawValue`.
+  static let argumentKeys = KeyList(GroupField.SummaryArgEntry.allCases.map(\.key))
 
   /// Checks the group object at the root of `view` and merges it in.
   ///
@@ -23,52 +23,54 @@ extension Grouper {
     guard view.kind(0) == .object else {
       throw Problem(code: "NotAnObject", message: "the JSON text is not an object", offset: 0)
     }
-    if view.member(0, "created_at") != nil && view.member(0, "leading") == nil {
+    var found = [Int](repeating: -1, count: GroupField.allCases.count)
+    var known = 0
+    Self.objectKeys.forEachMember(of: 0, in: view) { position, value in
+      found[position] = value
+      known += 1
+    }
+    if found[GroupField.leading.rawValue] < 0 && RecordFields(view).createdAt >= 0 {
       throw Problem(
         code: "BadGroupObject",
         message: "a record, not a group object: --merge reads what notif-group writes",
         offset: 0)
     }
-    var found = [Int](repeating: -1, count: Self.objectKeys.count)
-    var problem: Problem? = nil
-    view.forEachMember(of: 0) { key, value in
-      guard problem == nil else { return }
-      let name = view.string(key)
-      if let slot = Self.objectKeys.firstIndex(of: name) {
-        found[slot] = value
-      } else if !Self.summarizeKeys.contains(name) {
-        problem = Problem(
-          code: "BadGroupObject", message: "unknown key '\(name)' in a group object",
-          offset: Int(view.tokens[key].start))
+    if known < view.tokens[0].count {
+      var unknown = 0
+      view.forEachMember(of: 0) { key, _ in
+        if unknown == 0 && Self.objectKeys.position(of: key, in: view) < 0 { unknown = key }
       }
+      throw Problem(
+        code: "BadGroupObject", message: "unknown key '\(view.string(unknown))' in a group object",
+        offset: Int(view.tokens[unknown].start))
     }
-    if let problem { throw problem }
-    if let missing = found.firstIndex(of: -1) {
-      throw bad("the group object has no '\(Self.objectKeys[missing])'", 0, view)
+    if let missing = GroupField.required.first(where: { found[$0.rawValue] < 0 }) {
+      throw bad("the group object has no '\(missing.key)'", 0, view)
     }
-    let (app, thread, count, unread, fresh, latest, leading) = (
-      found[0], found[1], found[2], found[3], found[4], found[5], found[6]
-    )
-    let (moreCount, moreWeight, categories, arguments, items, omitted) = (
-      found[7], found[8], found[9], found[10], found[11], found[12]
-    )
-    for (index, name) in [(app, "app"), (thread, "thread_id")]
-    where view.kind(index) != .string && view.kind(index) != .null {
+    func value(_ field: GroupField) -> Int { found[field.rawValue] }
+    let (app, thread, leading) = (value(.app), value(.threadID), value(.leading))
+    let (categories, arguments) = (value(.moreCategories), value(.moreSummaryArgs))
+    let (items, omitted) = (value(.items), value(.itemsOmitted))
+    for field in [GroupField.app, .threadID]
+    where view.kind(value(field)) != .string && view.kind(value(field)) != .null {
       throw bad(
-        "'\(name)' is \(FieldReader.kindName(view.kind(index))), not a string or null",
-        index, view)
+        "'\(field.key)' is \(FieldReader.kindName(view.kind(value(field)))), not a string or null",
+        value(field), view)
     }
-    let total = try integer(view, count, "count", from: 1)
-    let unreadCount = try integer(view, unread, "unread_count", from: 0, to: total)
-    let freshCount = try integer(view, fresh, "new_count", from: 0, to: total)
-    let latestAt = try time(view, latest, "latest_at", &fieldReader)
-    _ = try integer(view, moreCount, "more_count", from: total - 1, to: total - 1)
-    let weight = try integer(view, moreWeight, "more_weight", from: 0)
+    let total = try integer(view, value(.count), GroupField.count.key, from: 1)
+    let unreadCount = try integer(
+      view, value(.unreadCount), GroupField.unreadCount.key, from: 0, to: total)
+    let freshCount = try integer(
+      view, value(.newCount), GroupField.newCount.key, from: 0, to: total)
+    let latestAt = try time(view, value(.latestAt), GroupField.latestAt.key, &fieldReader)
+    _ = try integer(
+      view, value(.moreCount), GroupField.moreCount.key, from: total - 1, to: total - 1)
+    let weight = try integer(view, value(.moreWeight), GroupField.moreWeight.key, from: 0)
 
     let major = takeMajor()
     guard view.kind(leading) == .object else {
       throw bad(
-        "'leading' is \(FieldReader.kindName(view.kind(leading))), not an object",
+        "'\(GroupField.leading.key)' is \(FieldReader.kindName(view.kind(leading))), not an object",
         leading, view)
     }
     let leader = try record(view, leading, &fieldReader, major: major, minor: -1)
@@ -80,21 +82,23 @@ extension Grouper {
       leaderKey: leader.key, leader: leader.contribution,
       leading: compactBytes(view, leading, isCompact: isCompact), moreWeight: weight, items: nil)
 
-    try expectArray(view, categories, "more_categories")
+    try expectArray(view, categories, .moreCategories)
     var statProblem: Problem? = nil
     view.forEachElement(of: categories) { element in
       guard statProblem == nil else { return }
       do throws(Problem) {
-        let fields = try statFields(view, element, ["category", "count", "weight"])
-        let category = view.kind(fields[0])
+        typealias Entry = GroupField.CategoryEntry
+        let fields = try statFields(view, element, Self.categoryKeys)
+        let name = fields[Entry.category.rawValue]
+        let category = view.kind(name)
         guard category == .string || category == .null else {
           throw bad(
-            "'category' is \(FieldReader.kindName(category)), not a string or null",
-            fields[0], view)
+            "'\(Entry.category.key)' is \(FieldReader.kindName(category)), not a string or null",
+            name, view)
         }
-        let id = category == .null ? -1 : internString(view, fields[0], into: self.categories)
-        let n = try integer(view, fields[1], "count", from: 1)
-        let w = try integer(view, fields[2], "weight", from: 1)
+        let id = category == .null ? -1 : internString(view, name, into: self.categories)
+        let n = try integer(view, fields[Entry.count.rawValue], Entry.count.key, from: 1)
+        let w = try integer(view, fields[Entry.weight.rawValue], Entry.weight.key, from: 1)
         part.categories.add(id, count: Int(n), weight: w, latestAt: Timestamp(seconds: 0))
       } catch {
         statProblem = error
@@ -102,17 +106,21 @@ extension Grouper {
     }
     if let statProblem { throw statProblem }
 
-    try expectArray(view, arguments, "more_summary_args")
+    try expectArray(view, arguments, .moreSummaryArgs)
     view.forEachElement(of: arguments) { element in
       guard statProblem == nil else { return }
       do throws(Problem) {
-        let fields = try statFields(view, element, ["summary_arg", "count", "latest_at"])
-        guard view.kind(fields[0]) == .string, view.rawString(fields[0]).count > 0 else {
-          throw bad("'summary_arg' is not a string of one character or more", fields[0], view)
+        typealias Entry = GroupField.SummaryArgEntry
+        let fields = try statFields(view, element, Self.argumentKeys)
+        let argument = fields[Entry.summaryArg.rawValue]
+        guard view.kind(argument) == .string, view.rawString(argument).count > 0 else {
+          throw bad(
+            "'\(Entry.summaryArg.key)' is not a string of one character or more", argument, view)
         }
-        let id = internString(view, fields[0], into: summaryArgs)
-        let n = try integer(view, fields[1], "count", from: 1)
-        let at = try time(view, fields[2], "latest_at", &fieldReader)
+        let id = internString(view, argument, into: summaryArgs)
+        let n = try integer(view, fields[Entry.count.rawValue], Entry.count.key, from: 1)
+        let at = try time(
+          view, fields[Entry.latestAt.rawValue], Entry.latestAt.key, &fieldReader)
         part.summaryArgs.add(id, count: Int(n), weight: 0, latestAt: at)
       } catch {
         statProblem = error
@@ -147,14 +155,16 @@ extension Grouper {
       part.items = list
     default:
       throw bad(
-        "'items' is \(FieldReader.kindName(view.kind(items))), not an array or null",
+        "'\(GroupField.items.key)' is \(FieldReader.kindName(view.kind(items))), not an array or null",
         items, view)
     }
     guard kept <= total else {
-      throw bad("'items' has \(kept) records, more than 'count' (\(total))", items, view)
+      throw bad(
+        "'\(GroupField.items.key)' has \(kept) records, more than '\(GroupField.count.key)' (\(total))",
+        items, view)
     }
     let expected = total - Int64(kept)
-    _ = try integer(view, omitted, "items_omitted", from: expected, to: expected)
+    _ = try integer(view, omitted, GroupField.itemsOmitted.key, from: expected, to: expected)
     add(part: part, view: view, app: app, thread: thread)
   }
 
@@ -184,37 +194,38 @@ extension Grouper {
     }
   }
 
-  private func expectArray(_ view: JSONView, _ index: Int, _ name: String) throws(Problem) {
+  private func expectArray(_ view: JSONView, _ index: Int, _ field: GroupField) throws(Problem) {
     guard view.kind(index) == .array else {
       throw bad(
-        "'\(name)' is \(FieldReader.kindName(view.kind(index))), not an array", index,
+        "'\(field.key)' is \(FieldReader.kindName(view.kind(index))), not an array", index,
         view)
     }
   }
 
-  /// The values of the keys `names` of the object at `index`, which must have exactly those.
-  private func statFields(_ view: JSONView, _ index: Int, _ names: [String]) throws(Problem)
-    -> [Int]
+  /// The values of the keys of `keys` (by position) of the object at `index`, which must have
+  /// exactly those.
+  private func statFields(_ view: JSONView, _ index: Int, _ keys: KeyList)
+    throws(Problem) -> [Int]
   {
     guard view.kind(index) == .object else {
       throw bad(
         "an entry is \(FieldReader.kindName(view.kind(index))), not an object", index,
         view)
     }
-    var fields = [Int](repeating: -1, count: names.count)
+    var fields = [Int](repeating: -1, count: keys.count)
     var problem: Problem? = nil
     view.forEachMember(of: index) { key, value in
       guard problem == nil else { return }
-      let name = view.string(key)
-      if let slot = names.firstIndex(of: name) {
+      let slot = keys.position(of: key, in: view)
+      if slot >= 0 {
         fields[slot] = value
       } else {
-        problem = bad("unknown key '\(name)' in an entry", key, view)
+        problem = bad("unknown key '\(view.string(key))' in an entry", key, view)
       }
     }
     if let problem { throw problem }
     if let missing = fields.firstIndex(of: -1) {
-      throw bad("an entry has no '\(names[missing])'", index, view)
+      throw bad("an entry has no '\(keys.key(missing))'", index, view)
     }
     return fields
   }
