@@ -298,9 +298,11 @@ public struct TimeToLive: Sendable, Hashable, CustomStringConvertible {
         throw TimeError(
           "'\(text)' is not a duration: use whole numbers with s, m, h, d or w, as in 1d12h")
       }
-      guard let count = Int64(digits) else {
+      guard !digits.isEmpty else {
         throw TimeError("'\(text)': '\(character)' needs a number before it")
       }
+      // More digits than 64 bits hold: as much too long as an overflowing product.
+      guard let count = Int64(digits) else { throw TimeError("'\(text)' is too long") }
       guard unit > lastUnit else {
         throw TimeError("'\(text)': give each unit once, largest first, as in 1d12h")
       }
