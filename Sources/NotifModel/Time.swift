@@ -13,8 +13,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     self.nanoseconds = nanoseconds
   }
 
-  /// The earliest and latest instants that RFC 3339 can write (years 0000 to 9999).
-  public static let minimum = Timestamp(seconds: -62_167_219_200)
+  /// The earliest instant the tools read or write: 0001-01-01T00:00:00Z.
+  ///
+  /// RFC 3339 spells years 0000 to 9999; year 0000 (1 BC) is left out because common readers
+  /// of the output, such as Python's `datetime` and .NET's `DateTime`, start at year 1.
+  public static let minimum = Timestamp(seconds: -62_135_596_800)
+  /// The latest instant the tools read or write: 9999-12-31T23:59:59.999999999Z.
   public static let maximum = Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_999)
 
   public static func < (a: Timestamp, b: Timestamp) -> Bool {
@@ -30,10 +34,31 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
   }
 
   /// Appends the RFC 3339 UTC form (no quotes) to `out`.
+  ///
+  /// The readers make no instant outside `minimum...maximum`; one built from raw seconds is
+  /// written with a signed year of as many digits as it needs (`-0001-12-31T23:00:00Z`,
+  /// `+10000-01-01T00:00:00Z`, ISO 8601's expanded years): never cut short, never a trap.
   public func write(into out: inout ByteBuffer) {
-    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    let secondOfDay = seconds - days * 86_400
+    // Floor division that cannot overflow, even at Int64.min.
+    var days = seconds / 86_400
+    var secondOfDay = seconds % 86_400
+    if secondOfDay < 0 {
+      days -= 1
+      secondOfDay += 86_400
+    }
     let (year, month, day) = Self.civil(fromDays: days)
+    let fourDigits = (0...9999).contains(year)
+    if !fourDigits {
+      // |year| is below 3 * 10^11 for any Int64 seconds: `limit` cannot overflow.
+      let magnitude = Int64(year.magnitude)
+      var (width, limit): (Int, Int64) = (4, 10_000)
+      while magnitude >= limit {
+        width += 1
+        limit *= 10
+      }
+      out.append(UInt8(ascii: year < 0 ? "-" : "+"))
+      out.append(digits: magnitude, width: width)
+    }
     // `YYYY-MM-DDTHH:MM:SS` composed in a word-aligned scratch on the stack, then one append:
     // created_at and friends are written for every record.
     var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
@@ -45,7 +70,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
           rest /= 10
         }
       }
-      put(year, 4, at: 0)
+      if fourDigits { put(year, 4, at: 0) }
       text[4] = UInt8(ascii: "-")
       put(month, 2, at: 5)
       text[7] = UInt8(ascii: "-")
@@ -56,7 +81,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
       put(secondOfDay / 60 % 60, 2, at: 14)
       text[16] = UInt8(ascii: ":")
       put(secondOfDay % 60, 2, at: 17)
-      out.append(UnsafeRawBufferPointer(rebasing: text[0..<19]))
+      out.append(UnsafeRawBufferPointer(rebasing: text[(fourDigits ? 0 : 4)..<19]))
     }
     if nanoseconds != 0 {
       var fraction = Int64(nanoseconds)
@@ -106,8 +131,24 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 public struct TimeError: Error, Sendable, Equatable, CustomStringConvertible {
   /// One lowercase line.
   public var message: String
+  /// Whether the text is well formed but names an instant outside
+  /// `Timestamp.minimum...Timestamp.maximum`.
+  public var isOutOfRange: Bool
   public var description: String { message }
-  init(_ message: String) { self.message = message }
+  init(_ message: String, isOutOfRange: Bool = false) {
+    self.message = message
+    self.isOutOfRange = isOutOfRange
+  }
+
+  /// The error for `value`, read as an instant before `Timestamp.minimum` or, if `after`, past
+  /// `Timestamp.maximum`.
+  static func outOfRange(_ value: String, after: Bool) -> TimeError {
+    TimeError(
+      after
+        ? "'\(value)' is after the latest supported time, 9999-12-31T23:59:59.999999999Z"
+        : "'\(value)' is before the earliest supported time, 0001-01-01T00:00:00Z",
+      isOutOfRange: true)
+  }
 }
 
 extension Timestamp {
@@ -115,7 +156,9 @@ extension Timestamp {
   ///
   /// Strict: four-digit year, real calendar dates (no February 30), hours 00-23, no leap
   /// second, a `T` and an offset (`Z` or `±HH:MM`) required; lowercase `t` and `z` are allowed,
-  /// as RFC 3339 says.
+  /// as RFC 3339 says. The instant, once the offset is applied, must lie in
+  /// `minimum...maximum`: `0000-12-31T23:00:00-01:00` is accepted, `0000-01-01T00:30:00+01:00`
+  /// is not.
   public init(rfc3339 text: String) throws(TimeError) {
     var text = text
     let parsed = text.withUTF8 { Timestamp.parseRFC3339(UnsafeRawBufferPointer($0)) }
@@ -137,6 +180,7 @@ extension Timestamp {
   /// Why a text is not an RFC 3339 time; turned into a message only when reported.
   private enum RFC3339Problem: Error {
     case invalid, noSuchMonth(Int64), notACalendarDate, leapSecond, noOffset
+    case outOfRange(after: Bool)
 
     func error(for text: String) -> TimeError {
       switch self {
@@ -146,6 +190,7 @@ extension Timestamp {
       case .notACalendarDate: return TimeError("'\(text)' is not a calendar date")
       case .leapSecond: return TimeError("'\(text)': leap seconds are not supported")
       case .noOffset: return TimeError("'\(text)' has no time zone offset (add Z for UTC)")
+      case .outOfRange(let after): return TimeError.outOfRange(text, after: after)
       }
     }
   }
@@ -213,11 +258,15 @@ extension Timestamp {
         offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
       }
       guard i == bytes.count else { throw .invalid }
+      // Four-digit years keep every step far from overflow; only the offset can carry the
+      // instant past either end of the range.
       let days = Timestamp.days(fromCivil: year, month, day)
-      return .success(
-        Timestamp(
-          seconds: days * 86_400 + hour * 3600 + minute * 60 + second - offset,
-          nanoseconds: Int32(nanoseconds)))
+      let instant = Timestamp(
+        seconds: days * 86_400 + hour * 3600 + minute * 60 + second - offset,
+        nanoseconds: Int32(nanoseconds))
+      guard instant >= .minimum else { throw .outOfRange(after: false) }
+      guard instant <= .maximum else { throw .outOfRange(after: true) }
+      return .success(instant)
     } catch {
       return .failure(error)
     }
@@ -227,16 +276,37 @@ extension Timestamp {
   /// seconds since the epoch (`@1763802300`), as `date -d` takes it.
   public init(argument text: String) throws(TimeError) {
     if text.hasPrefix("@") {
-      guard let seconds = Int64(text.dropFirst()), Timestamp(seconds: seconds).isWritable else {
+      guard let instant = try Timestamp.epochSeconds(text.dropFirst(), naming: text) else {
         throw TimeError("'\(text)' is not '@' and whole seconds since 1970 such as @1763802300")
       }
-      self.init(seconds: seconds)
+      self = instant
     } else {
       try self.init(rfc3339: text)
     }
   }
 
-  /// Whether RFC 3339 can write the instant (years 0000 to 9999).
+  /// Reads whole seconds since the epoch written in decimal (`1763802300`, `-1`).
+  ///
+  /// Returns nil where `digits` is not such a number. Throws, naming `value` (the text as the
+  /// user wrote it), where it is one but its instant lies outside `minimum...maximum`, however
+  /// many digits it has.
+  public static func epochSeconds(_ digits: Substring, naming value: String) throws(TimeError)
+    -> Timestamp?
+  {
+    if let seconds = Int64(digits) {
+      let instant = Timestamp(seconds: seconds)
+      guard instant.isWritable else { throw .outOfRange(value, after: seconds > 0) }
+      return instant
+    }
+    let negative = digits.first == "-"
+    let magnitude = negative ? digits.dropFirst() : digits
+    guard !magnitude.isEmpty, magnitude.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") <= 9 }) else {
+      return nil
+    }
+    throw .outOfRange(value, after: !negative)  // too many digits for 64 bits
+  }
+
+  /// Whether the instant lies in `minimum...maximum`, the range the tools read and write.
   public var isWritable: Bool { self >= .minimum && self <= .maximum }
 
   /// Chooses the reference time: `--now` if given, else `SOURCE_DATE_EPOCH` (whole seconds, as
@@ -248,14 +318,20 @@ extension Timestamp {
       do {
         return try Timestamp(argument: option)
       } catch {
-        throw TimeError("--now: \(error.message)")
+        throw TimeError("--now: \(error.message)", isOutOfRange: error.isOutOfRange)
       }
     }
     if let epoch = sourceDateEpoch, !epoch.isEmpty {
-      guard let seconds = Int64(epoch), Timestamp(seconds: seconds).isWritable else {
+      let instant: Timestamp?
+      do {
+        instant = try Timestamp.epochSeconds(epoch[...], naming: epoch)
+      } catch {
+        throw TimeError("SOURCE_DATE_EPOCH: \(error.message)", isOutOfRange: true)
+      }
+      guard let instant else {
         throw TimeError("SOURCE_DATE_EPOCH: '\(epoch)' is not whole seconds since 1970")
       }
-      return Timestamp(seconds: seconds)
+      return instant
     }
     return clock()
   }

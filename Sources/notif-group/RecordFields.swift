@@ -127,9 +127,14 @@ struct FieldReader {
       parsed = Timestamp(rfc3339: raw)
     }
     guard let instant = parsed else {
-      throw Problem(
-        code: "BadCreatedAt",
-        message: "'\(name())' is not an RFC 3339 time: '\(view.string(index))'", offset: offset)
+      let text = view.string(index)
+      var message = "'\(name())' is not an RFC 3339 time: '\(text)'"
+      do {
+        _ = try Timestamp(rfc3339: text)
+      } catch {
+        if error.isOutOfRange { message = "'\(name())': \(error.message)" }
+      }
+      throw Problem(code: "BadCreatedAt", message: message, offset: offset)
     }
     lastTimeText = Array(raw)
     lastTime = instant

@@ -201,8 +201,15 @@ struct APNsNormalizer {
         findings.append(
           .error("BadEnvelope", "'received_at': \(error.message)", at: offset(view, value)))
       }
-    } else if let seconds = view.integer(value), Timestamp(seconds: seconds).isWritable {
-      headers.receivedAt = Timestamp(seconds: seconds)
+    } else if view.kind(value) == .number, view.tokens[value].flag {
+      // An integer of any length: in the supported range, or an error that names the range.
+      let digits = String(decoding: view.raw(value), as: UTF8.self)
+      do {
+        headers.receivedAt = try Timestamp.epochSeconds(digits[...], naming: digits)
+      } catch {
+        findings.append(
+          .error("BadEnvelope", "'received_at': \(error.message)", at: offset(view, value)))
+      }
     } else {
       findings.append(
         .error(

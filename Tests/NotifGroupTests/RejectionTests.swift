@@ -18,6 +18,14 @@ import Testing
       "input1:1:24: error: 'created_at' is not an RFC 3339 time: '2026-02-30T09:00:00Z' [BadCreatedAt]"
     ),
     (
+      #"{"id":"x","created_at":"0000-01-01T00:30:00+01:00"}"#,
+      "input1:1:24: error: 'created_at': '0000-01-01T00:30:00+01:00' is before the earliest supported time, 0001-01-01T00:00:00Z [BadCreatedAt]"
+    ),
+    (
+      #"{"id":"x","created_at":"9999-12-31T23:59:59-01:00"}"#,
+      "input1:1:24: error: 'created_at': '9999-12-31T23:59:59-01:00' is after the latest supported time, 9999-12-31T23:59:59.999999999Z [BadCreatedAt]"
+    ),
+    (
       #"{"id":"x","created_at":1795338000}"#,
       "input1:1:24: error: 'created_at' is a number, not an RFC 3339 time [BadCreatedAt]"
     ),
@@ -60,6 +68,14 @@ import Testing
     (
       ["--last-seen", "yesterday"],
       "--last-seen: 'yesterday' is not an RFC 3339 time such as 2026-11-22T09:05:00Z"
+    ),
+    (
+      ["--last-seen", "0000-01-01T00:00:00+01:00"],
+      "--last-seen: '0000-01-01T00:00:00+01:00' is before the earliest supported time, 0001-01-01T00:00:00Z"
+    ),
+    (
+      ["--last-seen", "@99999999999999999999"],
+      "--last-seen: '@99999999999999999999' is after the latest supported time, 9999-12-31T23:59:59.999999999Z"
     ),
     (
       ["--merge", "--last-seen", "@0"],

@@ -44,6 +44,14 @@ private func mark(_ arguments: [String], _ line: String) throws -> (MarkVerdict,
       ["--seen", "--before", "2026-11-22"],
       "--before: '2026-11-22' is not an RFC 3339 time such as 2026-11-22T09:05:00Z"
     ),
+    (
+      ["--seen", "--before", "9999-12-31T23:59:59-01:00"],
+      "--before: '9999-12-31T23:59:59-01:00' is after the latest supported time, 9999-12-31T23:59:59.999999999Z"
+    ),
+    (
+      ["--seen", "--before", "@-62135596801"],
+      "--before: '@-62135596801' is before the earliest supported time, 0001-01-01T00:00:00Z"
+    ),
     (["--seen", "--all", "--wait", "1"], "--wait needs --store: only a store is locked"),
     (
       ["--seen", "--all", "--store", "s", "f"],

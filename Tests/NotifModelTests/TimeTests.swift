@@ -29,18 +29,21 @@ private func notRFC3339(_ text: String) -> TimeError {
     ("1969-12-31T23:59:59Z", -1, 0),
     ("1969-12-31T23:59:59.5Z", -1, 500_000_000),
     ("0001-01-01T00:00:00Z", -62_135_596_800, 0),
-    ("0000-01-01T00:00:00Z", -62_167_219_200, 0),
-    ("0000-02-29T00:00:00Z", -62_162_121_600, 0),
+    ("0001-01-01T01:00:00+01:00", -62_135_596_800, 0),
+    ("0000-12-31T23:00:00-01:00", -62_135_596_800, 0),
+    ("0000-12-31T23:59:59.5-00:01", -62_135_596_741, 500_000_000),
     ("9999-12-31T23:59:59Z", 253_402_300_799, 0),
+    ("9999-12-31T23:59:59.999999999Z", 253_402_300_799, 999_999_999),
+    ("9999-12-31T22:59:59.999999999-01:00", 253_402_300_799, 999_999_999),
   ])
   func readsRFC3339Times(_ text: String, _ seconds: Int64, _ nanoseconds: Int32) throws {
     #expect(try Timestamp(rfc3339: text) == Timestamp(seconds: seconds, nanoseconds: nanoseconds))
   }
 
   @Test(arguments: [
-    "2026-11-22T09:05:00Z", "2026-11-22T10:05:00.25+01:00", "0000-02-29T00:00:00Z",
+    "2026-11-22T09:05:00Z", "2026-11-22T10:05:00.25+01:00", "0000-12-31T23:00:00-01:00",
     "2023-02-29T00:00:00Z", "2026-11-22T09:05:00", "2026-13-01T00:00:00Z", "",
-    "2026-11-22 09:05:00Z",
+    "2026-11-22 09:05:00Z", "0000-02-29T00:00:00Z", "9999-12-31T23:59:59-01:00",
   ])
   func readsRawBytesExactlyAsTheStringFormDoes(_ text: String) {
     let fromString = try? Timestamp(rfc3339: text)
@@ -86,11 +89,45 @@ private func notRFC3339(_ text: String) -> TimeError {
 
   /// RFC 3339 writes years 0000 to 9999 only: an offset must not carry an instant outside them,
   /// where it could not be written back.
-  @Test(
-    .disabled("bug: accepted; the first crashes when written, the second is written as year 0000"),
-    arguments: ["0000-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
+  @Test(arguments: ["0000-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
   func rejectsAnOffsetThatCarriesTheInstantOutsideTheWritableYears(_ text: String) {
     #expect(throws: TimeError.self) { try Timestamp(rfc3339: text) }
+  }
+
+  private static func before(_ value: String) -> TimeError {
+    TimeError(
+      "'\(value)' is before the earliest supported time, 0001-01-01T00:00:00Z", isOutOfRange: true)
+  }
+
+  private static func after(_ value: String) -> TimeError {
+    TimeError(
+      "'\(value)' is after the latest supported time, 9999-12-31T23:59:59.999999999Z",
+      isOutOfRange: true)
+  }
+
+  /// The supported range is 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z once the
+  /// offset is applied; year 0000 is written by RFC 3339 but read by few (Python, .NET).
+  @Test(arguments: [
+    ("0000-01-01T00:00:00Z", false), ("0000-12-31T23:59:59.999999999Z", false),
+    ("0000-01-01T00:30:00+01:00", false), ("0000-01-01T00:00:00+01:00", false),
+    ("0001-01-01T00:59:59+01:00", false), ("0000-02-29T00:00:00Z", false),
+    ("9999-12-31T23:59:59-01:00", true), ("9999-12-31T23:00:00-01:00", true),
+    ("9999-12-31T23:59:59.999999999-00:01", true),
+  ])
+  func rejectsInstantsOutsideTheSupportedRangeNamingTheValue(_ text: String, _ after: Bool) {
+    #expect(throws: after ? Self.after(text) : Self.before(text)) {
+      try Timestamp(rfc3339: text)
+    }
+    #expect(Array(text.utf8).withUnsafeBytes { Timestamp(rfc3339: $0) } == nil)
+  }
+
+  @Test func marksOnlyOutOfRangeErrorsAsSuch() {
+    #expect(throws: Self.before("0000-01-01T00:00:00Z")) {
+      try Timestamp(argument: "0000-01-01T00:00:00Z")
+    }
+    #expect(throws: TimeError("'2023-02-29T00:00:00Z' is not a calendar date")) {
+      try Timestamp(argument: "2023-02-29T00:00:00Z")
+    }
   }
 
   // MARK: - Writing
@@ -111,6 +148,11 @@ private func notRFC3339(_ text: String) -> TimeError {
     (-62_135_596_800, 0, "0001-01-01T00:00:00Z"),
     (-62_167_219_200, 0, "0000-01-01T00:00:00Z"),
     (253_402_300_799, 999_999_999, "9999-12-31T23:59:59.999999999Z"),
+    // Outside the range no reader makes, still written whole, as ISO 8601 expanded years.
+    (-62_167_219_201, 0, "-0001-12-31T23:59:59Z"),
+    (253_402_300_800, 0, "+10000-01-01T00:00:00Z"),
+    (Int64.max, 0, "+292277026596-12-04T15:30:07Z"),
+    (Int64.min, 0, "-292277022657-01-27T08:29:52Z"),
     (951_782_400, 0, "2000-02-29T00:00:00Z"),
   ])
   func writesRFC3339InUTC(_ seconds: Int64, _ nanoseconds: Int32, _ text: String) {
@@ -118,7 +160,7 @@ private func notRFC3339(_ text: String) -> TimeError {
   }
 
   @Test func writesTheMinimumAndMaximum() {
-    #expect(Timestamp.minimum.description == "0000-01-01T00:00:00Z")
+    #expect(Timestamp.minimum.description == "0001-01-01T00:00:00Z")
     #expect(Timestamp.maximum.description == "9999-12-31T23:59:59.999999999Z")
   }
 
@@ -147,6 +189,7 @@ private func notRFC3339(_ text: String) -> TimeError {
     #expect(Timestamp(seconds: 5).isWritable)
     #expect(!Timestamp(seconds: Timestamp.maximum.seconds + 1).isWritable)
     #expect(!Timestamp(seconds: Timestamp.minimum.seconds - 1).isWritable)
+    #expect(!Timestamp(seconds: Timestamp.minimum.seconds - 1, nanoseconds: 999_999_999).isWritable)
   }
 
   // MARK: - Arguments
@@ -154,19 +197,31 @@ private func notRFC3339(_ text: String) -> TimeError {
   @Test(arguments: [
     ("@0", Int64(0)), ("@1763802300", 1_763_802_300), ("@-1", -1),
     ("@253402300799", 253_402_300_799),
-    ("@-62167219200", -62_167_219_200), ("2026-11-22T09:05:00Z", 1_795_338_300),
+    ("@-62135596800", -62_135_596_800), ("2026-11-22T09:05:00Z", 1_795_338_300),
+    ("@+5", 5), ("@-0", 0),
   ])
   func readsEpochSecondsOrRFC3339Arguments(_ text: String, _ seconds: Int64) throws {
     #expect(try Timestamp(argument: text) == Timestamp(seconds: seconds))
   }
 
   @Test(arguments: [
-    "@", "@1.5", "@abc", "@253402300800", "@-62167219201", "@ 5", "@99999999999999999999",
+    "@", "@1.5", "@abc", "@ 5", "@-", "@--5", "@5s", "@+99999999999999999999", "@1e3",
   ])
   func rejectsBadEpochArguments(_ text: String) {
     #expect(
       throws: TimeError("'\(text)' is not '@' and whole seconds since 1970 such as @1763802300")
     ) {
+      try Timestamp(argument: text)
+    }
+  }
+
+  @Test(arguments: [
+    ("@253402300800", true), ("@-62135596801", false), ("@99999999999999999999", true),
+    ("@-99999999999999999999", false), ("@9223372036854775807", true),
+    ("@-9223372036854775808", false), ("@9223372036854775808", true),
+  ])
+  func rejectsEpochArgumentsOutsideTheSupportedRangeNamingThem(_ text: String, _ after: Bool) {
+    #expect(throws: after ? Self.after(text) : Self.before(text)) {
       try Timestamp(argument: text)
     }
   }
@@ -209,10 +264,26 @@ private func notRFC3339(_ text: String) -> TimeError {
     #expect(now == Timestamp(seconds: 20, nanoseconds: 3))
   }
 
-  @Test(arguments: ["abc", "1.5", "@10", "10s", "253402300800", " 10"])
+  @Test(arguments: ["abc", "1.5", "@10", "10s", " 10", "-"])
   func rejectsABadSourceDateEpoch(_ epoch: String) {
     #expect(throws: TimeError("SOURCE_DATE_EPOCH: '\(epoch)' is not whole seconds since 1970")) {
       try Timestamp.reference(option: nil, sourceDateEpoch: epoch) { Timestamp(seconds: 0) }
+    }
+  }
+
+  @Test(arguments: ["253402300800", "-62135596801", "99999999999999999999"])
+  func rejectsASourceDateEpochOutsideTheSupportedRange(_ epoch: String) {
+    let error = epoch.hasPrefix("-") ? Self.before(epoch) : Self.after(epoch)
+    #expect(throws: TimeError("SOURCE_DATE_EPOCH: \(error.message)", isOutOfRange: true)) {
+      try Timestamp.reference(option: nil, sourceDateEpoch: epoch) { Timestamp(seconds: 0) }
+    }
+  }
+
+  @Test(arguments: ["0000-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00", "@253402300800"])
+  func prefixesAnOutOfRangeNowOptionWithItsName(_ option: String) {
+    let error = option.hasPrefix("0") ? Self.before(option) : Self.after(option)
+    #expect(throws: TimeError("--now: \(error.message)", isOutOfRange: true)) {
+      try Timestamp.reference(option: option, sourceDateEpoch: nil) { Timestamp(seconds: 0) }
     }
   }
 

@@ -373,7 +373,35 @@ private func enveloped(_ headers: String) -> String {
       [
         (
           .error, "BadEnvelope",
-          "'received_at' must be an RFC 3339 time or whole seconds since 1970", "999"
+          "'received_at': '99999999999999' is after the latest supported time, 9999-12-31T23:59:59.999999999Z",
+          "999"
+        )
+      ]),
+    FindingCase(
+      #"{"received_at":-99999999999999999999,"payload":{"aps":{"alert":"x"}}}"#,
+      [
+        (
+          .error, "BadEnvelope",
+          "'received_at': '-99999999999999999999' is before the earliest supported time, 0001-01-01T00:00:00Z",
+          "-999"
+        )
+      ]),
+    FindingCase(
+      #"{"received_at":"0000-01-01T00:30:00+01:00","payload":{"aps":{"alert":"x"}}}"#,
+      [
+        (
+          .error, "BadEnvelope",
+          "'received_at': '0000-01-01T00:30:00+01:00' is before the earliest supported time, 0001-01-01T00:00:00Z",
+          #""0000"#
+        )
+      ]),
+    FindingCase(
+      #"{"received_at":"9999-12-31T23:59:59-01:00","payload":{"aps":{"alert":"x"}}}"#,
+      [
+        (
+          .error, "BadEnvelope",
+          "'received_at': '9999-12-31T23:59:59-01:00' is after the latest supported time, 9999-12-31T23:59:59.999999999Z",
+          #""9999"#
         )
       ]),
     FindingCase(
