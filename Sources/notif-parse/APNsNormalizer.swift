@@ -232,6 +232,11 @@ struct APNsNormalizer {
             at: at))
       }
     case .expiration:
+      if let digits = Self.overflowingDigits(view, value) {
+        findings.append(
+          .error("BadExpirationDate", "'apns-expiration' \(digits) is after the year 9999", at: at))
+        return
+      }
       guard let seconds = Self.headerInteger(view, value), seconds >= 0 else {
         findings.append(
           .error("BadExpirationDate", "'apns-expiration' must be whole seconds since 1970", at: at))
@@ -642,6 +647,11 @@ struct APNsNormalizer {
   private mutating func date(_ view: JSONView, _ value: Int, _ key: String, into field: RecordField)
   {
     let at = offset(view, value)
+    if view.kind(value) == .number, let digits = Self.overflowingDigits(view, value) {
+      findings.append(
+        .error("BadDate", "\(Self.quoted(key)) \(digits) is after the year 9999", at: at))
+      return
+    }
     guard let seconds = view.integer(value), seconds >= 0 else {
       findings.append(
         .error(
@@ -800,6 +810,21 @@ struct APNsNormalizer {
       }
       return number
     }
+  }
+
+  /// The digits of a whole number of seconds too big for 64 bits (a JSON integer, or a string of
+  /// digits as headers are on the wire): a time past the year 9999, not a malformed one.
+  static func overflowingDigits(_ view: JSONView, _ value: Int) -> String? {
+    let digits: String
+    switch view.kind(value) {
+    case .number: digits = String(decoding: view.raw(value), as: UTF8.self)
+    case .string: digits = view.string(value)
+    default: return nil
+    }
+    guard digits.utf8.count > 18, digits.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") <= 9 }),
+      Int64(digits) == nil
+    else { return nil }
+    return digits
   }
 
   static func isStringArray(_ view: JSONView, _ value: Int) -> Bool {

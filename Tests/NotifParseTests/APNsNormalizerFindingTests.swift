@@ -107,6 +107,30 @@ private func enveloped(_ headers: String) -> String {
           #""apns-expiration":|9"#
         )
       ]),
+    FindingCase(
+      enveloped(#""apns-expiration":99999999999999999999"#),
+      [
+        (
+          .error, "BadExpirationDate",
+          "'apns-expiration' 99999999999999999999 is after the year 9999", #""apns-expiration":|9"#
+        )
+      ]),
+    FindingCase(
+      enveloped(#""apns-expiration":"9223372036854775808""#),
+      [
+        (
+          .error, "BadExpirationDate",
+          "'apns-expiration' 9223372036854775808 is after the year 9999", #""apns-expiration":|"#
+        )
+      ]),
+    FindingCase(
+      enveloped(#""apns-expiration":-99999999999999999999"#),
+      [
+        (
+          .error, "BadExpirationDate", "'apns-expiration' must be whole seconds since 1970",
+          #""apns-expiration":|-"#
+        )
+      ]),
     // BadMessageId
     FindingCase(
       enveloped(#""apns-id":"nope""#),
@@ -286,6 +310,20 @@ private func enveloped(_ headers: String) -> String {
     FindingCase(
       #"{"aps":{"event":"end","dismissal-date":9999999999999999}}"#,
       [(.error, "BadDate", "'dismissal-date' 9999999999999999 is after the year 9999", "999")]),
+    FindingCase(
+      #"{"aps":{"event":"update","stale-date":99999999999999999999}}"#,
+      [(.error, "BadDate", "'stale-date' 99999999999999999999 is after the year 9999", "999")]),
+    FindingCase(
+      #"{"aps":{"event":"update","timestamp":253402300800}}"#,
+      [(.error, "BadDate", "'timestamp' 253402300800 is after the year 9999", "253")]),
+    FindingCase(
+      #"{"aps":{"event":"update","stale-date":"99999999999999999999"}}"#,
+      [
+        (
+          .error, "BadDate",
+          #"'stale-date' must be whole seconds since 1970, not '"99999999999999999999"'"#, #""999"#
+        )
+      ]),
     FindingCase(
       #"{"aps":{"event":"update","timestamp":1.5e9}}"#,
       [(.error, "BadDate", "'timestamp' must be whole seconds since 1970, not '1.5e9'", "1.5e9")]),
