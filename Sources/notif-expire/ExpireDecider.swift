@@ -140,7 +140,7 @@ struct ExpireDecider: ~Copyable {
   /// created_at + ttl, read_at + read_ttl (once read), expires_at, stale_at and dismiss_at,
   /// and it has expired when now is at or after the deadline.
   func expiry(_ record: RecordView, rule: ExpireRule?, created: Timestamp) -> RemovalReason? {
-    var deadline = Timestamp.maximum
+    var deadline = Self.never
     var reason = RemovalReason.expired
     if let ttl = rule?.ttl {
       deadline = Self.adding(ttl, to: created)
@@ -193,9 +193,14 @@ struct ExpireDecider: ~Copyable {
   /// The times that must be valid or null for a record to be swept.
   static let checkedTimes: [RecordField] = [.expiresAt, .staleAt, .dismissAt, .readAt]
 
+  /// The deadline of a record that has none: later than any `--now`, even
+  /// `Timestamp.maximum`, which a record without deadlines must outlive.
+  static let never = Timestamp(seconds: .max, nanoseconds: 999_999_999)
+
+  /// `time` plus `seconds`; `never` where the sum does not fit in 64 bits.
   static func adding(_ seconds: Int64, to time: Timestamp) -> Timestamp {
     let (sum, overflow) = time.seconds.addingReportingOverflow(seconds)
-    return overflow ? .maximum : Timestamp(seconds: sum, nanoseconds: time.nanoseconds)
+    return overflow ? never : Timestamp(seconds: sum, nanoseconds: time.nanoseconds)
   }
 
   /// Whether a line may hold a non-null `collapse_id`: it has the bytes `collapse_id"` other

@@ -31,7 +31,7 @@ private func testEnvironment() -> ExpireCommand.Environment {
 }
 
 /// Decides the expiry of one record line under a policy, at `now`.
-private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
+private func expiry(_ line: String, _ rules: String, at now: Timestamp = now) -> RemovalReason?? {
   guard case .success(let loaded) = policy(rules) else { return nil }
   let decider = ExpireDecider(rules: ExpireRules(policy: loaded, now: now))
   var parser = RecordLineParser()
@@ -154,8 +154,21 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
   }
 
   @Test func hugeTimeToLiveDoesNotOverflow() {
+    #expect(ExpireDecider.adding(Int64.max, to: Timestamp(seconds: 10)) == ExpireDecider.never)
     #expect(
-      ExpireDecider.adding(Int64.max, to: Timestamp(seconds: 10)) == Timestamp.maximum)
+      ExpireDecider.adding(Int64.max, to: Timestamp.maximum) > Timestamp.maximum)
+  }
+
+  /// The latest `--now` there is must not expire a record that has no deadline, nor one whose
+  /// time to live runs past it.
+  @Test(arguments: [
+    #"{"category":"x","created_at":"2000-01-01T00:00:00Z"}"#,
+    #"{"category":"m","created_at":"9999-12-31T23:59:59Z"}"#,
+    #"{"category":"h","created_at":"2000-01-01T00:00:00Z"}"#,
+  ])
+  func nothingWithoutADeadlineExpiresAtTheLatestTime(_ line: String) {
+    let rules = #"{"categories": {"m": {"ttl": "1s"}, "h": {"ttl": "15250284452471w3d"}}}"#
+    #expect(expiry(line, rules, at: Timestamp.maximum) == .some(nil))
   }
 }
 
@@ -298,6 +311,10 @@ private func expiry(_ line: String, _ rules: String) -> RemovalReason?? {
     (
       ["-p", "p", "--now", "tomorrow"],
       "--now: 'tomorrow' is not an RFC 3339 time such as 2026-11-22T09:05:00Z"
+    ),
+    (
+      ["-p", "p", "--now", "0000-01-01T00:00:00+01:00"],
+      "--now: '0000-01-01T00:00:00+01:00' is before the earliest supported time, 0001-01-01T00:00:00Z"
     ),
   ])
   func rejectsBadCommandLines(_ arguments: [String], _ message: String) {
