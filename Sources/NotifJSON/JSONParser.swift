@@ -720,10 +720,10 @@ public struct JSONParser: ~Copyable {
       if !Self.anyKeyEscaped(view, object: index, count: count) {
         duplicate = Self.firstRepeatedRawKey(view, object: index, count: count)
       } else {
-        var seen = Set<String>(minimumCapacity: count)
+        var seen = Set<[UInt8]>(minimumCapacity: count)
         var key = index + 1
         for _ in 0..<count {
-          if !seen.insert(view.string(key)).inserted {
+          if !seen.insert(view.stringBytes(key)).inserted {
             duplicate = key
             break
           }
@@ -777,12 +777,14 @@ public struct JSONParser: ~Copyable {
     return false
   }
 
+  /// Whether two keys are the same sequence of code points once unescaped (RFC 8259 section
+  /// 8.3): compared as bytes, never as `String`s, whose `==` is canonical equivalence.
   @inline(__always)
   private static func keysEqual(_ view: JSONView, _ a: Int, _ b: Int) -> Bool {
     let x = view.tokens[a]
     let y = view.tokens[b]
     if x.flag || y.flag {
-      return view.string(a) == view.string(b)
+      return view.stringBytes(a) == view.stringBytes(b)
     }
     let length = Int(x.end - x.start)
     guard length == Int(y.end - y.start), let base = view.bytes.baseAddress else { return false }

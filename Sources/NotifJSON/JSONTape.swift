@@ -126,6 +126,20 @@ public struct JSONView {
     return decoded.text
   }
 
+  /// The decoded UTF-8 bytes of the string at `index`.
+  ///
+  /// Compare keys and identifiers by these, never as `String`s: `String`'s `==` and hashing
+  /// use canonical equivalence, so `"\u00e9"` and `"e\u0301"`, or `"K"` and `"\u212A"` (Kelvin
+  /// sign), would be one key, where JSON (RFC 8259 section 8.3) and Apple's `NSString` compare
+  /// code points.
+  public func stringBytes(_ index: Int) -> [UInt8] {
+    let raw = rawString(index)
+    if !tokens[index].flag { return Array(raw) }
+    var decoded = ByteBuffer(capacity: raw.count)
+    JSONEscapes.unescape(raw, into: &decoded)
+    return decoded.bytes
+  }
+
   /// The decoded text of the value at `index` if it is a string, else nil.
   public func stringValue(_ index: Int) -> String? {
     tokens[index].kind == .string ? string(index) : nil
