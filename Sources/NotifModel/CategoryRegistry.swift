@@ -11,11 +11,13 @@ import NotifJSON
 public struct CategoryRegistry: Sendable {
   /// The categories, in the order the file lists them.
   public private(set) var categories: [NotificationCategory] = []
-  private var index: [String: Int] = [:]
+  /// By the identifier's UTF-8 bytes: iOS compares identifiers code point by code point, and
+  /// `String` keys would make `"\u00e9"` and `"e\u0301"` one category.
+  private var index: [[UInt8]: Int] = [:]
 
   /// The category with this identifier, if registered.
   public subscript(identifier: String) -> NotificationCategory? {
-    index[identifier].map { categories[$0] }
+    index[Array(identifier.utf8)].map { categories[$0] }
   }
 
   static let actionOptions: Set<String> = ["destructive", "foreground", "authentication-required"]
@@ -45,7 +47,7 @@ public struct CategoryRegistry: Sendable {
       guard failure == nil else { return }
       do {
         let category = try Self.category(view, key, value)
-        index[category.identifier] = categories.count
+        index[Array(category.identifier.utf8)] = categories.count
         categories.append(category)
       } catch {
         failure = error as? ConfigFile.Rejection

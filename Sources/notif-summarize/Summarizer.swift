@@ -77,7 +77,9 @@ struct Summarizer {
   var profile: Profile
   var maxArguments: Int?
   var locale: CLDRLocale
-  private(set) var categories: [String: (summary: LocalizedFormat?, hidden: LocalizedFormat?)] =
+  /// By the identifier's UTF-8 bytes, as iOS compares them: never `String` keys, which would
+  /// make `"\u00e9"` and `"e\u0301"` one category.
+  private(set) var categories: [[UInt8]: (summary: LocalizedFormat?, hidden: LocalizedFormat?)] =
     [:]
   private(set) var defaultSummary: LocalizedFormat
   private(set) var defaultHidden: LocalizedFormat
@@ -152,6 +154,7 @@ struct Summarizer {
     guard let registry else { return }
     for category in registry.categories {
       let line = categoryLines[category.identifier]
+      let identifier = Array(category.identifier.utf8)
       func prepare(_ format: String?, _ field: String) throws(SetupProblem) -> LocalizedFormat? {
         guard let format, !format.isEmpty else { return nil }
         if let found = try fromStrings(format) { return found }
@@ -173,7 +176,7 @@ struct Summarizer {
             message: "\(field) of category '\(category.identifier)': \(error.message)")
         }
       }
-      categories[category.identifier] = (
+      categories[identifier] = (
         try prepare(category.summaryFormat, "category_summary_format"),
         try prepare(category.hiddenPreviewsBodyPlaceholder, "hidden_previews_body_placeholder")
       )
@@ -198,7 +201,7 @@ struct Summarizer {
       return defaultSummary.render(total)
     }
     let formats = group.moreCategories.map { entry in
-      entry.category.flatMap { categories[$0]?.summary }
+      entry.category.flatMap { categories[Array($0.utf8)]?.summary }
     }
     if formats.isEmpty || formats.contains(where: { $0 == nil }) { return fallback() }
     if formats.count == 1, let format = formats[0] {
@@ -219,8 +222,9 @@ struct Summarizer {
   /// The hidden-previews placeholder of a group: counts every record, the leading one too.
   func hiddenSummary(_ group: GroupFacts, fallbacks: inout Fallbacks) -> String {
     let total = profile == .ios12 ? group.moreWeight + group.leadingWeight : group.count
-    let single = group.moreCategories.allSatisfy { $0.category == group.leadingCategory }
-    if single, let name = group.leadingCategory, let format = categories[name]?.hidden,
+    let leading = group.leadingCategory.map { Array($0.utf8) }
+    let single = group.moreCategories.allSatisfy { $0.category.map { Array($0.utf8) } == leading }
+    if single, let leading, let format = categories[leading]?.hidden,
       !format.usesArguments
     {
       return format.render(total)

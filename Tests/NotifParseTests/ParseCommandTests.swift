@@ -278,6 +278,27 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
     }
   }
 
+  /// Category identifiers are compared code point by code point, as iOS does: the Kelvin sign
+  /// is not K, and precomposed and decomposed spellings are two categories.
+  @Test func categoriesThatDifferInNormalizationAreDistinct() throws {
+    withFile(#"{"K":{}, "\u00e9":{}, "e\u0301":{}}"#) { registry in
+      withFile(
+        #"{"aps":{"alert":"x","category":"\u212A"}}"# + "\n"
+          + #"{"aps":{"alert":"y","category":"\u00e9"}}"# + "\n"
+          + #"{"aps":{"alert":"z","category":"e\u0301"}}"# + "\n"
+      ) {
+        path in
+        let (status, stdout, stderr) = run(["--categories", registry, "--now", "@0", path])
+        #expect(status == .success)
+        #expect(stdout.split(separator: "\n").count == 3)
+        #expect(
+          stderr
+            == "notif-parse: \(path):1:32: warning: category '\u{212A}' is not in the registry: iOS shows no actions and no custom summary [UnknownCategory]\n"
+        )
+      }
+    }
+  }
+
   @Test(arguments: [
     ("", ":1:1: error: the file is empty: a category registry is one JSON object [InvalidJSON]"),
     (

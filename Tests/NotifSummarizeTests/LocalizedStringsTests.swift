@@ -248,7 +248,7 @@ struct GoldenStringsTests {
     let prepared = try summarizer(
       locale: locale, categories: categories,
       strings: [Self.folder.appendingPathComponent("strings").path])
-    return try #require(prepared.categories["message"]?.hidden)
+    return try #require(prepared.categories[Array("message".utf8)]?.hidden)
   }
 
   @Test(arguments: [

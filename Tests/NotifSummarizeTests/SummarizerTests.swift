@@ -175,6 +175,28 @@ struct SummarizerTests {
       try summarizer(categories: #"{"x": {"category_summary_format": "%s more"}}"#)
     }
   }
+
+  /// Identifiers are compared code point by code point, as iOS does: precomposed and
+  /// decomposed spellings, or K and the Kelvin sign, are different categories.
+  @Test(arguments: [("\u{E9}", "e\u{301}"), ("K", "\u{212A}")])
+  func categoriesThatDifferInNormalizationAreDistinct(_ first: String, _ second: String) throws {
+    let categories = """
+      {"\(first)": {"category_summary_format": "%u more A", "hidden_previews_body_placeholder": "%u A"},
+       "\(second)": {"category_summary_format": "%u more B", "hidden_previews_body_placeholder": "%u B"}}
+      """
+    let summarizer = try summarizer(categories: categories)
+    let firsts: [(String?, String?, Int)] = Array(repeating: (first, nil, 1), count: 3)
+    let seconds: [(String?, String?, Int)] = Array(repeating: (second, nil, 1), count: 3)
+    #expect(texts(summarizer, firsts) == ("2 more A", "3 A"))
+    #expect(texts(summarizer, seconds) == ("2 more B", "3 B"))
+    var fallbacks: Fallbacks = []
+    let mixed = GroupFacts(
+      count: 3, moreCount: 2, moreWeight: 2,
+      moreCategories: [.init(category: second, count: 2, weight: 2)], moreArguments: [],
+      leadingCategory: first, leadingWeight: 1)
+    #expect(summarizer.summary(mixed, fallbacks: &fallbacks) == "2 more B")
+    #expect(summarizer.hiddenSummary(mixed, fallbacks: &fallbacks) == "3 notifications")
+  }
 }
 
 extension String {
