@@ -20,7 +20,10 @@ let package = Package(
     .target(name: "NotifModel", dependencies: ["NotifJSON"]),
     // In-place sweeps of a store: notif-expire and notif-mark only.
     .target(name: "NotifSweep", dependencies: ["NotifModel", "NotifJSON"]),
-    .executableTarget(name: "notif-parse", dependencies: ["NotifModel", "NotifJSON"]),
+    // How much room text takes on screen: notif-parse's --lint (and notif-show next).
+    .target(name: "NotifText"),
+    .executableTarget(
+      name: "notif-parse", dependencies: ["NotifModel", "NotifJSON", "NotifText"]),
     .executableTarget(name: "notif-group", dependencies: ["NotifModel", "NotifJSON"]),
     .executableTarget(name: "notif-summarize", dependencies: ["NotifModel", "NotifJSON"]),
     .executableTarget(
@@ -33,6 +36,7 @@ let package = Package(
     .testTarget(
       name: "NotifSweepTests",
       dependencies: ["NotifSweep", "NotifModel", "NotifJSON", "TestSupport"]),
+    .testTarget(name: "NotifTextTests", dependencies: ["NotifText"]),
     .testTarget(name: "NotifParseTests", dependencies: ["notif-parse", "NotifModel", "NotifJSON"]),
     .testTarget(name: "NotifGroupTests", dependencies: ["notif-group", "NotifModel", "NotifJSON"]),
     .testTarget(

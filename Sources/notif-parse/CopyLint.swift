@@ -1,5 +1,6 @@
 import NotifJSON
 import NotifModel
+import NotifText
 
 /// The copy rules of Apple's Human Interface Guidelines for notifications (seed 002), applied
 /// with `--lint`, and the same guidelines applied to a category registry.
@@ -150,29 +151,16 @@ struct CopyLint {
     return true
   }
 
-  /// About how many banner lines `text` fills: each line break starts a line; a wide (East
-  /// Asian) character takes two columns.
+  /// About how many banner lines `text` fills: each line break starts a line, and a line
+  /// holds `lineWidth` columns as a terminal counts them (`DisplayWidth`): two for a wide (East
+  /// Asian) character or an emoji, none for a combining mark.
   static func lineCount(_ text: String) -> Int {
     var lines = 0
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      var columns = 0
-      for character in paragraph {
-        columns += character.unicodeScalars.first.map { isWide($0.value) ? 2 : 1 } ?? 1
-      }
+      let columns = DisplayWidth.of(paragraph)
       lines += max(1, (columns + lineWidth - 1) / lineWidth)
     }
     return lines
-  }
-
-  static func isWide(_ scalar: UInt32) -> Bool {
-    switch scalar {
-    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-      0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-      0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-      return true
-    default:
-      return false
-    }
   }
 
   static func hash(_ parts: [String]) -> UInt64 {

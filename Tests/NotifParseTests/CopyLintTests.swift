@@ -52,6 +52,12 @@ private func body(_ text: String) -> String {
     (String(repeating: "한", count: 21), 2),
     (String(repeating: "漢", count: 10) + String(repeating: "a", count: 20), 1),
     (String(repeating: "é", count: 40), 1), (String(repeating: "e\u{301}", count: 40), 1),
+    // One emoji each, two columns: a ZWJ sequence, a flag, a skin tone, a heart with U+FE0F.
+    (String(repeating: "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", count: 20), 1),
+    (String(repeating: "\u{1F1EB}\u{1F1F7}", count: 21), 2),
+    (String(repeating: "\u{1F44D}\u{1F3FD}", count: 20), 1),
+    (String(repeating: "\u{2764}\u{FE0F}", count: 21), 2),
+    (String(repeating: "\u{5E9}\u{5B8}", count: 40), 1),
   ])
   func countsBannerLinesWithWideCharactersAsTwoColumns(_ text: String, _ lines: Int) {
     #expect(CopyLint.lineCount(text) == lines)
@@ -59,9 +65,7 @@ private func body(_ text: String) -> String {
 
   /// Emoji are East Asian wide (Unicode's East_Asian_Width W) in every block, as notif-parse(1)
   /// says wide characters take two columns.
-  @Test(
-    .disabled("bug: isWide misses U+1F680-U+1F6FF and U+1FA70-U+1FAFF"),
-    arguments: ["\u{1F680}", "\u{1F6B2}", "\u{1FAE0}", "\u{1FA77}"])
+  @Test(arguments: ["\u{1F680}", "\u{1F6B2}", "\u{1FAE0}", "\u{1FA77}", "\u{1FA80}"])
   func countsEveryEmojiAsTwoColumns(_ emoji: String) {
     #expect(CopyLint.lineCount(String(repeating: emoji, count: 21)) == 2)
   }
