@@ -5,7 +5,9 @@
 // What is here: reading input in large blocks (`RecordReader` for JSON texts in any layout,
 // `LineReader` for lines kept byte for byte), the strict RFC 8259 parser and its flat tape
 // (`JSONParser`, `JSONTape`), canonical output (`JSONWriter`, `JSONEscapes`, `ByteBuffer`),
-// the checked writer over write(2) (`OutputWriter`) and the one-line system error
-// (`SystemError`). Nothing here knows what a notification is: no record fields, no times, no
+// the checked writer over write(2) (`OutputWriter`), the one-line system error
+// (`SystemError`), and the one thread pool (`WorkerPool`: POSIX threads, each with its own
+// state, doing jobs in order), used by notif-parse (`--jobs`, chunks) and notif-expire (sweep
+// batches). Nothing here knows what a notification is: no record fields, no times, no
 // diagnostics' wording. It never reads the clock, the environment or standard input on its own,
 // never prints and never exits.

@@ -46,7 +46,6 @@ final class SweepBatch: @unchecked Sendable {
   var removed = 0
   /// The offset in `bytes` of the first removed line.
   var firstRemoval: Int?
-  var done = false
 
   // Survey results: one entry per line that adds to a table, in input order.
   var collapseMarks: [(key: KeyHash, mark: Mark)] = []
@@ -73,7 +72,6 @@ final class SweepBatch: @unchecked Sendable {
     byteOrderMark = 0
     collapseMarks.removeAll(keepingCapacity: true)
     capMarks.removeAll(keepingCapacity: true)
-    done = false
   }
 
   /// Makes room for `extra` more bytes.
@@ -223,87 +221,13 @@ final class SweepBatch: @unchecked Sendable {
 }
 
 /// Worker threads that do the batches' tasks, each with its own `ExpireDecider`.
-///
-/// POSIX threads, not Swift concurrency: the work is CPU-bound loops over bytes that must not
-/// be suspended, and the pool is small and fixed. Batches are taken in the order they were
-/// submitted.
-final class SweepPool: @unchecked Sendable {
-  private let rules: ExpireRules
-  private var mutex = pthread_mutex_t()
-  private var available = pthread_cond_t()
-  private var finished = pthread_cond_t()
-  private var queue: [SweepBatch] = []
-  private var stopping = false
-  private var threads: [pthread_t] = []
+typealias SweepPool = WorkerPool<SweepBatch, ExpireDecider>
 
-  init(workers: Int, rules: ExpireRules) {
-    self.rules = rules
-    pthread_mutex_init(&mutex, nil)
-    pthread_cond_init(&available, nil)
-    pthread_cond_init(&finished, nil)
-    let context = Unmanaged.passUnretained(self).toOpaque()
-    for _ in 0..<workers {
-      var thread = pthread_t()
-      let created = pthread_create(
-        &thread, nil,
-        { context in
-          guard let context else { return nil }
-          Unmanaged<SweepPool>.fromOpaque(context).takeUnretainedValue().work()
-          return nil
-        }, context)
-      if created == 0 { threads.append(thread) }
-    }
-  }
-
-  /// Whether any worker runs; with none, the caller decides batches itself.
-  var hasWorkers: Bool { !threads.isEmpty }
-
-  private func work() {
-    var decider = ExpireDecider(rules: rules)
-    while true {
-      pthread_mutex_lock(&mutex)
-      while queue.isEmpty && !stopping { pthread_cond_wait(&available, &mutex) }
-      if queue.isEmpty {
-        pthread_mutex_unlock(&mutex)
-        return
-      }
-      let batch = queue.removeFirst()
-      pthread_mutex_unlock(&mutex)
+extension WorkerPool where Job == SweepBatch, Worker == ExpireDecider {
+  convenience init(workers: Int, rules: ExpireRules) {
+    self.init(threads: workers, makeWorker: { _ in ExpireDecider(rules: rules) }) {
+      batch, decider in
       batch.process(with: &decider)
-      pthread_mutex_lock(&mutex)
-      batch.done = true
-      pthread_cond_broadcast(&finished)
-      pthread_mutex_unlock(&mutex)
     }
-  }
-
-  func submit(_ batch: SweepBatch) {
-    pthread_mutex_lock(&mutex)
-    queue.append(batch)
-    pthread_cond_signal(&available)
-    pthread_mutex_unlock(&mutex)
-  }
-
-  /// Waits until `batch` is decided.
-  func wait(for batch: SweepBatch) {
-    pthread_mutex_lock(&mutex)
-    while !batch.done { pthread_cond_wait(&finished, &mutex) }
-    pthread_mutex_unlock(&mutex)
-  }
-
-  /// Stops the workers once the queue is empty, and waits for them.
-  func shutdown() {
-    pthread_mutex_lock(&mutex)
-    stopping = true
-    pthread_cond_broadcast(&available)
-    pthread_mutex_unlock(&mutex)
-    for thread in threads { pthread_join(thread, nil) }
-    threads.removeAll()
-  }
-
-  deinit {
-    pthread_cond_destroy(&available)
-    pthread_cond_destroy(&finished)
-    pthread_mutex_destroy(&mutex)
   }
 }

@@ -30,7 +30,6 @@ final class Chunk: @unchecked Sendable {
   var endedBetweenTexts = false
   /// The reader ended skipping the rest of a malformed text (`RecordReader.isSkipping`).
   var endedSkipping = false
-  fileprivate var done = false
 
   init(capacity: Int) {
     self.capacity = capacity
@@ -78,112 +77,14 @@ final class Chunk: @unchecked Sendable {
   }
 }
 
-/// A fixed set of worker threads that process chunks in the order they are handed in; the
-/// reading thread waits for each chunk's results in that order too.
-final class ChunkWorkers: @unchecked Sendable {
-  private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private let work = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)  // queue not empty
-  private let finished = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)  // a chunk done
-  private var queue: [Chunk] = []
-  private var stopping = false
-  private var threads: [pthread_t] = []
+/// The worker threads of notif-parse: each reads chunks with its own `RecordProcessor`.
+typealias ChunkWorkers = WorkerPool<Chunk, RecordProcessor>
 
+extension WorkerPool where Job == Chunk, Worker == RecordProcessor {
   /// Starts one thread per processor.
-  init(processors: [RecordProcessor]) {
-    pthread_mutex_init(lock, nil)
-    pthread_cond_init(work, nil)
-    pthread_cond_init(finished, nil)
-    queue.reserveCapacity(16)
-    for processor in processors {
-      let context = Unmanaged.passRetained(Worker(workers: self, processor: processor))
-      var thread = pthread_t()
-      let started = pthread_create(
-        &thread, nil,
-        { raw in
-          guard let raw else { return nil }
-          let worker = Unmanaged<Worker>.fromOpaque(raw).takeRetainedValue()
-          worker.workers.run(&worker.processor)
-          return nil
-        }, context.toOpaque())
-      if started == 0 {
-        threads.append(thread)
-      } else {
-        context.release()
-      }
-    }
-  }
-
-  /// The number of threads running: fewer than asked if the system refused some.
-  var count: Int { threads.count }
-
-  /// Stops the threads once the queue is empty and waits for them.
-  func stop() {
-    pthread_mutex_lock(lock)
-    stopping = true
-    pthread_cond_broadcast(work)
-    pthread_mutex_unlock(lock)
-    for thread in threads {
-      pthread_join(thread, nil)
-    }
-    threads.removeAll()
-  }
-
-  deinit {
-    pthread_cond_destroy(finished)
-    pthread_cond_destroy(work)
-    pthread_mutex_destroy(lock)
-    finished.deallocate()
-    work.deallocate()
-    lock.deallocate()
-  }
-
-  /// Queues a chunk whose bytes and position are set.
-  func submit(_ chunk: Chunk) {
-    pthread_mutex_lock(lock)
-    chunk.done = false
-    queue.append(chunk)
-    pthread_cond_signal(work)
-    pthread_mutex_unlock(lock)
-  }
-
-  /// Returns once a worker has processed `chunk`.
-  func wait(for chunk: Chunk) {
-    pthread_mutex_lock(lock)
-    while !chunk.done {
-      pthread_cond_wait(finished, lock)
-    }
-    pthread_mutex_unlock(lock)
-  }
-
-  private func run(_ processor: inout RecordProcessor) {
-    while true {
-      pthread_mutex_lock(lock)
-      while queue.isEmpty && !stopping {
-        pthread_cond_wait(work, lock)
-      }
-      if queue.isEmpty {
-        pthread_mutex_unlock(lock)
-        return
-      }
-      let chunk = queue.removeFirst()
-      pthread_mutex_unlock(lock)
-
+  convenience init(processors: [RecordProcessor]) {
+    self.init(threads: processors.count, makeWorker: { processors[$0] }) { chunk, processor in
       chunk.process(with: &processor)
-
-      pthread_mutex_lock(lock)
-      chunk.done = true
-      pthread_cond_broadcast(finished)
-      pthread_mutex_unlock(lock)
-    }
-  }
-
-  private final class Worker {
-    let workers: ChunkWorkers
-    var processor: RecordProcessor
-
-    init(workers: ChunkWorkers, processor: RecordProcessor) {
-      self.workers = workers
-      self.processor = processor
     }
   }
 }

@@ -36,7 +36,7 @@ struct ParseRun {
   }
 
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
-    defer { workers?.stop() }
+    defer { workers?.shutdown() }
     do throws(OutputFailed) {
       if let path = configuration.categoriesPath {
         guard try loadRegistry(path, stdout: &stdout, stderr: &stderr) else { return .failure }
