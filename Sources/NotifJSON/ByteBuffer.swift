@@ -7,11 +7,13 @@
 // `@unchecked Sendable`: the storage is written only when uniquely referenced (copy on write), so
 // a buffer behaves as a value; no two owners ever see a write.
 public struct ByteBuffer: @unchecked Sendable {
-  final class Storage {
-    let pointer: UnsafeMutablePointer<UInt8>
-    let capacity: Int
+  // Inlinable throughout: every tool appends to buffers a hundred times a record, from another
+  // module, and a call per append costs more than the append.
+  @usableFromInline final class Storage {
+    @usableFromInline let pointer: UnsafeMutablePointer<UInt8>
+    @usableFromInline let capacity: Int
 
-    init(capacity: Int) {
+    @usableFromInline init(capacity: Int) {
       self.capacity = Swift.max(capacity, 16)
       pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
     }
@@ -19,14 +21,16 @@ public struct ByteBuffer: @unchecked Sendable {
     deinit { pointer.deallocate() }
   }
 
-  var storage: Storage
+  @usableFromInline var storage: Storage
+  @usableFromInline var length: Int
+
   /// The number of bytes written.
-  public private(set) var count: Int
+  @inlinable public var count: Int { length }
 
   /// Creates an empty buffer that can hold `capacity` bytes before it grows.
-  public init(capacity: Int = 4096) {
+  @inlinable public init(capacity: Int = 4096) {
     storage = Storage(capacity: capacity)
-    count = 0
+    length = 0
   }
 
   /// Creates a buffer holding a copy of `bytes`.
@@ -42,50 +46,50 @@ public struct ByteBuffer: @unchecked Sendable {
   public var text: String { withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 
   /// Calls `body` with the bytes written so far, valid only during the call.
-  public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-    try body(UnsafeRawBufferPointer(start: storage.pointer, count: count))
+  @inlinable public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try body(UnsafeRawBufferPointer(start: storage.pointer, count: length))
   }
 
   /// Forgets the contents and keeps the storage.
-  public mutating func removeAll() { count = 0 }
+  @inlinable public mutating func removeAll() { length = 0 }
 
   /// Drops everything after the first `count` bytes.
   public mutating func truncate(to count: Int) {
-    precondition(count >= 0 && count <= self.count)
-    self.count = count
+    precondition(count >= 0 && count <= length)
+    length = count
   }
 
   /// Makes room for `extra` more bytes in storage of our own.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func reserve(_ extra: Int) {
-    if _slowPath(count + extra > storage.capacity || !isKnownUniquelyReferenced(&storage)) {
-      grow(count + extra)
+    if _slowPath(length + extra > storage.capacity || !isKnownUniquelyReferenced(&storage)) {
+      grow(length + extra)
     }
   }
 
-  mutating func grow(_ needed: Int) {
+  @usableFromInline mutating func grow(_ needed: Int) {
     let fresh = Storage(capacity: Swift.max(needed, storage.capacity * 2))
-    fresh.pointer.update(from: storage.pointer, count: count)
+    fresh.pointer.update(from: storage.pointer, count: length)
     storage = fresh
   }
 
   /// Appends one byte.
-  public mutating func append(_ byte: UInt8) {
+  @inlinable public mutating func append(_ byte: UInt8) {
     reserve(1)
-    storage.pointer[count] = byte
-    count += 1
+    storage.pointer[length] = byte
+    length += 1
   }
 
   /// Appends a run of bytes.
-  public mutating func append(_ raw: UnsafeRawBufferPointer) {
+  @inlinable public mutating func append(_ raw: UnsafeRawBufferPointer) {
     guard let source = raw.baseAddress, raw.count > 0 else { return }
     reserve(raw.count)
-    UnsafeMutableRawPointer(storage.pointer + count).copyMemory(from: source, byteCount: raw.count)
-    count += raw.count
+    UnsafeMutableRawPointer(storage.pointer + length).copyMemory(from: source, byteCount: raw.count)
+    length += raw.count
   }
 
   /// Appends the bytes of another buffer.
-  public mutating func append(_ other: ByteBuffer) {
+  @inlinable public mutating func append(_ other: ByteBuffer) {
     other.withUnsafeBytes { append($0) }
   }
 
@@ -96,12 +100,12 @@ public struct ByteBuffer: @unchecked Sendable {
   }
 
   /// Appends the UTF-8 bytes of a literal as they are.
-  public mutating func append(_ literal: StaticString) {
+  @inlinable public mutating func append(_ literal: StaticString) {
     append(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
   }
 
   /// Appends the decimal digits of an integer.
-  public mutating func append(decimal value: Int64) {
+  @inlinable public mutating func append(decimal value: Int64) {
     if value < 0 { append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
     var digits = 1
@@ -112,32 +116,32 @@ public struct ByteBuffer: @unchecked Sendable {
     }
     reserve(digits)
     while scale > 0 {
-      storage.pointer[count] = UInt8(ascii: "0") + UInt8(magnitude / scale)
+      storage.pointer[length] = UInt8(ascii: "0") + UInt8(magnitude / scale)
       magnitude %= scale
       scale /= 10
-      count += 1
+      length += 1
     }
   }
 
   /// Appends `value` (0 or more) as decimal digits, zero-padded to `width`.
-  public mutating func append(digits value: Int64, width: Int) {
+  @inlinable public mutating func append(digits value: Int64, width: Int) {
     reserve(width)
     var rest = value
     for position in stride(from: width - 1, through: 0, by: -1) {
-      storage.pointer[count + position] = UInt8(ascii: "0") + UInt8(rest % 10)
+      storage.pointer[length + position] = UInt8(ascii: "0") + UInt8(rest % 10)
       rest /= 10
     }
-    count += width
+    length += width
   }
 
   /// Appends the 16 lowercase hex digits of `value`.
-  public mutating func append(hex value: UInt64) {
+  @inlinable public mutating func append(hex value: UInt64) {
     reserve(16)
     for position in 0..<16 {
       let nibble = UInt8(value >> UInt64(60 - 4 * position) & 0xF)
-      storage.pointer[count + position] =
+      storage.pointer[length + position] =
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
-    count += 16
+    length += 16
   }
 }
