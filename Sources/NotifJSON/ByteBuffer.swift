@@ -46,7 +46,9 @@ public struct ByteBuffer: @unchecked Sendable {
   public var text: String { withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 
   /// Calls `body` with the bytes written so far, valid only during the call.
-  @inlinable public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+  @inlinable public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows
+    -> R
+  {
     try body(UnsafeRawBufferPointer(start: storage.pointer, count: length))
   }
 
