@@ -18,14 +18,18 @@ let package = Package(
     .target(name: "NotifJSON"),
     // The model every tool imports: record fields, group keys, times, diagnostics, options.
     .target(name: "NotifModel", dependencies: ["NotifJSON"]),
+    // An app's notification categories (--categories): notif-parse and notif-summarize.
+    .target(name: "NotifCategories", dependencies: ["NotifModel", "NotifJSON"]),
     // In-place sweeps of a store: notif-expire and notif-mark only.
     .target(name: "NotifSweep", dependencies: ["NotifModel", "NotifJSON"]),
     // How much room text takes on screen: notif-parse's --lint (and notif-show next).
     .target(name: "NotifText"),
     .executableTarget(
-      name: "notif-parse", dependencies: ["NotifModel", "NotifJSON", "NotifText"]),
+      name: "notif-parse",
+      dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifText"]),
     .executableTarget(name: "notif-group", dependencies: ["NotifModel", "NotifJSON"]),
-    .executableTarget(name: "notif-summarize", dependencies: ["NotifModel", "NotifJSON"]),
+    .executableTarget(
+      name: "notif-summarize", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
     .executableTarget(
       name: "notif-expire", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
     .executableTarget(name: "notif-mark", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
@@ -37,10 +41,16 @@ let package = Package(
       name: "NotifSweepTests",
       dependencies: ["NotifSweep", "NotifModel", "NotifJSON", "TestSupport"]),
     .testTarget(name: "NotifTextTests", dependencies: ["NotifText"]),
-    .testTarget(name: "NotifParseTests", dependencies: ["notif-parse", "NotifModel", "NotifJSON"]),
+    .testTarget(
+      name: "NotifCategoriesTests",
+      dependencies: ["NotifCategories", "NotifModel", "TestSupport"]),
+    .testTarget(
+      name: "NotifParseTests",
+      dependencies: ["notif-parse", "NotifModel", "NotifJSON", "NotifCategories"]),
     .testTarget(name: "NotifGroupTests", dependencies: ["notif-group", "NotifModel", "NotifJSON"]),
     .testTarget(
-      name: "NotifSummarizeTests", dependencies: ["notif-summarize", "NotifModel", "NotifJSON"],
+      name: "NotifSummarizeTests",
+      dependencies: ["notif-summarize", "NotifModel", "NotifJSON", "NotifCategories"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "NotifExpireTests",

@@ -5,6 +5,6 @@
 // (`RecordField.swift`); instants and lengths of time (`Time.swift`); diagnostics and exit
 // statuses; the option scanner and the tool skeleton (`Options.swift`, `CommandLineTool.swift`,
 // `InputFile.swift`, `SystemClock.swift`); the one loader of JSON configuration files
-// (`ConfigFile.swift`), the category registry and the directives of its formats
-// (`SummaryFormat.swift`). It is pure: it never reads the clock, the environment or standard input
-// on its own, never prints (it writes only through the writers a tool hands it), never exits.
+// (`ConfigFile.swift`: the policy, the category registry of NotifCategories, `.xcstrings`). It
+// is pure: it never reads the clock, the environment or standard input on its own, never
+// prints (it writes only through the writers a tool hands it), never exits.

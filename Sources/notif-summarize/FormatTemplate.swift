@@ -1,3 +1,4 @@
+import NotifCategories
 import NotifModel
 
 /// A summary format, parsed once: literal text, the count, the list of summary arguments, and

@@ -1,3 +1,4 @@
+import NotifCategories
 import NotifJSON
 import NotifModel
 

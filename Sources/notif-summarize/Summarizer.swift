@@ -1,3 +1,4 @@
+import NotifCategories
 import NotifModel
 
 /// Which iOS rules to follow.

@@ -1,4 +1,5 @@
 import Foundation
+import NotifCategories
 import NotifJSON
 import NotifModel
 

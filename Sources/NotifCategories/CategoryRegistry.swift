@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifModel
 
 /// An app's notification categories, as `UNNotificationCategory` registers them: the file that
 /// `--categories` names (format in `notif-categories(5)`).
