@@ -19,7 +19,7 @@ RELEASE = .build/release
 NOW = 2026-11-22T09:00:00Z
 
 .PHONY: all build release test demo check format format-lint man-lint completions-check \
-	golden golden-release check-deps bench fuzz install uninstall clean
+	golden golden-release check-deps bench fuzz fuzz-short install uninstall clean
 
 all: build
 
@@ -78,7 +78,7 @@ golden:
 golden-release: release
 	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) swift test --filter 'GoldenTests|CorpusTests|BehaviorTests|ExamplesTests'
 
-check: build test format-lint man-lint completions-check golden-release
+check: build test format-lint man-lint completions-check golden-release fuzz-short
 	bench/callgrind.sh --check-baseline
 
 check-deps:
@@ -91,8 +91,12 @@ bench: release
 	bench/group.sh
 	bench/expire.sh
 
+# Every fuzz target for five minutes; a short run of each is part of `make check`.
 fuzz:
 	fuzz/run.sh 300
+
+fuzz-short:
+	fuzz/run.sh 15
 
 install: release
 	install -d $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(BASHDIR) $(ZSHDIR) $(FISHDIR)
