@@ -2,7 +2,7 @@ import NotifJSON
 
 /// The command-line plumbing every notif tool shares: `--help` and `--version`, the usage
 /// error (message, usage line, exit 2), and the option values several tools read the same way
-/// (`--now`, `--format`, `--max-record-bytes`).
+/// (`--format`, `--max-record-bytes`; `--now` is `ToolEnvironment.now`).
 ///
 /// Each tool keeps its own name, version, usage and help text and hands them here. Output goes
 /// only through the writers the tool passes in; nothing here reads the clock or the
@@ -63,19 +63,6 @@ public struct CommandLineTool: Sendable {
     return .failure
   }
 
-  /// The reference time: `--now` (RFC 3339 or `@epoch`), else `SOURCE_DATE_EPOCH`, else
-  /// `clock`, as `Timestamp.reference` chooses; its errors become usage errors.
-  public static func now(
-    _ scanned: ScannedArguments, sourceDateEpoch: String?, clock: () -> Timestamp
-  ) throws(UsageError) -> Timestamp {
-    do {
-      return try Timestamp.reference(
-        option: scanned.last("now"), sourceDateEpoch: sourceDateEpoch, clock: clock)
-    } catch {
-      throw UsageError(error.message)
-    }
-  }
-
   /// `--format text|github|json`, the diagnostics' form; nil when not given.
   public static func diagnosticFormat(_ scanned: ScannedArguments) throws(UsageError)
     -> DiagnosticFormat?
@@ -115,5 +102,57 @@ public struct CommandLineTool: Sendable {
       return nil
     }
     return value * scale
+  }
+}
+
+/// A notif tool's command line, as its `main.swift` runs it (`main()`): read the environment,
+/// scan the arguments, answer `--help` and `--version` or report a usage error, else configure
+/// and run. Each tool supplies its texts and options, `configure` and `run`.
+public protocol ToolCommand {
+  /// What the command line asked for.
+  associatedtype Configuration
+  /// The tool's name, version, usage and help.
+  static var tool: CommandLineTool { get }
+  /// The options the tool accepts.
+  static var options: [OptionSpec] { get }
+  /// Reads the scanned command line (`--help` and `--version` already answered).
+  ///
+  /// - Throws: `UsageError`, reported with the usage line (exit 2).
+  static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)
+    throws(UsageError) -> Configuration
+  /// Does what the command line asked for and returns the exit status; the only output is
+  /// through `stdout` and `stderr` (and the files the tool is asked to change).
+  static func run(
+    _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
+  ) -> ExitStatus
+}
+
+extension ToolCommand {
+  /// Runs the tool in this process: reads its environment once (`ToolEnvironment.current()`),
+  /// writes through checked writers to standard output and standard error, and returns the
+  /// exit status, for `main.swift` to exit with.
+  public static func main() -> ExitStatus {
+    var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
+    var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
+    return run(environment: .current(), stdout: &stdout, stderr: &stderr)
+  }
+
+  /// Runs the command line of `environment` and returns the exit status: `--help` or
+  /// `--version` answered, a usage error reported (exit 2), or what `run` returns.
+  public static func run(
+    environment: ToolEnvironment, stdout: inout OutputWriter, stderr: inout OutputWriter
+  ) -> ExitStatus {
+    let configuration: Configuration
+    do {
+      let scanned = try OptionScanner.scan(environment.arguments, options)
+      if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
+        return status
+      }
+      configuration = try configure(scanned, environment: environment)
+    } catch {
+      return tool.reportUsageError(error, stderr: &stderr)
+    }
+    return run(configuration, environment: environment, stdout: &stdout, stderr: &stderr)
   }
 }

@@ -3,8 +3,10 @@
 //
 // What is here: the record's fields and their order, and the group object's keys
 // (`RecordField.swift`); instants and lengths of time (`Time.swift`); diagnostics and exit
-// statuses; the option scanner and the tool skeleton (`Options.swift`, `CommandLineTool.swift`,
-// `InputFile.swift`, `SystemClock.swift`); the one loader of JSON configuration files
-// (`ConfigFile.swift`: the policy, the category registry of NotifCategories, `.xcstrings`). It
-// is pure: it never reads the clock, the environment or standard input on its own, never
-// prints (it writes only through the writers a tool hands it), never exits.
+// statuses; the option scanner and the tool skeleton (`Options.swift`, `CommandLineTool.swift`
+// with `ToolCommand`, whose `main()` each main.swift calls, `InputFile.swift`,
+// `ToolEnvironment.swift`); the one loader of JSON configuration files (`ConfigFile.swift`:
+// the policy, the category registry of NotifCategories, `.xcstrings`). It is pure:
+// `ToolEnvironment.current()`, called once by `main()`, is the one place that reads the
+// arguments, the environment and the clocks; nothing else here reads them or standard input
+// on its own, prints (it writes only through the writers a tool hands it), or exits.

@@ -115,6 +115,9 @@ extension ScannedArguments {
     options.last { $0.name == name }?.value
   }
 
+  /// The file operands, or `-` (standard input) when none were given.
+  public var files: [String] { operands.isEmpty ? ["-"] : operands }
+
   /// Every value given for a repeatable option, in order.
   public func all(_ name: String) -> [String] {
     options.compactMap { $0.name == name ? $0.value : nil }

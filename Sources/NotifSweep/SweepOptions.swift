@@ -44,7 +44,7 @@ public struct SweepOptions: Sendable, Equatable {
     if store != nil && !scanned.operands.isEmpty {
       throw UsageError("--store \(storeVerb) one file in place: give no file operands with it")
     }
-    files = scanned.operands.isEmpty ? ["-"] : scanned.operands
+    files = scanned.files
   }
 
   /// `--wait SECONDS`, only with `--store`: whole or decimal seconds, 0 to a day; 0 when not

@@ -3,7 +3,7 @@ import NotifModel
 import NotifSweep
 
 /// notif-expire's command line: options, the policy file, and the exit status.
-struct ExpireCommand {
+struct ExpireCommand: ToolCommand {
   static let name = "notif-expire"
   static let version = "0.1.0"
   static let usage =
@@ -44,39 +44,32 @@ struct ExpireCommand {
     var now = Timestamp(seconds: 0)
     /// `--dry-run`, `--archive`, `--store`, `--wait`, progress and the file operands.
     var sweep = SweepOptions()
-  }
-
-  /// What the process gives the command: environment, clocks, whether stderr is a terminal.
-  struct Environment {
-    var sourceDateEpoch: String?
-    var clock: () -> Timestamp
-    var monotonicClock: () -> Double
-    var stderrIsTerminal = false
-    var pid: Int32 = 0
-    var temporaryDirectory = "/tmp"
-    /// The bytes of input per batch of lines; smaller only in tests.
+    /// The bytes of input per batch of lines; no option sets it: smaller only in tests.
     var batchSize = ExpireRun.batchSize
-    /// The collapse marks kept in memory before they go to a temporary file; smaller only in
-    /// tests.
+    /// The collapse marks kept in memory before they go to a temporary file; no option sets
+    /// it: smaller only in tests.
     var collapseLogMemoryLimit = CollapseLog.defaultMemoryLimit
   }
 
-  /// Runs the command and returns its exit status; the only output is through `stdout` and
-  /// `stderr` (and, in place, the store, its lock and journal, and the archive).
+  static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)
+    throws(UsageError) -> Configuration
+  {
+    var configuration = Configuration()
+    guard let policy = scanned.last("policy") else {
+      throw UsageError("--policy is required: it says how long each category lives")
+    }
+    configuration.policyPath = policy
+    configuration.now = try environment.now(scanned)
+    configuration.sweep = try SweepOptions(
+      scanned, storeVerb: "sweeps", stderrIsTerminal: environment.stderrIsTerminal)
+    return configuration
+  }
+
+  /// Loads the policy, then sweeps.
   static func run(
-    arguments: [String], environment: Environment, stdout: inout OutputWriter,
+    _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
     stderr: inout OutputWriter
   ) -> ExitStatus {
-    let configuration: Configuration
-    do {
-      let scanned = try OptionScanner.scan(arguments, options)
-      if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
-        return status
-      }
-      configuration = try configure(scanned, environment: environment)
-    } catch {
-      return tool.reportUsageError(error, stderr: &stderr)
-    }
     let policy: ExpirePolicy
     switch loadPolicy(configuration.policyPath) {
     case .policy(let loaded): policy = loaded
@@ -87,21 +80,6 @@ struct ExpireCommand {
     }
     var run = ExpireRun(configuration: configuration, policy: policy, environment: environment)
     return run.execute(stdout: &stdout, stderr: &stderr)
-  }
-
-  static func configure(_ scanned: ScannedArguments, environment: Environment)
-    throws(UsageError) -> Configuration
-  {
-    var configuration = Configuration()
-    guard let policy = scanned.last("policy") else {
-      throw UsageError("--policy is required: it says how long each category lives")
-    }
-    configuration.policyPath = policy
-    configuration.now = try CommandLineTool.now(
-      scanned, sourceDateEpoch: environment.sourceDateEpoch, clock: environment.clock)
-    configuration.sweep = try SweepOptions(
-      scanned, storeVerb: "sweeps", stderrIsTerminal: environment.stderrIsTerminal)
-    return configuration
   }
 
   /// A policy file, read, or what is wrong with it.

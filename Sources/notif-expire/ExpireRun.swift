@@ -67,7 +67,7 @@ struct CapGroup {
 struct ExpireRun: ~Copyable {
   let configuration: ExpireCommand.Configuration
   let policy: ExpirePolicy
-  let environment: ExpireCommand.Environment
+  let environment: ToolEnvironment
   let rules: ExpireRules
   private var status = ExitStatus.success
   private var warnedCategories: Set<[UInt8]> = []
@@ -76,7 +76,7 @@ struct ExpireRun: ~Copyable {
   private var bytesDone: Int64 = 0
   private var progressLine = ProgressLine(program: ExpireCommand.name)
 
-  /// The size of a batch of lines handed to a worker; `Environment.batchSize` by default
+  /// The size of a batch of lines handed to a worker; `Configuration.batchSize` by default
   /// (tests set a smaller one, to spread a few lines over many batches).
   static let batchSize = 512 * 1024
   /// Batches read ahead of the one being written: memory stays a few batches.
@@ -84,7 +84,7 @@ struct ExpireRun: ~Copyable {
 
   init(
     configuration: ExpireCommand.Configuration, policy: ExpirePolicy,
-    environment: ExpireCommand.Environment
+    environment: ToolEnvironment
   ) {
     self.configuration = configuration
     self.policy = policy
@@ -229,9 +229,9 @@ struct ExpireRun: ~Copyable {
     var keys = FingerprintSet()
     var log = CollapseLog(
       temporaryDirectory: environment.temporaryDirectory,
-      memoryLimit: environment.collapseLogMemoryLimit)
+      memoryLimit: configuration.collapseLogMemoryLimit)
     try Self.forEachBatch(
-      inputs, task: .collapseKeys, rules: rules, batchSize: environment.batchSize
+      inputs, task: .collapseKeys, rules: rules, batchSize: configuration.batchSize
     ) { batch throws(Stop) in
       for entry in batch.collapseMarks {
         keys.insert(entry.key.fingerprint)
@@ -255,7 +255,7 @@ struct ExpireRun: ~Copyable {
         }
       } else {
         try Self.forEachBatch(
-          inputs, task: .collapseWinners(keys), rules: rules, batchSize: environment.batchSize
+          inputs, task: .collapseWinners(keys), rules: rules, batchSize: configuration.batchSize
         ) { batch throws(Stop) in
           for entry in batch.collapseMarks { consider(entry) }
         }
@@ -265,7 +265,7 @@ struct ExpireRun: ~Copyable {
     guard policy.hasKeep else { return }
     var groups: [KeyHash: CapGroup] = [:]
     try Self.forEachBatch(
-      inputs, task: .capGroups, rules: rules, batchSize: environment.batchSize
+      inputs, task: .capGroups, rules: rules, batchSize: configuration.batchSize
     ) { batch throws(Stop) in
       for (group, mark, keep) in batch.capMarks {
         groups[group, default: CapGroup()].insert(mark, keep: keep)
@@ -295,7 +295,7 @@ struct ExpireRun: ~Copyable {
     var progress = SweepProgress(pending: begin != nil)
     if configuration.sweep.progress { progressLine.start(now: environment.monotonicClock()) }
     try Self.forEachBatch(
-      inputs, task: .sweep(archiving: archiving), rules: rules, batchSize: environment.batchSize
+      inputs, task: .sweep(archiving: archiving), rules: rules, batchSize: configuration.batchSize
     ) { batch throws(Stop) in
       if batch.byteOrderMark > 0 { progress.byteOrderMark = batch.byteOrderMark }
       try emit(batch, &progress, &stderr, begin: begin, flush: flush)

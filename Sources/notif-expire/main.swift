@@ -17,17 +17,4 @@ import NotifModel
 // unlinked temporary file so that it can be read once per pass.
 // FoundationEssentials is not needed: the model does its own JSON, time and I/O.
 
-var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
-var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
-let environment = ExpireCommand.Environment(
-  sourceDateEpoch: getenv("SOURCE_DATE_EPOCH").map { String(cString: $0) },
-  clock: SystemClock.now,
-  monotonicClock: SystemClock.monotonicSeconds,
-  stderrIsTerminal: isatty(STDERR_FILENO) == 1,
-  pid: getpid(),
-  temporaryDirectory: getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-    ?? "/tmp")
-let status = ExpireCommand.run(
-  arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
-  stdout: &stdout, stderr: &stderr)
-exit(status.rawValue)
+exit(ExpireCommand.main().rawValue)

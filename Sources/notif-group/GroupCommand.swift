@@ -2,7 +2,7 @@ import NotifJSON
 import NotifModel
 
 /// notif-group's command line: options, the run over the inputs, and the exit status.
-struct GroupCommand {
+struct GroupCommand: ToolCommand {
   static let name = "notif-group"
   static let version = "0.1.0"
   static let usage =
@@ -39,28 +39,27 @@ struct GroupCommand {
     .flag("version"),
   ]
 
-  /// Runs the command and returns its exit status; the only output is through `stdout` and
-  /// `stderr`.
-  static func run(
-    arguments: [String], stdout: inout OutputWriter, stderr: inout OutputWriter
-  ) -> ExitStatus {
-    let options: GroupOptions
-    let files: [String]
-    do {
-      let scanned = try OptionScanner.scan(arguments, Self.options)
-      if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
-        return status
-      }
-      options = try configure(scanned)
-      files = scanned.operands.isEmpty ? ["-"] : scanned.operands
-    } catch {
-      return tool.reportUsageError(error, stderr: &stderr)
-    }
-    var run = GroupRun(options: options)
-    return run.execute(files: files, stdout: &stdout, stderr: &stderr)
+  /// What the command line asked for: the options, and the file operands.
+  struct Configuration {
+    var options: GroupOptions
+    var files: [String]
   }
 
-  static func configure(_ scanned: ScannedArguments) throws(UsageError) -> GroupOptions {
+  static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)
+    throws(UsageError) -> Configuration
+  {
+    Configuration(options: try groupOptions(scanned), files: scanned.files)
+  }
+
+  static func run(
+    _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
+  ) -> ExitStatus {
+    var run = GroupRun(options: configuration.options)
+    return run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr)
+  }
+
+  static func groupOptions(_ scanned: ScannedArguments) throws(UsageError) -> GroupOptions {
     var options = GroupOptions()
     options.merge = scanned.has("merge")
     if let by = scanned.last("by") {

@@ -10,8 +10,4 @@ import NotifModel
 // counters, the leading record's bytes, the category and summary-arg tables: O(groups)); with
 // --limit N at most N records per group. FoundationEssentials is not needed.
 
-var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
-var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
-let status = GroupCommand.run(
-  arguments: Array(CommandLine.arguments.dropFirst()), stdout: &stdout, stderr: &stderr)
-exit(status.rawValue)
+exit(GroupCommand.main().rawValue)

@@ -3,7 +3,7 @@ import NotifModel
 import NotifSweep
 
 /// notif-mark's command line: the actions, the selectors, and the exit status.
-struct MarkCommand {
+struct MarkCommand: ToolCommand {
   static let name = "notif-mark"
   static let version = "0.1.0"
   static let usage =
@@ -84,36 +84,16 @@ struct MarkCommand {
     var sweep = SweepOptions()
   }
 
-  /// What the process gives the command: environment, clocks, whether stderr is a terminal.
-  struct Environment {
-    var sourceDateEpoch: String?
-    var clock: () -> Timestamp
-    var monotonicClock: () -> Double
-    var stderrIsTerminal = false
-    var pid: Int32 = 0
-  }
-
-  /// Runs the command and returns its exit status; the only output is through `stdout` and
-  /// `stderr` (and, in place, the store, its lock and journal, and the archive).
+  /// Marks or deletes the selected records.
   static func run(
-    arguments: [String], environment: Environment, stdout: inout OutputWriter,
+    _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
     stderr: inout OutputWriter
   ) -> ExitStatus {
-    let configuration: Configuration
-    do {
-      let scanned = try OptionScanner.scan(arguments, options)
-      if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
-        return status
-      }
-      configuration = try configure(scanned, environment: environment)
-    } catch {
-      return tool.reportUsageError(error, stderr: &stderr)
-    }
     var run = MarkRun(configuration: configuration, environment: environment)
     return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
-  static func configure(_ scanned: ScannedArguments, environment: Environment)
+  static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)
     throws(UsageError) -> Configuration
   {
     var configuration = Configuration()
@@ -165,8 +145,7 @@ struct MarkCommand {
     }
     configuration.selection = selection
 
-    configuration.now = try CommandLineTool.now(
-      scanned, sourceDateEpoch: environment.sourceDateEpoch, clock: environment.clock)
+    configuration.now = try environment.now(scanned)
     configuration.sweep = try SweepOptions(
       scanned, storeVerb: "changes", stderrIsTerminal: environment.stderrIsTerminal)
     return configuration

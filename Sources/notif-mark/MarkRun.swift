@@ -15,7 +15,7 @@ enum MarkVerdict: Equatable, Sendable {
 /// One run of notif-mark: reads each line once, changes or deletes the selected records.
 struct MarkRun: ~Copyable {
   let configuration: MarkCommand.Configuration
-  let environment: MarkCommand.Environment
+  let environment: ToolEnvironment
   private var parser = RecordLineParser()
   private var status = ExitStatus.success
   /// The edited line of the last `.edited` verdict, with its newline.
@@ -24,7 +24,7 @@ struct MarkRun: ~Copyable {
   private(set) var changed = 0
   private var progressLine = ProgressLine(program: MarkCommand.name)
 
-  init(configuration: MarkCommand.Configuration, environment: MarkCommand.Environment) {
+  init(configuration: MarkCommand.Configuration, environment: ToolEnvironment) {
     self.configuration = configuration
     self.environment = environment
     nowText.append(UInt8(ascii: "\""))

@@ -9,15 +9,4 @@ import NotifModel
 // each line once and keeps one line and its tape in memory, plus the ids of --id and
 // --ids-from. FoundationEssentials is not needed: the model does its own JSON, time and I/O.
 
-var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
-var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
-let environment = MarkCommand.Environment(
-  sourceDateEpoch: getenv("SOURCE_DATE_EPOCH").map { String(cString: $0) },
-  clock: SystemClock.now,
-  monotonicClock: SystemClock.monotonicSeconds,
-  stderrIsTerminal: isatty(STDERR_FILENO) == 1,
-  pid: getpid())
-let status = MarkCommand.run(
-  arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
-  stdout: &stdout, stderr: &stderr)
-exit(status.rawValue)
+exit(MarkCommand.main().rawValue)

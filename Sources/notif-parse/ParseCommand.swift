@@ -2,7 +2,7 @@ import NotifJSON
 import NotifModel
 
 /// notif-parse's command line: options, the loop over inputs, and the exit status.
-struct ParseCommand {
+struct ParseCommand: ToolCommand {
   static let name = "notif-parse"
   static let version = "0.1.0"
   static let usage =
@@ -62,31 +62,18 @@ struct ParseCommand {
     var files: [String] = []
   }
 
-  /// Runs the command and returns its exit status; the only output is through `stdout` and
-  /// `stderr`.
   static func run(
-    arguments: [String], sourceDateEpoch: String?, clock: () -> Timestamp,
-    stdout: inout OutputWriter, stderr: inout OutputWriter,
-    chunkSize: Int = ParseRun.defaultChunkSize
+    _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
   ) -> ExitStatus {
-    let configuration: Configuration
-    do {
-      let scanned = try OptionScanner.scan(arguments, options)
-      if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
-        return status
-      }
-      configuration = try configure(scanned, sourceDateEpoch: sourceDateEpoch, clock: clock)
-    } catch {
-      return tool.reportUsageError(error, stderr: &stderr)
-    }
-    var run = ParseRun(configuration: configuration, chunkSize: chunkSize)
+    var run = ParseRun(configuration: configuration)
     return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
-  static func configure(
-    _ scanned: ScannedArguments, sourceDateEpoch: String?, clock: () -> Timestamp
-  ) throws(UsageError) -> Configuration {
-    let now = try CommandLineTool.now(scanned, sourceDateEpoch: sourceDateEpoch, clock: clock)
+  static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)
+    throws(UsageError) -> Configuration
+  {
+    let now = try environment.now(scanned)
     var configuration = Configuration(
       defaults: InputDefaults(app: scanned.last("app"), pushType: nil, now: now))
     configuration.check = scanned.has("check")
@@ -119,7 +106,7 @@ struct ParseCommand {
     if let app = configuration.defaults.app, app.isEmpty {
       throw UsageError("--app: the bundle identifier is empty")
     }
-    configuration.files = scanned.operands.isEmpty ? ["-"] : scanned.operands
+    configuration.files = scanned.files
     return configuration
   }
 }

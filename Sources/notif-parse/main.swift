@@ -12,11 +12,4 @@ import NotifModel
 // one thread. FoundationEssentials is not needed: the model does its own JSON, time and I/O;
 // the threads are POSIX threads.
 
-var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
-var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
-let status = ParseCommand.run(
-  arguments: Array(CommandLine.arguments.dropFirst()),
-  sourceDateEpoch: getenv("SOURCE_DATE_EPOCH").map { String(cString: $0) },
-  clock: SystemClock.now,
-  stdout: &stdout, stderr: &stderr)
-exit(status.rawValue)
+exit(ParseCommand.main().rawValue)

@@ -2,7 +2,7 @@ import NotifJSON
 import NotifModel
 
 /// notif-summarize's command line: options, configuration, and the exit status.
-struct SummarizeCommand {
+struct SummarizeCommand: ToolCommand {
   static let name = "notif-summarize"
   static let version = "0.1.0"
   static let usage =
@@ -49,26 +49,17 @@ struct SummarizeCommand {
     var files: [String] = []
   }
 
-  /// Runs the command and returns its exit status; the only output is through `stdout` and
-  /// `stderr`.
   static func run(
-    arguments: [String], stdout: inout OutputWriter, stderr: inout OutputWriter
+    _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
   ) -> ExitStatus {
-    let configuration: Configuration
-    do {
-      let scanned = try OptionScanner.scan(arguments, options)
-      if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
-        return status
-      }
-      configuration = try configure(scanned)
-    } catch {
-      return tool.reportUsageError(error, stderr: &stderr)
-    }
     var run = SummarizeRun(configuration: configuration)
     return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
-  static func configure(_ scanned: ScannedArguments) throws(UsageError) -> Configuration {
+  static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)
+    throws(UsageError) -> Configuration
+  {
     var configuration = Configuration(locale: try CLDRLocale(scanned.last("locale") ?? "en"))
     configuration.categoriesPath = scanned.last("categories")
     configuration.stringsPaths = scanned.all("strings")
@@ -89,7 +80,7 @@ struct SummarizeCommand {
     if let format = try CommandLineTool.diagnosticFormat(scanned) {
       configuration.format = format
     }
-    configuration.files = scanned.operands.isEmpty ? ["-"] : scanned.operands
+    configuration.files = scanned.files
     return configuration
   }
 }

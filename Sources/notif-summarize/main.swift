@@ -11,8 +11,4 @@ import NotifModel
 // PropertyListDecoder (.stringsdict files are property lists, XML or binary); the group path is
 // NotifModel bytes.
 
-var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
-var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
-let status = SummarizeCommand.run(
-  arguments: Array(CommandLine.arguments.dropFirst()), stdout: &stdout, stderr: &stderr)
-exit(status.rawValue)
+exit(SummarizeCommand.main().rawValue)

@@ -65,23 +65,30 @@ private final class ScratchFile {
 }
 
 /// Runs notif-expire with a policy and `arguments`, in batches of `batchSize` bytes, with
-/// `configure` applied to its environment; its status and stdout.
+/// `configure` applied to its configuration and environment; its status and stdout.
 private func expire(
   policy: String, _ arguments: [String], batchSize: Int,
-  configure: (inout ExpireCommand.Environment) -> Void = { _ in }
+  configure: (inout ExpireCommand.Configuration, inout ToolEnvironment) -> Void = { _, _ in }
 ) -> (NotifModel.ExitStatus, String) {
   let policyFile = ScratchFile(policy)
   let out = ScratchFile("")
-  var environment = ExpireCommand.Environment(
-    sourceDateEpoch: nil, clock: { Timestamp(seconds: 42) }, monotonicClock: { 0 })
-  environment.batchSize = batchSize
-  configure(&environment)
+  var environment = ToolEnvironment(
+    arguments: ["-p", policyFile.path, "--now", "2026-11-22T09:00:00Z"] + arguments,
+    clock: { Timestamp(seconds: 42) })
   let outFD = open(out.path, O_WRONLY)
   var stdout = OutputWriter(fd: outFD, name: "<stdout>")
   var stderr = OutputWriter(fd: -1, name: "<stderr>")
-  let status = ExpireCommand.run(
-    arguments: ["-p", policyFile.path, "--now", "2026-11-22T09:00:00Z"] + arguments,
-    environment: environment, stdout: &stdout, stderr: &stderr)
+  let status: NotifModel.ExitStatus
+  do {
+    let scanned = try OptionScanner.scan(environment.arguments, ExpireCommand.options)
+    var configuration = try ExpireCommand.configure(scanned, environment: environment)
+    configuration.batchSize = batchSize
+    configure(&configuration, &environment)
+    status = ExpireCommand.run(
+      configuration, environment: environment, stdout: &stdout, stderr: &stderr)
+  } catch {
+    status = .failure
+  }
   close(outFD)
   return (status, out.text)
 }
@@ -89,7 +96,7 @@ private func expire(
 /// Runs notif-expire over `input` with a policy, batches of `batchSize` bytes; its stdout.
 private func expire(
   _ input: String, policy: String, batchSize: Int,
-  configure: (inout ExpireCommand.Environment) -> Void = { _ in }
+  configure: (inout ExpireCommand.Configuration, inout ToolEnvironment) -> Void = { _, _ in }
 ) -> (NotifModel.ExitStatus, String) {
   let inputFile = ScratchFile(input)
   return expire(policy: policy, [inputFile.path], batchSize: batchSize, configure: configure)
@@ -131,13 +138,14 @@ private func expire(
   func collapseIsTheSameWhenTheLogSpillsOrFails(_ memoryLimit: Int) {
     let policy = #"{"default": {"ttl": "30d"}}"#
     let (spilled, spilledOut) = expire(Self.input, policy: policy, batchSize: 3000) {
-      $0.collapseLogMemoryLimit = memoryLimit
+      configuration, _ in configuration.collapseLogMemoryLimit = memoryLimit
     }
     #expect(spilled == .success)
     #expect(spilledOut == Self.collapsed)
     let (failed, failedOut) = expire(Self.input, policy: policy, batchSize: 3000) {
-      $0.collapseLogMemoryLimit = memoryLimit
-      $0.temporaryDirectory = "/nonexistent/notif-expire-test"
+      configuration, environment in
+      configuration.collapseLogMemoryLimit = memoryLimit
+      environment.temporaryDirectory = "/nonexistent/notif-expire-test"
     }
     #expect(failed == .success)
     #expect(failedOut == Self.collapsed)

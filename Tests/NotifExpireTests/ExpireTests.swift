@@ -25,9 +25,8 @@ private func policy(_ text: String) -> Result<ExpirePolicy, ExpirePolicy.FormatE
 
 private let now = Timestamp(seconds: 1_795_338_000)  // 2026-11-22T09:00:00Z
 
-private func testEnvironment() -> ExpireCommand.Environment {
-  ExpireCommand.Environment(
-    sourceDateEpoch: nil, clock: { Timestamp(seconds: 42) }, monotonicClock: { 0 })
+private func testEnvironment() -> ToolEnvironment {
+  ToolEnvironment(clock: { Timestamp(seconds: 42) })
 }
 
 /// Decides the expiry of one record line under a policy, at `now`.

@@ -114,7 +114,8 @@ import Testing
     let status = withFile(record("a", thread: "t") + "\n") { path in
       var stdout = OutputWriter(fd: full, name: "<stdout>")
       var stderr = OutputWriter(fd: errFD, name: "<stderr>")
-      return GroupCommand.run(arguments: [path], stdout: &stdout, stderr: &stderr)
+      return GroupCommand.run(
+        environment: ToolEnvironment(arguments: [path]), stdout: &stdout, stderr: &stderr)
     }
     close(errFD)
     #expect(status == .failure)

@@ -74,7 +74,8 @@ func group(_ arguments: [String], inputs: [String]) -> RunResult {
   var stdout = OutputWriter(fd: outFD, name: "<stdout>")
   var stderr = OutputWriter(fd: errFD, name: "<stderr>")
   let status = GroupCommand.run(
-    arguments: arguments + paths.prefix(inputs.count), stdout: &stdout, stderr: &stderr)
+    environment: ToolEnvironment(arguments: arguments + paths.prefix(inputs.count)),
+    stdout: &stdout, stderr: &stderr)
   close(outFD)
   close(errFD)
   func slurp(_ path: String) -> String {

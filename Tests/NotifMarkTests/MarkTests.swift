@@ -6,9 +6,8 @@ import Testing
 
 private let now = Timestamp(seconds: 1_795_338_000)  // 2026-11-22T09:00:00Z
 
-private func testEnvironment() -> MarkCommand.Environment {
-  MarkCommand.Environment(
-    sourceDateEpoch: nil, clock: { now }, monotonicClock: { 0 })
+private func testEnvironment() -> ToolEnvironment {
+  ToolEnvironment(clock: { now })
 }
 
 private func configure(_ arguments: [String]) throws(UsageError) -> MarkCommand.Configuration {

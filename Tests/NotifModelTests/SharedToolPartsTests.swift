@@ -53,14 +53,12 @@ import Testing
       _ = try CommandLineTool.maxRecordBytes(bad)
     }
     #expect(throws: UsageError.self) {
-      _ = try CommandLineTool.now(bad, sourceDateEpoch: nil) { Timestamp(seconds: 0) }
+      _ = try ToolEnvironment().now(bad)
     }
     let none = try OptionScanner.scan([], specs)
     #expect(try CommandLineTool.diagnosticFormat(none) == nil)
     #expect(try CommandLineTool.maxRecordBytes(none) == nil)
-    #expect(
-      try CommandLineTool.now(none, sourceDateEpoch: "60") { Timestamp(seconds: 0) }
-        == Timestamp(seconds: 60))
+    #expect(try ToolEnvironment(sourceDateEpoch: "60").now(none) == Timestamp(seconds: 60))
   }
 
   @Test func aUsageErrorIsTheMessageThenTheUsage() throws {

@@ -52,9 +52,7 @@ private func run(
   defer { [file, out, err].forEach { $0.remove() } }
   let scanned = try OptionScanner.scan(
     ["--now", "2026-11-22T09:00:00Z"] + arguments + [file.path], ParseCommand.options)
-  let configuration = try ParseCommand.configure(scanned, sourceDateEpoch: nil) {
-    Timestamp(seconds: 0)
-  }
+  let configuration = try ParseCommand.configure(scanned, environment: ToolEnvironment())
   let outFD = open(out.path, O_WRONLY | O_TRUNC)
   let errFD = open(err.path, O_WRONLY | O_TRUNC)
   var stdout = OutputWriter(fd: outFD, name: "<stdout>")

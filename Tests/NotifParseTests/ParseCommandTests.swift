@@ -11,9 +11,10 @@ private func configure(_ arguments: [String], sourceDateEpoch: String? = nil) th
   -> ParseCommand.Configuration
 {
   let scanned = try OptionScanner.scan(arguments, ParseCommand.options)
-  return try ParseCommand.configure(scanned, sourceDateEpoch: sourceDateEpoch) {
-    Timestamp(seconds: 42)
-  }
+  return try ParseCommand.configure(
+    scanned,
+    environment: ToolEnvironment(
+      sourceDateEpoch: sourceDateEpoch, clock: { Timestamp(seconds: 42) }))
 }
 
 /// Runs notif-parse with `arguments`, its output going to pipes; returns status, stdout, stderr.
@@ -24,8 +25,7 @@ private func run(_ arguments: [String]) -> (NotifModel.ExitStatus, String, Strin
   var stdout = OutputWriter(fd: out[1], name: "<stdout>")
   var stderr = OutputWriter(fd: err[1], name: "<stderr>")
   let status = ParseCommand.run(
-    arguments: arguments, sourceDateEpoch: nil, clock: { Timestamp(seconds: 0) }, stdout: &stdout,
-    stderr: &stderr)
+    environment: ToolEnvironment(arguments: arguments), stdout: &stdout, stderr: &stderr)
   close(out[1])
   close(err[1])
   func drain(_ fd: Int32) -> String {

@@ -5,7 +5,8 @@ import Testing
 @testable import notif_summarize
 
 private func configure(_ arguments: [String]) throws(UsageError) -> SummarizeCommand.Configuration {
-  try SummarizeCommand.configure(try OptionScanner.scan(arguments, SummarizeCommand.options))
+  try SummarizeCommand.configure(
+    try OptionScanner.scan(arguments, SummarizeCommand.options), environment: ToolEnvironment())
 }
 
 /// Runs `body` on one group object's view.
