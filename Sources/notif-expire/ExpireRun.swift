@@ -63,18 +63,16 @@ struct CapGroup {
   }
 }
 
-/// One run of notif-expire: the passes over the input, the decisions, the output.
-struct ExpireRun: ~Copyable {
+/// One run of notif-expire: the passes over the input and the decisions; `SweepDriver` runs
+/// them as a filter or in place, and says where the lines go.
+struct ExpireRun: ~Copyable, SweepPasses {
   let configuration: ExpireCommand.Configuration
   let policy: ExpirePolicy
   let environment: ToolEnvironment
   let rules: ExpireRules
-  private var status = ExitStatus.success
   private var warnedCategories: Set<[UInt8]> = []
-  private(set) var removed = 0
-  private(set) var records = 0
+  private var records = 0
   private var bytesDone: Int64 = 0
-  private var progressLine = ProgressLine(program: ExpireCommand.name)
 
   /// The size of a batch of lines handed to a worker; `Configuration.batchSize` by default
   /// (tests set a smaller one, to spread a few lines over many batches).
@@ -92,123 +90,36 @@ struct ExpireRun: ~Copyable {
     rules = ExpireRules(policy: policy, now: configuration.now)
   }
 
-  /// Stops the run: a failed read or write, reported by `execute`.
-  struct Stop: Error {
-    var error: SystemError
-  }
-
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
-    do throws(Stop) {
-      if let store = configuration.sweep.store {
-        try sweepStore(store, stdout: &stdout, stderr: &stderr)
-      } else {
-        try sweepStream(stdout: &stdout, stderr: &stderr)
-      }
-    } catch {
-      endProgress(&stderr)
-      report(Diagnostic(.error, "Failed", error.error.message, file: error.error.path), &stderr)
-      return .failure
-    }
-    endProgress(&stderr)
-    return status
+    SweepDriver.run(
+      &self, program: ExpireCommand.name, options: configuration.sweep, environment: environment,
+      stdout: &stdout, stderr: &stderr)
   }
 
-  // MARK: - Modes
+  // MARK: - Inputs
 
-  private mutating func sweepStream(stdout: inout OutputWriter, stderr: inout OutputWriter)
-    throws(Stop)
-  {
+  /// Opens every operand before the first pass: each is read once per pass (a pipe is
+  /// spooled to a temporary file).
+  mutating func open(_ files: [String], _ driver: inout SweepDriver) -> [SweepInput] {
     var inputs: [SweepInput] = []
-    defer { for input in inputs { input.close() } }
-    for file in configuration.sweep.files {
+    for file in files {
       do {
         inputs.append(
           try SweepInput.open(file, temporaryDirectory: environment.temporaryDirectory))
       } catch {
-        status = max(status, .failure)
-        report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
+        driver.raiseStatus(to: .failure)
+        driver.report(Diagnostic(.error, "Unreadable", error.message, file: error.path))
       }
     }
-    var archive: StreamArchive
-    do {
-      archive = try StreamArchive(options: configuration.sweep)
-    } catch {
-      throw Stop(error: error)
-    }
-    try survey(inputs, &stderr)
-    let dryRun = configuration.sweep.dryRun
-    try sweep(inputs, &stderr, archiving: dryRun || archive.isOpen) {
-      batch, _ throws(SystemError) in
-      if dryRun {
-        try stdout.write(batch.gone)
-      } else {
-        try batch.forEachKeptRun { run throws(SystemError) in try stdout.write(run) }
-        try archive.write(batch.gone)
-      }
-    }
-    do throws(SystemError) {
-      try stdout.flush()
-      try archive.sync()
-    } catch {
-      throw Stop(error: error)
-    }
+    return inputs
   }
 
-  /// In place: under the store's lock (released when `session` drops, on every path), after
-  /// recovering an interrupted sweep.
-  private mutating func sweepStore(
-    _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
-  ) throws(Stop) {
-    let opened: StoreSession?
-    do {
-      opened = try StoreSession.acquire(
-        store: store, options: configuration.sweep, monotonicClock: environment.monotonicClock
-      ) { diagnostic in report(diagnostic, &stderr) }
-    } catch {
-      throw Stop(error: error)
-    }
-    guard let session = opened else {
-      status = .locked
-      return
-    }
-    let fd = session.fd
-    let inputs = [SweepInput.file(fd, name: store)]
-    try survey(inputs, &stderr)
-    if configuration.sweep.dryRun {
-      try sweep(inputs, &stderr, archiving: true) { batch, _ throws(SystemError) in
-        try stdout.write(batch.gone)
-      }
-      do {
-        try stdout.flush()
-      } catch {
-        throw Stop(error: error)
-      }
-      return
-    }
-    var rewrite = StoreRewrite(
-      store: store, storeStatus: session.status, archive: configuration.sweep.archive,
-      pid: environment.pid)
-    do throws(Stop) {
-      try sweep(inputs, &stderr, archiving: configuration.sweep.archive != nil) {
-        prefix throws(SystemError) in
-        try rewrite.start(copying: prefix, from: fd)
-      } flush: { batch, keptFrom throws(SystemError) in
-        guard rewrite.isStarted else { return }
-        try batch.forEachKeptRun(from: keptFrom) { run throws(SystemError) in
-          try rewrite.writeKept(run, newline: false)
-        }
-        try rewrite.writeArchived(batch.gone)
-      }
-      guard removed > 0 else { return }
-      do {
-        try rewrite.commit()
-      } catch {
-        throw Stop(error: error)
-      }
-    } catch {
-      rewrite.abandon()
-      throw error
-    }
+  func input(store fd: Int32, name: String) -> SweepInput {
+    .file(fd, name: name)
+  }
+
+  func close(_ inputs: [SweepInput]) {
+    for input in inputs { input.close() }
   }
 
   // MARK: - Passes
@@ -225,14 +136,14 @@ struct ExpireRun: ~Copyable {
   /// The workers parse the batches and list what each line adds (a collapse mark, a cap
   /// mark); this thread adds the lists to the tables in input order, so the tables are exactly
   /// those of one thread reading every line in turn.
-  private mutating func survey(_ inputs: [SweepInput], _ stderr: inout OutputWriter) throws(Stop) {
+  private mutating func survey(_ inputs: [SweepInput]) throws(SystemError) {
     var keys = FingerprintSet()
     var log = CollapseLog(
       temporaryDirectory: environment.temporaryDirectory,
       memoryLimit: configuration.collapseLogMemoryLimit)
     try Self.forEachBatch(
       inputs, task: .collapseKeys, rules: rules, batchSize: configuration.batchSize
-    ) { batch throws(Stop) in
+    ) { batch throws(SystemError) in
       for entry in batch.collapseMarks {
         keys.insert(entry.key.fingerprint)
         log.append(entry)
@@ -248,15 +159,12 @@ struct ExpireRun: ~Copyable {
         winners[entry.key] = entry.mark
       }
       if log.isComplete {
-        do {
-          try log.forEach(consider)
-        } catch {
-          throw Stop(error: error)
-        }
+        try log.forEach(consider)
       } else {
         try Self.forEachBatch(
-          inputs, task: .collapseWinners(keys), rules: rules, batchSize: configuration.batchSize
-        ) { batch throws(Stop) in
+          inputs, task: .collapseWinners(keys), rules: rules,
+          batchSize: configuration.batchSize
+        ) { batch throws(SystemError) in
           for entry in batch.collapseMarks { consider(entry) }
         }
       }
@@ -266,7 +174,7 @@ struct ExpireRun: ~Copyable {
     var groups: [KeyHash: CapGroup] = [:]
     try Self.forEachBatch(
       inputs, task: .capGroups, rules: rules, batchSize: configuration.batchSize
-    ) { batch throws(Stop) in
+    ) { batch throws(SystemError) in
       for (group, mark, keep) in batch.capMarks {
         groups[group, default: CapGroup()].insert(mark, keep: keep)
       }
@@ -278,27 +186,20 @@ struct ExpireRun: ~Copyable {
     rules.capThresholds = thresholds
   }
 
-  /// The sweep: every line is kept (a run of the batch's bytes, written as it was) or removed
-  /// (with `archiving`, its archive line goes to the batch's `gone`); `flush` takes each batch,
-  /// in the order of the input, and the offset in it from which its kept runs are to be
-  /// written. Batches of lines are decided by worker threads (two, or none on one
-  /// core) and written in order.
-  ///
-  /// With `begin`, kept lines before the first removal are not written: `begin` gets their
-  /// byte range in the (single) input at the first removal, to copy them as they are; so a
-  /// store where nothing is removed is read and never written.
-  private mutating func sweep(
-    _ inputs: [SweepInput], _ stderr: inout OutputWriter, archiving: Bool,
-    begin: ((_ prefix: Range<Int64>) throws(SystemError) -> Void)? = nil,
-    flush: (_ batch: SweepBatch, _ keptFrom: Int) throws(SystemError) -> Void
-  ) throws(Stop) {
-    var progress = SweepProgress(pending: begin != nil)
-    if configuration.sweep.progress { progressLine.start(now: environment.monotonicClock()) }
+  /// The survey, then the sweep: every line is kept (a run of the batch's bytes, written as it
+  /// was) or removed (its archive line, when the driver is archiving, to the batch's `gone`).
+  /// Batches of lines are decided by worker threads (two, or none on one core) and handed to
+  /// the driver in the order of the input.
+  mutating func sweep(_ inputs: [SweepInput], _ driver: inout SweepDriver) throws(SystemError) {
+    try survey(inputs)
+    var byteOrderMark: Int64 = 0
+    driver.startProgress()
     try Self.forEachBatch(
-      inputs, task: .sweep(archiving: archiving), rules: rules, batchSize: configuration.batchSize
-    ) { batch throws(Stop) in
-      if batch.byteOrderMark > 0 { progress.byteOrderMark = batch.byteOrderMark }
-      try emit(batch, &progress, &stderr, begin: begin, flush: flush)
+      inputs, task: .sweep(archiving: driver.archiving), rules: rules,
+      batchSize: configuration.batchSize
+    ) { batch throws(SystemError) in
+      if batch.byteOrderMark > 0 { byteOrderMark = batch.byteOrderMark }
+      try emit(batch, byteOrderMark: byteOrderMark, &driver)
     }
   }
 
@@ -307,8 +208,8 @@ struct ExpireRun: ~Copyable {
   /// of the input. Memory stays a few batches.
   private static func forEachBatch(
     _ inputs: [SweepInput], task: SweepTask, rules: ExpireRules, batchSize: Int,
-    _ body: (SweepBatch) throws(Stop) -> Void
-  ) throws(Stop) {
+    _ body: (SweepBatch) throws(SystemError) -> Void
+  ) throws(SystemError) {
     let processors = sysconf(Int32(_SC_NPROCESSORS_ONLN))
     let pool = SweepPool(workers: processors > 1 ? 2 : 0, rules: rules)
     defer { pool.shutdown() }
@@ -324,25 +225,17 @@ struct ExpireRun: ~Copyable {
     }
     var ordinal = 1
     for input in inputs {
-      do {
-        try input.rewind()
-      } catch {
-        throw Stop(error: error)
-      }
+      try input.rewind()
       var fileOffset: Int64 = 0
       var lineNumber = 1
       var atStart = true
       var eof = false
       var next = fresh()
       while true {
-        do {
-          while !eof && next.count < batchSize {
-            if try next.read(from: input.fd, name: input.name, limit: batchSize) == 0 {
-              eof = true
-            }
+        while !eof && next.count < batchSize {
+          if try next.read(from: input.fd, name: input.name, limit: batchSize) == 0 {
+            eof = true
           }
-        } catch {
-          throw Stop(error: error)
         }
         if atStart && (next.count >= 3 || eof) {
           atStart = false
@@ -365,12 +258,8 @@ struct ExpireRun: ~Copyable {
         if cut == 0 || (eof && cut < next.count) {
           if !eof {
             // One line longer than a batch: read on until it ends.
-            do {
-              if try next.read(from: input.fd, name: input.name, limit: batchSize) == 0 {
-                eof = true
-              }
-            } catch {
-              throw Stop(error: error)
+            if try next.read(from: input.fd, name: input.name, limit: batchSize) == 0 {
+              eof = true
             }
             continue
           }
@@ -418,13 +307,6 @@ struct ExpireRun: ~Copyable {
     }
   }
 
-  /// Where the sweep is, between batches.
-  struct SweepProgress {
-    /// Nothing removed yet, and the caller copies the unchanged prefix itself.
-    var pending: Bool
-    var byteOrderMark: Int64 = 0
-  }
-
   static func countLines(_ batch: SweepBatch) -> Int {
     var lines = 0
     var start = 0
@@ -435,51 +317,34 @@ struct ExpireRun: ~Copyable {
     return lines
   }
 
-  /// Reports a decided batch's findings and hands its output on.
+  /// Reports a decided batch's findings and hands its lines to the driver. In place, before
+  /// the first removal, its kept lines are not written: the driver copies them at the first
+  /// removal, as the prefix of the store before it.
   private mutating func emit(
-    _ batch: SweepBatch, _ progress: inout SweepProgress, _ stderr: inout OutputWriter,
-    begin: ((_ prefix: Range<Int64>) throws(SystemError) -> Void)?,
-    flush: (_ batch: SweepBatch, _ keptFrom: Int) throws(SystemError) -> Void
-  ) throws(Stop) {
+    _ batch: SweepBatch, byteOrderMark: Int64, _ driver: inout SweepDriver
+  ) throws(SystemError) {
     for (line, finding) in batch.findings {
       if let category = finding.category, !warnedCategories.insert(category).inserted { continue }
-      if finding.severity == .error { status = max(status, .rejected) }
-      report(
+      if finding.severity == .error { driver.raiseStatus(to: .rejected) }
+      driver.report(
         Diagnostic(
           finding.severity, finding.code, finding.message, file: batch.fileName, line: line,
-          column: finding.column), &stderr)
+          column: finding.column))
     }
-    removed += batch.removed
     records += batch.lineCount
     bytesDone += Int64(batch.fileBytes)
-    do {
-      if progress.pending {
-        if let first = batch.firstRemoval, let begin {
-          progress.pending = false
-          let start = progress.byteOrderMark
-          try begin(start..<max(start, batch.fileOffset + Int64(first)))
-          // The kept lines before the first removal are in the prefix `begin` copied.
-          try flush(batch, first)
-        }
-      } else {
-        try flush(batch, 0)
+    var keptFrom = 0
+    if driver.awaitsFirstChange, let first = batch.firstRemoval {
+      try driver.copyPrefix(byteOrderMark..<max(byteOrderMark, batch.fileOffset + Int64(first)))
+      keptFrom = first
+    }
+    if !driver.awaitsFirstChange {
+      try batch.forEachKeptRun(from: keptFrom) { run throws(SystemError) in
+        try driver.writeKept(run)
       }
-    } catch {
-      throw Stop(error: error)
+      try driver.writeChanges(batch.gone)
+      try driver.writeArchived(batch.gone)
     }
-    if progressLine.isStarted {
-      progressLine.update(
-        records: records, bytes: bytesDone, now: environment.monotonicClock, &stderr)
-    }
-  }
-
-  // MARK: - Reports
-
-  private mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
-    progressLine.report(diagnostic, now: environment.monotonicClock, &stderr)
-  }
-
-  private mutating func endProgress(_ stderr: inout OutputWriter) {
-    progressLine.clear(now: environment.monotonicClock, &stderr)
+    driver.showProgress(records: records, bytes: bytesDone)
   }
 }

@@ -12,17 +12,15 @@ enum MarkVerdict: Equatable, Sendable {
   case deleted
 }
 
-/// One run of notif-mark: reads each line once, changes or deletes the selected records.
-struct MarkRun: ~Copyable {
+/// One run of notif-mark: reads each line once, changes or deletes the selected records;
+/// `SweepDriver` runs it as a filter or in place, and says where the lines go.
+struct MarkRun: ~Copyable, SweepPasses {
   let configuration: MarkCommand.Configuration
   let environment: ToolEnvironment
   private var parser = RecordLineParser()
-  private var status = ExitStatus.success
   /// The edited line of the last `.edited` verdict, with its newline.
   private(set) var edited = ByteBuffer(capacity: 64 * 1024)
   private var nowText = ByteBuffer(capacity: 32)
-  private(set) var changed = 0
-  private var progressLine = ProgressLine(program: MarkCommand.name)
 
   init(configuration: MarkCommand.Configuration, environment: ToolEnvironment) {
     self.configuration = configuration
@@ -32,173 +30,91 @@ struct MarkRun: ~Copyable {
     nowText.append(UInt8(ascii: "\""))
   }
 
-  struct Stop: Error {
-    var error: SystemError
-  }
-
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
-    do throws(Stop) {
-      if let store = configuration.sweep.store {
-        try markStore(store, stdout: &stdout, stderr: &stderr)
-      } else {
-        try markStream(stdout: &stdout, stderr: &stderr)
-      }
-    } catch {
-      endProgress(&stderr)
-      report(Diagnostic(.error, "Failed", error.error.message, file: error.error.path), &stderr)
-      return .failure
-    }
-    endProgress(&stderr)
-    return status
+    SweepDriver.run(
+      &self, program: MarkCommand.name, options: configuration.sweep, environment: environment,
+      stdout: &stdout, stderr: &stderr)
   }
 
-  // MARK: - Modes
+  // MARK: - Inputs
 
-  private mutating func markStream(stdout: inout OutputWriter, stderr: inout OutputWriter)
-    throws(Stop)
-  {
-    var archive: StreamArchive
-    do {
-      archive = try StreamArchive(options: configuration.sweep)
-    } catch {
-      throw Stop(error: error)
-    }
-    let dryRun = configuration.sweep.dryRun
-    for file in configuration.sweep.files {
-      let input: InputFile
-      do {
-        input = try InputFile(operand: file)
-      } catch {
-        status = max(status, .failure)
-        report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
-        continue
-      }
-      try pass(fd: input.fd, name: input.name, &stderr) {
-        kept, changedOrGone, gone throws(SystemError) in
-        if dryRun {
-          try stdout.write(changedOrGone)
-        } else {
-          try stdout.write(kept)
-          try archive.write(gone)
+  /// A file operand, opened when the pass reaches it, or the store.
+  enum Input {
+    case operand(String)
+    case store(fd: Int32, name: String)
+  }
+
+  mutating func open(_ files: [String], _ driver: inout SweepDriver) -> [Input] {
+    files.map { .operand($0) }
+  }
+
+  func input(store fd: Int32, name: String) -> Input {
+    .store(fd: fd, name: name)
+  }
+
+  func close(_ inputs: [Input]) {}
+
+  /// One pass over each input in turn; an operand that cannot be opened is reported when its
+  /// turn comes.
+  mutating func sweep(_ inputs: [Input], _ driver: inout SweepDriver) throws(SystemError) {
+    for input in inputs {
+      switch input {
+      case .store(let fd, let name):
+        try pass(fd: fd, name: name, &driver)
+      case .operand(let file):
+        let opened: InputFile
+        do {
+          opened = try InputFile(operand: file)
+        } catch {
+          driver.raiseStatus(to: .failure)
+          driver.report(Diagnostic(.error, "Unreadable", error.message, file: error.path))
+          continue
         }
+        try pass(fd: opened.fd, name: opened.name, &driver)
       }
-    }
-    do throws(SystemError) {
-      try stdout.flush()
-      try archive.sync()
-    } catch {
-      throw Stop(error: error)
-    }
-  }
-
-  /// In place: under the store's lock (released when `session` drops, on every path), after
-  /// recovering an interrupted sweep.
-  private mutating func markStore(
-    _ store: String, stdout: inout OutputWriter, stderr: inout OutputWriter
-  ) throws(Stop) {
-    let opened: StoreSession?
-    do {
-      opened = try StoreSession.acquire(
-        store: store, options: configuration.sweep, monotonicClock: environment.monotonicClock
-      ) { diagnostic in report(diagnostic, &stderr) }
-    } catch {
-      throw Stop(error: error)
-    }
-    guard let session = opened else {
-      status = .locked
-      return
-    }
-    let fd = session.fd
-    if configuration.sweep.dryRun {
-      try pass(fd: fd, name: store, &stderr) { _, changedOrGone, _ throws(SystemError) in
-        try stdout.write(changedOrGone)
-      }
-      do {
-        try stdout.flush()
-      } catch {
-        throw Stop(error: error)
-      }
-      return
-    }
-    var rewrite = StoreRewrite(
-      store: store, storeStatus: session.status, archive: configuration.sweep.archive,
-      pid: environment.pid)
-    do throws(Stop) {
-      try pass(fd: fd, name: store, &stderr) { prefix throws(SystemError) in
-        try rewrite.start(copying: prefix, from: fd)
-      } flush: { kept, _, gone throws(SystemError) in
-        guard rewrite.isStarted else { return }
-        try rewrite.writeKept(kept)
-        try rewrite.writeArchived(gone)
-      }
-      guard changed > 0 else { return }
-      do {
-        try rewrite.commit()
-      } catch {
-        throw Stop(error: error)
-      }
-    } catch {
-      rewrite.abandon()
-      throw error
     }
   }
 
   // MARK: - The pass
 
-  /// Reads every line of `fd` once. `flush` gets three buffers when they fill up: the lines to
-  /// keep (changed or not), the changed and deleted ones only (for --dry-run), and the archive
-  /// lines of the deleted ones.
+  /// Reads every line of `fd` once, and hands the driver three buffers when they fill up: the
+  /// lines to keep (changed or not), the changed and deleted ones only (for --dry-run), and
+  /// the archive lines of the deleted ones.
   ///
-  /// With `begin`, lines before the first change are not written: `begin` gets their byte
-  /// range at the first change, to copy them as they are; so a store where nothing changes is
-  /// read and never written.
-  private mutating func pass(
-    fd: Int32, name: String, _ stderr: inout OutputWriter,
-    begin: ((_ prefix: Range<Int64>) throws(SystemError) -> Void)? = nil,
-    flush: (_ kept: ByteBuffer, _ changedOrGone: ByteBuffer, _ gone: ByteBuffer) throws(SystemError)
-      -> Void
-  ) throws(Stop) {
+  /// While the driver awaits the first change (in place), lines are not written: at the first
+  /// change the driver copies the bytes before it as they are; so a store where nothing
+  /// changes is read and never written.
+  private mutating func pass(fd: Int32, name: String, _ driver: inout SweepDriver)
+    throws(SystemError)
+  {
     var kept = ByteBuffer(capacity: 160 * 1024)
     var changes = ByteBuffer(capacity: 16 * 1024)
     var gone = ByteBuffer(capacity: 16 * 1024)
     var reader = LineReader(fd: fd, name: name)
-    if configuration.sweep.progress { progressLine.start(now: environment.monotonicClock()) }
+    driver.startProgress()
     var count = 0
-    var pending = begin != nil
+    var pending = driver.awaitsFirstChange
     var prefixEnd: Int64 = 0
-    while true {
-      let next: UnsafeRawBufferPointer?
-      do {
-        next = try reader.next()
-      } catch {
-        throw Stop(error: error)
-      }
-      guard let line = next else { break }
+    while let line = try reader.next() {
       count += 1
-      let verdict = decide(line, reader.lineNumber, name, &stderr)
-      if pending, let begin {
+      let verdict = decide(line, reader.lineNumber, name, &driver)
+      if pending {
         if verdict == .unchanged {
           prefixEnd = reader.bytesRead
           continue
         }
         pending = false
         let start = reader.byteOrderMarkLength
-        do {
-          try begin(start..<max(start, prefixEnd))
-        } catch {
-          throw Stop(error: error)
-        }
+        try driver.copyPrefix(start..<max(start, prefixEnd))
       }
       switch verdict {
       case .unchanged:
         kept.append(line)
         kept.append(UInt8(ascii: "\n"))
       case .edited:
-        changed += 1
         kept.append(edited)
         if configuration.sweep.dryRun { changes.append(edited) }
       case .deleted:
-        changed += 1
         let start = gone.count
         ArchiveEntry.write(
           record: UnsafeRawBufferPointer(rebasing: line[parser.textRange]),
@@ -209,25 +125,26 @@ struct MarkRun: ~Copyable {
         }
       }
       if kept.count + changes.count + gone.count >= 128 * 1024 {
-        do {
-          try flush(kept, changes, gone)
-        } catch {
-          throw Stop(error: error)
-        }
-        kept.removeAll()
-        changes.removeAll()
-        gone.removeAll()
+        try Self.flush(&kept, &changes, &gone, &driver)
       }
-      if count & 0xFFFF == 0, progressLine.isStarted {
-        progressLine.update(
-          records: count, bytes: reader.bytesRead, now: environment.monotonicClock, &stderr)
+      if count & 0xFFFF == 0 {
+        driver.showProgress(records: count, bytes: reader.bytesRead)
       }
     }
-    do {
-      try flush(kept, changes, gone)
-    } catch {
-      throw Stop(error: error)
-    }
+    try Self.flush(&kept, &changes, &gone, &driver)
+  }
+
+  /// Hands the buffers to the driver and empties them.
+  private static func flush(
+    _ kept: inout ByteBuffer, _ changes: inout ByteBuffer, _ gone: inout ByteBuffer,
+    _ driver: inout SweepDriver
+  ) throws(SystemError) {
+    try driver.writeKept(kept)
+    try driver.writeChanges(changes)
+    try driver.writeArchived(gone)
+    kept.removeAll()
+    changes.removeAll()
+    gone.removeAll()
   }
 
   // MARK: - Decisions
@@ -235,13 +152,13 @@ struct MarkRun: ~Copyable {
   /// What to do with one line; for `.edited`, `edited` holds the new line.
   mutating func decide(
     _ line: UnsafeRawBufferPointer, _ lineNumber: Int, _ file: String,
-    _ stderr: inout OutputWriter
+    _ driver: inout SweepDriver
   ) -> MarkVerdict {
     switch parser.parse(line) {
     case .blank:
       return .unchanged
     case .failed(let error):
-      reject(error.code.rawValue, error.message, line, at: error.offset, lineNumber, file, &stderr)
+      reject(error.code.rawValue, error.message, line, at: error.offset, lineNumber, file, &driver)
       return .unchanged
     case .record:
       break
@@ -254,7 +171,7 @@ struct MarkRun: ~Copyable {
         let at = record.index(.createdAt).map { Int(record.json.tokens[$0].start) } ?? 0
         reject(
           "BadRecord", "created_at is missing or not an RFC 3339 time", line,
-          at: record.textOffset + at, lineNumber, file, &stderr)
+          at: record.textOffset + at, lineNumber, file, &driver)
         return .unchanged
       }
       guard created < before else { return .unchanged }
@@ -339,24 +256,15 @@ struct MarkRun: ~Copyable {
 
   // MARK: - Reports
 
-  private mutating func reject(
+  private func reject(
     _ code: String, _ message: String, _ line: UnsafeRawBufferPointer, at offset: Int,
-    _ lineNumber: Int, _ file: String, _ stderr: inout OutputWriter
+    _ lineNumber: Int, _ file: String, _ driver: inout SweepDriver
   ) {
-    status = max(status, .rejected)
+    driver.raiseStatus(to: .rejected)
     var column = 1
     for i in 0..<min(offset, line.count) where line[i] & 0xC0 != 0x80 { column += 1 }
-    report(
+    driver.report(
       Diagnostic(
-        .error, code, message + " (kept as it is)", file: file, line: lineNumber, column: column),
-      &stderr)
-  }
-
-  private mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
-    progressLine.report(diagnostic, now: environment.monotonicClock, &stderr)
-  }
-
-  private mutating func endProgress(_ stderr: inout OutputWriter) {
-    progressLine.clear(now: environment.monotonicClock, &stderr)
+        .error, code, message + " (kept as it is)", file: file, line: lineNumber, column: column))
   }
 }

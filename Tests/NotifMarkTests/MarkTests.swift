@@ -1,5 +1,6 @@
 import NotifJSON
 import NotifModel
+import NotifSweep
 import Testing
 
 @testable import notif_mark
@@ -17,11 +18,14 @@ private func configure(_ arguments: [String]) throws(UsageError) -> MarkCommand.
 
 /// What notif-mark with `arguments` does to one line: the verdict and the new line.
 private func mark(_ arguments: [String], _ line: String) throws -> (MarkVerdict, String?) {
-  var run = MarkRun(configuration: try configure(arguments), environment: testEnvironment())
-  var stderr = OutputWriter(fd: -1, name: "<stderr>")
+  let configuration = try configure(arguments)
+  var run = MarkRun(configuration: configuration, environment: testEnvironment())
+  var driver = SweepDriver(
+    program: MarkCommand.name, options: configuration.sweep, environment: testEnvironment(),
+    stdout: OutputWriter(fd: -1, name: "<stdout>"), stderr: OutputWriter(fd: -1, name: "<stderr>"))
   let bytes = Array(line.utf8)
   return bytes.withUnsafeBytes { raw in
-    let verdict = run.decide(raw, 1, "<stdin>", &stderr)
+    let verdict = run.decide(raw, 1, "<stdin>", &driver)
     return (verdict, verdict == .edited ? run.edited.text : nil)
   }
 }

@@ -1,0 +1,241 @@
+import NotifJSON
+import NotifModel
+
+/// A sweeping tool's passes over its input (notif-expire, notif-mark), which `SweepDriver`
+/// runs as a filter or in place: the tool reads the lines and decides each one; the driver
+/// says where the lines go.
+public protocol SweepPasses: ~Copyable {
+  /// One input of the passes: a file operand, or the store.
+  associatedtype Input
+
+  /// Stream mode, before the archive opens: the inputs of the file operands (`-` is standard
+  /// input). One that cannot be opened is reported through `driver` (status 2) and left out;
+  /// a tool that opens each as it reads it does so in `sweep` instead.
+  mutating func open(_ files: [String], _ driver: inout SweepDriver) -> [Input]
+
+  /// In place: the store, open for reading at `fd` under its lock.
+  func input(store fd: Int32, name: String) -> Input
+
+  /// Reads `inputs` (once or more), decides every line, and hands the lines to `driver` in
+  /// input order: the kept ones to `writeKept`, the changed and removed ones as `--dry-run`
+  /// shows them to `writeChanges`, the archive lines of removed records to `writeArchived`.
+  /// While `driver.awaitsFirstChange`, nothing is written: at the first change,
+  /// `copyPrefix` takes the bytes before it as they are.
+  ///
+  /// - Throws: `SystemError` for a failed read or write: the run stops (status 2).
+  mutating func sweep(_ inputs: [Input], _ driver: inout SweepDriver) throws(SystemError)
+
+  /// Closes what `open` opened, once the run is over.
+  func close(_ inputs: [Input])
+}
+
+/// One run of a sweeping tool (notif-expire, notif-mark), as a filter or in place on a store:
+/// the order of its steps, where its lines go, its progress line and its exit status.
+///
+/// As a filter: the tool opens its operands, then the archive opens (`StreamArchive`), the
+/// passes run, kept lines go to standard output and removed ones to the archive, which is
+/// synced before the run succeeds. In place: the store's session is taken (its lock, an
+/// interrupted sweep recovered; status 75 when another holds the lock), the passes run, and
+/// at the first change `StoreRewrite` starts the new store with the bytes before it; at the
+/// end it commits, or abandons on any failure. A store where nothing changes is read and
+/// never written. With `--dry-run` only the changes go to standard output.
+///
+/// The driver holds the tool's standard output and standard error for the run: the tool
+/// reports through `report` (which clears the progress line first) and writes through
+/// `writeKept`, `writeChanges` and `writeArchived`.
+public struct SweepDriver: ~Copyable {
+  /// The options of the sweep.
+  public let options: SweepOptions
+  /// The exit status so far.
+  public private(set) var status = ExitStatus.success
+  private let monotonicClock: () -> Double
+  private let pid: Int32
+  private var stdout: OutputWriter
+  private var stderr: OutputWriter
+  private var progressLine: ProgressLine
+  private var destination = Destination.stream
+  private var archive: StreamArchive?
+  private var rewrite: StoreRewrite?
+  private var storeFD: Int32 = -1
+
+  /// Where the lines go.
+  private enum Destination {
+    /// Kept lines to standard output, archive lines to the archive.
+    case stream
+    /// The changes to standard output; nothing else.
+    case dryRun
+    /// In place, before the first change: nothing is written yet.
+    case storeBeforeFirstChange
+    /// In place: kept lines to the new store, archive lines to the archive.
+    case store
+  }
+
+  /// A driver for `program` (the prefix of its messages), writing to `stdout` and `stderr`.
+  public init(
+    program: String, options: SweepOptions, environment: ToolEnvironment,
+    stdout: consuming OutputWriter, stderr: consuming OutputWriter
+  ) {
+    self.options = options
+    monotonicClock = environment.monotonicClock
+    pid = environment.pid
+    self.stdout = stdout
+    self.stderr = stderr
+    progressLine = ProgressLine(program: program)
+  }
+
+  /// Runs `passes` as `options` say, in stream mode or in place, and returns the exit status.
+  public static func run<Passes: SweepPasses & ~Copyable>(
+    _ passes: inout Passes, program: String, options: SweepOptions,
+    environment: ToolEnvironment, stdout: inout OutputWriter, stderr: inout OutputWriter
+  ) -> ExitStatus {
+    // The writers are the driver's for the run, and the caller's again after it.
+    var driver = SweepDriver(
+      program: program, options: options, environment: environment, stdout: stdout,
+      stderr: stderr)
+    let status = driver.run(&passes)
+    stdout = driver.stdout
+    stderr = driver.stderr
+    return status
+  }
+
+  private mutating func run<Passes: SweepPasses & ~Copyable>(_ passes: inout Passes)
+    -> ExitStatus
+  {
+    do throws(SystemError) {
+      if let store = options.store {
+        try runInPlace(store, &passes)
+      } else {
+        try runStream(&passes)
+      }
+    } catch {
+      progressLine.clear(now: monotonicClock, &stderr)
+      report(Diagnostic(.error, "Failed", error.message, file: error.path))
+      return .failure
+    }
+    progressLine.clear(now: monotonicClock, &stderr)
+    return status
+  }
+
+  private mutating func runStream<Passes: SweepPasses & ~Copyable>(_ passes: inout Passes)
+    throws(SystemError)
+  {
+    let inputs = passes.open(options.files, &self)
+    defer { passes.close(inputs) }
+    archive = try StreamArchive(options: options)
+    destination = options.dryRun ? .dryRun : .stream
+    try passes.sweep(inputs, &self)
+    try stdout.flush()
+    try archive?.sync()
+  }
+
+  /// In place: under the store's lock (released when `session` drops, on every path), after
+  /// recovering an interrupted sweep.
+  private mutating func runInPlace<Passes: SweepPasses & ~Copyable>(
+    _ store: String, _ passes: inout Passes
+  ) throws(SystemError) {
+    guard
+      let session = try StoreSession.acquire(
+        store: store, options: options, monotonicClock: monotonicClock,
+        report: { diagnostic in report(diagnostic) })
+    else {
+      status = .locked
+      return
+    }
+    storeFD = session.fd
+    let inputs = [passes.input(store: session.fd, name: store)]
+    if options.dryRun {
+      destination = .dryRun
+      try passes.sweep(inputs, &self)
+      try stdout.flush()
+      return
+    }
+    rewrite = StoreRewrite(
+      store: store, storeStatus: session.status, archive: options.archive, pid: pid)
+    destination = .storeBeforeFirstChange
+    do throws(SystemError) {
+      try passes.sweep(inputs, &self)
+      if destination == .store { try rewrite?.commit() }
+    } catch {
+      rewrite?.abandon()
+      throw error
+    }
+  }
+
+  // MARK: - Output
+
+  /// Whether `--dry-run` was given: only the changes are written.
+  public var dryRun: Bool { options.dryRun }
+
+  /// Whether removed records' archive lines are wanted: written to an archive, or shown by
+  /// `--dry-run`.
+  public var archiving: Bool { options.dryRun || options.archive != nil }
+
+  /// In place, before the first change: lines are not written, and the first change calls
+  /// `copyPrefix`.
+  public var awaitsFirstChange: Bool { destination == .storeBeforeFirstChange }
+
+  /// At the first change in place: starts the new store (and the journal), copying into it
+  /// `prefix`, the store's bytes before the change, as they are.
+  public mutating func copyPrefix(_ prefix: Range<Int64>) throws(SystemError) {
+    precondition(awaitsFirstChange)
+    destination = .store
+    try rewrite?.start(copying: prefix, from: storeFD)
+  }
+
+  /// Writes kept lines (whole lines with their newlines), unless they are not written.
+  public mutating func writeKept(_ lines: UnsafeRawBufferPointer) throws(SystemError) {
+    switch destination {
+    case .stream: try stdout.write(lines)
+    case .store: try rewrite?.writeKept(lines, newline: false)
+    case .dryRun, .storeBeforeFirstChange: break
+    }
+  }
+
+  /// Writes kept lines (whole lines with their newlines), unless they are not written.
+  public mutating func writeKept(_ lines: ByteBuffer) throws(SystemError) {
+    switch destination {
+    case .stream: try stdout.write(lines)
+    case .store: try rewrite?.writeKept(lines)
+    case .dryRun, .storeBeforeFirstChange: break
+    }
+  }
+
+  /// Writes changed and removed lines as `--dry-run` shows them; only with `--dry-run`.
+  public mutating func writeChanges(_ lines: ByteBuffer) throws(SystemError) {
+    if destination == .dryRun { try stdout.write(lines) }
+  }
+
+  /// Appends removed records' archive lines to the archive, if there is one (not with
+  /// `--dry-run`).
+  public mutating func writeArchived(_ lines: ByteBuffer) throws(SystemError) {
+    switch destination {
+    case .stream: try archive?.write(lines)
+    case .store: try rewrite?.writeArchived(lines)
+    case .dryRun, .storeBeforeFirstChange: break
+    }
+  }
+
+  // MARK: - Reports
+
+  /// Raises the exit status to `status`, if that is worse.
+  public mutating func raiseStatus(to status: ExitStatus) {
+    self.status = max(self.status, status)
+  }
+
+  /// Clears the progress line, then writes `diagnostic` on standard error.
+  public mutating func report(_ diagnostic: Diagnostic) {
+    progressLine.report(diagnostic, now: monotonicClock, &stderr)
+  }
+
+  /// Starts the progress line of a pass, when `--progress` (or a terminal) asks for one.
+  public mutating func startProgress() {
+    if options.progress { progressLine.start(now: monotonicClock()) }
+  }
+
+  /// Shows how far the pass has come, when the line is started and it is time to.
+  public mutating func showProgress(records: Int, bytes: Int64) {
+    if progressLine.isStarted {
+      progressLine.update(records: records, bytes: bytes, now: monotonicClock, &stderr)
+    }
+  }
+}
