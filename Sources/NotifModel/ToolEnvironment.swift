@@ -14,40 +14,37 @@ public struct ToolEnvironment {
   /// The real-time clock: the reference time when neither `--now` nor `SOURCE_DATE_EPOCH` is.
   public var clock: () -> Timestamp
   /// Seconds on a monotonic clock, for waiting and for progress.
-  public var monotonicClock: () -> Double
+  public var monotonicClock: () -> Double = { 0 }
   /// Whether standard error is a terminal: the default of `--progress`.
-  public var stderrIsTerminal: Bool
+  public var stderrIsTerminal = false
   /// The process id, which names temporary files.
-  public var pid: Int32
+  public var pid: Int32 = 0
   /// `TMPDIR`, else `/tmp`: where spooled input goes.
-  public var temporaryDirectory: String
+  public var temporaryDirectory = "/tmp"
 
-  /// An environment with the given values; the defaults are a fixed one, for tests: no
-  /// arguments and no `SOURCE_DATE_EPOCH`, both clocks stopped at 0, standard error not a
-  /// terminal, process id 0, `/tmp`.
+  /// An environment with the given arguments, `SOURCE_DATE_EPOCH` and clock; the rest, and the
+  /// defaults, are a fixed environment, for tests: the clocks stopped at 0, standard error not
+  /// a terminal, process id 0, `/tmp`.
   public init(
     arguments: [String] = [], sourceDateEpoch: String? = nil,
-    clock: @escaping () -> Timestamp = { Timestamp(seconds: 0) },
-    monotonicClock: @escaping () -> Double = { 0 }, stderrIsTerminal: Bool = false,
-    pid: Int32 = 0, temporaryDirectory: String = "/tmp"
+    clock: @escaping () -> Timestamp = { Timestamp(seconds: 0) }
   ) {
     self.arguments = arguments
     self.sourceDateEpoch = sourceDateEpoch
     self.clock = clock
-    self.monotonicClock = monotonicClock
-    self.stderrIsTerminal = stderrIsTerminal
-    self.pid = pid
-    self.temporaryDirectory = temporaryDirectory
   }
 
   /// This process's environment, read now.
   public static func current() -> ToolEnvironment {
     func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-    return ToolEnvironment(
+    var environment = ToolEnvironment(
       arguments: Array(CommandLine.arguments.dropFirst()),
-      sourceDateEpoch: variable("SOURCE_DATE_EPOCH"), clock: realTime, monotonicClock: monotonic,
-      stderrIsTerminal: isatty(STDERR_FILENO) == 1, pid: getpid(),
-      temporaryDirectory: variable("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+      sourceDateEpoch: variable("SOURCE_DATE_EPOCH"), clock: realTime)
+    environment.monotonicClock = monotonic
+    environment.stderrIsTerminal = isatty(STDERR_FILENO) == 1
+    environment.pid = getpid()
+    environment.temporaryDirectory = variable("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    return environment
   }
 
   /// The reference time: `--now` (RFC 3339 or `@epoch`), else `SOURCE_DATE_EPOCH`, else
