@@ -23,3 +23,52 @@ public struct InputFile: ~Copyable {
     if fd != STDIN_FILENO { close(fd) }
   }
 }
+
+extension InputFile {
+  /// Reads the JSON texts of `operand` (`-`: standard input) in turn, each at most
+  /// `maxRecordBytes`, and calls `body` with the reader at each one, as the filters of
+  /// records and group objects read their operands.
+  ///
+  /// What cannot be read goes to `report`: an operand that cannot be opened or read
+  /// (`Unreadable`; the rest of it is skipped), a text that is not JSON (its error, and reading
+  /// goes on at the next line that starts one).
+  ///
+  /// - Returns: `.failure` when the operand could not be opened or read, else `.rejected` when
+  ///   a text was not JSON, else `.success`; what `body` rejects is the caller's to count.
+  /// - Complexity: O(n) in the bytes read, besides `body`.
+  public static func forEachRecord<E: Error>(
+    of operand: String, maxRecordBytes: Int, report: (Diagnostic) -> Void,
+    _ body: (inout RecordReader) throws(E) -> Void
+  ) throws(E) -> ExitStatus {
+    let input: InputFile
+    do {
+      input = try InputFile(operand: operand)
+    } catch {
+      report(Diagnostic(.error, "Unreadable", error.message, file: error.path))
+      return .failure
+    }
+    var reader = RecordReader(fd: input.fd, name: input.name, maxRecordBytes: maxRecordBytes)
+    var status = ExitStatus.success
+    while true {
+      let event: RecordEvent
+      do {
+        event = try reader.next()
+      } catch {
+        report(Diagnostic(.error, "Unreadable", error.message, file: input.name))
+        return .failure
+      }
+      switch event {
+      case .end:
+        return status
+      case .failure(let error, let line, let column):
+        status = max(status, .rejected)
+        report(
+          Diagnostic(
+            .error, error.code.rawValue, error.message, file: input.name, line: line,
+            column: column))
+      case .record:
+        try body(&reader)
+      }
+    }
+  }
+}

@@ -37,57 +37,32 @@ struct GroupRun {
   }
 
   private mutating func read(_ file: String, stderr: inout OutputWriter) {
-    let input: InputFile
-    do {
-      input = try InputFile(operand: file)
-    } catch {
-      report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
-      status = max(status, .failure)
-      return
-    }
-    let (name, fd) = (input.name, input.fd)
-    var reader = RecordReader(fd: fd, name: name, maxRecordBytes: options.maxRecordBytes)
-    while true {
-      let event: RecordEvent
-      do {
-        event = try reader.next()
-      } catch {
-        report(Diagnostic(.error, "Unreadable", error.message, file: name), &stderr)
-        status = max(status, .failure)
-        return
-      }
-      switch event {
-      case .end:
-        return
-      case .failure(let error, let line, let column):
-        status = max(status, .rejected)
+    let read = InputFile.forEachRecord(
+      of: file, maxRecordBytes: options.maxRecordBytes,
+      report: { diagnostic in report(diagnostic, &stderr) }
+    ) { reader in
+      let isCompact = reader.recordIsCompact
+      let outcome: (problem: Problem?, badWeight: Int?) =
+        options.merge
+        ? mergeObject(&reader, isCompact: isCompact) : groupRecord(&reader, isCompact: isCompact)
+      if let offset = outcome.badWeight {
+        let at = reader.position(ofRecordOffset: offset)
         report(
           Diagnostic(
-            .error, error.code.rawValue, error.message, file: name, line: line, column: column),
-          &stderr)
-      case .record:
-        let isCompact = reader.recordIsCompact
-        let outcome: (problem: Problem?, badWeight: Int?) =
-          options.merge
-          ? mergeObject(&reader, isCompact: isCompact) : groupRecord(&reader, isCompact: isCompact)
-        if let offset = outcome.badWeight {
-          let at = reader.position(ofRecordOffset: offset)
-          report(
-            Diagnostic(
-              .warning, "BadSummaryArgCount",
-              "'\(RecordField.summaryArgCount.key)' is not a whole number of 1 or more: counted as 1",
-              file: name, line: at.line, column: at.column), &stderr)
-        }
-        if let problem = outcome.problem {
-          status = max(status, .rejected)
-          let at = reader.position(ofRecordOffset: problem.offset)
-          report(
-            Diagnostic(
-              .error, problem.code, problem.message, file: name, line: at.line, column: at.column),
-            &stderr)
-        }
+            .warning, "BadSummaryArgCount",
+            "'\(RecordField.summaryArgCount.key)' is not a whole number of 1 or more: counted as 1",
+            file: reader.name, line: at.line, column: at.column), &stderr)
+      }
+      if let problem = outcome.problem {
+        status = max(status, .rejected)
+        let at = reader.position(ofRecordOffset: problem.offset)
+        report(
+          Diagnostic(
+            .error, problem.code, problem.message, file: reader.name, line: at.line,
+            column: at.column), &stderr)
       }
     }
+    status = max(status, read)
   }
 
   /// Groups the current record; returns the problem that rejects it, if any, and the offset of

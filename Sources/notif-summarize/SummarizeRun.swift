@@ -108,81 +108,52 @@ struct SummarizeRun {
     _ file: String, _ summarizer: Summarizer, stdout: inout OutputWriter,
     stderr: inout OutputWriter
   ) throws(OutputFailed) {
-    let input: InputFile
-    do {
-      input = try InputFile(operand: file)
-    } catch {
-      report(
-        SetupProblem(file: error.path, line: nil, code: "Unreadable", message: error.message),
-        stderr: &stderr)
-      status = .failure
-      return
-    }
-    let (name, fd) = (input.name, input.fd)
-    var reader = RecordReader(fd: fd, name: name, maxRecordBytes: Self.maxRecordBytes)
     let profile = configuration.profile
     let hiddenPreviews = configuration.hiddenPreviews
-    while true {
-      let event: RecordEvent
-      do {
-        event = try reader.next()
-      } catch {
-        report(
-          SetupProblem(file: name, line: nil, code: "Unreadable", message: error.message),
-          stderr: &stderr)
-        status = .failure
-        return
+    let read = try InputFile.forEachRecord(
+      of: file, maxRecordBytes: Self.maxRecordBytes,
+      report: { diagnostic in report(diagnostic, stderr: &stderr) }
+    ) { (reader: inout RecordReader) throws(OutputFailed) in
+      let isCompact = reader.recordIsCompact
+      var fallbacks: Fallbacks = []
+      var warning: GroupObject.Problem? = nil
+      output.removeAll()
+      let problem: GroupObject.Problem? = reader.withRecord { view in
+        do throws(GroupObject.Problem) {
+          let facts = try GroupObject.read(view, profile: profile, warning: &warning)
+          let hidden = summarizer.hiddenSummary(facts, fallbacks: &fallbacks)
+          let summary =
+            hiddenPreviews ? hidden : summarizer.summary(facts, fallbacks: &fallbacks)
+          GroupObject.write(
+            view, isCompact: isCompact, summary: summary, hidden: hidden, into: &output)
+          return nil
+        } catch {
+          return error
+        }
       }
-      switch event {
-      case .end:
-        return
-      case .failure(let error, let line, let column):
-        status = max(status, .rejected)
+      for found in [warning, problem].compactMap({ $0 }) {
+        let at = reader.position(ofRecordOffset: found.offset)
         report(
           Diagnostic(
-            .error, error.code.rawValue, error.message, file: name, line: line, column: column),
-          stderr: &stderr)
-      case .record:
-        let isCompact = reader.recordIsCompact
-        var fallbacks: Fallbacks = []
-        var warning: GroupObject.Problem? = nil
-        output.removeAll()
-        let problem: GroupObject.Problem? = reader.withRecord { view in
-          do throws(GroupObject.Problem) {
-            let facts = try GroupObject.read(view, profile: profile, warning: &warning)
-            let hidden = summarizer.hiddenSummary(facts, fallbacks: &fallbacks)
-            let summary =
-              hiddenPreviews ? hidden : summarizer.summary(facts, fallbacks: &fallbacks)
-            GroupObject.write(
-              view, isCompact: isCompact, summary: summary, hidden: hidden, into: &output)
-            return nil
-          } catch {
-            return error
-          }
-        }
-        for found in [warning, problem].compactMap({ $0 }) {
-          let at = reader.position(ofRecordOffset: found.offset)
-          report(
-            Diagnostic(
-              found.code == "BadGroup" ? .error : .warning, found.code, found.message, file: name,
-              line: at.line, column: at.column), stderr: &stderr)
-        }
-        if problem != nil {
-          status = max(status, .rejected)
-          continue
-        }
-        let unwarned = fallbacks.subtracting(warned)
-        if !unwarned.isEmpty {
-          warned.formUnion(unwarned)
-          warnEnglish(unwarned, file: name, line: reader.recordLine, stderr: &stderr)
-        }
-        do {
-          try stdout.write(output)
-        } catch {
-          throw OutputFailed(error: error)
-        }
+            found.code == "BadGroup" ? .error : .warning, found.code, found.message,
+            file: reader.name, line: at.line, column: at.column), stderr: &stderr)
+      }
+      if problem != nil {
+        status = max(status, .rejected)
+        return
+      }
+      let unwarned = fallbacks.subtracting(warned)
+      if !unwarned.isEmpty {
+        warned.formUnion(unwarned)
+        warnEnglish(unwarned, file: reader.name, line: reader.recordLine, stderr: &stderr)
+      }
+      do throws(SystemError) {
+        try stdout.write(output)
+      } catch {
+        throw OutputFailed(error: error)
       }
     }
+    status = max(status, read)
   }
 
   private func warnEnglish(
