@@ -17,12 +17,15 @@ public struct CommandLineTool: Sendable {
   /// The whole `--help` text, ending in a newline.
   public let help: String
 
-  /// Describes a tool by its texts.
+  /// Describes a tool by its texts. `help` is the text of `--help` up to the lines of `-h`
+  /// and `--version`, which end every tool's and are added here.
   public init(name: String, version: String, usage: String, help: String) {
     self.name = name
     self.version = version
     self.usage = usage
-    self.help = help
+    self.help =
+      help + "  -h, --help                show this help and exit\n"
+      + "      --version             show the version and exit\n"
   }
 
   /// Answers `--help` or `--version` when given (help first): writes the text to `stdout` and

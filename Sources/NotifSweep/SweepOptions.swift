@@ -17,6 +17,20 @@ public struct SweepOptions: Sendable, Equatable {
   /// The file operands (`-` for standard input when none; unused with `--store`).
   public var files: [String] = []
 
+  /// The options `init` reads, for the tool's list of options.
+  public static let specs: [OptionSpec] = [
+    .flag("dry-run", "n"), .value("archive"), .value("store"), .value("wait"),
+    .flag("progress"), .flag("no-progress"),
+  ]
+
+  /// The `--help` lines of `--wait`, `--progress` and `--no-progress`, which say the same in
+  /// both tools (the others say what the tool does), without a final newline.
+  public static let help = [
+    "      --wait seconds        with --store: wait this long for the lock (default 0)",
+    "      --progress            show progress on standard error (default: when a terminal)",
+    "      --no-progress         do not show progress",
+  ].joined(separator: "\n")
+
   /// No options: a dry filter of standard input.
   public init() {}
 

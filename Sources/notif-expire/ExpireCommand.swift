@@ -22,21 +22,15 @@ struct ExpireCommand: ToolCommand {
                                   removed_reason
             --now time            the time to expire against (RFC 3339 or @epoch)
             --store file          sweep this store file in place, under its lock
-            --wait seconds        with --store: wait this long for the lock (default 0)
-            --progress            show progress on standard error (default: when a terminal)
-            --no-progress         do not show progress
-        -h, --help                show this help and exit
-            --version             show the version and exit
+      \(SweepOptions.help)
 
       """
 
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
-  static let options: [OptionSpec] = [
-    .value("policy", "p"), .flag("dry-run", "n"), .value("archive"), .value("now"),
-    .value("store"), .value("wait"), .flag("progress"), .flag("no-progress"),
-    .flag("help", "h"), .flag("version"),
-  ]
+  static let options: [OptionSpec] =
+    [.value("policy", "p"), .value("now"), .flag("help", "h"), .flag("version")]
+    + SweepOptions.specs
 
   /// What the command line asked for.
   struct Configuration {

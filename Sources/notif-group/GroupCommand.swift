@@ -26,8 +26,6 @@ struct GroupCommand: ToolCommand {
             --no-items            write only counts and the leading record (items: null)
             --order order         list items newest first (feed, the default) or last (chat)
             --sort key            rank by time (the default) or by relevance, then time
-        -h, --help                show this help and exit
-            --version             show the version and exit
 
       """
 

@@ -39,23 +39,18 @@ struct MarkCommand: ToolCommand {
                                   removed_reason
             --now time            the time to set (RFC 3339 or @epoch)
             --store file          change this store file in place, under its lock
-            --wait seconds        with --store: wait this long for the lock (default 0)
-            --progress            show progress on standard error (default: when a terminal)
-            --no-progress         do not show progress
-        -h, --help                show this help and exit
-            --version             show the version and exit
+      \(SweepOptions.help)
 
       """
 
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
-  static let options: [OptionSpec] = [
-    .flag("read"), .flag("unread"), .flag("seen"), .flag("delete"), .flag("all"),
-    .value("id"), .value("ids-from"), .value("app"), .value("thread"), .value("category"),
-    .value("before"), .flag("dry-run", "n"), .value("archive"), .value("now"), .value("store"),
-    .value("wait"), .flag("progress"), .flag("no-progress"), .flag("help", "h"),
-    .flag("version"),
-  ]
+  static let options: [OptionSpec] =
+    [
+      .flag("read"), .flag("unread"), .flag("seen"), .flag("delete"), .flag("all"),
+      .value("id"), .value("ids-from"), .value("app"), .value("thread"), .value("category"),
+      .value("before"), .value("now"), .flag("help", "h"), .flag("version"),
+    ] + SweepOptions.specs
 
   /// What to do to the selected records.
   struct Actions: Equatable {

@@ -28,8 +28,6 @@ struct ParseCommand: ToolCommand {
                                   longest JSON text accepted (default 1m; k and m suffixes)
             --now time            created_at for inputs without received_at (RFC 3339 or @epoch)
             --push-type type      push type for inputs without an apns-push-type header
-        -h, --help                show this help and exit
-            --version             show the version and exit
 
       """
 

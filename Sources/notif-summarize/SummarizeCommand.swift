@@ -24,8 +24,6 @@ struct SummarizeCommand: ToolCommand {
             --hidden-previews     write the hidden-previews placeholder as the summary too
             --max-args k          list at most k summary arguments, then "N others"
             --format format       diagnostics as text (default), github or json
-        -h, --help                show this help and exit
-            --version             show the version and exit
 
       """
 

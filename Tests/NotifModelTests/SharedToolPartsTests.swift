@@ -69,9 +69,12 @@ import Testing
     #expect(stderr == "notif-x: bad\nusage: notif-x\n")
   }
 
+  static let help =
+    "usage: notif-x\n\nHelp.\n  -h, --help                show this help and exit\n"
+    + "      --version             show the version and exit\n"
+
   @Test(arguments: [
-    (["--help"], "usage: notif-x\n\nHelp.\n"), (["--version"], "notif-x 0.1.0\n"),
-    (["--version", "-h"], "usage: notif-x\n\nHelp.\n"),
+    (["--help"], help), (["--version"], "notif-x 0.1.0\n"), (["--version", "-h"], help),
   ])
   func helpAndVersionAnswer(_ arguments: [String], _ expected: String) throws {
     let scanned = try OptionScanner.scan(arguments, [.flag("help", "h"), .flag("version")])

@@ -160,7 +160,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
   @Test func printsHelpStartingWithTheUsage() {
     let (status, stdout, stderr) = run(["-h"])
     #expect(status == .success)
-    #expect(stdout == ParseCommand.help)
+    #expect(stdout == ParseCommand.tool.help)
     #expect(stdout.hasPrefix(ParseCommand.usage))
     #expect(stderr == "")
   }
