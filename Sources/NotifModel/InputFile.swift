@@ -36,6 +36,7 @@ extension InputFile {
   /// - Returns: `.failure` when the operand could not be opened or read, else `.rejected` when
   ///   a text was not JSON, else `.success`; what `body` rejects is the caller's to count.
   /// - Complexity: O(n) in the bytes read, besides `body`.
+  @inlinable  // specialized in the tool, with `body` inlined: it runs once per record
   public static func forEachRecord<E: Error>(
     of operand: String, maxRecordBytes: Int, report: (Diagnostic) -> Void,
     _ body: (inout RecordReader) throws(E) -> Void
