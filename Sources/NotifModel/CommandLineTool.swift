@@ -47,15 +47,21 @@ public struct CommandLineTool: Sendable {
   public func finish(
     writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
   ) -> ExitStatus {
-    do {
+    do throws(SystemError) {
       try out.write(text)
       try out.flush()
       return .success
     } catch {
-      try? stderr.write("\(name): \(error)\n")
-      try? stderr.flush()
-      return .failure
+      return reportFailedWrite(error, stderr: &stderr)
     }
+  }
+
+  /// Reports a failed write on `stderr` as `PROG: FILE: message` and returns `.failure`
+  /// (exit 2): output that cannot be written stops the run.
+  public func reportFailedWrite(_ error: SystemError, stderr: inout OutputWriter) -> ExitStatus {
+    try? stderr.write("\(name): \(error)\n")
+    try? stderr.flush()
+    return .failure
   }
 
   /// Reports a usage error on `stderr` (`PROG: message`, then the usage lines) and returns

@@ -29,9 +29,7 @@ struct GroupRun {
       try grouper.write { (line: ByteBuffer) throws(SystemError) in try stdout.write(line) }
       try stdout.flush()
     } catch {
-      try? stderr.write("\(GroupCommand.name): \(error)\n")
-      try? stderr.flush()
-      return .failure
+      return GroupCommand.tool.reportFailedWrite(error, stderr: &stderr)
     }
     return status
   }

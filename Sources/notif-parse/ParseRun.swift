@@ -55,9 +55,7 @@ struct ParseRun {
         throw OutputFailed(error: error)
       }
     } catch {
-      try? stderr.write("\(ParseCommand.name): \(error.error)\n")
-      try? stderr.flush()
-      return .failure
+      return ParseCommand.tool.reportFailedWrite(error.error, stderr: &stderr)
     }
     return tally.status
   }

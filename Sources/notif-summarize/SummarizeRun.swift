@@ -41,9 +41,7 @@ struct SummarizeRun {
         throw OutputFailed(error: error)
       }
     } catch {
-      try? stderr.write("\(SummarizeCommand.name): \(error.error)\n")
-      try? stderr.flush()
-      return .failure
+      return SummarizeCommand.tool.reportFailedWrite(error.error, stderr: &stderr)
     }
     return status
   }
