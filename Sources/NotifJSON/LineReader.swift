@@ -115,12 +115,8 @@ public struct LineReader: ~Copyable {
         start = 0
       }
       if capacity - end < Self.readSize {
-        let bigger = capacity * 2
-        let fresh = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: 16)
-        fresh.copyMemory(from: buffer, byteCount: end)
-        buffer.deallocate()
-        buffer = fresh
-        capacity = bigger
+        buffer = moved(buffer, keeping: end, to: capacity * 2)
+        capacity *= 2
       }
     }
     while true {

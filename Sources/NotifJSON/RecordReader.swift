@@ -260,12 +260,8 @@ public struct RecordReader: ~Copyable {
   }
 
   private mutating func grow() {
-    let bigger = capacity * 2
-    let fresh = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: 16)
-    fresh.copyMemory(from: buffer, byteCount: end)
-    buffer.deallocate()
-    buffer = fresh
-    capacity = bigger
+    buffer = moved(buffer, keeping: end, to: capacity * 2)
+    capacity *= 2
   }
 
   // MARK: - Positions
@@ -388,4 +384,15 @@ public struct RecordReader: ~Copyable {
       }
     }
   }
+}
+
+/// The first `count` bytes of `buffer`, moved to new memory of `capacity` bytes (16-aligned);
+/// `buffer` is freed. How the readers grow their buffer for a long line or record.
+func moved(_ buffer: UnsafeMutableRawPointer, keeping count: Int, to capacity: Int)
+  -> UnsafeMutableRawPointer
+{
+  let fresh = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+  fresh.copyMemory(from: buffer, byteCount: count)
+  buffer.deallocate()
+  return fresh
 }

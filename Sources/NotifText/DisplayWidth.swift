@@ -19,18 +19,9 @@ public enum DisplayWidth {
       // Latin: only the controls are not 1 (the soft hyphen shows, as wcwidth counts it).
       return value < 0x20 || (value >= 0x7F && value < 0xA0) ? 0 : 1
     }
-    var low = 0
-    var high = runs.count
-    while low < high {
-      let middle = (low + high) / 2
-      if runs[middle].last < value {
-        low = middle + 1
-      } else {
-        high = middle
-      }
-    }
-    guard low < runs.count, runs[low].first <= value else { return 1 }
-    return Int(runs[low].width)
+    let run = firstRun(endingAtOrAfter: value, count: runs.count) { runs[$0].last }
+    guard run < runs.count, runs[run].first <= value else { return 1 }
+    return Int(runs[run].width)
   }
 
   /// The columns `character` takes: its widest code point's, or 2 for an emoji base with
@@ -59,16 +50,27 @@ public enum DisplayWidth {
 
   static func isEmojiVariationBase(_ scalar: Unicode.Scalar) -> Bool {
     let value = scalar.value
+    let bases = emojiVariationBases
+    let run = firstRun(endingAtOrAfter: value, count: bases.count) { bases[$0].last }
+    return run < bases.count && bases[run].first <= value
+  }
+
+  /// The index of the first of `count` sorted, disjoint runs whose last code point (`last`) is
+  /// `value` or above; `count` if there is none. A binary search.
+  @inline(__always)
+  private static func firstRun(
+    endingAtOrAfter value: UInt32, count: Int, last: (Int) -> UInt32
+  ) -> Int {
     var low = 0
-    var high = emojiVariationBases.count
+    var high = count
     while low < high {
       let middle = (low + high) / 2
-      if emojiVariationBases[middle].last < value {
+      if last(middle) < value {
         low = middle + 1
       } else {
         high = middle
       }
     }
-    return low < emojiVariationBases.count && emojiVariationBases[low].first <= value
+    return low
   }
 }

@@ -118,7 +118,7 @@ final class SweepBatch: @unchecked Sendable {
   func process(with decider: inout ExpireDecider) {
     switch task {
     case .sweep(let archiving): decide(with: &decider, archiving: archiving)
-    case .collapseKeys: findCollapseKeys(with: &decider)
+    case .collapseKeys: findCollapseMarks(of: nil, with: &decider)
     case .collapseWinners(let keys): findCollapseMarks(of: keys, with: &decider)
     case .capGroups: findCapMarks(with: &decider)
     }
@@ -136,23 +136,10 @@ final class SweepBatch: @unchecked Sendable {
     }
   }
 
-  /// Collapse, first pass: the key and mark of each record with a collapse_id.
-  private func findCollapseKeys(with decider: inout ExpireDecider) {
-    forEachLine { line, ordinal in
-      guard ExpireDecider.mayHaveCollapseID(line), decider.parser.parse(line) == .record else {
-        return
-      }
-      let record = decider.parser.record
-      guard !record.isNull(.collapseID), case .time(let created) = record.time(.createdAt)
-      else { return }
-      collapseMarks.append(
-        (KeyHash(decider.collapseKey(record)), Mark(time: created, ordinal: ordinal)))
-    }
-  }
-
-  /// Collapse, second pass over the input, when the log of the first failed: the mark of each
-  /// record whose key's fingerprint repeats.
-  private func findCollapseMarks(of keys: FingerprintSet, with decider: inout ExpireDecider) {
+  /// Collapse: the key and mark of each record with a collapse_id; in the second pass over the
+  /// input (when the log of the first failed, `keys` given), only of those whose key's
+  /// fingerprint repeats.
+  private func findCollapseMarks(of keys: FingerprintSet?, with decider: inout ExpireDecider) {
     forEachLine { line, ordinal in
       guard ExpireDecider.mayHaveCollapseID(line), decider.parser.parse(line) == .record else {
         return
@@ -161,7 +148,7 @@ final class SweepBatch: @unchecked Sendable {
       guard !record.isNull(.collapseID), case .time(let created) = record.time(.createdAt)
       else { return }
       let key = KeyHash(decider.collapseKey(record))
-      guard keys.isRepeated(key.fingerprint) else { return }
+      if let keys, !keys.isRepeated(key.fingerprint) { return }
       collapseMarks.append((key, Mark(time: created, ordinal: ordinal)))
     }
   }

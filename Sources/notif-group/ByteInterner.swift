@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import NotifJSON
 
 /// A set of byte strings, each given a dense number (0, 1, 2, ...) the first time it is seen.
 ///
@@ -163,11 +157,6 @@ final class ByteInterner {
       }
       h = (h ^ word) &* 0xFF51_AFD7_ED55_8CCD
     }
-    h ^= h >> 33
-    h &*= 0xFF51_AFD7_ED55_8CCD
-    h ^= h >> 33
-    h &*= 0xC4CE_B9FE_1A85_EC53
-    h ^= h >> 33
-    return h
+    return murmur3Finalize(h)
   }
 }

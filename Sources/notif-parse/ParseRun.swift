@@ -156,15 +156,9 @@ struct ParseRun {
     var eof = false
     while !eof {
       if submitted - written == ring {
-        let next = chunks[(written + 1) % ring].bytes.load(as: UInt8.self)
-        guard
-          try writeResults(of: written, workers, nextByte: next, stdout: &stdout, stderr: &stderr)
-        else {
-          let last = chunks[(submitted - 1) % ring]
-          return try fallBack(
-            from: written, to: submitted, then: last, last.count, fd, name: name, line: line,
-            workers, stdout: &stdout, stderr: &stderr)
-        }
+        let wrote = try writeOrHandOver(
+          written, of: submitted, fd, name: name, line: line, workers, &stdout, &stderr)
+        guard wrote else { return }
         written += 1
       }
       let chunk = chunks[submitted % ring]
@@ -217,17 +211,30 @@ struct ParseRun {
       submitted += 1
     }
     while written < submitted {
-      let next =
-        written + 1 < submitted ? chunks[(written + 1) % ring].bytes.load(as: UInt8.self) : nil
-      guard try writeResults(of: written, workers, nextByte: next, stdout: &stdout, stderr: &stderr)
-      else {
-        let last = chunks[(submitted - 1) % ring]
-        return try fallBack(
-          from: written, to: submitted, then: last, last.count, fd, name: name, line: line,
-          workers, stdout: &stdout, stderr: &stderr)
-      }
+      let wrote = try writeOrHandOver(
+        written, of: submitted, fd, name: name, line: line, workers, &stdout, &stderr)
+      guard wrote else { return }
       written += 1
     }
+  }
+
+  /// Writes the results of chunk `index` of the `submitted` (`writeResults`); where they are
+  /// not what one reader would have made, one reader goes on from there to the end of the
+  /// input (`fallBack`, from the last chunk submitted), and it returns false.
+  private mutating func writeOrHandOver(
+    _ index: Int, of submitted: Int, _ fd: Int32, name: String, line: Int,
+    _ workers: ChunkWorkers, _ stdout: inout OutputWriter, _ stderr: inout OutputWriter
+  ) throws(OutputFailed) -> Bool {
+    let next =
+      index + 1 < submitted ? chunks[(index + 1) % chunks.count].bytes.load(as: UInt8.self) : nil
+    if try writeResults(of: index, workers, nextByte: next, stdout: &stdout, stderr: &stderr) {
+      return true
+    }
+    let last = chunks[(submitted - 1) % chunks.count]
+    try fallBack(
+      from: index, to: submitted, then: last, last.count, fd, name: name, line: line, workers,
+      stdout: &stdout, stderr: &stderr)
+    return false
   }
 
   /// Waits for chunk `index` and writes its results if they are what one reader would have

@@ -1,3 +1,5 @@
+import NotifJSON
+
 /// The 64-bit hash behind record ids: eight bytes at a time, multiply and rotate per word, and
 /// MurmurHash3's finalizer to mix the end. Not cryptographic; fixed forever, because ids made
 /// with it are stored in users' inboxes (changing it would change every id).
@@ -55,12 +57,6 @@ struct StableHasher {
 
   /// The hash of everything combined.
   func finalize() -> UInt64 {
-    var h = state ^ length
-    h ^= h >> 33
-    h &*= 0xFF51_AFD7_ED55_8CCD
-    h ^= h >> 33
-    h &*= 0xC4CE_B9FE_1A85_EC53
-    h ^= h >> 33
-    return h
+    murmur3Finalize(state ^ length)
   }
 }
