@@ -285,6 +285,8 @@ func checkRecordReader(_ input: UnsafeRawBufferPointer, maxRecordBytes: Int) {
     require(
       events <= input.count + 1, "RecordReader gave \(events) events for \(input.count) bytes")
     switch event {
+    case .idle:
+      fail("a reader of a file, not asked to announce idle, was idle")
     case .end:
       // Once at the end, it stays there.
       if case .end? = try? reader.next() {} else { fail("RecordReader did not stay at the end") }

@@ -14,6 +14,10 @@ public enum RecordEvent: Equatable {
   case failure(JSONError, line: Int, column: Int)
   /// The input is exhausted.
   case end
+  /// Nothing more can be read without waiting (only from a reader made with `announcesIdle`,
+  /// over a pipe, terminal or socket): the moment to write out what is ready, so that each
+  /// record comes out as its input arrives. The next call waits for input.
+  case idle
 }
 
 /// Reads JSON texts one at a time from a file descriptor: NDJSON, whole (pretty-printed) JSON
@@ -42,6 +46,11 @@ public struct RecordReader: ~Copyable {
   private var atStreamStart = true
   private var skipping = false  // after a failure: looking for a line that starts a record
   private var cutOffByEnd = false  // a text failed because the input ended inside it
+  // Whether `.idle` is announced: asked for, and the input is one whose reads can wait.
+  private let announcesIdle: Bool
+  // Whether `.idle` may be returned before the next read: once per wait, set again by each read
+  // that brings bytes.
+  private var mayAnnounceIdle: Bool
 
   // Position bookkeeping: `line` is the line number of the byte at `lineStart`, which is
   // preceded on that line by `columnBase` scalars that are no longer in the buffer.
@@ -56,10 +65,18 @@ public struct RecordReader: ~Copyable {
   static let readSize = 256 * 1024
 
   /// Creates a reader of `fd`, which it does not close, named `name` in diagnostics.
+  ///
+  /// With `announcesIdle`, `next()` returns `.idle` before a read that would wait for input
+  /// (never for a regular file, whose reads do not wait).
   public init(
     fd: Int32, name: String, maxRecordBytes: Int = 1 << 20,
-    maxDepth: Int = JSONParser.defaultMaxDepth
+    maxDepth: Int = JSONParser.defaultMaxDepth, announcesIdle: Bool = false
   ) {
+    var status = stat()
+    self.announcesIdle =
+      announcesIdle && fd >= 0 && fstat(fd, &status) == 0
+      && status.st_mode & S_IFMT != S_IFREG
+    mayAnnounceIdle = self.announcesIdle
     self.fd = fd
     self.name = name
     self.maxRecordBytes = maxRecordBytes
@@ -130,11 +147,13 @@ public struct RecordReader: ~Copyable {
       skipSpace()
       if start == end {
         if eof { return .end }
+        if wouldWait() { return .idle }
         try fill()
         continue
       }
       if atStreamStart {
         if end - start < 3 && !eof {
+          if wouldWait() { return .idle }
           try fill()
           continue
         }
@@ -162,7 +181,7 @@ public struct RecordReader: ~Copyable {
           skipping = true
           return event
         }
-        try fillUntilLineEnd()
+        guard try fillUntilLineEnd() else { return .idle }
       case .failed(let error):
         return fail(error)
       }
@@ -226,6 +245,7 @@ public struct RecordReader: ~Copyable {
       let count = read(fd, buffer + end, capacity - end)
       if count > 0 {
         end += count
+        if announcesIdle { mayAnnounceIdle = true }
         return count
       }
       if count == 0 {
@@ -238,13 +258,27 @@ public struct RecordReader: ~Copyable {
     }
   }
 
+  /// Whether the next read would wait for input, when `.idle` is to be announced before it;
+  /// answers true once per wait.
+  private mutating func wouldWait() -> Bool {
+    guard mayAnnounceIdle else { return false }
+    mayAnnounceIdle = false
+    var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&ready, 1, 0) == 0
+  }
+
   /// Reads until a line ends inside the new bytes or input ends, so that a long record is not
   /// parsed again after every small read from a pipe.
-  private mutating func fillUntilLineEnd() throws(SystemError) {
+  ///
+  /// Returns false, having read nothing more, where the next read would wait and `.idle` is
+  /// to be announced first.
+  private mutating func fillUntilLineEnd() throws(SystemError) -> Bool {
     while !eof && end - start <= maxRecordBytes {
+      if wouldWait() { return false }
       let count = try fill()
-      if memchr(buffer + (end - count), 0x0A, count) != nil { return }
+      if memchr(buffer + (end - count), 0x0A, count) != nil { return true }
     }
+    return true
   }
 
   private mutating func compact() {

@@ -29,6 +29,10 @@ extension InputFile {
   /// `maxRecordBytes`, and calls `body` with the reader at each one, as the filters of
   /// records and group objects read their operands.
   ///
+  /// `whenIdle` is called each time the next read would wait for input (a pipe or terminal
+  /// that has nothing more yet): the filters that write as they read flush there, so that each
+  /// result comes out as its input arrives.
+  ///
   /// What cannot be read goes to `report`: an operand that cannot be opened or read
   /// (`Unreadable`; the rest of it is skipped), a text that is not JSON (its error, and reading
   /// goes on at the next line that starts one).
@@ -39,7 +43,7 @@ extension InputFile {
   @inlinable  // specialized in the tool, with `body` inlined: it runs once per record
   public static func forEachRecord<E: Error>(
     of operand: String, maxRecordBytes: Int, report: (Diagnostic) -> Void,
-    _ body: (inout RecordReader) throws(E) -> Void
+    whenIdle: () throws(E) -> Void, _ body: (inout RecordReader) throws(E) -> Void
   ) throws(E) -> ExitStatus {
     let input: InputFile
     do {
@@ -48,7 +52,8 @@ extension InputFile {
       report(Diagnostic(.error, "Unreadable", error.message, file: error.path))
       return .failure
     }
-    var reader = RecordReader(fd: input.fd, name: input.name, maxRecordBytes: maxRecordBytes)
+    var reader = RecordReader(
+      fd: input.fd, name: input.name, maxRecordBytes: maxRecordBytes, announcesIdle: true)
     var status = ExitStatus.success
     while true {
       let event: RecordEvent
@@ -61,6 +66,8 @@ extension InputFile {
       switch event {
       case .end:
         return status
+      case .idle:
+        try whenIdle()
       case .failure(let error, let line, let column):
         status = max(status, .rejected)
         report(

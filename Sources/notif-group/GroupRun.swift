@@ -37,7 +37,8 @@ struct GroupRun {
   private mutating func read(_ file: String, stderr: inout OutputWriter) {
     let read = InputFile.forEachRecord(
       of: file, maxRecordBytes: options.maxRecordBytes,
-      report: { diagnostic in report(diagnostic, &stderr) }
+      report: { diagnostic in report(diagnostic, &stderr) },
+      whenIdle: {}  // groups are written at the end: nothing is ready before
     ) { reader in
       let isCompact = reader.recordIsCompact
       let outcome: (problem: Problem?, badWeight: Int?) =

@@ -88,7 +88,8 @@ struct ParseRun {
       }
     }
     do {
-      let reader = RecordReader(fd: fd, name: name, maxRecordBytes: configuration.maxRecordBytes)
+      let reader = RecordReader(
+        fd: fd, name: name, maxRecordBytes: configuration.maxRecordBytes, announcesIdle: true)
       try read(reader, stdout: &stdout, stderr: &stderr)
     }
   }
@@ -112,9 +113,21 @@ struct ParseRun {
           stdout: &stdout, stderr: &stderr)
         return
       }
-      if case .end = event { return }
-      processor.handle(event, of: reader, out: &out, err: &err, tally: &tally)
-      try write(&out, &err, stdout: &stdout, stderr: &stderr)
+      switch event {
+      case .end:
+        return
+      case .idle:
+        // Nothing more to read for now (a pipe, `tail -f`): what is ready goes out before the
+        // wait, so each record comes out as its payload arrives.
+        do {
+          try stdout.flush()
+        } catch {
+          throw OutputFailed(error: error)
+        }
+      default:
+        processor.handle(event, of: reader, out: &out, err: &err, tally: &tally)
+        try write(&out, &err, stdout: &stdout, stderr: &stderr)
+      }
     }
   }
 

@@ -38,7 +38,7 @@ struct RecordProcessor {
     lint = configuration.lint ? CopyLint(appName: configuration.appName) : nil
   }
 
-  /// Handles what `reader.next()` returned, other than `.end`: appends the record line to
+  /// Handles what `reader.next()` returned, other than `.end` and `.idle`: appends the record line to
   /// `out`, the diagnostics to `err` (to `out` with `--check`, where they are the output), and
   /// counts them in `tally`.
   mutating func handle(
@@ -46,7 +46,7 @@ struct RecordProcessor {
     err: inout ByteBuffer, tally: inout Tally
   ) {
     switch event {
-    case .end:
+    case .end, .idle:
       return
     case .failure(let error, let line, let column):
       tally.records += 1

@@ -110,7 +110,15 @@ struct SummarizeRun {
     let hiddenPreviews = configuration.hiddenPreviews
     let read = try InputFile.forEachRecord(
       of: file, maxRecordBytes: Self.maxRecordBytes,
-      report: { diagnostic in report(diagnostic, stderr: &stderr) }
+      report: { diagnostic in report(diagnostic, stderr: &stderr) },
+      whenIdle: { () throws(OutputFailed) in
+        // Nothing more to read for now (a pipe): what is summarized goes out before the wait.
+        do throws(SystemError) {
+          try stdout.flush()
+        } catch {
+          throw OutputFailed(error: error)
+        }
+      }
     ) { (reader: inout RecordReader) throws(OutputFailed) in
       let isCompact = reader.recordIsCompact
       var fallbacks: Fallbacks = []

@@ -108,6 +108,8 @@ func collect(_ reader: inout RecordReader) throws -> [ReadEvent] {
     switch try reader.next() {
     case .end:
       return events
+    case .idle:
+      Issue.record("a reader not asked to announce idle was idle")
     case .record:
       let text = reader.withRecord { view in
         var out = ByteBuffer()
@@ -440,6 +442,7 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
       while true {
         switch try reader.next() {
         case .end: return (records, others)
+        case .idle: Issue.record("a reader not asked to announce idle was idle")
         case .record:
           if reader.recordLine == 1 {
             records += 1
