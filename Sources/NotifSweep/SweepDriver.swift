@@ -109,7 +109,8 @@ public struct SweepDriver: ~Copyable {
       }
     } catch {
       progressLine.clear(now: monotonicClock, &stderr)
-      report(Diagnostic(.error, "Failed", error.message, file: error.path))
+      let code = error.isReadError ? "Unreadable" : "Failed"  // Unreadable, as in every tool
+      report(Diagnostic(.error, code, error.message, file: error.path))
       return .failure
     }
     progressLine.clear(now: monotonicClock, &stderr)

@@ -55,7 +55,8 @@ struct ParseRun {
         throw OutputFailed(error: error)
       }
     } catch {
-      return ParseCommand.tool.reportFailedWrite(error.error, stderr: &stderr)
+      return ParseCommand.tool.reportFailedWrite(
+        error.error, format: configuration.format, stderr: &stderr)
     }
     return tally.status
   }
