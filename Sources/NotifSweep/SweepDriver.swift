@@ -80,7 +80,7 @@ public struct SweepDriver: ~Copyable {
     pid = environment.pid
     self.stdout = stdout
     self.stderr = stderr
-    progressLine = ProgressLine(program: program)
+    progressLine = ProgressLine(program: program, format: options.format)
   }
 
   /// Runs `passes` as `options` say, in stream mode or in place, and returns the exit status.
