@@ -99,7 +99,7 @@ fuzz-short:
 	fuzz/run.sh 15
 
 install: release
-	install -d $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -d $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man7 $(BASHDIR) $(ZSHDIR) $(FISHDIR)
 	for tool in $(TOOLS); do \
 		install -m 755 $(RELEASE)/$$tool $(BINDIR)/$$tool; \
 		install -m 644 man/$$tool.1 $(MANDIR)/man1/$$tool.1; \
@@ -108,6 +108,7 @@ install: release
 		install -m 644 completions/fish/$$tool.fish $(FISHDIR)/$$tool.fish; \
 	done
 	install -m 644 man/*.5 $(MANDIR)/man5/
+	install -m 644 man/*.7 $(MANDIR)/man7/
 
 uninstall:
 	for tool in $(TOOLS); do \
@@ -115,6 +116,7 @@ uninstall:
 			$(FISHDIR)/$$tool.fish; \
 	done
 	for page in man/*.5; do rm -f $(MANDIR)/man5/$${page#man/}; done
+	for page in man/*.7; do rm -f $(MANDIR)/man7/$${page#man/}; done
 
 clean:
 	rm -rf .build

@@ -27,6 +27,10 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 
   public var description: String { "\(path): \(message)" }
 
+  /// Whether a read failed (`read error: ...`): a file that cannot be read is reported as
+  /// `Unreadable` by every tool.
+  public var isReadError: Bool { message.hasPrefix("read error: ") }
+
   /// The C library's text for `errno`, with a lowercase first letter.
   public static func describe(errno code: Int32) -> String {
     guard let text = strerror(code) else { return "error \(code)" }

@@ -8,6 +8,9 @@ import NotifJSON
 /// only through the writers the tool passes in; nothing here reads the clock or the
 /// environment, or exits.
 public struct CommandLineTool: Sendable {
+  /// The code of the diagnostic that reports a failed write to standard output.
+  public static let writeFailed = "WriteFailed"
+
   /// The program name, the prefix of every message: `notif-parse`.
   public let name: String
   /// The version `--version` prints after the name.
@@ -43,7 +46,7 @@ public struct CommandLineTool: Sendable {
   }
 
   /// Writes `text` to `out` and flushes it: success, or, when the write fails, the failure
-  /// reported on `stderr` as `PROG: FILE: message` and `.failure`.
+  /// reported on `stderr` (`reportFailedWrite`) and `.failure`.
   public func finish(
     writing text: String, to out: inout OutputWriter, stderr: inout OutputWriter
   ) -> ExitStatus {
@@ -56,10 +59,14 @@ public struct CommandLineTool: Sendable {
     }
   }
 
-  /// Reports a failed write on `stderr` as `PROG: FILE: message` and returns `.failure`
-  /// (exit 2): output that cannot be written stops the run.
-  public func reportFailedWrite(_ error: SystemError, stderr: inout OutputWriter) -> ExitStatus {
-    try? stderr.write("\(name): \(error)\n")
+  /// Reports a failed write on `stderr` as a diagnostic in `format`
+  /// (`PROG: FILE: error: write error: ... [WriteFailed]`) and returns `.failure` (exit 2):
+  /// output that cannot be written stops the run.
+  public func reportFailedWrite(
+    _ error: SystemError, format: DiagnosticFormat = .text, stderr: inout OutputWriter
+  ) -> ExitStatus {
+    let diagnostic = Diagnostic(.error, Self.writeFailed, error.message, file: error.path)
+    try? stderr.write(format.render(diagnostic, program: name))
     try? stderr.flush()
     return .failure
   }

@@ -10,11 +10,14 @@ import NotifModel
 public struct ProgressLine: Sendable {
   /// The program name that starts the line.
   public let program: String
+  /// The form the diagnostics are written in (`--format`).
+  public let format: DiagnosticFormat
   private var meter: ProgressMeter? = nil
 
   /// A progress line for `program`, not started: until `start`, `update` shows nothing.
-  public init(program: String) {
+  public init(program: String, format: DiagnosticFormat = .text) {
     self.program = program
+    self.format = format
   }
 
   /// Whether `start` was called: the tool skips computing what to show when not.
@@ -45,12 +48,12 @@ public struct ProgressLine: Sendable {
     try? stderr.flush()
   }
 
-  /// Clears the line, then writes `diagnostic` as text.
+  /// Clears the line, then writes `diagnostic` in `format`.
   public mutating func report(
     _ diagnostic: Diagnostic, now: () -> Double, _ stderr: inout OutputWriter
   ) {
     clear(now: now, &stderr)
-    try? stderr.write(DiagnosticFormat.text.render(diagnostic, program: program))
+    try? stderr.write(format.render(diagnostic, program: program))
     try? stderr.flush()
   }
 }

@@ -80,7 +80,7 @@ public struct SweepDriver: ~Copyable {
     pid = environment.pid
     self.stdout = stdout
     self.stderr = stderr
-    progressLine = ProgressLine(program: program)
+    progressLine = ProgressLine(program: program, format: options.format)
   }
 
   /// Runs `passes` as `options` say, in stream mode or in place, and returns the exit status.
@@ -109,7 +109,8 @@ public struct SweepDriver: ~Copyable {
       }
     } catch {
       progressLine.clear(now: monotonicClock, &stderr)
-      report(Diagnostic(.error, "Failed", error.message, file: error.path))
+      let code = error.isReadError ? "Unreadable" : "Failed"  // Unreadable, as in every tool
+      report(Diagnostic(.error, code, error.message, file: error.path))
       return .failure
     }
     progressLine.clear(now: monotonicClock, &stderr)

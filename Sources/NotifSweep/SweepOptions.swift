@@ -14,13 +14,15 @@ public struct SweepOptions: Sendable, Equatable {
   public var wait: Double = 0
   /// Whether to show progress on standard error.
   public var progress = false
+  /// `--format text|github|json`: the form of the diagnostics.
+  public var format = DiagnosticFormat.text
   /// The file operands (`-` for standard input when none; unused with `--store`).
   public var files: [String] = []
 
   /// The options `init` reads, for the tool's list of options.
   public static let specs: [OptionSpec] = [
     .flag("dry-run", "n"), .value("archive"), .value("store"), .value("wait"),
-    .flag("progress"), .flag("no-progress"),
+    .flag("progress"), .flag("no-progress"), .value("format"),
   ]
 
   /// The `--help` lines of `--wait`, `--progress` and `--no-progress`, which say the same in
@@ -59,6 +61,7 @@ public struct SweepOptions: Sendable, Equatable {
       throw UsageError("--store \(storeVerb) one file in place: give no file operands with it")
     }
     files = scanned.files
+    format = try CommandLineTool.diagnosticFormat(scanned) ?? .text
   }
 
   /// `--wait SECONDS`, only with `--store`: whole or decimal seconds, 0 to a day; 0 when not

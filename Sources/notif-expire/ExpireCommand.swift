@@ -7,7 +7,8 @@ struct ExpireCommand: ToolCommand {
   static let name = "notif-expire"
   static let version = "0.1.0"
   static let usage =
-    "usage: notif-expire -p policy [-nh] [--archive file] [--now time] [--[no-]progress]\n"
+    "usage: notif-expire -p policy [-nh] [--archive file] [--format text|github|json]\n"
+    + "                    [--now time] [--[no-]progress]\n"
     + "                    [--store file [--wait seconds] | file ...]\n"
 
   static let help =
@@ -20,6 +21,7 @@ struct ExpireCommand: ToolCommand {
         -n, --dry-run             write what would be removed, with reasons; change nothing
             --archive file        append every removed record, with removed_at and
                                   removed_reason
+            --format format       diagnostics as text (default), github or json
             --now time            the time to expire against (RFC 3339 or @epoch)
             --store file          sweep this store file in place, under its lock
       \(SweepOptions.help)
@@ -68,7 +70,7 @@ struct ExpireCommand: ToolCommand {
     switch loadPolicy(configuration.policyPath) {
     case .policy(let loaded): policy = loaded
     case .problem(let diagnostic):
-      try? stderr.write(DiagnosticFormat.text.render(diagnostic, program: name))
+      try? stderr.write(configuration.sweep.format.render(diagnostic, program: name))
       try? stderr.flush()
       return .failure
     }

@@ -6,9 +6,10 @@ struct GroupCommand: ToolCommand {
   static let name = "notif-group"
   static let version = "0.1.0"
   static let usage =
-    "usage: notif-group [-h] [--by thread|app|none] [--last-seen time] [--limit n]\n"
-    + "                   [--max-record-bytes size] [--merge] [--no-items]\n"
-    + "                   [--order feed|chat] [--sort time|relevance] [file ...]\n"
+    "usage: notif-group [-h] [--by thread|app|none] [--format text|github|json]\n"
+    + "                   [--last-seen time] [--limit n] [--max-record-bytes size]\n"
+    + "                   [--merge] [--no-items] [--order feed|chat]\n"
+    + "                   [--sort time|relevance] [file ...]\n"
 
   static let help =
     usage + """
@@ -18,6 +19,7 @@ struct GroupCommand: ToolCommand {
       See notif-group(1) and the "Group objects" section of notif(5).
 
             --by key              group by thread (app and thread_id, the default), app or none
+            --format format       diagnostics as text (default), github or json
             --last-seen time      count as new only records created after time (RFC 3339 or @epoch)
             --limit n             keep at most the first n items of each group in feed order
             --max-record-bytes size
@@ -32,28 +34,33 @@ struct GroupCommand: ToolCommand {
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
   static let options: [OptionSpec] = [
-    .value("by"), .value("last-seen"), .value("limit"), .value("max-record-bytes"),
+    .value("by"), .value("format"), .value("last-seen"), .value("limit"),
+    .value("max-record-bytes"),
     .flag("merge"), .flag("no-items"), .value("order"), .value("sort"), .flag("help", "h"),
     .flag("version"),
   ]
 
-  /// What the command line asked for: the options, and the file operands.
+  /// What the command line asked for: the options, the file operands, and the form of the
+  /// diagnostics.
   struct Configuration {
     var options: GroupOptions
     var files: [String]
+    var format = DiagnosticFormat.text
   }
 
   static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)
     throws(UsageError) -> Configuration
   {
-    Configuration(options: try groupOptions(scanned), files: scanned.files)
+    Configuration(
+      options: try groupOptions(scanned), files: scanned.files,
+      format: try CommandLineTool.diagnosticFormat(scanned) ?? .text)
   }
 
   static func run(
     _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
     stderr: inout OutputWriter
   ) -> ExitStatus {
-    var run = GroupRun(options: configuration.options)
+    var run = GroupRun(options: configuration.options, format: configuration.format)
     return run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr)
   }
 

@@ -5,12 +5,15 @@ import NotifModel
 /// rejects, writes the groups at the end.
 struct GroupRun {
   let options: GroupOptions
+  /// The form the diagnostics are written in (`--format`).
+  let format: DiagnosticFormat
   private var grouper: Grouper
   private var fields = FieldReader()
   private var status = ExitStatus.success
 
-  init(options: GroupOptions) {
+  init(options: GroupOptions, format: DiagnosticFormat = .text) {
     self.options = options
+    self.format = format
     grouper = Grouper(options: options)
   }
 
@@ -29,7 +32,7 @@ struct GroupRun {
       try grouper.write { (line: ByteBuffer) throws(SystemError) in try stdout.write(line) }
       try stdout.flush()
     } catch {
-      return GroupCommand.tool.reportFailedWrite(error, stderr: &stderr)
+      return GroupCommand.tool.reportFailedWrite(error, format: format, stderr: &stderr)
     }
     return status
   }
@@ -103,7 +106,7 @@ struct GroupRun {
   /// Writes a diagnostic to standard error at once, so it shows while the run goes on. A failed
   /// write to standard error cannot be reported anywhere: it does not stop the run.
   private func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
-    try? stderr.write(DiagnosticFormat.text.render(diagnostic, program: GroupCommand.name))
+    try? stderr.write(format.render(diagnostic, program: GroupCommand.name))
     try? stderr.flush()
   }
 }

@@ -8,8 +8,9 @@ struct MarkCommand: ToolCommand {
   static let version = "0.1.0"
   static let usage =
     "usage: notif-mark --read | --unread | --seen | --delete [-nh] [--all] [--id id]\n"
-    + "                  [--ids-from file] [--app bundle-id] [--thread id] [--category name]\n"
-    + "                  [--before time] [--archive file] [--now time] [--[no-]progress]\n"
+    + "                  [--ids-from file] [--app bundle-id] [--thread id]\n"
+    + "                  [--category name] [--before time] [--archive file]\n"
+    + "                  [--format text|github|json] [--now time] [--[no-]progress]\n"
     + "                  [--store file [--wait seconds] | file ...]\n"
 
   static let help =
@@ -37,6 +38,7 @@ struct MarkCommand: ToolCommand {
                                   archive lines); change nothing
             --archive file        append every deleted record, with removed_at and
                                   removed_reason
+            --format format       diagnostics as text (default), github or json
             --now time            the time to set (RFC 3339 or @epoch)
             --store file          change this store file in place, under its lock
       \(SweepOptions.help)

@@ -55,7 +55,8 @@ struct ParseRun {
         throw OutputFailed(error: error)
       }
     } catch {
-      return ParseCommand.tool.reportFailedWrite(error.error, stderr: &stderr)
+      return ParseCommand.tool.reportFailedWrite(
+        error.error, format: configuration.format, stderr: &stderr)
     }
     return tally.status
   }
@@ -396,14 +397,20 @@ struct ParseRun {
       warnings: tally.warnings
     )
     let accepted = counts.records - counts.rejected
+    // Under --strict a record with warnings only is rejected: the line says how many were.
+    let strict = configuration.strict
     switch configuration.format {
     case .json:
       return "{\"files\":\(counts.files),\"records\":\(counts.records),\"accepted\":\(accepted),"
-        + "\"rejected\":\(counts.rejected),\"errors\":\(counts.errors),\"warnings\":\(counts.warnings)}\n"
+        + "\"rejected\":\(counts.rejected),"
+        + (strict ? "\"rejected_for_warnings\":\(tally.rejectedForWarnings)," : "")
+        + "\"errors\":\(counts.errors),\"warnings\":\(counts.warnings)}\n"
     case .text, .github:
       return
         "\(ParseCommand.name): \(plural(counts.records, "record")) in \(plural(counts.files, "file")): "
-        + "\(accepted) accepted, \(counts.rejected) rejected; \(plural(counts.errors, "error")), "
+        + "\(accepted) accepted, \(counts.rejected) rejected"
+        + (strict ? " (\(tally.rejectedForWarnings) for warnings under --strict)" : "")
+        + "; \(plural(counts.errors, "error")), "
         + "\(plural(counts.warnings, "warning"))\n"
     }
   }

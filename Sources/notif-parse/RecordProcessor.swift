@@ -7,6 +7,8 @@ import NotifModel
 struct Tally: Equatable {
   var records = 0
   var rejected = 0
+  /// Of the rejected records, those with warnings only, rejected because of `--strict`.
+  var rejectedForWarnings = 0
   var errors = 0
   var warnings = 0
   var status = ExitStatus.success
@@ -14,6 +16,7 @@ struct Tally: Equatable {
   mutating func add(_ other: Tally) {
     records += other.records
     rejected += other.rejected
+    rejectedForWarnings += other.rejectedForWarnings
     errors += other.errors
     warnings += other.warnings
     status = max(status, other.status)
@@ -109,6 +112,7 @@ struct RecordProcessor {
     }
     if rejected {
       tally.rejected += 1
+      if !findings.contains(where: { $0.severity == .error }) { tally.rejectedForWarnings += 1 }
       tally.status = max(tally.status, .rejected)
     }
   }

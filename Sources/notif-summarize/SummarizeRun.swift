@@ -41,7 +41,8 @@ struct SummarizeRun {
         throw OutputFailed(error: error)
       }
     } catch {
-      return SummarizeCommand.tool.reportFailedWrite(error.error, stderr: &stderr)
+      return SummarizeCommand.tool.reportFailedWrite(
+        error.error, format: configuration.format, stderr: &stderr)
     }
     return status
   }
@@ -50,7 +51,7 @@ struct SummarizeRun {
 
   private func prepare() -> Result<(Summarizer, [SetupProblem]), SetupProblem> {
     var registry: CategoryRegistry? = nil
-    var lines: [String: Int] = [:]
+    var lines: [String: (line: Int, column: Int)] = [:]
     if let path = configuration.categoriesPath {
       switch Self.loadRegistry(path) {
       case .success(let loaded):
@@ -85,7 +86,7 @@ struct SummarizeRun {
   /// Reads the category registry (`CategoryRegistry.load`, as notif-parse does), with the line
   /// of each category.
   static func loadRegistry(_ path: String) -> Result<
-    (CategoryRegistry, [String: Int]), SetupProblem
+    (CategoryRegistry, [String: (line: Int, column: Int)]), SetupProblem
   > {
     let loaded: (registry: CategoryRegistry, file: ConfigFile)
     do {
@@ -93,9 +94,9 @@ struct SummarizeRun {
     } catch {
       return .failure(SetupProblem(error.diagnostic))
     }
-    var lines: [String: Int] = [:]
+    var lines: [String: (line: Int, column: Int)] = [:]
     for category in loaded.registry.categories {
-      lines[category.identifier] = loaded.file.position(of: category.offset).line
+      lines[category.identifier] = loaded.file.position(of: category.offset)
     }
     return .success((loaded.registry, lines))
   }

@@ -95,12 +95,13 @@ struct Summarizer {
   static let othersKey = "NOTIF_SUMMARY_OTHERS"
 
   /// Prepares the formats of `registry` (named `registryFile`, its categories at the lines
-  /// `categoryLines` gives) localized through `strings` for `locale`.
+  /// `categoryLines` gives: the line and column of each one's key) localized through `strings` for `locale`.
   ///
   /// - Throws: `SetupProblem` for a format with a directive we do not support.
   init(
     profile: Profile, maxArguments: Int?, locale: CLDRLocale, registry: CategoryRegistry?,
-    registryFile: String, categoryLines: [String: Int], strings: LocalizedStrings,
+    registryFile: String, categoryLines: [String: (line: Int, column: Int)],
+    strings: LocalizedStrings,
     stringsGiven: Bool
   ) throws(SetupProblem) {
     self.profile = profile
@@ -154,7 +155,9 @@ struct Summarizer {
     }
     guard let registry else { return }
     for category in registry.categories {
-      let line = categoryLines[category.identifier]
+      let position = categoryLines[category.identifier]
+      let line = position?.line
+      let column = position?.column
       let identifier = Array(category.identifier.utf8)
       func prepare(_ format: String?, _ field: String) throws(SetupProblem) -> LocalizedFormat? {
         guard let format, !format.isEmpty else { return nil }
@@ -166,15 +169,16 @@ struct Summarizer {
             SetupProblem(
               file: registryFile, line: line, code: "MissingTranslation",
               message:
-                "no translation of '\(format)' for locale '\(locale.requested)' in the strings files: used as written"
-            ))
+                "no translation of '\(format)' for locale '\(locale.requested)' in the strings files: used as written",
+              column: column))
         }
         do {
           return LocalizedFormat(try FormatTemplate(format), rules: locale.plural)
         } catch {
           throw SetupProblem(
             file: registryFile, line: line, code: "BadFormat",
-            message: "\(field) of category '\(category.identifier)': \(error.message)")
+            message: "\(field) of category '\(category.identifier)': \(error.message)",
+            column: column)
         }
       }
       categories[identifier] = (

@@ -43,7 +43,7 @@ import Testing
     #expect(outcome.status == 2)
     #expect(
       String(decoding: outcome.stderr, as: UTF8.self)
-        == "notif-parse: <stdout>: write error: no space left on device\n")
+        == "notif-parse: <stdout>: error: write error: no space left on device [WriteFailed]\n")
   }
 
   @Test func sameInputGivesSameBytes() throws {

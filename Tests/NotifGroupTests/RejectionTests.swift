@@ -125,6 +125,6 @@ import Testing
     let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
     #expect(
       String(decoding: bytes[0..<max(count, 0)], as: UTF8.self)
-        == "notif-group: <stdout>: write error: no space left on device\n")
+        == "notif-group: <stdout>: error: write error: no space left on device [WriteFailed]\n")
   }
 }
