@@ -109,7 +109,9 @@ public struct SweepDriver: ~Copyable {
       }
     } catch {
       progressLine.clear(now: monotonicClock, &stderr)
-      let code = error.isReadError ? "Unreadable" : "Failed"  // Unreadable, as in every tool
+      // Unreadable and WriteFailed as in every tool; Failed for the store and the archive.
+      let code =
+        error.isReadError ? "Unreadable" : error.path == "<stdout>" ? "WriteFailed" : "Failed"
       report(Diagnostic(.error, code, error.message, file: error.path))
       return .failure
     }

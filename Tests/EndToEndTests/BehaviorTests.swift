@@ -46,6 +46,23 @@ import Testing
         == "notif-parse: <stdout>: error: write error: no space left on device [WriteFailed]\n")
   }
 
+  @Test(arguments: [
+    ("notif-parse", ["--now", "@0", "examples/chat.apns"]),
+    ("notif-group", ["examples/records.ndjson"]),
+    ("notif-summarize", ["examples/groups.ndjson"]),
+    ("notif-expire", ["-p", "examples/policy.json", "--now", "@0", "examples/inbox.ndjson"]),
+    ("notif-mark", ["--read", "--all", "--now", "@0", "examples/records.ndjson"]),
+  ])
+  func everyToolReportsAFailedWriteOneWay(_ tool: String, _ arguments: [String]) throws {
+    let outcome = try Binaries.run(
+      tool, arguments, in: Self.packageRoot, environment: Self.environment,
+      stdoutFile: URL(fileURLWithPath: "/dev/full"))
+    #expect(outcome.status == 2)
+    #expect(
+      String(decoding: outcome.stderr, as: UTF8.self)
+        == "\(tool): <stdout>: error: write error: no space left on device [WriteFailed]\n")
+  }
+
   @Test func sameInputGivesSameBytes() throws {
     let input = try Self.bigInput()
     defer { try? FileManager.default.removeItem(at: input) }
