@@ -34,7 +34,8 @@ public protocol SweepPasses: ~Copyable {
 ///
 /// As a filter: the tool opens its operands, then the archive opens (`StreamArchive`), the
 /// passes run, kept lines go to standard output and removed ones to the archive, which is
-/// synced before the run succeeds. In place: the store's session is taken (its lock, an
+/// synced before the run succeeds. In place (with `--missing-ok`, a missing store ends the run
+/// at once, with status 0): the store's session is taken (its lock, an
 /// interrupted sweep recovered; status 75 when another holds the lock), the passes run, and
 /// at the first change `StoreRewrite` starts the new store with the bytes before it; at the
 /// end it commits, or abandons on any failure. A store where nothing changes is read and
@@ -133,6 +134,9 @@ public struct SweepDriver: ~Copyable {
   private mutating func runInPlace<Passes: SweepPasses & ~Copyable>(
     _ store: String, _ passes: inout Passes
   ) throws(SystemError) {
+    // Checked before the lock, whose file would otherwise be made beside a store that is not
+    // there: a store a sweep from cron finds missing has not been written yet.
+    if options.missingOK && StoreSession.isMissing(store) { return }
     guard
       let session = try StoreSession.acquire(
         store: store, options: options, monotonicClock: monotonicClock,

@@ -6,6 +6,7 @@ complete -c notif-expire -s n -l dry-run -d 'Write what would be removed, with r
 complete -c notif-expire -l archive -r -F -d 'Append every removed record to this file'
 complete -c notif-expire -l now -x -d 'Time to expire against (RFC 3339 or @epoch)'
 complete -c notif-expire -l store -r -F -d 'Sweep this store file in place, under its lock'
+complete -c notif-expire -l missing-ok -d 'With --store, a missing store is nothing to sweep'
 complete -c notif-expire -l wait -x -d 'With --store, seconds to wait for the lock'
 complete -c notif-expire -l progress -d 'Show progress on standard error'
 complete -c notif-expire -l no-progress -d 'Do not show progress'

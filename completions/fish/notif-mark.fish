@@ -16,6 +16,7 @@ complete -c notif-mark -s n -l dry-run -d 'Write what would change; change nothi
 complete -c notif-mark -l archive -r -F -d 'Append every deleted record to this file'
 complete -c notif-mark -l now -x -d 'The time to set (RFC 3339 or @epoch)'
 complete -c notif-mark -l store -r -F -d 'Change this store file in place, under its lock'
+complete -c notif-mark -l missing-ok -d 'With --store, a missing store is nothing to sweep'
 complete -c notif-mark -l wait -x -d 'With --store, seconds to wait for the lock'
 complete -c notif-mark -l progress -d 'Show progress on standard error'
 complete -c notif-mark -l no-progress -d 'Do not show progress'
