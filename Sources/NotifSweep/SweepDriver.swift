@@ -56,6 +56,7 @@ public struct SweepDriver: ~Copyable {
   private var progressLine: ProgressLine
   private var destination = Destination.stream
   private var archive: StreamArchive?
+  private var quarantine: StreamArchive?
   private var rewrite: StoreRewrite?
   private var storeFD: Int32 = -1
 
@@ -123,10 +124,13 @@ public struct SweepDriver: ~Copyable {
     let inputs = passes.open(options.files, &self)
     defer { passes.close(inputs) }
     archive = try StreamArchive(options: options)
+    quarantine = try StreamArchive(
+      path: options.quarantine, dryRun: options.dryRun, what: "quarantine file")
     destination = options.dryRun ? .dryRun : .stream
     try passes.sweep(inputs, &self)
     try stdout.flush()
     try archive?.sync()
+    try quarantine?.sync()
   }
 
   /// In place: under the store's lock (released when `session` drops, on every path), after
@@ -154,7 +158,8 @@ public struct SweepDriver: ~Copyable {
       return
     }
     rewrite = StoreRewrite(
-      store: store, storeStatus: session.status, archive: options.archive, pid: pid)
+      store: store, storeStatus: session.status, archive: options.archive,
+      quarantine: options.quarantine, pid: pid)
     destination = .storeBeforeFirstChange
     do throws(SystemError) {
       try passes.sweep(inputs, &self)
@@ -215,6 +220,20 @@ public struct SweepDriver: ~Copyable {
     switch destination {
     case .stream: try archive?.write(lines)
     case .store: try rewrite?.writeArchived(lines)
+    case .dryRun, .storeBeforeFirstChange: break
+    }
+  }
+
+  /// Whether lines that are not records move to a quarantine file (`--quarantine`), or (with
+  /// `--dry-run`) would.
+  public var quarantining: Bool { options.quarantine != nil }
+
+  /// Appends quarantine lines (`QuarantineEntry`) to the quarantine file (not with
+  /// `--dry-run`).
+  public mutating func writeQuarantined(_ lines: ByteBuffer) throws(SystemError) {
+    switch destination {
+    case .stream: try quarantine?.write(lines)
+    case .store: try rewrite?.writeQuarantined(lines)
     case .dryRun, .storeBeforeFirstChange: break
     }
   }

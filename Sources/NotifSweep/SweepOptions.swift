@@ -8,6 +8,9 @@ public struct SweepOptions: Sendable, Equatable {
   public var dryRun = false
   /// `--archive FILE`: where removed records go, appended.
   public var archive: String?
+  /// `--quarantine FILE`: where lines that are not records go, appended, instead of staying
+  /// where they are (see `QuarantineEntry`).
+  public var quarantine: String?
   /// `--store FILE`: change this file in place, under its lock; nil for a filter.
   public var store: String?
   /// `--missing-ok`, only with `--store`: a store that is not there is nothing to sweep yet
@@ -22,14 +25,16 @@ public struct SweepOptions: Sendable, Equatable {
 
   /// The options `init` reads, for the tool's list of options.
   public static let specs: [OptionSpec] = [
-    .flag("dry-run", "n"), .value("archive"), .value("store"), .flag("missing-ok"),
+    .flag("dry-run", "n"), .value("archive"), .value("quarantine"), .value("store"),
+    .flag("missing-ok"),
     .value("wait"),
     .flag("progress"), .flag("no-progress"),
   ]
 
-  /// The `--help` lines of `--missing-ok`, `--wait`, `--progress` and `--no-progress`, which
+  /// The `--help` lines of `--quarantine`, `--missing-ok`, `--wait`, `--progress` and `--no-progress`, which
   /// say the same in both tools (the others say what the tool does), without a final newline.
   public static let help = [
+    "      --quarantine file     move lines that are not records to this file, with why",
     "      --missing-ok          with --store: a missing store is nothing to sweep (exit 0)",
     "      --wait seconds        with --store: wait this long for the lock (default 0)",
     "      --progress            show progress on standard error (default: when a terminal)",
@@ -53,6 +58,7 @@ public struct SweepOptions: Sendable, Equatable {
   {
     dryRun = scanned.has("dry-run")
     archive = scanned.last("archive")
+    quarantine = scanned.last("quarantine")
     store = scanned.last("store")
     if let store, store.isEmpty {
       throw UsageError("--store: the file name is empty")
