@@ -228,6 +228,11 @@ public struct SweepDriver: ~Copyable {
   /// `--dry-run`) would.
   public var quarantining: Bool { options.quarantine != nil }
 
+  /// What a diagnostic of a quarantined line ends with: what happened to the line.
+  public var quarantineNote: String {
+    options.dryRun ? " (would move to the quarantine file)" : " (moved to the quarantine file)"
+  }
+
   /// Appends quarantine lines (`QuarantineEntry`) to the quarantine file (not with
   /// `--dry-run`).
   public mutating func writeQuarantined(_ lines: ByteBuffer) throws(SystemError) {

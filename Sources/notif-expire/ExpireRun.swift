@@ -195,7 +195,10 @@ struct ExpireRun: ~Copyable, SweepPasses {
     var byteOrderMark: Int64 = 0
     driver.startProgress()
     try Self.forEachBatch(
-      inputs, task: .sweep(archiving: driver.archiving, quarantining: driver.quarantining),
+      inputs,
+      task: .sweep(
+        archiving: driver.archiving,
+        quarantineNote: driver.quarantining ? driver.quarantineNote : nil),
       rules: rules,
       batchSize: configuration.batchSize
     ) { batch throws(SystemError) in

@@ -12,9 +12,10 @@ enum SweepTask {
   /// The mark of each record that counts towards a cap (`SweepBatch.capMarks`).
   case capGroups
   /// Each line kept or removed, and what to report; with `archiving`, the archive line of each
-  /// removed record (`SweepBatch.gone`); with `quarantining`, lines that are not records are
-  /// removed too, as quarantine lines (`SweepBatch.quarantined`).
-  case sweep(archiving: Bool, quarantining: Bool)
+  /// removed record (`SweepBatch.gone`); with a `quarantineNote` (what their warnings end
+  /// with), lines that are not records are removed too, as quarantine lines
+  /// (`SweepBatch.quarantined`).
+  case sweep(archiving: Bool, quarantineNote: String?)
 }
 
 /// A run of whole lines of one input, done by a worker: in the sweep, what to keep, what to
@@ -122,8 +123,8 @@ final class SweepBatch: @unchecked Sendable {
   /// Does the batch's task on every line.
   func process(with decider: inout ExpireDecider) {
     switch task {
-    case .sweep(let archiving, let quarantining):
-      decide(with: &decider, archiving: archiving, quarantining: quarantining)
+    case .sweep(let archiving, let quarantineNote):
+      decide(with: &decider, archiving: archiving, quarantineNote: quarantineNote)
     case .collapseKeys: findCollapseKeys(with: &decider)
     case .collapseWinners(let keys): findCollapseMarks(of: keys, with: &decider)
     case .capGroups: findCapMarks(with: &decider)
@@ -207,7 +208,7 @@ final class SweepBatch: @unchecked Sendable {
   }
 
   /// Decides every line.
-  private func decide(with decider: inout ExpireDecider, archiving: Bool, quarantining: Bool) {
+  private func decide(with decider: inout ExpireDecider, archiving: Bool, quarantineNote: String?) {
     var start = 0
     var index = 0
     var runStart = 0
@@ -216,7 +217,7 @@ final class SweepBatch: @unchecked Sendable {
       let line = UnsafeRawBufferPointer(start: bytes + start, count: stop - start)
       var finding: LineFinding? = nil
       let verdict = decider.decide(line, ordinal: firstOrdinal + index, finding: &finding)
-      if quarantining, let error = finding, error.severity == .error {
+      if let quarantineNote, let error = finding, error.severity == .error {
         // Not a record: moved out of the input, reported once as a warning.
         if firstRemoval == nil { firstRemoval = start }
         if runStart < start { keptRuns.append(runStart..<start) }
@@ -226,7 +227,7 @@ final class SweepBatch: @unchecked Sendable {
           line: line, number: firstLine + index, code: error.code, reason: reason,
           into: &quarantined)
         finding?.severity = .warning
-        finding?.message = reason + " (moved to the quarantine file)"
+        finding?.message = reason + quarantineNote
       } else if case .remove(let reason) = verdict {
         if firstRemoval == nil { firstRemoval = start }
         if runStart < start { keptRuns.append(runStart..<start) }

@@ -277,7 +277,7 @@ struct MarkRun: ~Copyable, SweepPasses {
         line: line, number: lineNumber, code: code, reason: message, into: &quarantined)
       driver.report(
         Diagnostic(
-          .warning, code, message + " (moved to the quarantine file)", file: file,
+          .warning, code, message + driver.quarantineNote, file: file,
           line: lineNumber, column: column))
       return .quarantined
     }
