@@ -153,13 +153,15 @@ import Testing
     try Self.withFolder { folder in
       var original = Data()
       var expected: [String] = []
-      // Lines long enough that the quarantine file is written during the sweep, not only when
-      // it commits: a kill in the middle leaves entries there to take back.
+      // A long bad line after every other record: the quarantine file (half a megabyte) is
+      // written many times during the sweep, not only when it commits, so kills in the middle
+      // leave entries there for the next sweep to take back (without the journal they end up
+      // there twice: this test then fails).
       let padding = String(repeating: "x", count: 1000)
       for number in 0..<1000 {
         original += Data((Self.record(number) + "\n").utf8)
         expected.append(String(format: "r%06d", number))
-        if number % 5 == 4 {
+        if number % 2 == 1 {
           original += Data("not a record \(number) \(padding)\n".utf8)
           expected.append("not a record \(number) \(padding)")
         }
@@ -177,7 +179,7 @@ import Testing
       let calibration = try Binaries.run(
         "notif-expire", arguments, in: folder, environment: Self.environment)
       #expect(calibration.status == 0)
-      #expect(Self.contents(files[2]).count == 200)
+      #expect(Self.contents(files[2]).count == 500)
       let duration = max(Date().timeIntervalSince(started), 0.01)
       var killedBeforeTheEnd = 0
       var run = 0
