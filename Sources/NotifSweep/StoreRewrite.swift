@@ -1,7 +1,8 @@
 import NotifJSON
 
-/// Replaces a store file safely, moving removed records to an archive first: the machinery
-/// that notif-expire and notif-mark share for `--store`.
+/// Replaces a store file safely, moving removed records to an archive (and lines that are not
+/// records to a quarantine file) first: the machinery that notif-expire and notif-mark share
+/// for `--store`.
 ///
 /// The caller holds the store's `StoreLock` from before `recover` until after `commit` or
 /// `abandon`. The steps, and what holds if the process dies between any two of them:
@@ -10,20 +11,26 @@ import NotifJSON
 ///    store's directory (so the rename stays on one file system), with the store's mode (and,
 ///    for root, owner). Dying here leaves a temporary file that the next `recover` removes.
 ///    A sweep that changes nothing never calls `start`: the store is not rewritten.
-/// 2. With an archive, `start` then writes the journal `STORE.sweep` (the temporary file's and
-///    the archive's identity, and the archive's size before this sweep) and syncs it and the
-///    directory, before a byte goes to the archive; then it copies the unchanged bytes before
-///    the first change into the new store.
-/// 3. The caller writes kept lines with `writeKept` and removed ones with `writeArchived`.
-/// 4. `commit` flushes and `fsync`s the archive, then the new store, renames it over the store
-///    and syncs the directory, then removes the journal.
+/// 2. With an archive or a quarantine file, `start` then writes the journal `STORE.sweep` (the
+///    temporary file's identity, and each appended file's identity and size before this sweep)
+///    and syncs it and the directory, before a byte goes to either; then it copies the
+///    unchanged bytes before the first change into the new store.
+/// 3. The caller writes kept lines with `writeKept`, removed ones with `writeArchived` and
+///    quarantined ones with `writeQuarantined`.
+/// 4. `commit` flushes and `fsync`s the archive and the quarantine file, then the new store,
+///    renames it over the store and syncs the directory, then removes the journal.
 ///
 /// Every record is in the store or the archive at every instant: the archive is durable before
 /// the store loses anything. Between the archive's sync and the rename a record can be in both;
 /// the journal says so, and the next `recover` (run under the lock before the next sweep) cuts
 /// the archive back to its size before the interrupted sweep when the store was not replaced,
 /// so after the next sweep every record is in exactly one of them. An archive that is not a
-/// regular file (a pipe, a device) cannot be cut back: no journal is kept for it.
+/// regular file (a pipe, a device) cannot be cut back: no journal is kept for it. The
+/// quarantine file is journaled and taken back the same way, so each line ends in exactly one
+/// of store, archive and quarantine.
+///
+/// The journal: the line `notif-sweep-journal 1`, the temporary file's `DEVICE INODE`, then for
+/// each appended regular file a line `DEVICE INODE SIZE-BEFORE` and a line `path PATH`.
 public struct StoreRewrite: ~Copyable {
   /// The store's path as given.
   public let storePath: String
@@ -31,12 +38,16 @@ public struct StoreRewrite: ~Copyable {
   public let tempPath: String
   /// The archive's path, if there is one.
   public let archivePath: String?
+  /// The quarantine file's path, if there is one.
+  public let quarantinePath: String?
   private let journalPath: String
   private let directory: String
   private let storeStatus: stat
   private var tempFD: Int32 = -1
   private var archiveFD: Int32 = -1
   private var archiveSizeBefore: Int64 = 0
+  private var quarantineFD: Int32 = -1
+  private var quarantineSizeBefore: Int64 = 0
   private var journaled = false
   /// Whether `start` was called: the new store exists.
   public private(set) var isStarted = false
@@ -46,6 +57,10 @@ public struct StoreRewrite: ~Copyable {
   private var archivePending = ByteBuffer(capacity: 160 * 1024)
   /// Whether anything was written to the archive.
   public private(set) var archivedAny = false
+  private var quarantined: OutputWriter
+  private var quarantinePending = ByteBuffer(capacity: 16 * 1024)
+  /// Whether anything was written to the quarantine file.
+  public private(set) var quarantinedAny = false
 
   static let tempSuffix = ".notif-tmp"
   static let journalMagic = "notif-sweep-journal 1"
@@ -73,37 +88,22 @@ public struct StoreRewrite: ~Copyable {
     if let text = readSmallFile(journal) {
       let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
       var storeStatus = stat()
-      if lines.count >= 4, lines[0] == journalMagic,
-        let temp = identity(lines[1]), let archive = identity(lines[2]),
-        let size = Int64(lines[2].split(separator: " ").last ?? ""),
-        lines[3].hasPrefix("path ")
-      {
-        let archivePath = String(lines[3].dropFirst(5))
+      if lines.count >= 4, lines[0] == journalMagic, let temp = identity(lines[1]) {
         let replaced =
           stat(store, &storeStatus) == 0 && UInt64(storeStatus.st_dev) == temp.device
           && UInt64(storeStatus.st_ino) == temp.inode
-        if !replaced {
-          // The store was not replaced: take back what the sweep appended to the archive.
-          let fd = open(archivePath, O_WRONLY | O_CLOEXEC)
-          var status = stat()
-          if fd >= 0, fstat(fd, &status) == 0, UInt64(status.st_dev) == archive.device,
-            UInt64(status.st_ino) == archive.inode, Int64(status.st_size) >= size
-          {
-            if Int64(status.st_size) > size {
-              guard ftruncate(fd, off_t(size)) == 0, fsync(fd) == 0 else {
-                let code = errno
-                close(fd)
-                throw SystemError(
-                  path: archivePath, doing: "cannot take back an interrupted sweep's entries",
-                  errno: code)
-              }
-            }
-          } else {
-            warnings.append(
-              "'\(archivePath)' changed since an interrupted sweep of '\(store)': "
-                + "its last entries may also still be in the store")
+        // One pair of lines per appended file: the archive, the quarantine file.
+        var index = 2
+        while !replaced, index + 1 < lines.count, let appended = identity(lines[index]),
+          let size = Int64(lines[index].split(separator: " ").last ?? ""),
+          lines[index + 1].hasPrefix("path ")
+        {
+          // The store was not replaced: take back what the sweep appended.
+          let path = String(lines[index + 1].dropFirst(5))
+          if let warning = try takeBack(path, appended, size: size, store: store) {
+            warnings.append(warning)
           }
-          if fd >= 0 { close(fd) }
+          index += 2
         }
       }
       if unlink(journal) != 0 && errno != ENOENT {
@@ -134,11 +134,38 @@ public struct StoreRewrite: ~Copyable {
     return warnings
   }
 
+  /// Cuts the file at `path` back to `size` if it is still the file `identity` names and no
+  /// shorter; else returns a warning.
+  private static func takeBack(
+    _ path: String, _ identity: (device: UInt64, inode: UInt64), size: Int64, store: String
+  ) throws(SystemError) -> String? {
+    let fd = open(path, O_WRONLY | O_CLOEXEC)
+    defer { if fd >= 0 { close(fd) } }
+    var status = stat()
+    guard fd >= 0, fstat(fd, &status) == 0, UInt64(status.st_dev) == identity.device,
+      UInt64(status.st_ino) == identity.inode, Int64(status.st_size) >= size
+    else {
+      return "'\(path)' changed since an interrupted sweep of '\(store)': "
+        + "its last entries may also still be in the store"
+    }
+    if Int64(status.st_size) > size {
+      guard ftruncate(fd, off_t(size)) == 0, fsync(fd) == 0 else {
+        throw SystemError(
+          path: path, doing: "cannot take back an interrupted sweep's entries", errno: errno)
+      }
+    }
+    return nil
+  }
+
   /// Prepares a new version of `store`, whose current status is `storeStatus`, moving removed
-  /// records to `archive` if given. Nothing is created until `start`.
-  public init(store: String, storeStatus: stat, archive: String?, pid: Int32) {
+  /// records to `archive` and lines that are not records to `quarantine`, if given. Nothing is
+  /// created until `start`.
+  public init(
+    store: String, storeStatus: stat, archive: String?, quarantine: String? = nil, pid: Int32
+  ) {
     storePath = store
     archivePath = archive
+    quarantinePath = quarantine
     journalPath = Self.journalPath(store: store)
     let (directory, name) = Self.split(store)
     self.directory = directory
@@ -146,6 +173,7 @@ public struct StoreRewrite: ~Copyable {
     tempPath = directory + "/." + name + ".\(pid)" + Self.tempSuffix
     kept = OutputWriter(fd: -1, name: tempPath, bufferSize: 1)
     archived = OutputWriter(fd: -1, name: archive ?? "", bufferSize: 1)
+    quarantined = OutputWriter(fd: -1, name: quarantine ?? "", bufferSize: 1)
   }
 
   /// Creates the new store (with the store's mode and, for root, owner) and copies `prefix`,
@@ -170,26 +198,51 @@ public struct StoreRewrite: ~Copyable {
       throw SystemError(path: tempPath, doing: "cannot set the mode", errno: errno)
     }
     kept = OutputWriter(fd: tempFD, name: tempPath, bufferSize: 1)
+    var tempStatus = stat()
+    guard fstat(tempFD, &tempStatus) == 0 else {
+      throw SystemError(path: tempPath, doing: "cannot create the new store", errno: errno)
+    }
+    var journal = "\(Self.journalMagic)\n\(UInt64(tempStatus.st_dev)) \(UInt64(tempStatus.st_ino))"
     if let archive = archivePath {
-      archiveFD = open(archive, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
-      var status = stat()
-      var tempStatus = stat()
-      guard archiveFD >= 0, fstat(archiveFD, &status) == 0, fstat(tempFD, &tempStatus) == 0 else {
-        throw SystemError(path: archive, doing: "cannot open the archive", errno: errno)
+      let (fd, size, entry) = try Self.openAppended(archive, doing: "cannot open the archive")
+      archiveFD = fd
+      archiveSizeBefore = size
+      archived = OutputWriter(fd: fd, name: archive, bufferSize: 1)
+      journal += entry
+    }
+    if let quarantine = quarantinePath {
+      let (fd, size, entry) = try Self.openAppended(
+        quarantine, doing: "cannot open the quarantine file")
+      quarantineFD = fd
+      quarantineSizeBefore = size
+      quarantined = OutputWriter(fd: fd, name: quarantine, bufferSize: 1)
+      journal += entry
+    }
+    if journal.contains("\npath ") {
+      if let failure = Self.writeDurably(journal, to: journalPath, directory: directory) {
+        throw failure
       }
-      archiveSizeBefore = Int64(status.st_size)
-      archived = OutputWriter(fd: archiveFD, name: archive, bufferSize: 1)
-      if status.st_mode & S_IFMT == S_IFREG {
-        let journal =
-          "\(Self.journalMagic)\n\(UInt64(tempStatus.st_dev)) \(UInt64(tempStatus.st_ino))\n"
-          + "\(UInt64(status.st_dev)) \(UInt64(status.st_ino)) \(archiveSizeBefore)\npath \(archive)"
-        if let failure = Self.writeDurably(journal, to: journalPath, directory: directory) {
-          throw failure
-        }
-        journaled = true
-      }
+      journaled = true
     }
     try copy(prefix, from: storeFD)
+  }
+
+  /// Opens `path` for appending (creating it, mode 0666 less the umask); returns its
+  /// descriptor, its size, and its journal lines (empty when it is not a regular file, which
+  /// cannot be cut back).
+  private static func openAppended(_ path: String, doing: String) throws(SystemError) -> (
+    fd: Int32, size: Int64, journal: String
+  ) {
+    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+    var status = stat()
+    guard fd >= 0, fstat(fd, &status) == 0 else {
+      let code = errno
+      if fd >= 0 { close(fd) }
+      throw SystemError(path: path, doing: doing, errno: code)
+    }
+    let size = Int64(status.st_size)
+    guard status.st_mode & S_IFMT == S_IFREG else { return (fd, size, "") }
+    return (fd, size, "\n\(UInt64(status.st_dev)) \(UInt64(status.st_ino)) \(size)\npath \(path)")
   }
 
   private mutating func copy(_ range: Range<Int64>, from fd: Int32) throws(SystemError) {
@@ -234,6 +287,20 @@ public struct StoreRewrite: ~Copyable {
     if archivePending.count >= 128 * 1024 { try flushArchive() }
   }
 
+  /// Queues quarantine lines (with their newlines); without a quarantine file they are dropped.
+  public mutating func writeQuarantined(_ bytes: ByteBuffer) throws(SystemError) {
+    guard quarantinePath != nil else { return }
+    quarantinePending.append(bytes)
+    quarantinedAny = true
+    if quarantinePending.count >= 128 * 1024 { try flushQuarantine() }
+  }
+
+  private mutating func flushQuarantine() throws(SystemError) {
+    guard quarantinePath != nil else { return }
+    try quarantined.write(quarantinePending)
+    quarantinePending.removeAll()
+  }
+
   private mutating func flushKept() throws(SystemError) {
     do {
       try kept.write(keptPending)
@@ -261,6 +328,14 @@ public struct StoreRewrite: ~Copyable {
         throw SystemError(path: archivePath, doing: "cannot sync the archive", errno: errno)
       }
     }
+    if let quarantinePath {
+      try flushQuarantine()
+      try quarantined.flush()
+      if quarantinedAny && fsync(quarantineFD) != 0 && errno != EINVAL {
+        throw SystemError(
+          path: quarantinePath, doing: "cannot sync the quarantine file", errno: errno)
+      }
+    }
     try flushKept()
     do {
       try kept.flush()
@@ -280,6 +355,7 @@ public struct StoreRewrite: ~Copyable {
     }
     close(tempFD)
     if archiveFD >= 0 { close(archiveFD) }
+    if quarantineFD >= 0 { close(quarantineFD) }
     isStarted = false
   }
 
@@ -290,17 +366,22 @@ public struct StoreRewrite: ~Copyable {
     isStarted = false
     close(tempFD)
     unlink(tempPath)
-    if archiveFD >= 0 {
-      var status = stat()
-      if journaled, fstat(archiveFD, &status) == 0, Int64(status.st_size) > archiveSizeBefore {
-        if ftruncate(archiveFD, off_t(archiveSizeBefore)) == 0 && fsync(archiveFD) == 0 {
-          unlink(journalPath)
-        }
-      } else if journaled {
-        unlink(journalPath)
-      }
-      close(archiveFD)
-    }
+    // Where an appended file cannot be cut back the journal stays, for `recover`.
+    let archiveBack = Self.cutBack(archiveFD, to: archiveSizeBefore)
+    let quarantineBack = Self.cutBack(quarantineFD, to: quarantineSizeBefore)
+    if journaled && archiveBack && quarantineBack { unlink(journalPath) }
+  }
+
+  /// Cuts an appended file (if open) back to its size before the sweep, syncs it and closes
+  /// it; returns false when it could not be cut back.
+  private static func cutBack(_ fd: Int32, to size: Int64) -> Bool {
+    guard fd >= 0 else { return true }
+    defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+      Int64(status.st_size) > size
+    else { return true }
+    return ftruncate(fd, off_t(size)) == 0 && fsync(fd) == 0
   }
 
   // MARK: - Files

@@ -61,6 +61,13 @@ public struct StoreSession: ~Copyable {
     close(fd)
   }
 
+  /// Whether `store` is not there (`stat(2)` fails with `ENOENT`): `--missing-ok` makes that
+  /// nothing to sweep. Any other failure is not "missing": `init` reports it.
+  public static func isMissing(_ store: String) -> Bool {
+    var status = stat()
+    return stat(store, &status) != 0 && errno == ENOENT
+  }
+
   /// What the tool reports when another process holds the lock (`.held`), with exit 75.
   public static func lockedDiagnostic(lockPath: String) -> Diagnostic {
     Diagnostic(.error, "Locked", "another sweep or appender holds the lock", file: lockPath)

@@ -8,6 +8,7 @@ import NotifJSON
 public struct StreamArchive: ~Copyable {
   private let fd: Int32
   private let path: String
+  private let what: String
   private var writer: OutputWriter
 
   /// Opens `options.archive` to append to, creating it (mode 0666 less the umask) if missing;
@@ -15,16 +16,23 @@ public struct StreamArchive: ~Copyable {
   ///
   /// - Throws: `SystemError` when the file cannot be opened.
   public init(options: SweepOptions) throws(SystemError) {
-    path = options.archive ?? ""
+    try self.init(path: options.archive, dryRun: options.dryRun, what: "archive")
+  }
+
+  /// Opens `path` (the archive, or the quarantine file, as `what` says) to append to, as
+  /// `init(options:)` does.
+  public init(path: String?, dryRun: Bool, what: String) throws(SystemError) {
+    self.path = path ?? ""
+    self.what = what
     var fd: Int32 = -1
-    if let archive = options.archive, !options.dryRun {
-      fd = open(archive, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+    if let path, !dryRun {
+      fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
       guard fd >= 0 else {
-        throw SystemError(path: archive, doing: "cannot open the archive", errno: errno)
+        throw SystemError(path: path, doing: "cannot open the \(what)", errno: errno)
       }
     }
     self.fd = fd
-    writer = OutputWriter(fd: fd, name: path)
+    writer = OutputWriter(fd: fd, name: self.path)
   }
 
   deinit {
@@ -45,7 +53,7 @@ public struct StreamArchive: ~Copyable {
     guard fd >= 0 else { return }
     try writer.flush()
     if fsync(fd) != 0 && errno != EINVAL {
-      throw SystemError(path: path, doing: "cannot sync the archive", errno: errno)
+      throw SystemError(path: path, doing: "cannot sync the \(what)", errno: errno)
     }
   }
 }

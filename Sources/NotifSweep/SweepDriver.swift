@@ -34,7 +34,8 @@ public protocol SweepPasses: ~Copyable {
 ///
 /// As a filter: the tool opens its operands, then the archive opens (`StreamArchive`), the
 /// passes run, kept lines go to standard output and removed ones to the archive, which is
-/// synced before the run succeeds. In place: the store's session is taken (its lock, an
+/// synced before the run succeeds. In place (with `--missing-ok`, a missing store ends the run
+/// at once, with status 0): the store's session is taken (its lock, an
 /// interrupted sweep recovered; status 75 when another holds the lock), the passes run, and
 /// at the first change `StoreRewrite` starts the new store with the bytes before it; at the
 /// end it commits, or abandons on any failure. A store where nothing changes is read and
@@ -55,6 +56,7 @@ public struct SweepDriver: ~Copyable {
   private var progressLine: ProgressLine
   private var destination = Destination.stream
   private var archive: StreamArchive?
+  private var quarantine: StreamArchive?
   private var rewrite: StoreRewrite?
   private var storeFD: Int32 = -1
 
@@ -125,10 +127,13 @@ public struct SweepDriver: ~Copyable {
     let inputs = passes.open(options.files, &self)
     defer { passes.close(inputs) }
     archive = try StreamArchive(options: options)
+    quarantine = try StreamArchive(
+      path: options.quarantine, dryRun: options.dryRun, what: "quarantine file")
     destination = options.dryRun ? .dryRun : .stream
     try passes.sweep(inputs, &self)
     try stdout.flush()
     try archive?.sync()
+    try quarantine?.sync()
   }
 
   /// In place: under the store's lock (released when `session` drops, on every path), after
@@ -136,6 +141,9 @@ public struct SweepDriver: ~Copyable {
   private mutating func runInPlace<Passes: SweepPasses & ~Copyable>(
     _ store: String, _ passes: inout Passes
   ) throws(SystemError) {
+    // Checked before the lock, whose file would otherwise be made beside a store that is not
+    // there: a store a sweep from cron finds missing has not been written yet.
+    if options.missingOK && StoreSession.isMissing(store) { return }
     guard
       let session = try StoreSession.acquire(
         store: store, options: options, monotonicClock: monotonicClock,
@@ -153,7 +161,8 @@ public struct SweepDriver: ~Copyable {
       return
     }
     rewrite = StoreRewrite(
-      store: store, storeStatus: session.status, archive: options.archive, pid: pid)
+      store: store, storeStatus: session.status, archive: options.archive,
+      quarantine: options.quarantine, pid: pid)
     destination = .storeBeforeFirstChange
     do throws(SystemError) {
       try passes.sweep(inputs, &self)
@@ -214,6 +223,25 @@ public struct SweepDriver: ~Copyable {
     switch destination {
     case .stream: try archive?.write(lines)
     case .store: try rewrite?.writeArchived(lines)
+    case .dryRun, .storeBeforeFirstChange: break
+    }
+  }
+
+  /// Whether lines that are not records move to a quarantine file (`--quarantine`), or (with
+  /// `--dry-run`) would.
+  public var quarantining: Bool { options.quarantine != nil }
+
+  /// What a diagnostic of a quarantined line ends with: what happened to the line.
+  public var quarantineNote: String {
+    options.dryRun ? " (would move to the quarantine file)" : " (moved to the quarantine file)"
+  }
+
+  /// Appends quarantine lines (`QuarantineEntry`) to the quarantine file (not with
+  /// `--dry-run`).
+  public mutating func writeQuarantined(_ lines: ByteBuffer) throws(SystemError) {
+    switch destination {
+    case .stream: try quarantine?.write(lines)
+    case .store: try rewrite?.writeQuarantined(lines)
     case .dryRun, .storeBeforeFirstChange: break
     }
   }

@@ -1,15 +1,21 @@
 import NotifModel
 
 /// The options of a sweep that may run in place (notif-expire, notif-mark): `--dry-run`,
-/// `--archive`, `--store` and `--wait`, `--progress` and `--no-progress`, and the file
-/// operands, read and checked the same way in both tools.
+/// `--archive`, `--store`, `--missing-ok` and `--wait`, `--progress` and `--no-progress`, and
+/// the file operands, read and checked the same way in both tools.
 public struct SweepOptions: Sendable, Equatable {
   /// `-n`/`--dry-run`: write what would change; change nothing.
   public var dryRun = false
   /// `--archive FILE`: where removed records go, appended.
   public var archive: String?
+  /// `--quarantine FILE`: where lines that are not records go, appended, instead of staying
+  /// where they are (see `QuarantineEntry`).
+  public var quarantine: String?
   /// `--store FILE`: change this file in place, under its lock; nil for a filter.
   public var store: String?
+  /// `--missing-ok`, only with `--store`: a store that is not there is nothing to sweep yet
+  /// (status 0, nothing written, no lock file made), not an error.
+  public var missingOK = false
   /// `--wait SECONDS` for the store's lock (0: do not wait).
   public var wait: Double = 0
   /// Whether to show progress on standard error.
@@ -21,13 +27,16 @@ public struct SweepOptions: Sendable, Equatable {
 
   /// The options `init` reads, for the tool's list of options.
   public static let specs: [OptionSpec] = [
-    .flag("dry-run", "n"), .value("archive"), .value("store"), .value("wait"),
-    .flag("progress"), .flag("no-progress"), .value("format"),
+    .flag("dry-run", "n"), .value("archive"), .value("quarantine"), .value("store"),
+    .flag("missing-ok"), .value("wait"), .flag("progress"), .flag("no-progress"),
+    .value("format"),
   ]
 
-  /// The `--help` lines of `--wait`, `--progress` and `--no-progress`, which say the same in
-  /// both tools (the others say what the tool does), without a final newline.
+  /// The `--help` lines of `--quarantine`, `--missing-ok`, `--wait`, `--progress` and `--no-progress`, which
+  /// say the same in both tools (the others say what the tool does), without a final newline.
   public static let help = [
+    "      --quarantine file     move lines that are not records to this file, with why",
+    "      --missing-ok          with --store: a missing store is nothing to sweep (exit 0)",
     "      --wait seconds        with --store: wait this long for the lock (default 0)",
     "      --progress            show progress on standard error (default: when a terminal)",
     "      --no-progress         do not show progress",
@@ -43,16 +52,21 @@ public struct SweepOptions: Sendable, Equatable {
   ///     `--store`: `sweeps` in `--store sweeps one file in place`.
   ///   - stderrIsTerminal: the progress default when neither `--progress` nor
   ///     `--no-progress` is given (the last one given wins).
-  /// - Throws: `UsageError` for an empty `--store`, a `--wait` without `--store` or out of
-  ///   range, and file operands with `--store`.
+  /// - Throws: `UsageError` for an empty `--store`, a `--missing-ok` or `--wait` without
+  ///   `--store`, a `--wait` out of range, and file operands with `--store`.
   public init(_ scanned: ScannedArguments, storeVerb: String, stderrIsTerminal: Bool)
     throws(UsageError)
   {
     dryRun = scanned.has("dry-run")
     archive = scanned.last("archive")
+    quarantine = scanned.last("quarantine")
     store = scanned.last("store")
     if let store, store.isEmpty {
       throw UsageError("--store: the file name is empty")
+    }
+    missingOK = scanned.has("missing-ok")
+    if missingOK && store == nil {
+      throw UsageError("--missing-ok needs --store: only a store is swept in place")
     }
     wait = try Self.parseWait(scanned.last("wait"), store: store)
     let last = scanned.options.last { $0.name == "progress" || $0.name == "no-progress" }

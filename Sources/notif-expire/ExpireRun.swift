@@ -195,7 +195,11 @@ struct ExpireRun: ~Copyable, SweepPasses {
     var byteOrderMark: Int64 = 0
     driver.startProgress()
     try Self.forEachBatch(
-      inputs, task: .sweep(archiving: driver.archiving), rules: rules,
+      inputs,
+      task: .sweep(
+        archiving: driver.archiving,
+        quarantineNote: driver.quarantining ? driver.quarantineNote : nil),
+      rules: rules,
       batchSize: configuration.batchSize
     ) { batch throws(SystemError) in
       if batch.byteOrderMark > 0 { byteOrderMark = batch.byteOrderMark }
@@ -344,6 +348,7 @@ struct ExpireRun: ~Copyable, SweepPasses {
       }
       try driver.writeChanges(batch.gone)
       try driver.writeArchived(batch.gone)
+      try driver.writeQuarantined(batch.quarantined)
     }
     driver.showProgress(records: records, bytes: bytesDone)
   }

@@ -1,5 +1,6 @@
 import NotifJSON
 import NotifModel
+import NotifSweep
 
 /// What a worker does with the lines of a batch: a survey pass, or the sweep.
 enum SweepTask {
@@ -11,8 +12,10 @@ enum SweepTask {
   /// The mark of each record that counts towards a cap (`SweepBatch.capMarks`).
   case capGroups
   /// Each line kept or removed, and what to report; with `archiving`, the archive line of each
-  /// removed record (`SweepBatch.gone`).
-  case sweep(archiving: Bool)
+  /// removed record (`SweepBatch.gone`); with a `quarantineNote` (what their warnings end
+  /// with), lines that are not records are removed too, as quarantine lines
+  /// (`SweepBatch.quarantined`).
+  case sweep(archiving: Bool, quarantineNote: String?)
 }
 
 /// A run of whole lines of one input, done by a worker: in the sweep, what to keep, what to
@@ -42,6 +45,8 @@ final class SweepBatch: @unchecked Sendable {
   private(set) var keptRuns: [Range<Int>] = []
   /// The archive lines of the removed records (only when the task says `archiving`).
   var gone = ByteBuffer(capacity: 16 * 1024)
+  /// The quarantine lines of the lines that are not records (only when quarantining).
+  var quarantined = ByteBuffer(capacity: 0)
   var findings: [(line: Int, finding: LineFinding)] = []
   var removed = 0
   /// The offset in `bytes` of the first removed line.
@@ -66,6 +71,7 @@ final class SweepBatch: @unchecked Sendable {
     count = 0
     keptRuns.removeAll(keepingCapacity: true)
     gone.removeAll()
+    quarantined.removeAll()
     findings.removeAll(keepingCapacity: true)
     removed = 0
     firstRemoval = nil
@@ -117,7 +123,8 @@ final class SweepBatch: @unchecked Sendable {
   /// Does the batch's task on every line.
   func process(with decider: inout ExpireDecider) {
     switch task {
-    case .sweep(let archiving): decide(with: &decider, archiving: archiving)
+    case .sweep(let archiving, let quarantineNote):
+      decide(with: &decider, archiving: archiving, quarantineNote: quarantineNote)
     case .collapseKeys: findCollapseMarks(of: nil, with: &decider)
     case .collapseWinners(let keys): findCollapseMarks(of: keys, with: &decider)
     case .capGroups: findCapMarks(with: &decider)
@@ -172,6 +179,12 @@ final class SweepBatch: @unchecked Sendable {
     }
   }
 
+  /// A finding's message without the " (kept as it is)" that ends it when the line is kept.
+  static func quarantineReason(_ message: String) -> String {
+    let kept = " (kept as it is)"
+    return message.hasSuffix(kept) ? String(message.dropLast(kept.count)) : message
+  }
+
   /// Calls `body` with each run of kept lines that starts at or after `offset`, in order.
   func forEachKeptRun<E: Error>(
     from offset: Int = 0, _ body: (UnsafeRawBufferPointer) throws(E) -> Void
@@ -182,7 +195,7 @@ final class SweepBatch: @unchecked Sendable {
   }
 
   /// Decides every line.
-  private func decide(with decider: inout ExpireDecider, archiving: Bool) {
+  private func decide(with decider: inout ExpireDecider, archiving: Bool, quarantineNote: String?) {
     var start = 0
     var index = 0
     var runStart = 0
@@ -190,9 +203,19 @@ final class SweepBatch: @unchecked Sendable {
       let stop = bytes.distance(to: hit)
       let line = UnsafeRawBufferPointer(start: bytes + start, count: stop - start)
       var finding: LineFinding? = nil
-      if case .remove(let reason) = decider.decide(
-        line, ordinal: firstOrdinal + index, finding: &finding)
-      {
+      let verdict = decider.decide(line, ordinal: firstOrdinal + index, finding: &finding)
+      if let quarantineNote, let error = finding, error.severity == .error {
+        // Not a record: moved out of the input, reported once as a warning.
+        if firstRemoval == nil { firstRemoval = start }
+        if runStart < start { keptRuns.append(runStart..<start) }
+        runStart = stop + 1
+        let reason = Self.quarantineReason(error.message)
+        QuarantineEntry.write(
+          line: line, number: firstLine + index, code: error.code, reason: reason,
+          into: &quarantined)
+        finding?.severity = .warning
+        finding?.message = reason + quarantineNote
+      } else if case .remove(let reason) = verdict {
         if firstRemoval == nil { firstRemoval = start }
         if runStart < start { keptRuns.append(runStart..<start) }
         runStart = stop + 1

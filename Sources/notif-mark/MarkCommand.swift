@@ -11,7 +11,8 @@ struct MarkCommand: ToolCommand {
     + "                  [--ids-from file] [--app bundle-id] [--thread id]\n"
     + "                  [--category name] [--before time] [--archive file]\n"
     + "                  [--format text|github|json] [--now time] [--[no-]progress]\n"
-    + "                  [--store file [--wait seconds] | file ...]\n"
+    + "                  [--quarantine file]\n"
+    + "                  [--store file [--missing-ok] [--wait seconds] | file ...]\n"
 
   static let help =
     usage + """

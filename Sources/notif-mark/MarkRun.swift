@@ -10,6 +10,9 @@ enum MarkVerdict: Equatable, Sendable {
   case edited
   /// Remove the record.
   case deleted
+  /// Move the line, not a record, to the quarantine file (its entry is in
+  /// `MarkRun.quarantined`).
+  case quarantined
 }
 
 /// One run of notif-mark: reads each line once, changes or deletes the selected records;
@@ -21,6 +24,8 @@ struct MarkRun: ~Copyable, SweepPasses {
   /// The edited line of the last `.edited` verdict, with its newline.
   private(set) var edited = ByteBuffer(capacity: 64 * 1024)
   private var nowText = ByteBuffer(capacity: 32)
+  /// The quarantine lines of the lines that are not records, with `--quarantine`.
+  private var quarantined = ByteBuffer(capacity: 0)
 
   init(configuration: MarkCommand.Configuration, environment: ToolEnvironment) {
     self.configuration = configuration
@@ -114,6 +119,8 @@ struct MarkRun: ~Copyable, SweepPasses {
       case .edited:
         kept.append(edited)
         if configuration.sweep.dryRun { changes.append(edited) }
+      case .quarantined:
+        break
       case .deleted:
         let start = gone.count
         ArchiveEntry.write(
@@ -124,27 +131,29 @@ struct MarkRun: ~Copyable, SweepPasses {
           gone.withUnsafeBytes { changes.append(UnsafeRawBufferPointer(rebasing: $0[start...])) }
         }
       }
-      if kept.count + changes.count + gone.count >= 128 * 1024 {
-        try Self.flush(&kept, &changes, &gone, &driver)
+      if kept.count + changes.count + gone.count + quarantined.count >= 128 * 1024 {
+        try Self.flush(&kept, &changes, &gone, &quarantined, &driver)
       }
       if count & 0xFFFF == 0 {
         driver.showProgress(records: count, bytes: reader.bytesRead)
       }
     }
-    try Self.flush(&kept, &changes, &gone, &driver)
+    try Self.flush(&kept, &changes, &gone, &quarantined, &driver)
   }
 
   /// Hands the buffers to the driver and empties them.
   private static func flush(
     _ kept: inout ByteBuffer, _ changes: inout ByteBuffer, _ gone: inout ByteBuffer,
-    _ driver: inout SweepDriver
+    _ quarantined: inout ByteBuffer, _ driver: inout SweepDriver
   ) throws(SystemError) {
     try driver.writeKept(kept)
     try driver.writeChanges(changes)
     try driver.writeArchived(gone)
+    try driver.writeQuarantined(quarantined)
     kept.removeAll()
     changes.removeAll()
     gone.removeAll()
+    quarantined.removeAll()
   }
 
   // MARK: - Decisions
@@ -158,8 +167,8 @@ struct MarkRun: ~Copyable, SweepPasses {
     case .blank:
       return .unchanged
     case .failed(let error):
-      reject(error.code.rawValue, error.message, line, at: error.offset, lineNumber, file, &driver)
-      return .unchanged
+      return reject(
+        error.code.rawValue, error.message, line, at: error.offset, lineNumber, file, &driver)
     case .record:
       break
     }
@@ -169,10 +178,9 @@ struct MarkRun: ~Copyable, SweepPasses {
     if let before = selection.before {
       guard case .time(let created) = record.time(.createdAt) else {
         let at = record.index(.createdAt).map { Int(record.json.tokens[$0].start) } ?? 0
-        reject(
+        return reject(
           "BadRecord", "created_at is missing or not an RFC 3339 time", line,
           at: record.textOffset + at, lineNumber, file, &driver)
-        return .unchanged
       }
       guard created < before else { return .unchanged }
     }
@@ -256,15 +264,27 @@ struct MarkRun: ~Copyable, SweepPasses {
 
   // MARK: - Reports
 
-  private func reject(
+  /// Reports a line that is not a record: kept (an error, status 1), or with `--quarantine`
+  /// moved to the quarantine file (a warning: the line is handled).
+  private mutating func reject(
     _ code: String, _ message: String, _ line: UnsafeRawBufferPointer, at offset: Int,
     _ lineNumber: Int, _ file: String, _ driver: inout SweepDriver
-  ) {
-    driver.raiseStatus(to: .rejected)
+  ) -> MarkVerdict {
     var column = 1
     for i in 0..<min(offset, line.count) where line[i] & 0xC0 != 0x80 { column += 1 }
+    if driver.quarantining {
+      QuarantineEntry.write(
+        line: line, number: lineNumber, code: code, reason: message, into: &quarantined)
+      driver.report(
+        Diagnostic(
+          .warning, code, message + driver.quarantineNote, file: file,
+          line: lineNumber, column: column))
+      return .quarantined
+    }
+    driver.raiseStatus(to: .rejected)
     driver.report(
       Diagnostic(
         .error, code, message + " (kept as it is)", file: file, line: lineNumber, column: column))
+    return .unchanged
   }
 }

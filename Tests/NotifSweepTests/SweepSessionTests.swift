@@ -21,6 +21,18 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [])
   }
 
+  @Test func onlyANameThatIsNotThereIsMissing() throws {
+    let dir = try makeScratchFolder("notif-shared")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson").path
+    #expect(StoreSession.isMissing(store))
+    #expect(StoreSession.isMissing(dir.appendingPathComponent("no-such-folder/inbox.ndjson").path))
+    try Data().write(to: URL(fileURLWithPath: store))
+    #expect(!StoreSession.isMissing(store))
+    #expect(!StoreSession.isMissing(dir.path))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["inbox.ndjson"])
+  }
+
   @Test func aHeldLockIsHeldAndDroppingTheSessionReleasesIt() throws {
     let dir = try makeScratchFolder("notif-shared")
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -53,16 +65,14 @@ import Testing
   static func options(_ arguments: [String], terminal: Bool = false) throws(UsageError)
     -> SweepOptions
   {
-    let specs: [OptionSpec] = [
-      .flag("dry-run", "n"), .value("archive"), .value("store"), .value("wait"),
-      .flag("progress"), .flag("no-progress"),
-    ]
-    return try SweepOptions(
-      try OptionScanner.scan(arguments, specs), storeVerb: "sweeps", stderrIsTerminal: terminal)
+    try SweepOptions(
+      try OptionScanner.scan(arguments, SweepOptions.specs), storeVerb: "sweeps",
+      stderrIsTerminal: terminal)
   }
 
   @Test(arguments: [
     (["--wait", "1"], "--wait needs --store: only a store is locked"),
+    (["--missing-ok"], "--missing-ok needs --store: only a store is swept in place"),
     (["--store", "s", "--wait", "1d"], "--wait: '1d' is not a number of seconds from 0 to 86400"),
     (
       ["--store", "s", "--wait", "86401"],
@@ -78,9 +88,12 @@ import Testing
 
   @Test func readsEveryOption() throws {
     let options = try Self.options([
-      "-n", "--archive", "a", "--store", "s", "--wait", "2.5", "--no-progress", "--progress",
+      "-n", "--archive", "a", "--store", "s", "--missing-ok", "--wait", "2.5", "--no-progress",
+      "--progress",
     ])
     #expect(options.dryRun)
+    #expect(options.missingOK)
+    #expect(try !Self.options(["--store", "s"]).missingOK)
     #expect(options.archive == "a")
     #expect(options.store == "s")
     #expect(options.wait == 2.5)

@@ -360,4 +360,93 @@ private func view<R>(_ line: String, _ body: (RecordLineResult, RecordView?) -> 
         "archive.ndjson", "inbox.ndjson",
       ])
   }
+  @Test func recoverTakesBackAnInterruptedSweepsQuarantineEntriesToo() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson").path
+    let archive = dir.appendingPathComponent("archive.ndjson").path
+    let quarantine = dir.appendingPathComponent("quarantine.ndjson").path
+    try Data("old\ngone\nbad\n".utf8).write(to: URL(fileURLWithPath: store))
+    try Data("earlier\n".utf8).write(to: URL(fileURLWithPath: archive))
+    try Data("earlier bad\n".utf8).write(to: URL(fileURLWithPath: quarantine))
+    var status = stat()
+    stat(store, &status)
+    let fd = open(store, O_RDONLY)
+    defer { close(fd) }
+    var rewrite = StoreRewrite(
+      store: store, storeStatus: status, archive: archive, quarantine: quarantine, pid: 99)
+    try rewrite.start(copying: 0..<4, from: fd)
+    let journal = try String(contentsOfFile: store + ".sweep", encoding: .utf8)
+    #expect(journal.hasSuffix(" 12\npath \(quarantine)"))
+    // As if killed after both files were written but before the rename.
+    for (path, line) in [(archive, "gone\n"), (quarantine, "{\"line\":3}\n")] {
+      let handle = try #require(FileHandle(forWritingAtPath: path))
+      try handle.seekToEnd()
+      try handle.write(contentsOf: Data(line.utf8))
+      try handle.close()
+    }
+    #expect(try StoreRewrite.recover(store: store) == [])
+    #expect(try String(contentsOfFile: archive, encoding: .utf8) == "earlier\n")
+    #expect(try String(contentsOfFile: quarantine, encoding: .utf8) == "earlier bad\n")
+    #expect(try String(contentsOfFile: store, encoding: .utf8) == "old\ngone\nbad\n")
+  }
+
+  @Test func aQuarantineFileWithoutAnArchiveIsJournaledToo() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson").path
+    let quarantine = dir.appendingPathComponent("quarantine.ndjson").path
+    try Data("bad\nok\n".utf8).write(to: URL(fileURLWithPath: store))
+    var status = stat()
+    stat(store, &status)
+    let fd = open(store, O_RDONLY)
+    defer { close(fd) }
+    var rewrite = StoreRewrite(
+      store: store, storeStatus: status, archive: nil, quarantine: quarantine, pid: 99)
+    try rewrite.start(copying: 0..<0, from: fd)
+    #expect(FileManager.default.fileExists(atPath: store + ".sweep"))
+    var entries = ByteBuffer()
+    entries.append("{\"line\":1}\n")
+    try rewrite.writeQuarantined(entries)
+    try rewrite.commit()
+    #expect(try String(contentsOfFile: quarantine, encoding: .utf8) == "{\"line\":1}\n")
+    #expect(!FileManager.default.fileExists(atPath: store + ".sweep"))
+  }
+}
+
+@Suite struct QuarantineEntryTests {
+  @Test(arguments: [
+    (
+      "not json", "InvalidJSON", "unexpected word 'not'",
+      #"{"line":7,"code":"InvalidJSON","reason":"unexpected word 'not'","text":"not json"}"#
+    ),
+    (
+      "{\"a\":\"\t\"\r", "BadRecord", "say \"why\"",
+      #"{"line":7,"code":"BadRecord","reason":"say \"why\"","text":"{\"a\":\"\t\"\r"}"#
+    ),
+  ])
+  func writesTheLineAsAJSONString(_ line: String, _ code: String, _ reason: String, _ entry: String)
+  {
+    var out = ByteBuffer()
+    Array(line.utf8).withUnsafeBytes {
+      QuarantineEntry.write(line: $0, number: 7, code: code, reason: reason, into: &out)
+    }
+    #expect(out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } == entry + "\n")
+  }
+
+  @Test func writesInvalidUTF8AsBase64() {
+    for (bytes, base64) in [
+      ([0xFF] as [UInt8], "/w=="), ([0xFF, 0x61], "/2E="), ([0xFF, 0x61, 0x62], "/2Fi"),
+      ([0xC3, 0x28, 0x0D, 0x0A], "wygNCg=="),
+    ] {
+      var out = ByteBuffer()
+      bytes.withUnsafeBytes {
+        QuarantineEntry.write(line: $0, number: 1, code: "InvalidUTF8", reason: "r", into: &out)
+      }
+      #expect(
+        out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+          == #"{"line":1,"code":"InvalidUTF8","reason":"r","base64":""# + base64 + "\"}\n")
+      #expect(Data(base64Encoded: base64) == Data(bytes))
+    }
+  }
 }
