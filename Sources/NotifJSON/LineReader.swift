@@ -26,6 +26,7 @@ public struct LineReader: ~Copyable {
   private var end = 0
   private var eof = false
   private var atStreamStart = true
+  private let announcesIdle: Bool
   /// The 1-based number of the line last returned by `next()`.
   public private(set) var lineNumber = 0
   /// The bytes consumed so far: every line returned, with its newline, and the byte order
@@ -37,7 +38,11 @@ public struct LineReader: ~Copyable {
   static let readSize = 256 * 1024
 
   /// Creates a reader of `fd`, which it does not close, named `name` in diagnostics.
-  public init(fd: Int32, name: String) {
+  ///
+  /// With `announcesIdle`, `next(whenIdle:)` calls its argument before a read that would wait
+  /// for input (never for a regular file, whose reads do not wait).
+  public init(fd: Int32, name: String, announcesIdle: Bool = false) {
+    self.announcesIdle = announcesIdle && readsCanWait(fd)
     self.fd = fd
     self.name = name
     capacity = Self.readSize * 2
@@ -50,12 +55,18 @@ public struct LineReader: ~Copyable {
 
   /// The next line without its newline, valid until the next call; nil at the end of input.
   ///
-  /// - Throws: `SystemError` when `read(2)` fails.
+  /// Before a read that would wait for input (with `announcesIdle`), calls `whenIdle`: the
+  /// moment to write out what is ready, so that each line's result comes out as it arrives.
+  ///
+  /// - Throws: `SystemError` when `read(2)` fails, or what `whenIdle` throws.
   /// - Complexity: O(length of the line), amortized.
-  public mutating func next() throws(SystemError) -> UnsafeRawBufferPointer? {
+  public mutating func next(whenIdle: () throws(SystemError) -> Void = {}) throws(SystemError)
+    -> UnsafeRawBufferPointer?
+  {
     while true {
       if atStreamStart {
         if end - start < 3 && !eof {
+          if announcesIdle && readWouldWait(fd) { try whenIdle() }
           try fill()
           continue
         }
@@ -89,6 +100,7 @@ public struct LineReader: ~Copyable {
         lineNumber += 1
         return line
       }
+      if announcesIdle && readWouldWait(fd) { try whenIdle() }
       try fill()
     }
   }

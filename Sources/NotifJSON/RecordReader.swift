@@ -72,10 +72,7 @@ public struct RecordReader: ~Copyable {
     fd: Int32, name: String, maxRecordBytes: Int = 1 << 20,
     maxDepth: Int = JSONParser.defaultMaxDepth, announcesIdle: Bool = false
   ) {
-    var status = stat()
-    self.announcesIdle =
-      announcesIdle && fd >= 0 && fstat(fd, &status) == 0
-      && status.st_mode & S_IFMT != S_IFREG
+    self.announcesIdle = announcesIdle && readsCanWait(fd)
     mayAnnounceIdle = self.announcesIdle
     self.fd = fd
     self.name = name
@@ -263,8 +260,7 @@ public struct RecordReader: ~Copyable {
   private mutating func wouldWait() -> Bool {
     guard mayAnnounceIdle else { return false }
     mayAnnounceIdle = false
-    var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    return poll(&ready, 1, 0) == 0
+    return readWouldWait(fd)
   }
 
   /// Reads until a line ends inside the new bytes or input ends, so that a long record is not

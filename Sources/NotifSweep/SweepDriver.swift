@@ -212,6 +212,12 @@ public struct SweepDriver: ~Copyable {
     }
   }
 
+  /// Writes out what standard output holds: where the input has nothing more yet (a pipe), so
+  /// that each line's result comes out as it arrives. In place there is nothing to write.
+  public mutating func flushStandardOutput() throws(SystemError) {
+    if destination == .stream || destination == .dryRun { try stdout.flush() }
+  }
+
   /// Writes changed and removed lines as `--dry-run` shows them; only with `--dry-run`.
   public mutating func writeChanges(_ lines: ByteBuffer) throws(SystemError) {
     if destination == .dryRun { try stdout.write(lines) }

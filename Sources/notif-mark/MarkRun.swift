@@ -95,12 +95,16 @@ struct MarkRun: ~Copyable, SweepPasses {
     var kept = ByteBuffer(capacity: 160 * 1024)
     var changes = ByteBuffer(capacity: 16 * 1024)
     var gone = ByteBuffer(capacity: 16 * 1024)
-    var reader = LineReader(fd: fd, name: name)
+    var reader = LineReader(fd: fd, name: name, announcesIdle: true)
     driver.startProgress()
     var count = 0
     var pending = driver.awaitsFirstChange
     var prefixEnd: Int64 = 0
-    while let line = try reader.next() {
+    // Where the input has nothing more yet (a pipe), what is ready goes out before the wait.
+    while let line = try reader.next(whenIdle: { () throws(SystemError) in
+      try Self.flush(&kept, &changes, &gone, &quarantined, &driver)
+      try driver.flushStandardOutput()
+    }) {
       count += 1
       let verdict = decide(line, reader.lineNumber, name, &driver)
       if pending {

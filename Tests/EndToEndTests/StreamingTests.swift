@@ -52,4 +52,14 @@ import Testing
     let out = try Self.firstOutput("notif-summarize", [], first: group)
     #expect(out.hasPrefix("{\"app\":\"a\"") && out.contains("\"hidden_summary\":"))
   }
+
+  @Test func notifMarkWritesEachRecordBeforeItsInputEnds() throws {
+    let out = try Self.firstOutput(
+      "notif-mark", ["--read", "--all", "--now", "2026-11-22T09:00:00Z"],
+      first: "{\"id\":\"a\",\"app\":\"x\"}\n")
+    #expect(
+      out
+        == "{\"id\":\"a\",\"app\":\"x\",\"read_at\":\"2026-11-22T09:00:00Z\",\"seen_at\":\"2026-11-22T09:00:00Z\"}\n"
+    )
+  }
 }
