@@ -106,6 +106,30 @@ bench_payloads() {
   bench_generated payloads bench/gen-payloads.py "$1"
 }
 
+# Prints the path of bench/data/records-week-COUNT.ndjson, COUNT records with created_at spread
+# over a week, making it when missing: the payloads of bench/gen-payloads.py turned into
+# records by PARSE (a notif-parse binary) in 14 chunks whose --now steps by 12 hours.
+bench_records_week() {
+  local parse=$1 count=$2 file payloads chunk k now
+  file=$bench_data/records-week-$count.ndjson
+  if [[ ! -s $file ]]; then
+    payloads=$(bench_payloads "$count")
+    echo "bench: making $file (notif-parse in 14 chunks, --now 12 hours apart)" >&2
+    rm -f "$file.chunk."*
+    split -n l/14 -d "$payloads" "$file.chunk."
+    : >"$file.tmp"
+    k=13
+    for chunk in "$file.chunk."*; do
+      now=$(date -u -d "@$((1795338000 - k * 43200))" +%Y-%m-%dT%H:%M:%SZ)
+      "$parse" --now "$now" "$chunk" >>"$file.tmp"
+      rm -f "$chunk"
+      k=$((k - 1))
+    done
+    mv "$file.tmp" "$file"
+  fi
+  printf '%s\n' "$file"
+}
+
 # Sets `bytes` and `lines` to the size of FILE.
 bench_input() {
   bytes=$(wc -c <"$1")

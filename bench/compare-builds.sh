@@ -25,22 +25,8 @@ source bench/common.sh
 
 payloads=$(bench_payloads "$records")
 groups=$(bench_generated groups bench/gen-groups.py "$records")
-# The week of records that bench/expire.sh makes, with the old build's notif-parse.
-week=$bench_data/records-week-$records.ndjson
-if [[ ! -s $week ]]; then
-  echo "compare: making $week" >&2
-  rm -f "$week.chunk."*
-  split -n l/14 -d "$payloads" "$week.chunk."
-  : >"$week.tmp"
-  k=13
-  for chunk in "$week.chunk."*; do
-    "$old/notif-parse" --now "$(date -u -d "@$((1795338000 - k * 43200))" +%Y-%m-%dT%H:%M:%SZ)" \
-      "$chunk" >>"$week.tmp"
-    rm -f "$chunk"
-    k=$((k - 1))
-  done
-  mv "$week.tmp" "$week"
-fi
+# The week of records that bench/expire.sh uses, made with the old build's notif-parse.
+week=$(bench_records_week "$old/notif-parse" "$records")
 bench_make_tmp
 cat >"$tmp/policy.json" <<'EOF'
 {"default": {"ttl": "3d"},

@@ -40,29 +40,7 @@ parse=$(bench_find_parse)
 expire=$(bench_find_tool notif-expire)
 mark=$(bench_find_tool notif-mark)
 
-# Prints the path of a file of COUNT records with created_at spread over a week.
-records_file() {
-  local count=$1 file payloads chunk k now
-  file=$bench_data/records-week-$count.ndjson
-  if [[ ! -s $file ]]; then
-    payloads=$(bench_payloads "$count")
-    echo "bench: making $file (notif-parse in 14 chunks, --now 12 hours apart)" >&2
-    rm -f "$file.chunk."*
-    split -n l/14 -d "$payloads" "$file.chunk."
-    : >"$file.tmp"
-    k=13
-    for chunk in "$file.chunk."*; do
-      now=$(date -u -d "@$((1795338000 - k * 43200))" +%Y-%m-%dT%H:%M:%SZ)
-      "$parse" --now "$now" "$chunk" >>"$file.tmp"
-      rm -f "$chunk"
-      k=$((k - 1))
-    done
-    mv "$file.tmp" "$file"
-  fi
-  printf '%s\n' "$file"
-}
-
-file=$(records_file "$records")
+file=$(bench_records_week "$parse" "$records")
 bench_input "$file"
 bench_make_tmp
 

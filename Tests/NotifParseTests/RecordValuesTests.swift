@@ -27,19 +27,6 @@ private func written(
   return out.text
 }
 
-/// The members of a JSON object text, in order, each value in compact form.
-private func members(_ line: String) -> [(String, String)] {
-  withView(of: line) { view in
-    var members: [(String, String)] = []
-    view.forEachMember(of: 0) { key, value in
-      var out = ByteBuffer()
-      JSONWriter.writeCompact(view, value, into: &out)
-      members.append((view.string(key), out.text))
-    }
-    return members
-  } ?? []
-}
-
 @Suite struct RecordValuesTests {
   @Test func fieldsAreInTheDocumentedOrder() {
     #expect(RecordField.allCases.map(\.key) == documentedKeys)
@@ -65,7 +52,7 @@ private func members(_ line: String) -> [(String, String)] {
     let line = written(&values)
     #expect(line.hasSuffix("}\n"))
     #expect(line.filter { $0 == "\n" }.count == 1)
-    let found = members(String(line.dropLast()))
+    let found = members(of: String(line.dropLast()))
     #expect(found.map(\.0) == documentedKeys)
     #expect(found.dropLast().allSatisfy { $0.1 == "null" })
     #expect(found.last?.1 == "{}")
@@ -90,7 +77,7 @@ private func members(_ line: String) -> [(String, String)] {
       values.write(view: view, payload: ByteBuffer(Array(#"{"p":1}"#.utf8)), into: &out)
       return out.text
     }
-    let found = Dictionary(uniqueKeysWithValues: members(String(line?.dropLast() ?? "")))
+    let found = Dictionary(uniqueKeysWithValues: members(of: String(line?.dropLast() ?? "")))
     #expect(found["badge"] == "-5")
     #expect(found["content_available"] == "true")
     #expect(found["mutable_content"] == "false")
@@ -109,7 +96,7 @@ private func members(_ line: String) -> [(String, String)] {
   func writesOneFieldAmongNulls(_ field: RecordField) {
     var values = RecordValues()
     values[field] = .integer(7)
-    let found = members(String(written(&values).dropLast()))
+    let found = members(of: String(written(&values).dropLast()))
     #expect(found.map(\.0) == documentedKeys)
     #expect(found.filter { $0.1 != "null" }.map(\.0) == [field.key, "payload"])
     #expect(found.first { $0.0 == field.key }?.1 == "7")
@@ -122,7 +109,7 @@ private func members(_ line: String) -> [(String, String)] {
       $0 != .payload && ($0.rawValue + phase) % (phase + 2) == 0
     }
     for field in chosen { values[field] = .bool(true) }
-    let found = members(String(written(&values).dropLast()))
+    let found = members(of: String(written(&values).dropLast()))
     #expect(found.map(\.0) == documentedKeys)
     #expect(found.filter { $0.1 == "true" }.map(\.0) == chosen.map(\.key))
   }
@@ -135,7 +122,7 @@ private func members(_ line: String) -> [(String, String)] {
       lines.append(written(&values))
     }
     let times = lines.map { line in
-      members(String(line.dropLast())).first { $0.0 == "created_at" }?.1
+      members(of: String(line.dropLast())).first { $0.0 == "created_at" }?.1
     }
     #expect(
       times == [#""1970-01-01T00:00:00Z""#, #""1970-01-02T00:00:00Z""#, #""1970-01-01T00:00:00Z""#])
@@ -160,7 +147,7 @@ private func members(_ line: String) -> [(String, String)] {
     values.reset()
     #expect(RecordField.allCases.allSatisfy { values[$0] == .null })
     values.set(.body, text: "second")
-    let found = Dictionary(uniqueKeysWithValues: members(String(written(&values).dropLast())))
+    let found = Dictionary(uniqueKeysWithValues: members(of: String(written(&values).dropLast())))
     #expect(found["title"] == "null")
     #expect(found["badge"] == "null")
     #expect(found["body"] == #""second""#)
@@ -170,7 +157,7 @@ private func members(_ line: String) -> [(String, String)] {
     var values = RecordValues()
     values.set(.title, text: "one")
     values.set(.title, text: "two")
-    let found = Dictionary(uniqueKeysWithValues: members(String(written(&values).dropLast())))
+    let found = Dictionary(uniqueKeysWithValues: members(of: String(written(&values).dropLast())))
     #expect(found["title"] == #""two""#)
   }
 }
