@@ -14,6 +14,7 @@ let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("time", fuzzTime),
   ("apns", fuzzAPNs),
   ("strings", fuzzStrings),
+  ("config", fuzzConfig),
 ]
 
 /// The target NOTIF_FUZZ_TARGET names, looked up once.

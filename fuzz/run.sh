@@ -116,6 +116,13 @@ seed_target() {
         [[ -f $file ]] && seed "$file" "tests-${file//\//_}"
       done
       ;;
+    config)
+      # Every policy, registry and string catalog the tests read, broken ones included.
+      for file in Tests/**/*policy*.json Tests/**/categories*.json Tests/**/*.xcstrings \
+        Tests/EndToEndTests/Fixtures/notif-summarize/bad/*.json; do
+        [[ -f $file ]] && seed "$file" "tests-${file//\//_}"
+      done
+      ;;
   esac
   shopt -u globstar nullglob
 }
