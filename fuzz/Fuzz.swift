@@ -15,6 +15,7 @@ let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("apns", fuzzAPNs),
   ("strings", fuzzStrings),
   ("config", fuzzConfig),
+  ("group-objects", fuzzGroupObjects),
 ]
 
 /// The target NOTIF_FUZZ_TARGET names, looked up once.

@@ -123,6 +123,16 @@ seed_target() {
         [[ -f $file ]] && seed "$file" "tests-${file//\//_}"
       done
       ;;
+    group-objects)
+      # The group objects the golden cases of --merge and notif-summarize read.
+      for file in Tests/EndToEndTests/cases/notif-group/*merge*/*.ndjson \
+        Tests/EndToEndTests/cases/notif-summarize/**/*.ndjson \
+        Tests/EndToEndTests/Fixtures/notif-summarize/*.ndjson; do
+        if [[ -f $file && $(wc -c <"$file") -le 65536 ]]; then
+          seed "$file" "tests-${file//\//_}"
+        fi
+      done
+      ;;
   esac
   shopt -u globstar nullglob
 }
