@@ -16,6 +16,7 @@ let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("strings", fuzzStrings),
   ("config", fuzzConfig),
   ("group-objects", fuzzGroupObjects),
+  ("store-recovery", fuzzStoreRecovery),
 ]
 
 /// The target NOTIF_FUZZ_TARGET names, looked up once.

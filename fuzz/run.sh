@@ -133,6 +133,13 @@ seed_target() {
         fi
       done
       ;;
+    store-recovery)
+      # The stores the sweeping tools' tests read, as a store alone (no journal, no leftovers).
+      for file in Tests/EndToEndTests/Fixtures/notif-expire/*.ndjson \
+        Tests/EndToEndTests/Fixtures/notif-mark/*.ndjson; do
+        [[ -f $file ]] && seed "$file" "tests-${file//\//_}"
+      done
+      ;;
   esac
   shopt -u globstar nullglob
 }
