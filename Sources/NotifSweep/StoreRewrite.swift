@@ -75,7 +75,7 @@ public struct StoreRewrite: ~Copyable {
       var storeStatus = stat()
       if lines.count >= 4, lines[0] == journalMagic,
         let temp = identity(lines[1]), let archive = identity(lines[2]),
-        let size = Int64(lines[2].split(separator: " ").last ?? ""),
+        let size = Int64(lines[2].split(separator: " ").last ?? ""), size >= 0,
         lines[3].hasPrefix("path ")
       {
         let archivePath = String(lines[3].dropFirst(5))
