@@ -7,7 +7,8 @@
 //
 // the store (`inbox.ndjson`), its journal (`inbox.ndjson.sweep`, absent without a second
 // part), the archive (`archive.ndjson`) and other files of the folder, one name a line (a name
-// ending in `/` is a folder), such as the leftover new stores `.inbox.ndjson.PID.notif-tmp`.
+// ending in `/` is a folder; one with a NUL byte, which no file name holds, is skipped), such
+// as the leftover new stores `.inbox.ndjson.PID.notif-tmp`.
 // In the journal, `@T` becomes the store's device and inode (the store was replaced: the sweep
 // committed), `@A` the archive's, and `@P` the archive's path; other `path` lines are kept in
 // the folder, so that recovery touches nothing else.
@@ -49,7 +50,7 @@ func fuzzStoreRecovery(_ input: UnsafeRawBufferPointer) {
   for (number, line) in names.prefix(16).enumerated() {
     let isFolder = line.last == UInt8(ascii: "/")
     let name = isFolder ? Array(line.dropLast()) : line
-    guard !name.isEmpty, name.count <= 200, !name.contains(UInt8(ascii: "/")),
+    guard !name.isEmpty, name.count <= 200, !name.contains(UInt8(ascii: "/")), !name.contains(0),
       name != Array(".".utf8), name != Array("..".utf8), !reserved.contains(name)
     else { continue }
     let path = Array(folder.utf8) + [UInt8(ascii: "/")] + name
