@@ -14,6 +14,9 @@ let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("time", fuzzTime),
   ("apns", fuzzAPNs),
   ("strings", fuzzStrings),
+  ("config", fuzzConfig),
+  ("group-objects", fuzzGroupObjects),
+  ("store-recovery", fuzzStoreRecovery),
 ]
 
 /// The target NOTIF_FUZZ_TARGET names, looked up once.

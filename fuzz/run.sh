@@ -116,6 +116,30 @@ seed_target() {
         [[ -f $file ]] && seed "$file" "tests-${file//\//_}"
       done
       ;;
+    config)
+      # Every policy, registry and string catalog the tests read, broken ones included.
+      for file in Tests/**/*policy*.json Tests/**/categories*.json Tests/**/*.xcstrings \
+        Tests/EndToEndTests/Fixtures/notif-summarize/bad/*.json; do
+        [[ -f $file ]] && seed "$file" "tests-${file//\//_}"
+      done
+      ;;
+    group-objects)
+      # The group objects the golden cases of --merge and notif-summarize read.
+      for file in Tests/EndToEndTests/cases/notif-group/*merge*/*.ndjson \
+        Tests/EndToEndTests/cases/notif-summarize/**/*.ndjson \
+        Tests/EndToEndTests/Fixtures/notif-summarize/*.ndjson; do
+        if [[ -f $file && $(wc -c <"$file") -le 65536 ]]; then
+          seed "$file" "tests-${file//\//_}"
+        fi
+      done
+      ;;
+    store-recovery)
+      # The stores the sweeping tools' tests read, as a store alone (no journal, no leftovers).
+      for file in Tests/EndToEndTests/Fixtures/notif-expire/*.ndjson \
+        Tests/EndToEndTests/Fixtures/notif-mark/*.ndjson; do
+        [[ -f $file ]] && seed "$file" "tests-${file//\//_}"
+      done
+      ;;
   esac
   shopt -u globstar nullglob
 }

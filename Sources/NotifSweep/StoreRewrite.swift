@@ -95,7 +95,7 @@ public struct StoreRewrite: ~Copyable {
         // One pair of lines per appended file: the archive, the quarantine file.
         var index = 2
         while !replaced, index + 1 < lines.count, let appended = identity(lines[index]),
-          let size = Int64(lines[index].split(separator: " ").last ?? ""),
+          let size = Int64(lines[index].split(separator: " ").last ?? ""), size >= 0,
           lines[index + 1].hasPrefix("path ")
         {
           // The store was not replaced: take back what the sweep appended.

@@ -360,6 +360,29 @@ private func view<R>(_ line: String, _ body: (RecordLineResult, RecordView?) -> 
         "archive.ndjson", "inbox.ndjson",
       ])
   }
+
+  /// A journal whose archive size is negative is not one a sweep writes: recovery ignores and
+  /// removes it, as any other broken journal, instead of failing every later sweep on
+  /// `ftruncate` (found by the fuzz target `store-recovery`).
+  @Test func recoverIgnoresAJournalWithANegativeArchiveSize() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson").path
+    let archive = dir.appendingPathComponent("archive.ndjson").path
+    try Data("old\n".utf8).write(to: URL(fileURLWithPath: store))
+    try Data("earlier\n".utf8).write(to: URL(fileURLWithPath: archive))
+    var status = stat()
+    stat(archive, &status)
+    let journal =
+      "notif-sweep-journal 1\n1 2\n\(UInt64(status.st_dev)) \(UInt64(status.st_ino)) -1\n"
+      + "path \(archive)"
+    try Data(journal.utf8).write(to: URL(fileURLWithPath: store + ".sweep"))
+    #expect(try StoreRewrite.recover(store: store) == [])
+    #expect(try String(contentsOfFile: archive, encoding: .utf8) == "earlier\n")
+    #expect(try String(contentsOfFile: store, encoding: .utf8) == "old\n")
+    #expect(!FileManager.default.fileExists(atPath: store + ".sweep"))
+  }
+
   @Test func recoverTakesBackAnInterruptedSweepsQuarantineEntriesToo() throws {
     let dir = try Self.folder()
     defer { try? FileManager.default.removeItem(at: dir) }
