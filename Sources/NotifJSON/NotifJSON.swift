@@ -3,10 +3,12 @@
 // NotifSweep.
 //
 // What is here: reading input in large blocks (`RecordReader` for JSON texts in any layout,
-// `LineReader` for lines kept byte for byte), the strict RFC 8259 parser and its flat tape
+// `LineReader` for lines kept byte for byte; both can say when the next read from a pipe would
+// wait, `InputReadiness.swift`, so that filters write what is ready first), the strict RFC 8259 parser and its flat tape
 // (`JSONParser`, `JSONTape`), canonical output (`JSONWriter`, `JSONEscapes`, `ByteBuffer`),
 // the checked writer over write(2) (`OutputWriter`), the one-line system error
-// (`SystemError`), and the one thread pool (`WorkerPool`: POSIX threads, each with its own
+// (`SystemError`), MurmurHash3's finalizer (record ids, interning), the C library re-exported
+// (`Platform.swift`), and the one thread pool (`WorkerPool`: POSIX threads, each with its own
 // state, doing jobs in order), used by notif-parse (`--jobs`, chunks) and notif-expire (sweep
 // batches). Nothing here knows what a notification is: no record fields, no times, no
 // diagnostics' wording. It never reads the clock, the environment or standard input on its own,
