@@ -21,8 +21,8 @@
 //   (b) the store's bytes are unchanged: recovery never writes the store, so every line it
 //       held is still there (records are never lost: what the archive loses was appended by
 //       the interrupted sweep to a store that was not replaced, and so is still in it);
-//   (c) the archive is unchanged or cut back to a prefix, of exactly the size the journal
-//       wrote, and only when the journal does not name the store as the new one;
+//   (c) the archive is unchanged or cut back to a prefix, of exactly the largest size the
+//       journal gives it, and only when the journal does not name the store as the new one;
 //   (d) after a success no journal and no leftover `.inbox.ndjson.DIGITS.notif-tmp` remains,
 //       and every other file is there with its bytes; a leftover that is a folder cannot be
 //       removed, and recovery then fails.
@@ -105,8 +105,13 @@ func fuzzStoreRecovery(_ input: UnsafeRawBufferPointer) {
       "the archive is not a prefix of what it was")
     let lines = journalText?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
     require(lines.count >= 4, "the archive was cut back without a whole journal")
-    let size = lines[2].split(separator: " ").last.flatMap { Int($0) }
-    require(size == archiveAfter.count, "the archive was cut to \(archiveAfter.count) bytes")
+    // Cut back to the largest size an entry that names the archive gives it (the journal may
+    // name one file twice, as --archive and --quarantine).
+    let sizes = stride(from: 2, to: lines.count - 1, by: 2).compactMap { index -> Int? in
+      lines[index + 1] == "path \(archive)"
+        ? lines[index].split(separator: " ").last.flatMap { Int($0) } : nil
+    }
+    require(sizes.max() == archiveAfter.count, "the archive was cut to \(archiveAfter.count) bytes")
     let named = lines[1].split(separator: " ").prefix(2).map { UInt64($0) }
     var status = stat()
     require(

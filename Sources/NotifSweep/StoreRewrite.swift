@@ -93,17 +93,26 @@ public struct StoreRewrite: ~Copyable {
           stat(store, &storeStatus) == 0 && UInt64(storeStatus.st_dev) == temp.device
           && UInt64(storeStatus.st_ino) == temp.inode
         // One pair of lines per appended file: the archive, the quarantine file.
+        var appended: [(identity: (device: UInt64, inode: UInt64), size: Int64, path: String)] = []
         var index = 2
-        while !replaced, index + 1 < lines.count, let appended = identity(lines[index]),
+        while !replaced, index + 1 < lines.count, let file = identity(lines[index]),
           let size = Int64(lines[index].split(separator: " ").last ?? ""), size >= 0,
           lines[index + 1].hasPrefix("path ")
         {
-          // The store was not replaced: take back what the sweep appended.
-          let path = String(lines[index + 1].dropFirst(5))
-          if let warning = try takeBack(path, appended, size: size, store: store) {
-            warnings.append(warning)
+          // A file named twice (--archive and --quarantine the same) is cut back once, and
+          // never below the largest size an entry gives it: what was there before the sweep.
+          if let seen = appended.firstIndex(where: { $0.identity == file }) {
+            appended[seen].size = max(appended[seen].size, size)
+          } else {
+            appended.append((file, size, String(lines[index + 1].dropFirst(5))))
           }
           index += 2
+        }
+        // The store was not replaced: take back what the sweep appended.
+        for file in appended {
+          if let warning = try takeBack(file.path, file.identity, size: file.size, store: store) {
+            warnings.append(warning)
+          }
         }
       }
       if unlink(journal) != 0 && errno != ENOENT {

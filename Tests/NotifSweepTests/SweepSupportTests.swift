@@ -383,6 +383,27 @@ private func view<R>(_ line: String, _ body: (RecordLineResult, RecordView?) -> 
     #expect(!FileManager.default.fileExists(atPath: store + ".sweep"))
   }
 
+  /// A journal that names one file twice (the archive given as the quarantine file too) cuts
+  /// it back once, to the largest size an entry gives: never below what was there before the
+  /// sweep (found by the fuzz target `store-recovery`).
+  @Test func recoverCutsAFileNamedTwiceToItsLargestSize() throws {
+    let dir = try Self.folder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson").path
+    let archive = dir.appendingPathComponent("archive.ndjson").path
+    try Data("old\n".utf8).write(to: URL(fileURLWithPath: store))
+    try Data("earlier\nswept\n".utf8).write(to: URL(fileURLWithPath: archive))
+    var status = stat()
+    stat(archive, &status)
+    let file = "\(UInt64(status.st_dev)) \(UInt64(status.st_ino))"
+    let journal =
+      "notif-sweep-journal 1\n1 2\n\(file) 8\npath \(archive)\n\(file) 0\npath \(archive)"
+    try Data(journal.utf8).write(to: URL(fileURLWithPath: store + ".sweep"))
+    #expect(try StoreRewrite.recover(store: store) == [])
+    #expect(try String(contentsOfFile: archive, encoding: .utf8) == "earlier\n")
+    #expect(try String(contentsOfFile: store, encoding: .utf8) == "old\n")
+  }
+
   @Test func recoverTakesBackAnInterruptedSweepsQuarantineEntriesToo() throws {
     let dir = try Self.folder()
     defer { try? FileManager.default.removeItem(at: dir) }
