@@ -27,6 +27,8 @@ public struct LineReader: ~Copyable {
   private var eof = false
   private var atStreamStart = true
   private let announcesIdle: Bool
+  /// The bytes still to be read from `fd` before the reader acts as at its end.
+  private var unread: Int64
   /// The 1-based number of the line last returned by `next()`.
   public private(set) var lineNumber = 0
   /// The bytes consumed so far: every line returned, with its newline, and the byte order
@@ -40,9 +42,12 @@ public struct LineReader: ~Copyable {
   /// Creates a reader of `fd`, which it does not close, named `name` in diagnostics.
   ///
   /// With `announcesIdle`, `next(whenIdle:)` calls its argument before a read that would wait
-  /// for input (never for a regular file, whose reads do not wait).
-  public init(fd: Int32, name: String, announcesIdle: Bool = false) {
+  /// for input (never for a regular file, whose reads do not wait). With `length`, the reader
+  /// reads no more than that many bytes from `fd` and then ends, as at the end of the file: a
+  /// sweep reads a store to the size it had when opened, whatever is appended meanwhile.
+  public init(fd: Int32, name: String, announcesIdle: Bool = false, length: Int64 = .max) {
     self.announcesIdle = announcesIdle && readsCanWait(fd)
+    unread = max(length, 0)
     self.fd = fd
     self.name = name
     capacity = Self.readSize * 2
@@ -132,9 +137,14 @@ public struct LineReader: ~Copyable {
       }
     }
     while true {
-      let count = read(fd, buffer + end, capacity - end)
+      guard unread > 0 else {
+        eof = true
+        return
+      }
+      let count = read(fd, buffer + end, Int(min(Int64(capacity - end), unread)))
       if count > 0 {
         end += count
+        unread -= Int64(count)
         return
       }
       if count == 0 {

@@ -17,8 +17,13 @@ import NotifJSON
 ///    unchanged bytes before the first change into the new store.
 /// 3. The caller writes kept lines with `writeKept`, removed ones with `writeArchived` and
 ///    quarantined ones with `writeQuarantined`.
-/// 4. `commit` flushes and `fsync`s the archive and the quarantine file, then the new store,
-///    renames it over the store and syncs the directory, then removes the journal.
+/// 4. `commit` flushes and `fsync`s the archive and the quarantine file; takes into the new
+///    store the whole lines appended to the store past what the sweep read (by a process that
+///    skipped the lock); `fsync`s the new store, renames it over the store and syncs the
+///    directory, then removes the journal. Last, it drains the old store: what a process that
+///    skipped the lock appends to it goes to the end of the new store until no process has the
+///    old one open for writing any more (at most `drainTimeLimit`), so that an append that
+///    opened the store before the rename and writes after it is not lost with the old file.
 ///
 /// Every record is in the store or the archive at every instant: the archive is durable before
 /// the store loses anything. Between the archive's sync and the rename a record can be in both;
@@ -43,6 +48,11 @@ public struct StoreRewrite: ~Copyable {
   private let journalPath: String
   private let directory: String
   private let storeStatus: stat
+  /// The bytes of the store the sweep read (`StoreSession.length`): what is past them when the
+  /// store is replaced was appended without the lock, and is taken in as it is.
+  private let sweptLength: Int64
+  private let monotonicClock: () -> Double
+  private var storeFD: Int32 = -1
   private var tempFD: Int32 = -1
   private var archiveFD: Int32 = -1
   private var archiveSizeBefore: Int64 = 0
@@ -61,6 +71,23 @@ public struct StoreRewrite: ~Copyable {
   private var quarantinePending = ByteBuffer(capacity: 16 * 1024)
   /// Whether anything was written to the quarantine file.
   public private(set) var quarantinedAny = false
+  /// What `commit` took in of what was appended to the store without the lock during the
+  /// sweep: lines (counting a last one without its line feed) and bytes.
+  public private(set) var takenIn = (lines: 0, bytes: Int64(0))
+  /// Whether a process still had the old store open for writing when `commit` stopped
+  /// draining it: what that process writes from then on is lost with the old file.
+  public private(set) var heldOpenAfterReplacing = false
+
+  /// How long `commit` drains the old store at most, in seconds: a process that keeps it open
+  /// (`daemon >> store`) is not waited for.
+  static let drainTimeLimit = 1.0
+  /// Where it cannot be told whether a process has the old store open for writing (see
+  /// `openForWriting`), how long the old store must stay unchanged before `commit` stops
+  /// draining it, in seconds: longer than an appender takes from opening the store to writing
+  /// (a shell's `>>` runs a program in between).
+  static let drainQuietTime = 0.05
+  /// Called between the rename and the drain: tests append to the old store there.
+  var afterReplacing: (() -> Void)?
 
   static let tempSuffix = ".notif-tmp"
   static let journalMagic = "notif-sweep-journal 1"
@@ -166,13 +193,16 @@ public struct StoreRewrite: ~Copyable {
     return nil
   }
 
-  /// Prepares a new version of `store`, whose current status is `storeStatus`, moving removed
-  /// records to `archive` and lines that are not records to `quarantine`, if given. Nothing is
-  /// created until `start`.
+  /// Prepares a new version of `store`, whose current status is `storeStatus` and of which the
+  /// sweep reads `sweptLength` bytes, moving removed records to `archive` and lines that are
+  /// not records to `quarantine`, if given. Nothing is created until `start`.
   public init(
-    store: String, storeStatus: stat, archive: String?, quarantine: String? = nil, pid: Int32
+    store: String, storeStatus: stat, sweptLength: Int64 = .max, archive: String?,
+    quarantine: String? = nil, pid: Int32, monotonicClock: @escaping () -> Double = { 0 }
   ) {
     storePath = store
+    self.sweptLength = sweptLength
+    self.monotonicClock = monotonicClock
     archivePath = archive
     quarantinePath = quarantine
     journalPath = Self.journalPath(store: store)
@@ -194,6 +224,7 @@ public struct StoreRewrite: ~Copyable {
     throws(SystemError)
   {
     precondition(!isStarted)
+    self.storeFD = storeFD
     let tempFD = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard tempFD >= 0 else {
       throw SystemError(path: tempPath, doing: "cannot create the new store", errno: errno)
@@ -345,6 +376,7 @@ public struct StoreRewrite: ~Copyable {
           path: quarantinePath, doing: "cannot sync the quarantine file", errno: errno)
       }
     }
+    let takenUpTo = try takeInAppended()
     try flushKept()
     do {
       try kept.flush()
@@ -362,10 +394,156 @@ public struct StoreRewrite: ~Copyable {
       unlink(journalPath)
       journaled = false
     }
-    close(tempFD)
-    if archiveFD >= 0 { close(archiveFD) }
-    if quarantineFD >= 0 { close(quarantineFD) }
-    isStarted = false
+    afterReplacing?()
+    // The store is replaced: a failure from here on is reported, and the sweep stays done.
+    defer {
+      close(tempFD)
+      if archiveFD >= 0 { close(archiveFD) }
+      if quarantineFD >= 0 { close(quarantineFD) }
+      isStarted = false
+    }
+    try drainOldStore(from: takenUpTo)
+  }
+
+  // MARK: - Appends that skipped the lock
+
+  /// Before the rename: copies into the new store the whole lines appended to the store past
+  /// what the sweep read; returns the offset in the old store up to which they are taken in.
+  private mutating func takeInAppended() throws(SystemError) -> Int64 {
+    let size = try Self.size(storeFD, storePath)
+    guard size > sweptLength, sweptLength != .max,
+      let end = Self.endOfLastLine(storeFD, in: sweptLength..<size)
+    else { return min(sweptLength, size) }
+    let bytes = try Self.readBytes(sweptLength..<end, of: storeFD, storePath)
+    bytes.withUnsafeBytes { keptPending.append($0) }
+    noteTakenIn(bytes)
+    return end
+  }
+
+  /// After the rename: appends to the new store, which appenders that skip the lock now open,
+  /// what is appended to the old one from `offset` on, whole lines in one write each, until no
+  /// process has the old store open for writing (it is unlinked: none can open it again), or,
+  /// where that cannot be told, until it has been unchanged for `drainQuietTime`; at most for
+  /// `drainTimeLimit`. A last line still unfinished then is taken in as it is: nothing is
+  /// dropped.
+  private mutating func drainOldStore(from offset: Int64) throws(SystemError) {
+    guard sweptLength != .max else { return }
+    let flags = fcntl(tempFD, F_GETFL)
+    guard flags >= 0, fcntl(tempFD, F_SETFL, flags | O_APPEND) == 0 else {
+      throw SystemError(path: storePath, doing: "cannot append to the new store", errno: errno)
+    }
+    let started = monotonicClock()
+    var changedAt = started
+    var done = offset
+    var seen = offset
+    var wrote = false
+    while true {
+      let writing = Self.openForWriting(storeFD)
+      // Read after the answer: every write before it is in the size.
+      let size = try Self.size(storeFD, storePath)
+      let now = monotonicClock()
+      if size != seen {
+        seen = size
+        changedAt = now
+      }
+      let timeUp = now - started >= Self.drainTimeLimit
+      let finished =
+        timeUp || writing == false || (writing == nil && now - changedAt >= Self.drainQuietTime)
+      heldOpenAfterReplacing = finished && writing == true
+      let end = finished ? size : Self.endOfLastLine(storeFD, in: done..<size) ?? done
+      if end > done {
+        let bytes = try Self.readBytes(done..<end, of: storeFD, storePath)
+        if let failure = bytes.withUnsafeBytes({
+          OutputWriter.writeAll($0, to: tempFD, name: storePath)
+        }) {
+          throw failure
+        }
+        noteTakenIn(bytes)
+        done = end
+        wrote = true
+      }
+      if finished { break }
+      usleep(1_000)
+    }
+    if wrote && fsync(tempFD) != 0 {
+      throw SystemError(path: storePath, doing: "cannot sync the store", errno: errno)
+    }
+  }
+
+  /// Counts `bytes`, appended to the old store, as taken in.
+  private mutating func noteTakenIn(_ bytes: [UInt8]) {
+    var lines = 0
+    for byte in bytes where byte == 0x0A { lines += 1 }
+    if bytes.last != 0x0A { lines += 1 }
+    takenIn.lines += lines
+    takenIn.bytes += Int64(bytes.count)
+  }
+
+  /// Whether another process has the file open at `fd` (open for reading only) open for
+  /// writing; nil where that cannot be told.
+  ///
+  /// On Linux a read lease is granted only on a file no process has open for writing
+  /// (fcntl(2), `F_SETLEASE`); it is released at once. It needs the file's owner (or
+  /// `CAP_LEASE`) and a file system with leases; elsewhere the answer is nil.
+  static func openForWriting(_ fd: Int32) -> Bool? {
+    #if os(Linux)
+      let setLease: Int32 = 1024  // F_SETLEASE, which Glibc's module does not export
+      if fcntl(fd, setLease, Int32(F_RDLCK)) == 0 {
+        _ = fcntl(fd, setLease, Int32(F_UNLCK))
+        return false
+      }
+      return errno == EAGAIN || errno == EBUSY ? true : nil
+    #else
+      return nil
+    #endif
+  }
+
+  /// The size of the file open at `fd`.
+  static func size(_ fd: Int32, _ path: String) throws(SystemError) -> Int64 {
+    var status = stat()
+    guard fstat(fd, &status) == 0 else {
+      throw SystemError(path: path, doing: "read error", errno: errno)
+    }
+    return Int64(status.st_size)
+  }
+
+  /// The bytes `range` of the file open at `fd`.
+  static func readBytes(_ range: Range<Int64>, of fd: Int32, _ path: String) throws(SystemError)
+    -> [UInt8]
+  {
+    var bytes = [UInt8](repeating: 0, count: Int(range.count))
+    var done = 0
+    while done < bytes.count {
+      let count = bytes.withUnsafeMutableBytes { raw in
+        pread(
+          fd, raw.baseAddress.map { $0 + done }, raw.count - done,
+          off_t(range.lowerBound) + off_t(done))
+      }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else {
+        throw SystemError(path: path, doing: "read error", errno: count < 0 ? errno : EIO)
+      }
+      done += count
+    }
+    return bytes
+  }
+
+  /// The offset just past the last line feed among the bytes `range` of the file open at
+  /// `fd`; nil when there is none there (or they cannot be read).
+  static func endOfLastLine(_ fd: Int32, in range: Range<Int64>) -> Int64? {
+    let chunk = 64 * 1024
+    var bytes = [UInt8](repeating: 0, count: chunk)
+    var end = range.upperBound
+    while end > range.lowerBound {
+      let start = max(range.lowerBound, end - Int64(chunk))
+      let count = bytes.withUnsafeMutableBytes {
+        pread(fd, $0.baseAddress, Int(end - start), off_t(start))
+      }
+      guard count == Int(end - start) else { return nil }
+      if let last = bytes[0..<count].lastIndex(of: 0x0A) { return start + Int64(last) + 1 }
+      end = start
+    }
+    return nil
   }
 
   /// Leaves the store as it was: removes the new version and takes back what was written to

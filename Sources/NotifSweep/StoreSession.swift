@@ -13,6 +13,10 @@ public struct StoreSession: ~Copyable {
   public let fd: Int32
   /// The store's `fstat(2)` when opened, for `StoreRewrite`.
   public let status: stat
+  /// The bytes the sweep reads: the store's size when opened, or, while an append is in
+  /// progress there, up to the end of its last complete line (`sweptLength`). What is past it
+  /// when the sweep replaces the store is taken in as it is (`StoreRewrite.commit`).
+  public let length: Int64
 
   /// Takes the lock of `store`, waiting up to `wait` seconds (see `StoreLock`); then, when
   /// `recover` is set (not in a dry run), finishes or undoes an interrupted sweep
@@ -55,6 +59,45 @@ public struct StoreSession: ~Copyable {
     self.lock = lock
     self.fd = fd
     self.status = status
+    length = Self.sweptLength(fd: fd, size: Int64(status.st_size), monotonicClock: monotonicClock)
+  }
+
+  /// How long a sweep waits for an unfinished last line to end before it takes the line as
+  /// it is, in seconds.
+  static let unfinishedLineWait = 0.1
+
+  /// The length of the store that a sweep reads: its size, when it ends with a line feed.
+  ///
+  /// A last line without one is an append in progress by a process that skips the lock, or a
+  /// store whose last line never got one. The sweep waits up to `unfinishedLineWait` for the
+  /// store to end with a line feed (taking the new size); when it does not, the sweep reads to
+  /// the end of the last complete line if the store is still growing (the rest is taken in at
+  /// the end of the sweep), or the whole store if it is not (the line is a record without its
+  /// line feed, which the sweep's copy gets).
+  static func sweptLength(fd: Int32, size: Int64, monotonicClock: () -> Double) -> Int64 {
+    var size = size
+    var growing = false
+    let deadline = monotonicClock() + unfinishedLineWait
+    while size > 0 && lastByte(fd, size) != 0x0A {
+      var status = stat()
+      let grown = fstat(fd, &status) == 0 ? Int64(status.st_size) : size
+      if grown > size {
+        size = grown
+        growing = true
+        continue
+      }
+      guard monotonicClock() < deadline else {
+        return growing ? StoreRewrite.endOfLastLine(fd, in: 0..<size) ?? 0 : size
+      }
+      usleep(5_000)
+    }
+    return size
+  }
+
+  /// The byte at `size - 1` of `fd`, or nil when it cannot be read.
+  static func lastByte(_ fd: Int32, _ size: Int64) -> UInt8? {
+    var byte: UInt8 = 0
+    return pread(fd, &byte, 1, off_t(size - 1)) == 1 ? byte : nil
   }
 
   deinit {

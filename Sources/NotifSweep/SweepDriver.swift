@@ -13,8 +13,9 @@ public protocol SweepPasses: ~Copyable {
   /// a tool that opens each as it reads it does so in `sweep` instead.
   mutating func open(_ files: [String], _ driver: inout SweepDriver) -> [Input]
 
-  /// In place: the store, open for reading at `fd` under its lock.
-  func input(store fd: Int32, name: String) -> Input
+  /// In place: the store, open for reading at `fd` under its lock; the passes read its first
+  /// `length` bytes (`StoreSession.length`), whatever is appended meanwhile.
+  func input(store fd: Int32, name: String, length: Int64) -> Input
 
   /// Reads `inputs` (once or more), decides every line, and hands the lines to `driver` in
   /// input order: the kept ones to `writeKept`, the changed and removed ones as `--dry-run`
@@ -153,7 +154,7 @@ public struct SweepDriver: ~Copyable {
       return
     }
     storeFD = session.fd
-    let inputs = [passes.input(store: session.fd, name: store)]
+    let inputs = [passes.input(store: session.fd, name: store, length: session.length)]
     if options.dryRun {
       destination = .dryRun
       try passes.sweep(inputs, &self)
@@ -161,16 +162,40 @@ public struct SweepDriver: ~Copyable {
       return
     }
     rewrite = StoreRewrite(
-      store: store, storeStatus: session.status, archive: options.archive,
-      quarantine: options.quarantine, pid: pid)
+      store: store, storeStatus: session.status, sweptLength: session.length,
+      archive: options.archive, quarantine: options.quarantine, pid: pid,
+      monotonicClock: monotonicClock)
     destination = .storeBeforeFirstChange
     do throws(SystemError) {
       try passes.sweep(inputs, &self)
       if destination == .store { try rewrite?.commit() }
     } catch {
       rewrite?.abandon()
+      reportTakenIn(store)
       throw error
     }
+    reportTakenIn(store)
+  }
+
+  /// Warns about the lines that a process appended to the store without its lock during the
+  /// sweep, which the new store took in (see `StoreRewrite.commit`).
+  private mutating func reportTakenIn(_ store: String) {
+    if rewrite?.heldOpenAfterReplacing == true {
+      report(
+        Diagnostic(
+          .warning, "StoreHeldOpen",
+          "a process still has the replaced store open for writing: what it writes there is "
+            + "lost; writers must open the store for each batch under '\(store).lock'",
+          file: store))
+    }
+    guard let taken = rewrite?.takenIn, taken.lines > 0 else { return }
+    let lines = taken.lines == 1 ? "1 line" : "\(taken.lines) lines"
+    report(
+      Diagnostic(
+        .warning, "AppendedWithoutLock",
+        "\(lines) appended without the lock during the sweep, taken into the new store; "
+          + "appenders must hold '\(store).lock'",
+        file: store))
   }
 
   // MARK: - Output

@@ -114,8 +114,8 @@ struct ExpireRun: ~Copyable, SweepPasses {
     return inputs
   }
 
-  func input(store fd: Int32, name: String) -> SweepInput {
-    .file(fd, name: name)
+  func input(store fd: Int32, name: String, length: Int64) -> SweepInput {
+    .file(fd, name: name, length: length)
   }
 
   func close(_ inputs: [SweepInput]) {
@@ -230,6 +230,7 @@ struct ExpireRun: ~Copyable, SweepPasses {
     var ordinal = 1
     for input in inputs {
       try input.rewind()
+      var unread = input.length
       var fileOffset: Int64 = 0
       var lineNumber = 1
       var atStart = true
@@ -237,7 +238,7 @@ struct ExpireRun: ~Copyable, SweepPasses {
       var next = fresh()
       while true {
         while !eof && next.count < batchSize {
-          if try next.read(from: input.fd, name: input.name, limit: batchSize) == 0 {
+          if try input.read(into: next, limit: batchSize, unread: &unread) == 0 {
             eof = true
           }
         }
@@ -262,7 +263,7 @@ struct ExpireRun: ~Copyable, SweepPasses {
         if cut == 0 || (eof && cut < next.count) {
           if !eof {
             // One line longer than a batch: read on until it ends.
-            if try next.read(from: input.fd, name: input.name, limit: batchSize) == 0 {
+            if try input.read(into: next, limit: batchSize, unread: &unread) == 0 {
               eof = true
             }
             continue

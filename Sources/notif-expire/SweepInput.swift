@@ -7,6 +7,9 @@ struct SweepInput {
   /// The name in diagnostics: the path, or `<stdin>`.
   let name: String
   let fd: Int32
+  /// The bytes to read from the start: a store's length when the sweep began (see
+  /// `StoreSession.length`); everything for an operand.
+  let length: Int64
   private let start: off_t
   private let owned: Bool
 
@@ -21,17 +24,28 @@ struct SweepInput {
     if fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFREG {
       let start = lseek(fd, 0, SEEK_CUR)
       if start >= 0 {
-        return SweepInput(name: name, fd: fd, start: start, owned: fd != STDIN_FILENO)
+        return SweepInput(
+          name: name, fd: fd, length: .max, start: start, owned: fd != STDIN_FILENO)
       }
     }
     defer { if fd != STDIN_FILENO { _ = Glibc.close(fd) } }
     let spool = try spool(fd, name: name, temporaryDirectory: temporaryDirectory)
-    return SweepInput(name: name, fd: spool, start: 0, owned: true)
+    return SweepInput(name: name, fd: spool, length: .max, start: 0, owned: true)
   }
 
-  /// Wraps an open descriptor of a regular file, read from its start.
-  static func file(_ fd: Int32, name: String) -> SweepInput {
-    SweepInput(name: name, fd: fd, start: 0, owned: false)
+  /// Wraps an open descriptor of a regular file, read from its start to `length`.
+  static func file(_ fd: Int32, name: String, length: Int64 = .max) -> SweepInput {
+    SweepInput(name: name, fd: fd, length: length, start: 0, owned: false)
+  }
+
+  /// Reads up to `limit` more bytes into `batch`, never past the input's length, of which
+  /// `unread` bytes are left (and less after); returns how many came (0 at the end).
+  func read(into batch: SweepBatch, limit: Int, unread: inout Int64) throws(SystemError) -> Int {
+    let wanted = Int(min(Int64(limit), unread))
+    guard wanted > 0 else { return 0 }
+    let count = try batch.read(from: fd, name: name, limit: wanted)
+    unread -= Int64(count)
+    return count
   }
 
   /// Moves back to where the input started.
@@ -55,7 +69,7 @@ struct SweepInput {
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
     defer { buffer.deallocate() }
     while true {
-      let count = read(fd, buffer, size)
+      let count = Glibc.read(fd, buffer, size)
       if count < 0 {
         if errno == EINTR { continue }
         let code = errno

@@ -46,15 +46,15 @@ struct MarkRun: ~Copyable, SweepPasses {
   /// A file operand, opened when the pass reaches it, or the store.
   enum Input {
     case operand(String)
-    case store(fd: Int32, name: String)
+    case store(fd: Int32, name: String, length: Int64)
   }
 
   mutating func open(_ files: [String], _ driver: inout SweepDriver) -> [Input] {
     files.map { .operand($0) }
   }
 
-  func input(store fd: Int32, name: String) -> Input {
-    .store(fd: fd, name: name)
+  func input(store fd: Int32, name: String, length: Int64) -> Input {
+    .store(fd: fd, name: name, length: length)
   }
 
   func close(_ inputs: [Input]) {}
@@ -64,8 +64,8 @@ struct MarkRun: ~Copyable, SweepPasses {
   mutating func sweep(_ inputs: [Input], _ driver: inout SweepDriver) throws(SystemError) {
     for input in inputs {
       switch input {
-      case .store(let fd, let name):
-        try pass(fd: fd, name: name, &driver)
+      case .store(let fd, let name, let length):
+        try pass(fd: fd, name: name, length: length, &driver)
       case .operand(let file):
         let opened: InputFile
         do {
@@ -89,13 +89,13 @@ struct MarkRun: ~Copyable, SweepPasses {
   /// While the driver awaits the first change (in place), lines are not written: at the first
   /// change the driver copies the bytes before it as they are; so a store where nothing
   /// changes is read and never written.
-  private mutating func pass(fd: Int32, name: String, _ driver: inout SweepDriver)
-    throws(SystemError)
-  {
+  private mutating func pass(
+    fd: Int32, name: String, length: Int64 = .max, _ driver: inout SweepDriver
+  ) throws(SystemError) {
     var kept = ByteBuffer(capacity: 160 * 1024)
     var changes = ByteBuffer(capacity: 16 * 1024)
     var gone = ByteBuffer(capacity: 16 * 1024)
-    var reader = LineReader(fd: fd, name: name, announcesIdle: true)
+    var reader = LineReader(fd: fd, name: name, announcesIdle: true, length: length)
     driver.startProgress()
     var count = 0
     var pending = driver.awaitsFirstChange

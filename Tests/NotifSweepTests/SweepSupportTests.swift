@@ -51,6 +51,19 @@ private func lines(_ bytes: [UInt8]) throws -> ([String], Int64, Int64) {
     #expect(mark == 3)
   }
 
+  @Test(arguments: [
+    (0, [String]()), (2, ["a"]), (3, ["a", "b"]), (4, ["a", "b"]), (99, ["a", "b", "c"]),
+  ])
+  func readsNoMoreThanItsLength(_ length: Int, _ expected: [String]) throws {
+    try withFile(Array("a\nb\nc\n".utf8)) { fd in
+      var reader = LineReader(fd: fd, name: "test", length: Int64(length))
+      var got: [String] = []
+      while let line = try reader.next() { got.append(String(decoding: line, as: UTF8.self)) }
+      #expect(got == expected)
+      #expect(reader.bytesRead == Int64(min(length, 6)))
+    }
+  }
+
   @Test func readsLinesLongerThanItsBuffer() throws {
     let long = String(repeating: "x", count: 1_300_000)
     let (got, _, _) = try lines(Array("\(long)\nshort\n\(long)".utf8))

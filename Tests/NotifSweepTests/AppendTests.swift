@@ -1,0 +1,155 @@
+import Foundation
+import NotifJSON
+import NotifModel
+import TestSupport
+import Testing
+
+@testable import NotifSweep
+
+/// Appends to a store by a process that skips its lock, during and right after a sweep, and
+/// locked appends by path (`StoreAppender`, `notif-parse --store`).
+@Suite struct UnlockedAppendTests {
+  /// A scratch folder with `inbox.ndjson` holding `text`; `body` gets the store's path.
+  static func withStore(_ text: String, _ body: (String) throws -> Void) throws {
+    let dir = try makeScratchFolder("notif-append")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: store))
+    try body(store)
+  }
+
+  /// Appends `text` to `path` as `>>` does: open, write, close.
+  static func append(_ text: String, to path: String) {
+    let fd = open(path, O_WRONLY | O_APPEND)
+    _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+  }
+
+  static func contents(_ path: String) -> String {
+    (try? String(contentsOfFile: path, encoding: .utf8)) ?? "<missing>"
+  }
+
+  // MARK: - What a sweep reads
+
+  @Test func aSweepReadsAStoreThatEndsWithALineFeedWhole() throws {
+    try Self.withStore("a\nb\n") { store in
+      let fd = open(store, O_RDONLY)
+      defer { close(fd) }
+      #expect(StoreSession.sweptLength(fd: fd, size: 4, monotonicClock: { 0 }) == 4)
+      #expect(StoreSession.sweptLength(fd: fd, size: 0, monotonicClock: { 0 }) == 0)
+    }
+  }
+
+  @Test func aLastLineWithoutALineFeedThatStaysSoIsRead() throws {
+    try Self.withStore("a\nb") { store in
+      let fd = open(store, O_RDONLY)
+      defer { close(fd) }
+      var now = 0.0
+      let length = StoreSession.sweptLength(fd: fd, size: 3) {
+        now += 0.02
+        return now
+      }
+      #expect(length == 3)
+    }
+  }
+
+  @Test func anUnfinishedLastLineIsWaitedForUntilItEnds() throws {
+    try Self.withStore("a\nb") { store in
+      let fd = open(store, O_RDONLY)
+      defer { close(fd) }
+      var calls = 0
+      // The appender finishes its line while the sweep waits.
+      let length = StoreSession.sweptLength(fd: fd, size: 3) {
+        calls += 1
+        if calls == 2 { Self.append("c\nd\n", to: store) }
+        return Double(calls) * 0.01
+      }
+      #expect(length == 7)
+    }
+  }
+
+  @Test func aStoreStillGrowingIsReadToItsLastCompleteLine() throws {
+    try Self.withStore("a\nbb") { store in
+      let fd = open(store, O_RDONLY)
+      defer { close(fd) }
+      var now = 0.0
+      // An appender that never gets to the end of its line within the wait.
+      let length = StoreSession.sweptLength(fd: fd, size: 4) {
+        Self.append("b", to: store)
+        now += 0.02
+        return now
+      }
+      #expect(length == 2)
+    }
+  }
+
+  // MARK: - Taken in when the store is replaced
+
+  @Test func commitTakesInWhatWasAppendedBeforeAndRightAfterTheRename() throws {
+    try Self.withStore("a\nb\n") { store in
+      var status = stat()
+      stat(store, &status)
+      let fd = open(store, O_RDONLY)
+      defer { close(fd) }
+      var rewrite = StoreRewrite(
+        store: store, storeStatus: status, sweptLength: 4, archive: nil, pid: 7,
+        monotonicClock: { Date().timeIntervalSinceReferenceDate })
+      try rewrite.start(copying: 0..<2, from: fd)
+      try Array("B".utf8).withUnsafeBytes { try rewrite.writeKept($0) }
+      // During the sweep: a whole line, and the start of another.
+      Self.append("c\nd", to: store)
+      // An appender that opened the store before the rename writes after it.
+      let late = open(store, O_WRONLY | O_APPEND)
+      rewrite.afterReplacing = {
+        _ = Array("\ne\n".utf8).withUnsafeBytes { write(late, $0.baseAddress, $0.count) }
+        close(late)
+      }
+      try rewrite.commit()
+      #expect(Self.contents(store) == "a\nB\nc\nd\ne\n")
+      let (taken, heldOpen) = (rewrite.takenIn, rewrite.heldOpenAfterReplacing)
+      #expect(taken.lines == 3)
+      #expect(taken.bytes == 6)
+      #expect(!heldOpen)
+    }
+  }
+
+  @Test func aStoreWithNothingAppendedIsReplacedAsTheSweepWroteIt() throws {
+    try Self.withStore("a\nb\n") { store in
+      var status = stat()
+      stat(store, &status)
+      let fd = open(store, O_RDONLY)
+      defer { close(fd) }
+      var rewrite = StoreRewrite(
+        store: store, storeStatus: status, sweptLength: 4, archive: nil, pid: 7,
+        monotonicClock: { Date().timeIntervalSinceReferenceDate })
+      try rewrite.start(copying: 0..<2, from: fd)
+      try rewrite.commit()
+      #expect(Self.contents(store) == "a\n")
+      let (taken, heldOpen) = (rewrite.takenIn, rewrite.heldOpenAfterReplacing)
+      #expect(taken.lines == 0)
+      #expect(!heldOpen)
+    }
+  }
+
+  @Test func aWriterThatKeepsTheReplacedStoreOpenIsToldOf() throws {
+    try Self.withStore("a\n") { store in
+      var status = stat()
+      stat(store, &status)
+      let fd = open(store, O_RDONLY)
+      defer { close(fd) }
+      let daemon = open(store, O_WRONLY | O_APPEND)  // `daemon >> inbox.ndjson`
+      defer { close(daemon) }
+      var rewrite = StoreRewrite(
+        store: store, storeStatus: status, sweptLength: 2, archive: nil, pid: 7,
+        monotonicClock: { Date().timeIntervalSinceReferenceDate })
+      try rewrite.start(copying: 0..<0, from: fd)
+      rewrite.afterReplacing = {
+        _ = Array("x\n".utf8).withUnsafeBytes { write(daemon, $0.baseAddress, $0.count) }
+      }
+      try rewrite.commit()
+      let heldOpen = rewrite.heldOpenAfterReplacing
+      #expect(heldOpen)
+      #expect(Self.contents(store) == "x\n")  // what it wrote within the drain is taken in
+    }
+  }
+}
