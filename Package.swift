@@ -20,13 +20,13 @@ let package = Package(
     .target(name: "NotifModel", dependencies: ["NotifJSON"]),
     // An app's notification categories (--categories): notif-parse and notif-summarize.
     .target(name: "NotifCategories", dependencies: ["NotifModel", "NotifJSON"]),
-    // In-place sweeps of a store: notif-expire and notif-mark only.
+    // Stores: in-place sweeps (notif-expire, notif-mark) and locked appends (notif-parse --store).
     .target(name: "NotifSweep", dependencies: ["NotifModel", "NotifJSON"]),
     // How much room text takes on screen: notif-parse's --lint (and notif-show next).
     .target(name: "NotifText"),
     .executableTarget(
       name: "notif-parse",
-      dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifText"]),
+      dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifText", "NotifSweep"]),
     .executableTarget(name: "notif-group", dependencies: ["NotifModel", "NotifJSON"]),
     .executableTarget(
       name: "notif-summarize", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
@@ -46,7 +46,7 @@ let package = Package(
       dependencies: ["NotifCategories", "NotifModel", "TestSupport"]),
     .testTarget(
       name: "NotifParseTests",
-      dependencies: ["notif-parse", "NotifModel", "NotifJSON", "NotifCategories"]),
+      dependencies: ["notif-parse", "NotifModel", "NotifJSON", "NotifCategories", "NotifSweep"]),
     .testTarget(name: "NotifGroupTests", dependencies: ["notif-group", "NotifModel", "NotifJSON"]),
     .testTarget(
       name: "NotifSummarizeTests",

@@ -8,7 +8,7 @@ struct ParseCommand: ToolCommand {
   static let usage =
     "usage: notif-parse [-clsh] [--app bundle-id] [--app-name name] [--categories file]\n"
     + "                   [--format text|github|json] [-j jobs] [--max-record-bytes size]\n"
-    + "                   [--now time] [--push-type type] [file ...]\n"
+    + "                   [--now time] [--push-type type] [--store file] [file ...]\n"
 
   static let help =
     usage + """
@@ -28,6 +28,8 @@ struct ParseCommand: ToolCommand {
                                   longest JSON text accepted (default 1m; k and m suffixes)
             --now time            created_at for inputs without received_at (RFC 3339 or @epoch)
             --push-type type      push type for inputs without an apns-push-type header
+            --store file          append the records to an inbox file under its lock, a
+                                  batch at a time, instead of writing them
 
       """
 
@@ -37,7 +39,7 @@ struct ParseCommand: ToolCommand {
     .flag("check", "c"), .flag("strict", "s"), .flag("lint", "l"), .value("app"),
     .value("app-name"), .value("categories"), .value("format"), .value("jobs", "j"),
     .value("max-record-bytes"),
-    .value("now"), .value("push-type"), .flag("help", "h"), .flag("version"),
+    .value("now"), .value("push-type"), .value("store"), .flag("help", "h"), .flag("version"),
   ]
 
   /// Threads when `--jobs` is not given: one per core, at most 2, so that a run on a shared
@@ -56,6 +58,8 @@ struct ParseCommand: ToolCommand {
     var format = DiagnosticFormat.text
     var maxRecordBytes = 1 << 20
     var jobs = ParseCommand.defaultJobs
+    /// `--store`: the inbox the records are appended to, instead of standard output.
+    var storePath: String?
     var defaults: InputDefaults
     var files: [String] = []
   }
@@ -64,7 +68,7 @@ struct ParseCommand: ToolCommand {
     _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
     stderr: inout OutputWriter
   ) -> ExitStatus {
-    var run = ParseRun(configuration: configuration)
+    var run = ParseRun(configuration: configuration, monotonicClock: environment.monotonicClock)
     return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
@@ -103,6 +107,13 @@ struct ParseCommand: ToolCommand {
     }
     if let app = configuration.defaults.app, app.isEmpty {
       throw UsageError("--app: the bundle identifier is empty")
+    }
+    if let store = scanned.last("store") {
+      guard !store.isEmpty else { throw UsageError("--store: the file name is empty") }
+      guard !configuration.check else {
+        throw UsageError("--store and --check cannot be used together: --check writes no records")
+      }
+      configuration.storePath = store
     }
     configuration.files = scanned.files
     return configuration

@@ -1,6 +1,7 @@
 import NotifCategories
 import NotifJSON
 import NotifModel
+import NotifSweep
 
 /// One run of notif-parse over its inputs: reads, checks, writes, counts.
 ///
@@ -17,6 +18,8 @@ struct ParseRun {
   private var processor: RecordProcessor?  // made once the registry is loaded
   private var workers: ChunkWorkers?  // started with the first file split in chunks
   private var chunks: [Chunk] = []
+  /// With `--store`: where the records go instead of standard output.
+  private var store: StoreAppender?
   private var out = ByteBuffer(capacity: 16 * 1024)
   private var err = ByteBuffer(capacity: 1024)
   private var tally = Tally()
@@ -26,9 +29,15 @@ struct ParseRun {
 
   static let defaultChunkSize = 128 * 1024
 
-  init(configuration: ParseCommand.Configuration, chunkSize: Int = ParseRun.defaultChunkSize) {
+  init(
+    configuration: ParseCommand.Configuration, chunkSize: Int = ParseRun.defaultChunkSize,
+    monotonicClock: @escaping () -> Double = { 0 }
+  ) {
     self.configuration = configuration
     self.chunkSize = max(chunkSize, 1)
+    if let path = configuration.storePath {
+      store = StoreAppender(store: path, monotonicClock: monotonicClock)
+    }
   }
 
   /// A write to standard output failed: processing stops.
@@ -49,11 +58,7 @@ struct ParseRun {
       if configuration.check {
         try emit(summaryLine(), stdout: &stdout)
       }
-      do {
-        try stdout.flush()
-      } catch {
-        throw OutputFailed(error: error)
-      }
+      try flushOutput(&stdout)
     } catch {
       return ParseCommand.tool.reportFailedWrite(
         error.error, format: configuration.format, stderr: &stderr)
@@ -119,27 +124,28 @@ struct ParseRun {
         return
       case .idle:
         // Nothing more to read for now (a pipe, `tail -f`): what is ready goes out before the
-        // wait, so each record comes out as its payload arrives.
-        do {
-          try stdout.flush()
-        } catch {
-          throw OutputFailed(error: error)
-        }
+        // wait, so each record comes out (or reaches the store) as its payload arrives.
+        try flushOutput(&stdout)
       default:
         processor.handle(event, of: reader, out: &out, err: &err, tally: &tally)
-        try write(&out, &err, stdout: &stdout, stderr: &stderr)
+        try Self.write(&out, &err, store: &store, stdout: &stdout, stderr: &stderr)
       }
     }
   }
 
-  /// Writes out and empties what processing left in `out` and `err`.
-  private func write(
-    _ out: inout ByteBuffer, _ err: inout ByteBuffer, stdout: inout OutputWriter,
-    stderr: inout OutputWriter
+  /// Writes out and empties what processing left in `out` (records: to standard output, or
+  /// with `--store` to the store's batch) and `err`.
+  private static func write(
+    _ out: inout ByteBuffer, _ err: inout ByteBuffer, store: inout StoreAppender?,
+    stdout: inout OutputWriter, stderr: inout OutputWriter
   ) throws(OutputFailed) {
     if out.count > 0 {
       do {
-        try stdout.write(out)
+        if store != nil {
+          try store?.append(out)
+        } else {
+          try stdout.write(out)
+        }
       } catch {
         throw OutputFailed(error: error)
       }
@@ -262,7 +268,7 @@ struct ParseRun {
     guard chunk.readsAsWhole(nextByte: nextByte) else { return false }
     tally.add(chunk.tally)
     chunkCounts.written += 1
-    try write(&chunk.out, &chunk.err, stdout: &stdout, stderr: &stderr)
+    try Self.write(&chunk.out, &chunk.err, store: &store, stdout: &stdout, stderr: &stderr)
     return true
   }
 
@@ -377,6 +383,16 @@ struct ParseRun {
       // A failed write to standard error cannot be reported anywhere: it does not stop the run.
       try? stderr.write(line)
       try? stderr.flush()
+    }
+  }
+
+  /// Writes out what is ready: standard output's buffer, and with `--store` the batch.
+  private mutating func flushOutput(_ stdout: inout OutputWriter) throws(OutputFailed) {
+    do {
+      try store?.flush()
+      try stdout.flush()
+    } catch {
+      throw OutputFailed(error: error)
     }
   }
 

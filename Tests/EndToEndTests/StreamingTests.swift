@@ -62,4 +62,33 @@ import Testing
         == "{\"id\":\"a\",\"app\":\"x\",\"read_at\":\"2026-11-22T09:00:00Z\",\"seen_at\":\"2026-11-22T09:00:00Z\"}\n"
     )
   }
+
+  @Test func notifParseStoreAppendsEachRecordBeforeItsInputEnds() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "notif-stream-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson")
+    let process = Process()
+    process.executableURL = Binaries.url("notif-parse")
+    process.arguments = ["--now", "2026-11-22T09:00:00Z", "--store", store.path]
+    process.environment = ["TZ": "UTC", "LC_ALL": "C"]
+    let input = Pipe()
+    process.standardInput = input
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    input.fileHandleForWriting.write(Data("{\"aps\":{\"alert\":\"one\"}}\n".utf8))
+    // The store has the record while notif-parse still waits for more input.
+    let deadline = Date().addingTimeInterval(20)
+    var stored = ""
+    while !stored.hasSuffix("\n") && Date() < deadline {
+      usleep(10_000)
+      stored = (try? String(contentsOf: store, encoding: .utf8)) ?? ""
+    }
+    #expect(process.isRunning)
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    #expect(stored.hasPrefix("{\"id\":") && stored.contains("\"body\":\"one\""))
+    #expect(process.terminationStatus == 0)
+  }
 }

@@ -152,4 +152,83 @@ import Testing
       #expect(Self.contents(store) == "x\n")  // what it wrote within the drain is taken in
     }
   }
+
+  // MARK: - Locked appends by path
+
+  @Test func anAppenderEndsAFragmentLeftByAKilledWriterBeforeItsBatch() throws {
+    try Self.withStore("{\"id\":\"a\"}\n{\"id\":") { store in
+      var appender = StoreAppender(store: store, monotonicClock: { 0 })
+      var lines = ByteBuffer()
+      lines.append("{\"id\":\"b\"}\n")
+      try appender.append(lines)
+      try appender.flush()
+      #expect(Self.contents(store) == "{\"id\":\"a\"}\n{\"id\":\n{\"id\":\"b\"}\n")
+      #expect(appender.batches == 1)
+    }
+  }
+
+  @Test func anAppenderCreatesTheStoreAndOpensItByPathForEachBatch() throws {
+    let dir = try makeScratchFolder("notif-append")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = dir.appendingPathComponent("inbox.ndjson").path
+    var appender = StoreAppender(store: store, monotonicClock: { 0 })
+    var first = ByteBuffer()
+    first.append("1\n")
+    try appender.append(first)
+    try appender.flush()
+    #expect(Self.contents(store) == "1\n")
+    // A sweep replaces the store: the next batch goes to the new file.
+    let replacement = dir.appendingPathComponent("new").path
+    try Data("kept\n".utf8).write(to: URL(fileURLWithPath: replacement))
+    #expect(rename(replacement, store) == 0)
+    var second = ByteBuffer()
+    second.append("2\n")
+    try appender.append(second)
+    try appender.flush()
+    #expect(Self.contents(store) == "kept\n2\n")
+  }
+
+  @Test func aBatchGoesOutWhenFullOrASecondAfterItsFirstLine() throws {
+    try Self.withStore("") { store in
+      var now = 0.0
+      var appender = StoreAppender(store: store, monotonicClock: { now }, batchBytes: 8)
+      var line = ByteBuffer()
+      line.append("r\n")
+      try appender.append(line)
+      now = 0.5
+      try appender.append(line)
+      #expect(appender.batches == 0)
+      #expect(Self.contents(store) == "")
+      now = 1.0
+      try appender.append(line)
+      #expect(appender.batches == 1)
+      #expect(Self.contents(store) == "r\nr\nr\n")
+      var big = ByteBuffer()
+      big.append("0123456789\n")
+      try appender.append(big)
+      #expect(appender.batches == 2)
+    }
+  }
+
+  @Test func anAppenderWaitsForTheLockASweepHolds() throws {
+    try Self.withStore("a\n") { store in
+      var lock: StoreLock? = try StoreLock(store: store, wait: 0, monotonicClock: { 0 })
+      let done = DispatchSemaphore(value: 0)
+      let thread = Thread {
+        var appender = StoreAppender(store: store, monotonicClock: { 0 })
+        var line = ByteBuffer()
+        line.append("b\n")
+        try? appender.append(line)
+        try? appender.flush()
+        done.signal()
+      }
+      thread.start()
+      #expect(done.wait(timeout: .now() + 0.2) == .timedOut)
+      #expect(Self.contents(store) == "a\n")
+      lock = nil
+      #expect(done.wait(timeout: .now() + 10) == .success)
+      #expect(Self.contents(store) == "a\nb\n")
+      _ = lock
+    }
+  }
 }
