@@ -264,6 +264,7 @@ extension APNsNormalizer {
             guard case .input(let token) = values[field], snapshot[field.rawValue] != values[field]
             else { continue }
             fieldOffsets[field.rawValue] = text.outerOffset(start + Int(inner.tokens[token].start))
+            hasFieldOffsets = true
             values.set(field, copying: token, of: inner)
           }
         }

@@ -49,6 +49,8 @@ struct APNsNormalizer {
   /// Where the value of each field is in the outermost text, for values read from JSON inside
   /// a JSON string (Amazon SNS); -1 where the field's value is on the outermost tape itself.
   var fieldOffsets: [Int] = Array(repeating: -1, count: RecordField.allCases.count)
+  /// Whether any of `fieldOffsets` is set: most texts have none to clear.
+  var hasFieldOffsets = false
   /// The parsers and buffers of JSON texts inside JSON strings.
   var embedded = EmbeddedTexts()
   /// Findings already placed in the outermost text (from JSON inside a JSON string).
@@ -102,8 +104,11 @@ struct APNsNormalizer {
     eventTime = nil
     timeToLive = nil
     impliedApp = nil
-    placedFindings.removeAll(keepingCapacity: true)
-    fieldOffsets.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+    if !placedFindings.isEmpty { placedFindings.removeAll(keepingCapacity: true) }
+    if hasFieldOffsets {
+      fieldOffsets.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+      hasFieldOffsets = false
+    }
   }
 
   /// Reads the JSON text in `view` into `values` and `payload`, recording `findings`.
@@ -139,7 +144,9 @@ struct APNsNormalizer {
     switch format {
     case .apns:
       simulatorApp = members.simulatorTarget.flatMap { view.stringValue($0) }
-      readAPNs(view, payload: root, payloadSize: payload.count, mdm: members.mdm != nil)
+      readAPNs(
+        view, payload: root, aps: members.aps, payloadSize: payload.count,
+        mdm: members.mdm != nil)
     case .fcm(let message):
       source = .fcm
       readFCM(view, message: message, root: root)
@@ -169,13 +176,23 @@ struct APNsNormalizer {
   mutating func readAPNs(
     _ view: JSONView, payload root: Int, payloadSize: Int, mdm: Bool, sizeAt: Int = 0
   ) {
+    readAPNs(
+      view, payload: root, aps: view.member(root, "aps"), payloadSize: payloadSize, mdm: mdm,
+      sizeAt: sizeAt)
+  }
+
+  /// `readAPNs` with the payload's `aps` already found (nil: it has none).
+  private mutating func readAPNs(
+    _ view: JSONView, payload root: Int, aps apsMember: Int?, payloadSize: Int, mdm: Bool,
+    sizeAt: Int = 0
+  ) {
     if view.tokens[root].count == 0 {
       findings.append(
         .error("PayloadEmpty", "the payload is empty: APNs rejects '{}'", at: offset(view, root)))
     }
     aps = ApsFacts()
     aps.isMDM = mdm
-    if let apsIndex = view.member(root, "aps") {
+    if let apsIndex = apsMember {
       if view.kind(apsIndex) == .object {
         readAps(view, apsIndex)
       } else {
