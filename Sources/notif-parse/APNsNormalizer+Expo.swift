@@ -63,16 +63,7 @@ extension APNsNormalizer {
         }
       case .sound:
         readExpoSound(view, value)
-      case .badge:
-        if let badge = view.integer(value), badge >= 0 {
-          values[.badge] = .integer(badge)
-        } else {
-          findings.append(
-            .error(
-              "BadBadge",
-              "'badge' must be a whole number 0 or more, not \(Self.quotedValue(view, value))",
-              at: at))
-        }
+      case .badge: readBadge(view, value, "badge")
       case .mutableContent, .contentAvailable:
         if let on = view.bool(value) {
           values[view.keyEquals(key, "mutableContent") ? .mutableContent : .contentAvailable] =

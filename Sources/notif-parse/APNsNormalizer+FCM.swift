@@ -261,11 +261,7 @@ extension APNsNormalizer {
       case .fcmOptions:
         checkObject(view, value, "android.fcm_options")
       case .flag:
-        if view.bool(value) == nil {
-          findings.append(
-            .error(
-              "BadType", "\(Self.quoted(view.string(key))) must be true or false", at: at))
-        }
+        checkBool(view, key, value)
       case nil:
         findings.append(
           .warning(
@@ -358,10 +354,7 @@ extension APNsNormalizer {
         }
       case .text: string(view, key, value, into: nil)
       case .flag:
-        if view.bool(value) == nil {
-          findings.append(
-            .error("BadType", "\(Self.quoted(view.string(key))) must be true or false", at: at))
-        }
+        checkBool(view, key, value)
       case .object:
         checkObject(view, value, view.string(key))
       case .vibrate:
@@ -468,10 +461,7 @@ extension APNsNormalizer {
         string(view, key, value, into: nil)
         if let name = view.stringValue(value), !name.isEmpty { impliedApp = name }
       case .flag:
-        if view.bool(value) == nil {
-          findings.append(
-            .error("BadType", "\(Self.quoted(view.string(key))) must be true or false", at: at))
-        }
+        checkBool(view, key, value)
       case nil:
         findings.append(
           .warning(
@@ -530,6 +520,16 @@ extension APNsNormalizer {
   }
 
   // MARK: - Rules shared by the FCM readers
+
+  /// A `BadType` error unless the value of `key` is true or false.
+  mutating func checkBool(_ view: JSONView, _ key: Int, _ value: Int) {
+    if view.bool(value) == nil {
+      findings.append(
+        .error(
+          "BadType", "\(Self.quoted(view.string(key))) must be true or false",
+          at: offset(view, value)))
+    }
+  }
 
   /// Whether the value at `index` is a dictionary; if not, a `BadType` error naming `what`.
   @discardableResult

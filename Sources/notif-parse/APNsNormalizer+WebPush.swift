@@ -208,15 +208,7 @@ extension APNsNormalizer {
   /// `app_badge`, the number on the app's icon; Declarative Web Push puts it at the top level
   /// and in `notification` in different texts: both are read.
   private mutating func appBadge(_ view: JSONView, _ value: Int) {
-    if let badge = view.integer(value), badge >= 0 {
-      values[.badge] = .integer(badge)
-    } else {
-      findings.append(
-        .error(
-          "BadBadge",
-          "'app_badge' must be a whole number 0 or more, not \(Self.quotedValue(view, value))",
-          at: offset(view, value)))
-    }
+    readBadge(view, value, "app_badge")
   }
 
   private static let urgencies = KeyTable<Int64>([

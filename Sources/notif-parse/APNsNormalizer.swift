@@ -513,15 +513,7 @@ struct APNsNormalizer {
         }
       case .badge:
         aps.hasBadge = true
-        if let badge = view.integer(value), badge >= 0 {
-          values[.badge] = .integer(badge)
-        } else {
-          findings.append(
-            .error(
-              "BadBadge",
-              "'badge' must be a whole number 0 or more, not \(Self.quotedValue(view, value))",
-              at: at))
-        }
+        readBadge(view, value, "badge")
       case .sound:
         aps.hasSound = true
         readSound(view, value)
@@ -821,6 +813,19 @@ struct APNsNormalizer {
   }
 
   // MARK: - Values
+
+  /// A badge: a whole number 0 or more, into `badge`; else a `BadBadge` error naming `key`.
+  mutating func readBadge(_ view: JSONView, _ value: Int, _ key: String) {
+    if let badge = view.integer(value), badge >= 0 {
+      values[.badge] = .integer(badge)
+    } else {
+      findings.append(
+        .error(
+          "BadBadge",
+          "\(Self.quoted(key)) must be a whole number 0 or more, not \(Self.quotedValue(view, value))",
+          at: offset(view, value)))
+    }
+  }
 
   mutating func string(_ view: JSONView, _ key: Int, _ value: Int, into field: RecordField?) {
     guard view.kind(value) == .string else {
