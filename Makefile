@@ -40,6 +40,9 @@ demo: release
 	@echo "== notif-parse examples/chat.apns examples/pushes.ndjson"
 	$(RELEASE)/notif-parse --now $(NOW) examples/chat.apns examples/pushes.ndjson
 	@echo
+	@echo '== notif-parse examples/fcm-message.json examples/sns-message.json (FCM and SNS messages)'
+	$(RELEASE)/notif-parse --now $(NOW) examples/fcm-message.json examples/sns-message.json
+	@echo
 	@echo '== notif-parse --check --lint --categories examples/categories.json examples/*'
 	-$(RELEASE)/notif-parse --check --lint --app-name Chat --categories examples/categories.json \
 		examples/chat.apns examples/broken.apns examples/pushes.ndjson

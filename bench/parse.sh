@@ -2,7 +2,10 @@
 # Benchmarks notif-parse against jq (and jaq and gojq when installed) on one generated file of
 # APNs payloads, and prints Markdown tables for the README.
 #
-# usage: bench/parse.sh [RECORDS]        (default 1000000)
+# usage: bench/parse.sh [--fcm] [RECORDS]        (default 1000000)
+#
+# With --fcm the input is FCM HTTP v1 send requests from bench/gen-fcm.py instead of APNs
+# payloads (bench/data/fcm-RECORDS.ndjson), read with notif-parse's default --platform ios.
 #
 # 1. Throughput: `notif-parse --now 2026-11-22T09:00:00Z FILE` against `jq -c . FILE` (and
 #    `jaq -c .`, `gojq -c .`), output to /dev/null; three runs each, tools alternating, median
@@ -23,17 +26,22 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/common.sh
 
 bench_require_bash5
+kind=payloads generator=bench/gen-payloads.py what="APNs payloads"
+if [[ ${1:-} == --fcm ]]; then
+  kind=fcm generator=bench/gen-fcm.py what="FCM HTTP v1 messages"
+  shift
+fi
 records=${1:-1000000}
-bench_check_count "$records" "bench/parse.sh [RECORDS]"
+bench_check_count "$records" "bench/parse.sh [--fcm] [RECORDS]"
 runs=3
 bench_require jq hyperfine python3
 
 parse=$(bench_find_parse)
-file=$(bench_payloads "$records")
+file=$(bench_generated "$kind" "$generator" "$records")
 tenth=$((records / 10))
 small_file=
 if ((tenth > 0)); then
-  small_file=$(bench_payloads "$tenth")
+  small_file=$(bench_generated "$kind" "$generator" "$tenth")
 fi
 bench_input "$file"
 bench_make_tmp
@@ -75,7 +83,7 @@ bench_rounds "$runs" "$file" "" "${tools[@]}"
 mb=$(bench_megabytes "$bytes")
 echo "## notif-parse benchmark"
 echo
-echo "Input: \`$file\`, $(bench_thousands "$lines") records, $mb MB, from \`bench/gen-payloads.py\`."
+echo "Input: \`$file\`, $(bench_thousands "$lines") $what, $mb MB, from \`$generator\`."
 echo "Machine: $(bench_machine). $runs runs per tool, alternating; medians."
 echo
 echo "### Throughput"

@@ -1,6 +1,7 @@
-// Fuzz target `apns`: what notif-parse does with a file of payloads, as one of its worker
-// threads does it: `RecordReader` over the bytes, then `RecordProcessor` (the envelope, the APNs
-// normalizer, the registry check, `--lint`), with `--check`, `--lint` and `--app` set from the
+// Fuzz target `apns`: what notif-parse does with a file of push messages, as one of its worker
+// threads does it: `RecordReader` over the bytes, then `RecordProcessor` (the envelope, the
+// normalizer of every format: APNs, FCM, Web Push, SNS with the JSON inside its strings, Expo;
+// the registry check, `--lint`), with `--check`, `--lint`, `--app` and `--platform` set from the
 // input's last byte so that each combination is reached.
 //
 // Properties:
@@ -15,7 +16,8 @@ func fuzzAPNs(_ input: UnsafeRawBufferPointer) {
   var configuration = ParseCommand.Configuration(
     defaults: InputDefaults(
       app: flags & 4 != 0 ? "com.example.fuzz" : nil, pushType: nil,
-      now: Timestamp(seconds: 1_795_338_000)))
+      now: Timestamp(seconds: 1_795_338_000),
+      platform: Platform.allCases[Int(flags >> 3) % Platform.allCases.count]))
   configuration.check = flags & 1 != 0
   configuration.lint = flags & 2 != 0
   configuration.maxRecordBytes = 4096

@@ -13,7 +13,7 @@ public enum RecordField: Int, CaseIterable, Sendable {
   case contentAvailable, mutableContent, targetContentID
   case event, timestamp, staleAt, dismissAt
   case readAt, seenAt
-  case payload
+  case source, payload
 
   /// The snake_case key.
   public var key: String {
@@ -54,6 +54,7 @@ public enum RecordField: Int, CaseIterable, Sendable {
     case .dismissAt: return "dismiss_at"
     case .readAt: return "read_at"
     case .seenAt: return "seen_at"
+    case .source: return "source"
     case .payload: return "payload"
     }
   }

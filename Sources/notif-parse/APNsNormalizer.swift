@@ -10,25 +10,55 @@ struct InputDefaults {
   /// `--now`, `SOURCE_DATE_EPOCH` or the clock: the `created_at` of inputs with no
   /// `received_at`.
   var now: Timestamp
+  /// `--platform`: which override block of a cross-platform message (FCM HTTP v1, Amazon SNS)
+  /// the record shows.
+  var platform = Platform.ios
 }
 
-/// Turns one JSON text (a bare APNs payload, a simulator `.apns` file or an envelope with APNs
-/// headers) into a notification record, checking it the way APNs and iOS would.
+/// Turns one JSON text into a notification record, checking it the way the push service it is
+/// written for, and the device, would: an APNs payload (bare, a simulator `.apns` file or an
+/// envelope with APNs headers) by Apple's rules, here; an FCM HTTP v1 or legacy message, a Web
+/// Push message, an Amazon SNS message or an Expo push message by their own, in
+/// `APNsNormalizer+FCM.swift`, `+WebPush`, `+SNS` and `+Expo`. The APNs payloads inside FCM and
+/// SNS messages go through the same APNs rules as a bare payload.
 ///
 /// One instance is reused for every record: its buffers keep their storage.
 struct APNsNormalizer {
   let defaults: InputDefaults
   /// The record's fields.
-  private(set) var values = RecordValues()
+  var values = RecordValues()
   /// The payload, compact, as it goes into the record.
-  private(set) var payload = ByteBuffer(capacity: 8192)
+  var payload = ByteBuffer(capacity: 8192)
   /// What was found wrong, in the order found.
-  private(set) var findings: [Finding] = []
+  var findings: [Finding] = []
 
   // Facts gathered while reading, used by the checks that span several keys.
-  private var headers = Headers()
+  var headers = Headers()
   private var aps = ApsFacts()
   private var apsNames: [ApsKey?] = []
+  /// The format read, for `source`.
+  var source = PushSource.apns
+  /// When the event happened, by the message (FCM's `event_time`, a Web Push `timestamp`):
+  /// `created_at` when no envelope says when it arrived.
+  var eventTime: Timestamp?
+  /// A time to live in seconds (FCM's `ttl`, Web Push's `TTL`, Expo's `ttl`): `expires_at`
+  /// counts from `created_at`.
+  var timeToLive: Int64?
+  /// The app a message names in its own terms (an Android package name).
+  var impliedApp: String?
+  /// Where the value of each field is in the outermost text, for values read from JSON inside
+  /// a JSON string (Amazon SNS); -1 where the field's value is on the outermost tape itself.
+  var fieldOffsets: [Int] = Array(repeating: -1, count: RecordField.allCases.count)
+  /// Whether any of `fieldOffsets` is set: most texts have none to clear.
+  var hasFieldOffsets = false
+  /// The parsers and buffers of JSON texts inside JSON strings.
+  var embedded = EmbeddedTexts()
+  /// Findings already placed in the outermost text (from JSON inside a JSON string).
+  var placedFindings: [Finding] = []
+  /// Whether the text being read is compact, so that a value's raw size is its compact size.
+  var textIsCompact = false
+  /// Room to write a value compact, to measure it.
+  var scratch = ByteBuffer(capacity: 1024)
 
   static let pushTypes: Set<String> = [
     "alert", "background", "location", "voip", "complication", "fileprovider", "mdm",
@@ -37,7 +67,7 @@ struct APNsNormalizer {
   static let interruptionLevels: Set<String> = ["passive", "active", "time-sensitive", "critical"]
   // The same sets as key tables, to look a value up by its bytes: no string built.
   private static let pushTypeTable = KeyTable(pushTypes.map { ($0, $0) })
-  private static let interruptionLevelTable = KeyTable(interruptionLevels.map { ($0, $0) })
+  static let interruptionLevelTable = KeyTable(interruptionLevels.map { ($0, $0) })
   private static let eventTable = KeyTable([("start", 0), ("update", 1), ("end", 2)])
   static let topicSuffixes = [
     ".voip", ".complication", ".pushkit.fileprovider", ".push-type.liveactivity", ".voip-ptt",
@@ -55,17 +85,39 @@ struct APNsNormalizer {
   /// Whether the last text normalized has an error.
   var rejected: Bool { findings.contains { $0.severity == .error } }
 
-  /// Reads the JSON text in `view` into `values` and `payload`, recording `findings`.
-  ///
-  /// `isCompact` says the text is already compact and canonical, so the payload's bytes are
-  /// copied rather than written anew.
-  mutating func normalize(_ view: JSONView, isCompact: Bool = false) {
+  /// Where the value of `field` of the last text normalized is, as an offset in that text; 0
+  /// when it has none there.
+  func offset(of field: RecordField, in view: JSONView) -> Int {
+    if fieldOffsets[field.rawValue] >= 0 { return fieldOffsets[field.rawValue] }
+    if case .input(let index) = values[field] { return Int(view.tokens[index].start) }
+    return 0
+  }
+
+  /// Sets everything back to the state before a text.
+  private mutating func reset() {
     values.reset()
     payload.removeAll()
     findings.removeAll(keepingCapacity: true)
     headers = Headers()
     aps = ApsFacts()
+    source = .apns
+    eventTime = nil
+    timeToLive = nil
+    impliedApp = nil
+    if !placedFindings.isEmpty { placedFindings.removeAll(keepingCapacity: true) }
+    if hasFieldOffsets {
+      fieldOffsets.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+      hasFieldOffsets = false
+    }
+  }
 
+  /// Reads the JSON text in `view` into `values` and `payload`, recording `findings`.
+  ///
+  /// `isCompact` says the text is already compact and canonical, so the payload's bytes are
+  /// copied rather than written anew.
+  mutating func normalize(_ view: JSONView, isCompact: Bool = false) {
+    reset()
+    textIsCompact = isCompact
     guard view.kind(0) == .object else {
       findings.append(
         .error(
@@ -74,23 +126,73 @@ struct APNsNormalizer {
     }
     var root = 0
     var members = Self.members(view, 0)
+    var format = PushFormat.apns
     if members.aps == nil, let inner = members.payload, view.kind(inner) == .object {
-      readEnvelope(view)
       root = inner
       members = Self.members(view, root)
+      if members.aps == nil && members.mdm == nil { format = PushFormat.detect(view, root) }
+      readEnvelope(view, webPush: format == .webPush)
+    } else if members.aps == nil && members.mdm == nil {
+      format = PushFormat.detect(view, root)
     }
     if isCompact {
       payload.append(view.raw(root))
     } else {
       JSONWriter.writeCompact(view, root, into: &payload)
     }
+    var simulatorApp: String?
+    switch format {
+    case .apns:
+      simulatorApp = members.simulatorTarget.flatMap { view.stringValue($0) }
+      readAPNs(
+        view, payload: root, aps: members.aps, payloadSize: payload.count,
+        mdm: members.mdm != nil)
+    case .fcm(let message):
+      source = .fcm
+      readFCM(view, message: message, root: root)
+    case .fcmLegacy:
+      source = .fcmLegacy
+      readFCMLegacy(view, root)
+    case .webPush:
+      source = .webPush
+      readWebPush(view, root)
+    case .snsMessage:
+      source = .sns
+      readSNSMessage(view, root, depth: 0)
+    case .snsEnvelope:
+      source = .sns
+      readSNSEnvelope(view, root)
+    case .expo:
+      source = .expo
+      readExpo(view, root)
+    }
+    finish(view, simulatorApp: simulatorApp)
+    if !placedFindings.isEmpty { findings += placedFindings }
+  }
+
+  /// The APNs rules on the payload at `root` of `view` (`payloadSize` bytes written compact),
+  /// with the headers already read: the bare payloads, envelopes and `.apns` files, and the
+  /// APNs payloads inside FCM and SNS messages.
+  mutating func readAPNs(
+    _ view: JSONView, payload root: Int, payloadSize: Int, mdm: Bool, sizeAt: Int = 0
+  ) {
+    readAPNs(
+      view, payload: root, aps: view.member(root, "aps"), payloadSize: payloadSize, mdm: mdm,
+      sizeAt: sizeAt)
+  }
+
+  /// `readAPNs` with the payload's `aps` already found (nil: it has none).
+  private mutating func readAPNs(
+    _ view: JSONView, payload root: Int, aps apsMember: Int?, payloadSize: Int, mdm: Bool,
+    sizeAt: Int = 0
+  ) {
     if view.tokens[root].count == 0 {
       findings.append(
         .error("PayloadEmpty", "the payload is empty: APNs rejects '{}'", at: offset(view, root)))
     }
-    let simulatorApp = members.simulatorTarget.flatMap { view.stringValue($0) }
-    aps.isMDM = members.mdm != nil
-    if let apsIndex = members.aps {
+    aps = ApsFacts()
+    aps.isMDM = mdm
+    if let apsIndex = apsMember {
       if view.kind(apsIndex) == .object {
         readAps(view, apsIndex)
       } else {
@@ -102,12 +204,11 @@ struct APNsNormalizer {
     } else if !aps.isMDM && view.tokens[root].count > 0 {
       var message = "no 'aps' dictionary: iOS shows nothing and does not wake the app"
       if let format = ForeignFormat.guess(view, root) {
-        message =
-          "no 'aps' dictionary: this looks like \(format), which notif-parse does not read yet"
+        message = "no 'aps' dictionary: this looks like \(format), which has no notification in it"
       }
       findings.append(.warning("NoAps", message, at: offset(view, root)))
     }
-    finish(view, simulatorApp: simulatorApp)
+    finishAPNs(payloadSize: payloadSize, sizeAt: sizeAt)
   }
 
   private enum RootKey: Sendable { case aps, payload, simulatorTarget, mdm }
@@ -136,13 +237,16 @@ struct APNsNormalizer {
 
   // MARK: - Envelope
 
-  private struct Headers {
+  struct Headers {
     var app: String?
     var receivedAt: Timestamp?
     var topic: String?
     var pushType: String?
     var priority: (value: Int64, at: Int)?
     var hasID = false
+    /// A broadcast push's `apns-channel-id`, and where it is.
+    var channelID: String?
+    var channelIDAt = 0
   }
 
   private enum EnvelopeKey: Sendable { case headers, payload, app, receivedAt }
@@ -150,23 +254,33 @@ struct APNsNormalizer {
     ("headers", .headers), ("payload", .payload), ("app", .app), ("received_at", .receivedAt),
   ])
 
-  private enum HeaderKey: Sendable { case id, expiration, collapseID, priority, pushType, topic }
+  private enum HeaderKey: Sendable {
+    case id, expiration, collapseID, priority, pushType, topic, channelID, requestID
+  }
   private static let headerKeys = KeyTable<HeaderKey>([
     ("apns-id", .id), ("apns-expiration", .expiration), ("apns-collapse-id", .collapseID),
     ("apns-priority", .priority), ("apns-push-type", .pushType), ("apns-topic", .topic),
+    ("apns-channel-id", .channelID), ("apns-request-id", .requestID),
   ])
 
-  private mutating func readEnvelope(_ view: JSONView) {
+  /// Reads the envelope at the root of `view`: its headers are APNs headers, or for a Web
+  /// Push payload the RFC 8030 headers of the push service.
+  private mutating func readEnvelope(_ view: JSONView, webPush: Bool) {
     view.forEachMember(of: 0) { key, value in
       switch Self.envelopeKeys.find(view, key) {
       case .payload: break
       case .headers:
         if view.kind(value) == .object {
-          view.forEachMember(of: value) { readHeader(view, $0, $1) }
+          if webPush {
+            readWebPushHeaders(view, value)
+          } else {
+            readHeaders(view, value)
+          }
         } else {
           findings.append(
             .error(
-              "BadEnvelope", "'headers' must be a dictionary of APNs headers",
+              "BadEnvelope",
+              "'headers' must be a dictionary of \(webPush ? "Web Push" : "APNs") headers",
               at: offset(view, value)))
         }
       case .app:
@@ -189,7 +303,7 @@ struct APNsNormalizer {
     }
   }
 
-  private mutating func readReceivedAt(_ view: JSONView, _ value: Int) {
+  mutating func readReceivedAt(_ view: JSONView, _ value: Int) {
     if view.kind(value) == .string, !view.tokens[value].flag,
       let instant = Timestamp(rfc3339: view.rawString(value))
     {
@@ -216,6 +330,12 @@ struct APNsNormalizer {
           "BadEnvelope", "'received_at' must be an RFC 3339 time or whole seconds since 1970",
           at: offset(view, value)))
     }
+  }
+
+  /// Reads the APNs headers in the object at `index`: an envelope's, or an FCM message's
+  /// `apns.headers`.
+  mutating func readHeaders(_ view: JSONView, _ index: Int) {
+    view.forEachMember(of: index) { readHeader(view, $0, $1) }
   }
 
   private mutating func readHeader(_ view: JSONView, _ key: Int, _ value: Int) {
@@ -285,11 +405,34 @@ struct APNsNormalizer {
       }
       headers.topic = topic
       values[.topic] = .input(value)
+    case .channelID:
+      // A broadcast channel: an identifier APNs made, base64 (Apple, "Sending broadcast push
+      // notification requests to APNs").
+      guard let channel = view.stringValue(value), !channel.isEmpty,
+        channel.utf8.allSatisfy(Self.isBase64Byte)
+      else {
+        findings.append(
+          .error(
+            "BadChannelId",
+            "'apns-channel-id' must be the base64 channel identifier APNs returned, not \(Self.quotedValue(view, value))",
+            at: at))
+        return
+      }
+      headers.channelID = channel
+      headers.channelIDAt = at
+    case .requestID:
+      if view.kind(value) != .string || !Self.withText(view, value, Self.isUUID) {
+        findings.append(
+          .error(
+            "BadMessageId",
+            "'apns-request-id' must be a UUID such as 123e4567-e89b-12d3-a456-4266554400a0",
+            at: at))
+      }
     case nil:
       findings.append(
         .warning(
           "UnknownHeader",
-          "unknown header \(Self.quoted(view.string(key))): APNs headers are apns-id, apns-expiration, apns-collapse-id, apns-priority, apns-push-type and apns-topic",
+          "unknown header \(Self.quoted(view.string(key))): APNs headers are apns-id, apns-expiration, apns-collapse-id, apns-priority, apns-push-type, apns-topic, and for broadcasts apns-channel-id and apns-request-id",
           at: offset(view, key)))
     }
   }
@@ -370,23 +513,26 @@ struct APNsNormalizer {
         }
       case .badge:
         aps.hasBadge = true
-        if let badge = view.integer(value), badge >= 0 {
-          values[.badge] = .integer(badge)
-        } else {
-          findings.append(
-            .error(
-              "BadBadge",
-              "'badge' must be a whole number 0 or more, not \(Self.quotedValue(view, value))",
-              at: at))
-        }
+        readBadge(view, value, "badge")
       case .sound:
         aps.hasSound = true
         readSound(view, value)
       case .threadID: string(view, key, value, into: .threadID)
       case .category: string(view, key, value, into: .category)
       case .targetContentID: string(view, key, value, into: .targetContentID)
-      case .filterCriteria, .attributesType, .inputPushChannel:
+      case .filterCriteria, .attributesType:
         string(view, key, value, into: nil)
+      case .inputPushChannel:
+        // Push-to-start into a broadcast channel: the channel's base64 identifier.
+        if view.kind(value) != .string
+          || !Self.withText(view, value, { !$0.isEmpty && $0.allSatisfy(Self.isBase64Byte) })
+        {
+          findings.append(
+            .error(
+              "BadChannelId",
+              "'input-push-channel' must be a broadcast channel's base64 identifier, not \(Self.quotedValue(view, value))",
+              at: at))
+        }
       case .contentAvailable:
         let on = flag(view, value, "content-available")
         aps.contentAvailable = on
@@ -440,9 +586,17 @@ struct APNsNormalizer {
           findings.append(.error("BadType", "'url-args' must be an array of strings", at: at))
         }
       case .contentChanged:
+        // Apple's WidgetKit push example sends true; 1, as other flags take, is read the same.
         aps.contentChanged = true
+        if view.bool(value) == nil && view.integer(value) != 1 {
+          findings.append(
+            .error(
+              "BadType", "'content-changed' must be true, not \(Self.quotedValue(view, value))",
+              at: at))
+        }
       case .inputPushToken:
-        break
+        // Push-to-start asks for an update token with 1.
+        _ = flag(view, value, "input-push-token")
       case .summaryArg, .summaryArgCount:
         findings.append(
           .warning(
@@ -482,6 +636,13 @@ struct APNsNormalizer {
       let at = offset(view, value)
       let name = Self.alertKeys.find(view, key)
       switch name {
+      case .title where aps.isLiveActivity && view.kind(value) == .object,
+        .body where aps.isLiveActivity && view.kind(value) == .object:
+        // ActivityKit's alert: title and body may each be a localized string, a dictionary
+        // with loc-key and loc-args (Apple, "Starting and updating Live Activities with
+        // ActivityKit push notifications").
+        hasText = true
+        readLocalized(view, value, title: name == .title)
       case .title, .subtitle, .body, .titleLocKey, .subtitleLocKey, .locKey:
         hasText = true
         let field: RecordField
@@ -547,12 +708,51 @@ struct APNsNormalizer {
     }
   }
 
+  private enum LocalizedKey: Sendable { case locKey, locArgs }
+  private static let localizedKeys = KeyTable<LocalizedKey>([
+    ("loc-key", .locKey), ("loc-args", .locArgs),
+  ])
+
+  /// A Live Activity alert's title or body given as `{"loc-key": ..., "loc-args": [...]}`:
+  /// its key and arguments go where `title-loc-key` and `loc-key` would put them.
+  private mutating func readLocalized(_ view: JSONView, _ text: Int, title: Bool) {
+    var hasKey = false
+    view.forEachMember(of: text) { key, value in
+      switch Self.localizedKeys.find(view, key) {
+      case .locKey:
+        hasKey = true
+        string(view, key, value, into: title ? .titleLocKey : .locKey)
+      case .locArgs:
+        if Self.isStringArray(view, value) {
+          values[title ? .titleLocArgs : .locArgs] = .input(value)
+        } else {
+          findings.append(
+            .error("BadLocArgs", "'loc-args' must be an array of strings", at: offset(view, value))
+          )
+        }
+      case nil:
+        findings.append(
+          .warning(
+            "UnknownKey",
+            "unknown key \(Self.quoted(view.string(key))) in a localized \(title ? "title" : "body")",
+            at: offset(view, key)))
+      }
+    }
+    if !hasKey {
+      findings.append(
+        .error(
+          "BadType",
+          "a Live Activity alert's \(title ? "title" : "body") must be a string or a dictionary with 'loc-key'",
+          at: offset(view, text)))
+    }
+  }
+
   private enum SoundKey: Sendable { case name, critical, volume }
   private static let soundKeys = KeyTable<SoundKey>([
     ("name", .name), ("critical", .critical), ("volume", .volume),
   ])
 
-  private mutating func readSound(_ view: JSONView, _ sound: Int) {
+  mutating func readSound(_ view: JSONView, _ sound: Int) {
     let at = offset(view, sound)
     switch view.kind(sound) {
     case .string:
@@ -614,8 +814,20 @@ struct APNsNormalizer {
 
   // MARK: - Values
 
-  private mutating func string(_ view: JSONView, _ key: Int, _ value: Int, into field: RecordField?)
-  {
+  /// A badge: a whole number 0 or more, into `badge`; else a `BadBadge` error naming `key`.
+  mutating func readBadge(_ view: JSONView, _ value: Int, _ key: String) {
+    if let badge = view.integer(value), badge >= 0 {
+      values[.badge] = .integer(badge)
+    } else {
+      findings.append(
+        .error(
+          "BadBadge",
+          "\(Self.quoted(key)) must be a whole number 0 or more, not \(Self.quotedValue(view, value))",
+          at: offset(view, value)))
+    }
+  }
+
+  mutating func string(_ view: JSONView, _ key: Int, _ value: Int, into field: RecordField?) {
     guard view.kind(value) == .string else {
       findings.append(
         .error(
@@ -628,7 +840,7 @@ struct APNsNormalizer {
   }
 
   /// Reads content-available or mutable-content: Apple documents 1 (and absent for off).
-  private mutating func flag(_ view: JSONView, _ value: Int, _ key: String) -> Bool {
+  mutating func flag(_ view: JSONView, _ value: Int, _ key: String) -> Bool {
     let at = offset(view, value)
     if let number = view.integer(value), number == 0 || number == 1 {
       return number == 1
@@ -644,8 +856,7 @@ struct APNsNormalizer {
     return false
   }
 
-  private mutating func date(_ view: JSONView, _ value: Int, _ key: String, into field: RecordField)
-  {
+  mutating func date(_ view: JSONView, _ value: Int, _ key: String, into field: RecordField) {
     let at = offset(view, value)
     if view.kind(value) == .number, let digits = Self.overflowingDigits(view, value) {
       findings.append(
@@ -666,7 +877,7 @@ struct APNsNormalizer {
   }
 
   /// An epoch-seconds value as an instant; a 13-digit value is flagged, never guessed.
-  private mutating func epoch(_ seconds: Int64, key: String, code: String, at: Int) -> Timestamp? {
+  mutating func epoch(_ seconds: Int64, key: String, code: String, at: Int) -> Timestamp? {
     if seconds >= 1_000_000_000_000 && seconds < 10_000_000_000_000 {
       findings.append(
         .warning(
@@ -685,7 +896,9 @@ struct APNsNormalizer {
 
   // MARK: - Checks across keys, and the derived fields
 
-  private mutating func finish(_ view: JSONView, simulatorApp: String?) {
+  /// The APNs checks across keys, and the push type: `payloadSize` is the size of the APNs
+  /// payload written compact, reported at `sizeAt`.
+  private mutating func finishAPNs(payloadSize: Int, sizeAt: Int = 0) {
     var pushType = headers.pushType ?? defaults.pushType
     let backgroundOnly = aps.contentAvailable && !aps.otherKeys
     if pushType == nil {
@@ -718,15 +931,25 @@ struct APNsNormalizer {
           "BadPriority", "priority 10 is not allowed for a background push: use 5", at: priority.at)
       )
     }
+    if headers.channelID != nil && pushType != "liveactivity" {
+      findings.append(
+        .error(
+          "BadChannelId",
+          "'apns-channel-id' is for broadcast Live Activity updates: the push type must be liveactivity, not '\(pushType ?? "alert")'",
+          at: headers.channelIDAt))
+    }
     let limit = pushType == "voip" ? 5120 : 4096
-    if payload.count > limit {
+    if payloadSize > limit {
       findings.append(
         .error(
           "PayloadTooLarge",
-          "the payload is \(payload.count) bytes; APNs accepts at most \(limit) for \(pushType ?? "alert") pushes",
-          at: 0))
+          "the payload is \(payloadSize) bytes; APNs accepts at most \(limit) for \(pushType ?? "alert") pushes",
+          at: sizeAt))
     }
+  }
 
+  /// The fields every record has, from what the format's reader found.
+  private mutating func finish(_ view: JSONView, simulatorApp: String?) {
     var app = headers.app
     if app == nil, let topic = headers.topic {
       app = topic
@@ -735,15 +958,22 @@ struct APNsNormalizer {
         break
       }
     }
-    app = app ?? simulatorApp ?? defaults.app
+    app = app ?? simulatorApp ?? impliedApp ?? defaults.app
     if let app { values.set(.app, text: app) }
 
-    values[.createdAt] = .time(headers.receivedAt ?? defaults.now)
+    let createdAt = headers.receivedAt ?? eventTime ?? defaults.now
+    values[.createdAt] = .time(createdAt)
+    if let timeToLive, timeToLive > 0, case .null = values[.expiresAt] {
+      let (seconds, overflow) = createdAt.seconds.addingReportingOverflow(timeToLive)
+      let expiresAt = Timestamp(seconds: seconds, nanoseconds: createdAt.nanoseconds)
+      if !overflow && expiresAt.isWritable { values[.expiresAt] = .time(expiresAt) }
+    }
     if case .null = values[.summaryArgCount] { values[.summaryArgCount] = .integer(1) }
     if case .null = values[.contentAvailable] { values[.contentAvailable] = .bool(false) }
     if case .null = values[.mutableContent] { values[.mutableContent] = .bool(false) }
     if case .null = values[.soundCritical] { values[.soundCritical] = .bool(false) }
-    if !headers.hasID {
+    values[.source] = .source(source)
+    if !headers.hasID, case .null = values[.id] {
       values[.id] = .hash(Self.stableID(app: app, receivedAt: headers.receivedAt, payload: payload))
     }
   }
@@ -765,7 +995,7 @@ struct APNsNormalizer {
 
   // MARK: - Helpers
 
-  private func offset(_ view: JSONView, _ index: Int) -> Int { Int(view.tokens[index].start) }
+  func offset(_ view: JSONView, _ index: Int) -> Int { Int(view.tokens[index].start) }
 
   /// Calls `body` with the decoded UTF-8 bytes of the string at `index`: its raw bytes when it
   /// has no escape, so that no string is built.
@@ -775,6 +1005,18 @@ struct APNsNormalizer {
     guard view.tokens[index].flag else { return body(view.rawString(index)) }
     var text = view.string(index)
     return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Whether `byte` may appear in base64 text (RFC 4648, either alphabet, with padding).
+  static func isBase64Byte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"),
+      UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "="):
+      return true
+    default:
+      return false
+    }
   }
 
   static func isUUID(_ text: String) -> Bool {

@@ -8,13 +8,15 @@ struct ParseCommand: ToolCommand {
   static let usage =
     "usage: notif-parse [-clsh] [--app bundle-id] [--app-name name] [--categories file]\n"
     + "                   [--format text|github|json] [-j jobs] [--max-record-bytes size]\n"
-    + "                   [--now time] [--push-type type] [--store file] [file ...]\n"
+    + "                   [--now time] [--platform ios|android|web] [--push-type type]\n"
+    + "                   [--store file] [file ...]\n"
 
   static let help =
     usage + """
 
-      Read APNs payloads (NDJSON, whole JSON files such as .apns, or concatenated JSON) and
-      write one notification record per payload as NDJSON. See notif-parse(1) and notif(5).
+      Read push messages (APNs payloads, FCM, Web Push, Amazon SNS and Expo messages; NDJSON,
+      whole JSON files such as .apns, or concatenated JSON) and write one notification record
+      per message as NDJSON. See notif-parse(1) and notif(5).
 
         -c, --check               write only diagnostics and a count line; no records
         -s, --strict              treat warnings as errors
@@ -27,6 +29,8 @@ struct ParseCommand: ToolCommand {
             --max-record-bytes size
                                   longest JSON text accepted (default 1m; k and m suffixes)
             --now time            created_at for inputs without received_at (RFC 3339 or @epoch)
+            --platform platform   the override block an FCM or SNS message shows: ios
+                                  (default), android or web
             --push-type type      push type for inputs without an apns-push-type header
             --store file          append the records to an inbox file under its lock, a
                                   batch at a time, instead of writing them
@@ -39,7 +43,8 @@ struct ParseCommand: ToolCommand {
     .flag("check", "c"), .flag("strict", "s"), .flag("lint", "l"), .value("app"),
     .value("app-name"), .value("categories"), .value("format"), .value("jobs", "j"),
     .value("max-record-bytes"),
-    .value("now"), .value("push-type"), .value("store"), .flag("help", "h"), .flag("version"),
+    .value("now"), .value("platform"), .value("push-type"), .value("store"), .flag("help", "h"),
+    .flag("version"),
   ]
 
   /// Threads when `--jobs` is not given: one per core, at most 2, so that a run on a shared
@@ -93,6 +98,12 @@ struct ParseCommand: ToolCommand {
         )
       }
       configuration.defaults.pushType = type
+    }
+    if let name = scanned.last("platform") {
+      guard let platform = Platform(rawValue: name) else {
+        throw UsageError("--platform: '\(name)' is not one of ios, android, web")
+      }
+      configuration.defaults.platform = platform
     }
     if let bytes = try CommandLineTool.maxRecordBytes(scanned) {
       configuration.maxRecordBytes = bytes

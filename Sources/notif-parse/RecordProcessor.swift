@@ -76,23 +76,23 @@ struct RecordProcessor {
       normalizer.normalize(view, isCompact: isCompact)
       var findings = normalizer.findings
       guard !normalizer.rejected || configuration.check else { return findings }
-      if let registry, case .input(let index) = normalizer.values[.category],
-        let category = view.stringValue(index), registry[category] == nil
+      if let registry, let category = normalizer.values.string(.category, in: view),
+        registry[category] == nil
       {
         findings.append(
           .warning(
             "UnknownCategory",
             "category '\(category)' is not in the registry: iOS shows no actions and no custom summary",
-            at: Int(view.tokens[index].start)))
+            at: normalizer.offset(of: .category, in: view)))
       }
       if lint != nil {
         // Optional chaining mutates the lint in place: a copy would duplicate its memory of
         // every event seen, once per record.
         let values = normalizer.values
+        let normalizer = normalizer
         findings +=
           lint?.check(values, view, file: name, line: line) { field in
-            if case .input(let index) = values[field] { return Int(view.tokens[index].start) }
-            return 0
+            normalizer.offset(of: field, in: view)
           } ?? []
       }
       let rejected = findings.contains { $0.severity == .error || configuration.strict }

@@ -16,6 +16,23 @@ extension RecordField {
   }()
 }
 
+/// The push service format an input was read as: the record's `source` (notif(5)).
+enum PushSource: UInt8, Sendable {
+  case apns, fcm, fcmLegacy, webPush, sns, expo
+
+  /// The JSON string written for it.
+  var json: StaticString {
+    switch self {
+    case .apns: return "\"apns\""
+    case .fcm: return "\"fcm\""
+    case .fcmLegacy: return "\"fcm-legacy\""
+    case .webPush: return "\"webpush\""
+    case .sns: return "\"sns\""
+    case .expo: return "\"expo\""
+    }
+  }
+}
+
 /// The value of one record field before it is written.
 ///
 /// Trivially copyable on purpose: a record is filled and written a million times a second, and
@@ -36,6 +53,8 @@ enum FieldValue: Sendable, Equatable {
   /// A string set with `RecordValues.set(_:text:)`: its JSON form is the bytes in this range of
   /// the record's own text storage.
   case text(Int, Int)
+  /// The input's format, for `source`.
+  case source(PushSource)
 }
 
 /// The fields of one record, filled in any order and written in `RecordField` order.
@@ -71,12 +90,23 @@ struct RecordValues: Sendable {
     values[field.rawValue] = .text(start, texts.count)
   }
 
+  /// Sets a field to a copy of the value at `index` of `view`, compact: for a value from a text
+  /// that will not be at hand when the record is written (JSON inside a JSON string).
+  mutating func set(_ field: RecordField, copying index: Int, of view: JSONView) {
+    let start = texts.count
+    JSONWriter.writeCompact(view, index, into: &texts)
+    values[field.rawValue] = .text(start, texts.count)
+  }
+
   /// The string value of a field (from the input or set as text), or nil for any other value.
   func string(_ field: RecordField, in view: JSONView) -> String? {
     switch values[field.rawValue] {
     case .input(let index):
       return view.stringValue(index)
     case .text(let start, let end):
+      guard end - start >= 2, texts.withUnsafeBytes({ $0[start] }) == UInt8(ascii: "\"") else {
+        return nil
+      }
       return texts.withUnsafeBytes { raw in
         var decoded = ByteBuffer(capacity: end - start)
         JSONEscapes.unescape(
@@ -141,6 +171,8 @@ struct RecordValues: Sendable {
       out.append(UInt8(ascii: "\""))
     case .text(let start, let end):
       texts.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+    case .source(let source):
+      out.append(source.json)
     }
   }
 

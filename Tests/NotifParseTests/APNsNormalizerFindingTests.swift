@@ -6,7 +6,7 @@ import Testing
 private let pushTypeList =
   "alert, background, complication, controls, fileprovider, liveactivity, location, mdm, pushtotalk, voip, widgets"
 private let headerList =
-  "apns-id, apns-expiration, apns-collapse-id, apns-priority, apns-push-type and apns-topic"
+  "apns-id, apns-expiration, apns-collapse-id, apns-priority, apns-push-type, apns-topic, and for broadcasts apns-channel-id and apns-request-id"
 
 /// An envelope with `headers` (the inside of the headers object) around `{"aps":{"alert":"x"}}`.
 private func enveloped(_ headers: String) -> String {
@@ -582,38 +582,11 @@ private func enveloped(_ headers: String) -> String {
         )
       ]),
     FindingCase(
-      #"{"message":{"token":"t","notification":{"title":"x"}}}"#,
-      [
-        (
-          .warning, "NoAps",
-          "no 'aps' dictionary: this looks like an FCM HTTP v1 message, which notif-parse does not read yet",
-          nil
-        )
-      ]),
-    FindingCase(
       #"{"to":"t","notification":{"title":"x"}}"#,
       [
         (
-          .warning, "NoAps",
-          "no 'aps' dictionary: this looks like an FCM legacy HTTP message, which notif-parse does not read yet",
-          nil
-        )
-      ]),
-    FindingCase(
-      #"{"default":"x","APNS":"{\"aps\":{}}"}"#,
-      [
-        (
-          .warning, "NoAps",
-          "no 'aps' dictionary: this looks like an Amazon SNS message (the APNs payload is the string under APNS), which notif-parse does not read yet",
-          nil
-        )
-      ]),
-    FindingCase(
-      #"{"web_push":8030,"notification":{"title":"x","navigate":"https://example.com"}}"#,
-      [
-        (
-          .warning, "NoAps",
-          "no 'aps' dictionary: this looks like a Declarative Web Push message, which notif-parse does not read yet",
+          .warning, "FCMLegacyShutDown",
+          "this is an FCM legacy HTTP message: Google shut that API down in 2024; send an HTTP v1 message",
           nil
         )
       ]),

@@ -29,7 +29,8 @@ private let allKeys = RecordField.allCases.map(\.key)
       "expires_at": #""2023-11-14T22:13:20Z""#, "priority": "10", "push_type": #""alert""#,
       "topic": #""com.example.app""#, "content_available": "true", "mutable_content": "true",
       "target_content_id": #""w1""#, "event": "null", "timestamp": "null", "stale_at": "null",
-      "dismiss_at": "null", "read_at": "null", "seen_at": "null", "payload": payload,
+      "dismiss_at": "null", "read_at": "null", "seen_at": "null", "source": #""apns""#,
+      "payload": payload,
     ]
     for key in allKeys where key != "id" {
       #expect(result[key] == expected[key], "\(key)")

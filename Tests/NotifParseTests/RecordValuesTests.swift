@@ -13,7 +13,7 @@ private let documentedKeys = [
   "interruption_level", "badge", "sound", "sound_critical", "sound_volume", "summary_arg",
   "summary_arg_count", "collapse_id", "expires_at", "priority", "push_type", "topic",
   "content_available", "mutable_content", "target_content_id", "event", "timestamp", "stale_at",
-  "dismiss_at", "read_at", "seen_at", "payload",
+  "dismiss_at", "read_at", "seen_at", "source", "payload",
 ]
 
 /// Writes `values` over the view of `input` with `payload`, and returns the line.
@@ -57,7 +57,7 @@ private func written(
     #expect(found.dropLast().allSatisfy { $0.1 == "null" })
     #expect(found.last?.1 == "{}")
     #expect(line.hasPrefix(#"{"id":null,"app":null,"thread_id":null,"#))
-    #expect(line.hasSuffix(#""read_at":null,"seen_at":null,"payload":{}}"# + "\n"))
+    #expect(line.hasSuffix(#""read_at":null,"seen_at":null,"source":null,"payload":{}}"# + "\n"))
   }
 
   @Test func writesEachKindOfValue() {
