@@ -22,12 +22,15 @@ let package = Package(
     .target(name: "NotifCategories", dependencies: ["NotifModel", "NotifJSON"]),
     // In-place sweeps of a store: notif-expire and notif-mark only.
     .target(name: "NotifSweep", dependencies: ["NotifModel", "NotifJSON"]),
+    // The order notifications are listed in (Ranking): notif-group, and notif-show next.
+    .target(name: "NotifListing", dependencies: ["NotifModel"]),
     // How much room text takes on screen: notif-parse's --lint (and notif-show next).
     .target(name: "NotifText"),
     .executableTarget(
       name: "notif-parse",
       dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifText"]),
-    .executableTarget(name: "notif-group", dependencies: ["NotifModel", "NotifJSON"]),
+    .executableTarget(
+      name: "notif-group", dependencies: ["NotifModel", "NotifJSON", "NotifListing"]),
     .executableTarget(
       name: "notif-summarize", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
     .executableTarget(
@@ -47,7 +50,9 @@ let package = Package(
     .testTarget(
       name: "NotifParseTests",
       dependencies: ["notif-parse", "NotifModel", "NotifJSON", "NotifCategories"]),
-    .testTarget(name: "NotifGroupTests", dependencies: ["notif-group", "NotifModel", "NotifJSON"]),
+    .testTarget(
+      name: "NotifGroupTests",
+      dependencies: ["notif-group", "NotifModel", "NotifJSON", "NotifListing"]),
     .testTarget(
       name: "NotifSummarizeTests",
       dependencies: ["notif-summarize", "NotifModel", "NotifJSON", "NotifCategories"],
