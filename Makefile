@@ -19,7 +19,7 @@ RELEASE = .build/release
 NOW = 2026-11-22T09:00:00Z
 
 .PHONY: all build release test demo check format format-lint man-lint completions-check \
-	golden golden-release check-deps bench fuzz fuzz-short install uninstall clean
+	width-check golden golden-release check-deps bench fuzz fuzz-short install uninstall clean
 
 all: build
 
@@ -64,6 +64,11 @@ man-lint:
 completions-check:
 	scripts/check-completions.sh
 
+# The width tables are what scripts/gen-width.py makes of the Unicode Character Database that
+# Debian's unicode-data installs (make check-deps).
+width-check:
+	scripts/gen-width.py --check
+
 # Records golden expectations from what the tools do now: every case, or the ones CASE names
 # (a case, a tool, a case name or a shell pattern, several separated by commas:
 # `make golden CASE=notif-group/by-app-one-group-per-app`, `CASE=notif-group`,
@@ -78,12 +83,13 @@ golden:
 golden-release: release
 	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) swift test --filter 'GoldenTests|CorpusTests|BehaviorTests|ExamplesTests'
 
-check: build test format-lint man-lint completions-check golden-release fuzz-short
+check: build test format-lint man-lint completions-check width-check golden-release fuzz-short
 	bench/callgrind.sh --check-baseline
 
 check-deps:
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq mandoc shellcheck zsh fish valgrind time >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq mandoc shellcheck zsh fish valgrind time \
+		unicode-data >/dev/null
 
 bench: release
 	bench/parse.sh
