@@ -22,8 +22,9 @@ let package = Package(
     .target(name: "NotifCategories", dependencies: ["NotifModel", "NotifJSON"]),
     // In-place sweeps of a store: notif-expire and notif-mark only.
     .target(name: "NotifSweep", dependencies: ["NotifModel", "NotifJSON"]),
-    // The order notifications are listed in (Ranking): notif-group, and notif-show next.
-    .target(name: "NotifListing", dependencies: ["NotifModel"]),
+    // The order notifications are listed in, and group objects read: notif-group,
+    // notif-summarize and notif-show.
+    .target(name: "NotifListing", dependencies: ["NotifModel", "NotifJSON"]),
     // How much room text takes on screen: notif-parse's --lint (and notif-show next).
     .target(name: "NotifText"),
     .executableTarget(
@@ -32,7 +33,8 @@ let package = Package(
     .executableTarget(
       name: "notif-group", dependencies: ["NotifModel", "NotifJSON", "NotifListing"]),
     .executableTarget(
-      name: "notif-summarize", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
+      name: "notif-summarize",
+      dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifListing"]),
     .executableTarget(
       name: "notif-expire", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
     .executableTarget(name: "notif-mark", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
@@ -45,6 +47,9 @@ let package = Package(
       dependencies: ["NotifSweep", "NotifModel", "NotifJSON", "TestSupport"]),
     .testTarget(name: "NotifTextTests", dependencies: ["NotifText"]),
     .testTarget(
+      name: "NotifListingTests",
+      dependencies: ["NotifListing", "NotifModel", "NotifJSON", "TestSupport"]),
+    .testTarget(
       name: "NotifCategoriesTests",
       dependencies: ["NotifCategories", "NotifModel", "TestSupport"]),
     .testTarget(
@@ -55,7 +60,9 @@ let package = Package(
       dependencies: ["notif-group", "NotifModel", "NotifJSON", "NotifListing"]),
     .testTarget(
       name: "NotifSummarizeTests",
-      dependencies: ["notif-summarize", "NotifModel", "NotifJSON", "NotifCategories"],
+      dependencies: [
+        "notif-summarize", "NotifModel", "NotifJSON", "NotifCategories", "NotifListing",
+      ],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "NotifExpireTests",
