@@ -11,6 +11,7 @@ let package = Package(
     .executable(name: "notif-summarize", targets: ["notif-summarize"]),
     .executable(name: "notif-expire", targets: ["notif-expire"]),
     .executable(name: "notif-mark", targets: ["notif-mark"]),
+    .executable(name: "notif-show", targets: ["notif-show"]),
     .library(name: "NotifModel", targets: ["NotifModel"]),
   ],
   targets: [
@@ -38,6 +39,9 @@ let package = Package(
     .executableTarget(
       name: "notif-expire", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
     .executableTarget(name: "notif-mark", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
+    .executableTarget(
+      name: "notif-show",
+      dependencies: ["NotifModel", "NotifJSON", "NotifListing", "NotifText", "NotifCategories"]),
     // Helpers the test targets share (scratch files, captured output, parsed views).
     .target(name: "TestSupport", dependencies: ["NotifJSON"], path: "Tests/TestSupport"),
     .testTarget(name: "NotifJSONTests", dependencies: ["NotifJSON", "TestSupport"]),
@@ -69,6 +73,9 @@ let package = Package(
       dependencies: ["notif-expire", "NotifModel", "NotifJSON", "NotifSweep"]),
     .testTarget(
       name: "NotifMarkTests", dependencies: ["notif-mark", "NotifModel", "NotifJSON", "NotifSweep"]),
+    .testTarget(
+      name: "NotifShowTests",
+      dependencies: ["notif-show", "NotifModel", "NotifJSON", "NotifListing", "NotifText"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["NotifModel"], exclude: ["cases", "Fixtures"]),
   ]
