@@ -38,14 +38,7 @@ struct HTMLPage {
       leading, classes: ["leading"], app: app, count: stack.count,
       badge: stack.newCount > 0 ? (stack.count > 1 ? "\(stack.newCount) new" : "new") : nil,
       into: &out)
-    let summary: String?
-    if options.hiddenPreviews {
-      summary = stack.hiddenSummary ?? TextPage.count(stack.count, "Notification")
-    } else {
-      summary =
-        stack.summary
-        ?? (stack.count > 1 ? TextPage.count(stack.count - 1, "more notification") : nil)
-    }
+    let summary = stack.summaryLine(hiddenPreviews: options.hiddenPreviews)
     if let summary {
       out.append(utf8: "<p class=\"summary\">\(Self.escaped(Visible.line(summary)))</p>\n")
     }

@@ -39,6 +39,18 @@ struct ShownStack {
   var omitted: Int
 }
 
+extension ShownStack {
+  /// The line under the leading notification: notif-summarize's summary ("5 more messages
+  /// from Alice and Bob"), or with hidden previews its placeholder ("6 messages"); where the
+  /// group object has none, a count ("5 more notifications", "6 notifications"). None for a
+  /// stack of one, which is one notification.
+  func summaryLine(hiddenPreviews: Bool) -> String? {
+    guard count > 1 else { return nil }
+    if hiddenPreviews { return hiddenSummary ?? "\(count) notifications" }
+    return summary ?? "\(count - 1) more notification\(count == 2 ? "" : "s")"
+  }
+}
+
 /// What the list shows, one after the other: a notification, or a stack of them.
 enum ShownEntry {
   case item(ShownItem)

@@ -60,13 +60,7 @@ struct TextPage {
       badge: stack.newCount > 0 ? (stack.count > 1 ? "\(stack.newCount) NEW" : "NEW") : nil,
       indent: 0, into: &out)
     writeContent(stack.leading, indent: 0, into: &out)
-    let summary: String?
-    if options.hiddenPreviews {
-      summary = stack.hiddenSummary ?? Self.count(stack.count, "Notification")
-    } else {
-      summary =
-        stack.summary ?? (stack.count > 1 ? Self.count(stack.count - 1, "more notification") : nil)
-    }
+    let summary = stack.summaryLine(hiddenPreviews: options.hiddenPreviews)
     if let summary {
       writeLine([(Visible.line(summary), .dim)], indent: 2, into: &out)
     }
@@ -75,9 +69,7 @@ struct TextPage {
       writeItem(item, indent: 4, into: &out)
     }
     if stack.omitted > 0 {
-      writeLine(
-        [("+ \(Self.count(stack.omitted, "more not listed", plural: "more not listed"))", .dim)],
-        indent: 4, into: &out)
+      writeLine([("+ \(stack.omitted) more not listed", .dim)], indent: 4, into: &out)
     }
   }
 
@@ -192,10 +184,5 @@ struct TextPage {
       }
     }
     out.append(UInt8(ascii: "\n"))
-  }
-
-  /// `1 Notification`, `6 Notifications`.
-  static func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
-    number == 1 ? "1 \(noun)" : "\(number) \(plural ?? noun + "s")"
   }
 }
