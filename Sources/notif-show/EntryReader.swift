@@ -163,7 +163,7 @@ struct EntryReader {
       target: text(fields.target), isUnread: isNull(fields.readAt), isNew: isNew)
   }
 
-  /// The record at `index`, checked and as it is shown; `name` says what it is in messages.
+  /// The record at `index`, checked, as it is shown, and whether it has anything to show.
   mutating func record(_ view: JSONView, at index: Int, major: Int, minor: Int)
     throws(ShowProblem) -> (item: ShownItem, hasContent: Bool)
   {

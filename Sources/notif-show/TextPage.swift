@@ -91,7 +91,13 @@ struct TextPage {
     }
     if let badge { right.append((badge, .badge)) }
     right.append((RelativeTime.text(item.createdAt, now: options.now), .dim))
-    let rightWidth = right.reduce(right.count - 1) { $0 + DisplayWidth.of($1.text) }
+    // On a narrow line the time keeps its room, then the badge, then the relevance, with a
+    // column left for the app (the time is 10 columns at most; a line 16 at least).
+    let roomForRight = options.width - indent - 2 - 1 - 1
+    var rightWidth = right.reduce(right.count - 1) { $0 + DisplayWidth.of($1.text) }
+    while rightWidth > roomForRight && right.count > 1 {
+      rightWidth -= DisplayWidth.of(right.removeFirst().text) + 1
+    }
     let room = max(options.width - indent - 2 - rightWidth - 1, 1)
     let shownApp = TextLayout.line(app.isEmpty ? "(no app)" : app, width: room, ellipsis: ellipsis)
     var spans: [Span] = [

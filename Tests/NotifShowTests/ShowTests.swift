@@ -143,6 +143,20 @@ let now = "2026-11-22T09:00:00Z"
       ])
   }
 
+  /// fuzz/regressions/show: at width 23 a stack's header with its relevance, badge and date
+  /// was wider than the line. The time stays, the relevance and then the badge give way.
+  @Test(arguments: 20...30)
+  func aNarrowHeaderDropsRelevanceThenBadge(_ width: Int) throws {
+    let record =
+      #"{"app":"com.example.food","created_at":"2025-11-21T08:00:00Z","title":"t","relevance":0.25}"#
+    let out = try show(
+      record + "\n", ["--now", now, "--sort", "relevance", "--width", "\(width)"]
+    ).out
+    let header = try #require(out.split(separator: "\n").first)
+    #expect(header.unicodeScalars.count == width, "\(header)")
+    #expect(header.hasSuffix("2025-11-21"))
+  }
+
   @Test func widthComesFromTheTerminalThenColumnsThen80() throws {
     func headerWidth(_ tweak: @escaping (inout ToolEnvironment) -> Void) throws -> Int {
       let out = try show(Self.records, ["--now", now], environment: tweak).out
