@@ -19,7 +19,8 @@ RELEASE = .build/release
 NOW = 2026-11-22T09:00:00Z
 
 .PHONY: all build release test demo check format format-lint man-lint completions-check \
-	golden golden-release check-deps bench fuzz fuzz-short install uninstall clean
+	width-check golden golden-release browser-test screenshot check-deps bench fuzz fuzz-short install \
+	uninstall clean
 
 all: build
 
@@ -54,6 +55,19 @@ demo: release
 		| if command -v jq >/dev/null; then \
 			jq -c '{app, thread_id, count, leading: .leading.title, summary, hidden_summary}'; \
 		else cat; fi
+	@echo
+	@echo '== ... | notif-group --limit 3 | notif-summarize | notif-show --format html'
+	@mkdir -p .build/demo
+	$(RELEASE)/notif-parse --now $(NOW) examples/group-chat.ndjson examples/pushes.ndjson \
+		| $(RELEASE)/notif-group --limit 3 \
+		| $(RELEASE)/notif-summarize --categories examples/categories.json \
+		| $(RELEASE)/notif-show --format html --now $(NOW) --categories examples/categories.json \
+		> .build/demo/notifications.html
+	@echo 'wrote .build/demo/notifications.html: open it in a browser'
+	@echo
+	@echo '== notif-parse examples/*.ndjson | notif-show: the feed as a person sees it'
+	$(RELEASE)/notif-parse --now $(NOW) examples/group-chat.ndjson examples/pushes.ndjson \
+		| $(RELEASE)/notif-show --now $(NOW) --categories examples/categories.json --width 72
 
 format:
 	swift format --in-place --recursive Package.swift Sources Tests fuzz
@@ -66,6 +80,11 @@ man-lint:
 
 completions-check:
 	scripts/check-completions.sh
+
+# The width tables are what scripts/gen-width.py makes of the Unicode Character Database that
+# Debian's unicode-data installs (make check-deps).
+width-check:
+	scripts/gen-width.py --check
 
 # Records golden expectations from what the tools do now: every case, or the ones CASE names
 # (a case, a tool, a case name or a shell pattern, several separated by commas:
@@ -81,18 +100,33 @@ golden:
 golden-release: release
 	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) swift test --filter 'GoldenTests|CorpusTests|BehaviorTests|ExamplesTests'
 
-check: build test format-lint man-lint completions-check golden-release fuzz-short
+# notif-show's web page in Debian's Chromium (Tests/Browser/show_page_test.py), against the
+# release binaries. Without Chromium it fails; outside CI, NOTIF_SKIP_BROWSER=1 skips it loudly.
+browser-test: release
+	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) python3 Tests/Browser/show_page_test.py
+
+# The README's picture of the page `make demo` writes, taken by the browser the tests use.
+screenshot: demo
+	scripts/screenshot-page.py .build/demo/notifications.html docs/notif-show.png
+
+check: build test format-lint man-lint completions-check width-check golden-release \
+	browser-test fuzz-short
 	bench/callgrind.sh --check-baseline
 
 check-deps:
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq mandoc shellcheck zsh fish valgrind time >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq mandoc shellcheck zsh fish valgrind time \
+		unicode-data chromium chromium-driver >/dev/null
+	# selenium for the python3 that runs the browser tests (Tests/Browser/)
+	python3 -m pip install -q selenium 2>/dev/null \
+		|| python3 -m pip install -q --break-system-packages selenium
 
 bench: release
 	bench/parse.sh
 	bench/summarize.sh
 	bench/group.sh
 	bench/expire.sh
+	bench/show.sh
 
 # Every fuzz target for five minutes; a short run of each is part of `make check`.
 fuzz:

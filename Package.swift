@@ -11,6 +11,7 @@ let package = Package(
     .executable(name: "notif-summarize", targets: ["notif-summarize"]),
     .executable(name: "notif-expire", targets: ["notif-expire"]),
     .executable(name: "notif-mark", targets: ["notif-mark"]),
+    .executable(name: "notif-show", targets: ["notif-show"]),
     .library(name: "NotifModel", targets: ["NotifModel"]),
   ],
   targets: [
@@ -22,17 +23,25 @@ let package = Package(
     .target(name: "NotifCategories", dependencies: ["NotifModel", "NotifJSON"]),
     // Stores: in-place sweeps (notif-expire, notif-mark) and locked appends (notif-parse --store).
     .target(name: "NotifSweep", dependencies: ["NotifModel", "NotifJSON"]),
-    // How much room text takes on screen: notif-parse's --lint (and notif-show next).
+    // The order notifications are listed in, and group objects read: notif-group,
+    // notif-summarize and notif-show.
+    .target(name: "NotifListing", dependencies: ["NotifModel", "NotifJSON"]),
+    // How much room text takes on screen: notif-parse's --lint and notif-show.
     .target(name: "NotifText"),
     .executableTarget(
       name: "notif-parse",
       dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifText", "NotifSweep"]),
-    .executableTarget(name: "notif-group", dependencies: ["NotifModel", "NotifJSON"]),
     .executableTarget(
-      name: "notif-summarize", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
+      name: "notif-group", dependencies: ["NotifModel", "NotifJSON", "NotifListing"]),
+    .executableTarget(
+      name: "notif-summarize",
+      dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifListing"]),
     .executableTarget(
       name: "notif-expire", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
     .executableTarget(name: "notif-mark", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
+    .executableTarget(
+      name: "notif-show",
+      dependencies: ["NotifModel", "NotifJSON", "NotifListing", "NotifText", "NotifCategories"]),
     // Helpers the test targets share (scratch files, captured output, parsed views).
     .target(name: "TestSupport", dependencies: ["NotifJSON"], path: "Tests/TestSupport"),
     .testTarget(name: "NotifJSONTests", dependencies: ["NotifJSON", "TestSupport"]),
@@ -42,21 +51,31 @@ let package = Package(
       dependencies: ["NotifSweep", "NotifModel", "NotifJSON", "TestSupport"]),
     .testTarget(name: "NotifTextTests", dependencies: ["NotifText"]),
     .testTarget(
+      name: "NotifListingTests",
+      dependencies: ["NotifListing", "NotifModel", "NotifJSON", "TestSupport"]),
+    .testTarget(
       name: "NotifCategoriesTests",
       dependencies: ["NotifCategories", "NotifModel", "TestSupport"]),
     .testTarget(
       name: "NotifParseTests",
       dependencies: ["notif-parse", "NotifModel", "NotifJSON", "NotifCategories", "NotifSweep"]),
-    .testTarget(name: "NotifGroupTests", dependencies: ["notif-group", "NotifModel", "NotifJSON"]),
+    .testTarget(
+      name: "NotifGroupTests",
+      dependencies: ["notif-group", "NotifModel", "NotifJSON", "NotifListing"]),
     .testTarget(
       name: "NotifSummarizeTests",
-      dependencies: ["notif-summarize", "NotifModel", "NotifJSON", "NotifCategories"],
+      dependencies: [
+        "notif-summarize", "NotifModel", "NotifJSON", "NotifCategories", "NotifListing",
+      ],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "NotifExpireTests",
       dependencies: ["notif-expire", "NotifModel", "NotifJSON", "NotifSweep"]),
     .testTarget(
       name: "NotifMarkTests", dependencies: ["notif-mark", "NotifModel", "NotifJSON", "NotifSweep"]),
+    .testTarget(
+      name: "NotifShowTests",
+      dependencies: ["notif-show", "NotifModel", "NotifJSON", "NotifListing", "NotifText"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["NotifModel"], exclude: ["cases", "Fixtures"]),
   ]

@@ -17,6 +17,7 @@ let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("config", fuzzConfig),
   ("group-objects", fuzzGroupObjects),
   ("store-recovery", fuzzStoreRecovery),
+  ("show", fuzzShow),
 ]
 
 /// The target NOTIF_FUZZ_TARGET names, looked up once.

@@ -133,6 +133,15 @@ seed_target() {
         fi
       done
       ;;
+    show)
+      # The records and group objects notif-show's golden cases read, hostile text included.
+      for file in Tests/EndToEndTests/Fixtures/notif-show/*.ndjson \
+        Tests/EndToEndTests/cases/notif-show/*/stdin.ndjson; do
+        if [[ -f $file && $(wc -c <"$file") -le 65536 ]]; then
+          seed "$file" "tests-${file//\//_}"
+        fi
+      done
+      ;;
     store-recovery)
       # The stores the sweeping tools' tests read, as a store alone (no journal, no leftovers).
       for file in Tests/EndToEndTests/Fixtures/notif-expire/*.ndjson \

@@ -1,158 +1,200 @@
 #!/usr/bin/env python3
-"""Generate NotifText's table of terminal display widths, and the samples that test it.
+"""Generate NotifText's tables of terminal display widths from the Unicode Character Database.
 
-Writes
-  Sources/NotifText/DisplayWidthTable.swift
-      every code point range whose width is not 1, as (first, last, width), sorted; and the
-      code points that U+FE0F (VARIATION SELECTOR-16, emoji presentation) widens to two
-      columns.
-  Tests/NotifTextTests/WidthSamples.swift
-      wcwidth's own answers for code points and strings of CJK, emoji, combining marks and
-      right-to-left scripts, which the Swift code must reproduce.
+usage: scripts/gen-width.py [UCD-FOLDER]       (default: $UNICODE_DATA, else /usr/share/unicode)
+       scripts/gen-width.py --check [UCD-FOLDER]
+
+Reads the UCD's own files, as Debian's unicode-data package installs them under
+/usr/share/unicode (`apt-get install unicode-data`): EastAsianWidth.txt,
+extracted/DerivedGeneralCategory.txt, PropList.txt, DerivedCoreProperties.txt, Blocks.txt,
+emoji/emoji-data.txt and emoji/emoji-variation-sequences.txt. The Unicode version is read from the files' headers, and
+every file must have the same one. Writes Sources/NotifText/DisplayWidthTable.swift; with
+--check, writes nothing and exits 1 when that file is not what the data gives (make check
+runs it where the data is installed).
 
 The widths, per code point:
-  2  East_Asian_Width Wide (W) or Fullwidth (F). Since Unicode 9, UAX #11 makes every
-     Emoji_Presentation character W, so the emoji are here too; the regional indicators
-     (Emoji_Presentation, EAW N) are added as wcwidth adds them. The generator checks, with
-     the `regex` module's \\p{Emoji_Presentation} where it is installed, that no
-     Emoji_Presentation character is left at 1.
-  0  the nonspacing and enclosing marks (Mn, Me), ZERO WIDTH JOINER, the variation
-     selectors and the other format characters that show nothing (Cf, but not the soft
-     hyphen nor the prepended concatenation marks such as U+0600, which show), the Hangul
-     medial vowels and final consonants (U+1160-U+11FF, U+D7B0-U+D7FF: they join the
-     syllable before them), U+2028 and U+2029; and the C0 and C1 controls, where wcwidth
-     says -1 ("not printable"): they show nothing, and a width is never negative here.
-  1  everything else, spacing combining marks (Mc) included: they take room, as in glibc's
-     wcwidth(3); wcwidth 0.7 counts them 0 and makes up for it in wcswidth.
+  2  East_Asian_Width Wide (W) or Fullwidth (F), with the defaults the file's @missing lines
+     give to code points it does not list (the CJK blocks, planes 2 and 3). Since Unicode 9,
+     UAX #11 makes every Emoji_Presentation character W, so the emoji are here; the regional
+     indicators (Emoji_Presentation, EAW N) are added, as terminals and wcwidth draw a flag's
+     two halves each two columns wide. An unassigned code point in a block whose assigned
+     code points are all Emoji_Presentation (Symbols and Pictographs Extended-A, where every
+     emoji since Unicode 12 went) is 2 as well: the emoji later versions put there are measured
+     right by these tables. The generator stops if an Emoji_Presentation character is not 2.
+  0  the nonspacing and enclosing marks (Mn, Me), the format characters (Cf: ZERO WIDTH
+     JOINER, the bidirectional controls, ...) but the soft hyphen and the prepended
+     concatenation marks (U+0600 and the others PropList.txt lists), which show; the Hangul
+     medial vowels and final consonants (U+1160-U+11FF, U+D7B0-U+D7FF: they join the syllable
+     before them); U+2028 and U+2029; the variation selectors (Mn); the unassigned code points
+     that DerivedCoreProperties.txt makes Default_Ignorable (kept for invisible formats, as
+     the tag characters); and the C0 and C1 controls, which show nothing by themselves (tools
+     that show untrusted text write them visibly).
+  1  everything else, the spacing combining marks (Mc) included, as in glibc's wcwidth(3).
+The East Asian Ambiguous (A) code points, `…` among them, are 1 here, as terminals count them
+outside CJK locales; the table lists them (`ambiguousRuns`) so a tool can say which of its
+own marks are.
 
-A text is as wide as the sum of its grapheme clusters (Swift's `Character`s); a cluster is as
-wide as its widest code point, and two columns when U+FE0F follows a base of emoji-variation-
-sequences.txt (`❤️`). So a flag, a ZWJ sequence or a skin tone takes two columns, as in wcwidth's
-wcswidth; Indic conjuncts are counted narrower than wcwidth's virama rules count them (`क्ष`
-is 1 here, 2 there), and are left out of the string samples.
+A text is as wide as the sum of its grapheme clusters; a cluster as its widest code point, and
+2 when U+FE0F follows a base of emoji-variation-sequences.txt (`❤️`): so a flag, a ZWJ
+sequence or a skin tone is one emoji, two columns (DisplayWidth.swift).
 
-Every table comes from wcwidth 0.7.0, which ships the data of Unicode 17.0.0 (EastAsianWidth,
-DerivedGeneralCategory; the variation-sequence bases of emoji-variation-sequences.txt): Python
-3.11's unicodedata is Unicode 14, too old for the newest emoji. The generator compares every
-code point with wcwidth.wcwidth and stops on any difference but the Mc and control rules above.
-CI does not run this script: both outputs are committed. To regenerate:
-
-    pip install wcwidth==0.7.0 regex
-    scripts/gen-width.py
+scripts/gen-width-samples.py checks these tables against an independent implementation
+(Python's wcwidth) and records its answers as test data; CI does not need either library.
 """
 
 import os
+import re
 import sys
-
-import wcwidth
-from wcwidth.table_mc import CATEGORY_MC
-from wcwidth.table_vs16 import VS16_NARROW_TO_WIDE
-from wcwidth.table_wide import WIDE_EASTASIAN
-from wcwidth.table_zero import ZERO_WIDTH
-
-WCWIDTH_VERSION = "0.7.0"
-UNICODE_VERSION = "17.0.0"
-VS16_VERSION = "9.0.0"  # the key wcwidth files its variation-sequence bases under
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 TABLE_OUT = os.path.join(ROOT, "Sources", "NotifText", "DisplayWidthTable.swift")
-SAMPLES_OUT = os.path.join(ROOT, "Tests", "NotifTextTests", "WidthSamples.swift")
+MAX = 0x110000
 
-# Code points to test, by kind: wcwidth's answer for each goes into the samples.
-SCALAR_SAMPLES = {
-    "ASCII and Latin": [0x20, 0x41, 0x7A, 0x7E, 0xA0, 0xAD, 0xE9, 0x17F, 0x2010],
-    "CJK": [0x1100, 0x115F, 0x2E80, 0x3000, 0x3041, 0x30A2, 0x3400, 0x4E00, 0x6F22, 0x9FFF,
-            0xA960, 0xAC00, 0xD7A3, 0xF900, 0xFE30, 0xFF01, 0xFF21, 0xFF61, 0xFFE0, 0x20000,
-            0x2A6DF, 0x30000, 0x3FFFD],
-    "emoji": [0x231A, 0x23F0, 0x2614, 0x26A1, 0x2705, 0x2764, 0x1F004, 0x1F1E6, 0x1F1FF,
-              0x1F300, 0x1F600, 0x1F64F, 0x1F680, 0x1F6B2, 0x1F6FF, 0x1F90C, 0x1F9FF,
-              0x1FA70, 0x1FA77, 0x1FA80, 0x1FAE0, 0x1FAF8, 0x1F3FB, 0x1F3FF, 0x263A, 0x2B50],
-    "combining and joining": [0x300, 0x301, 0x36F, 0x483, 0x488, 0x20DD, 0x20E3, 0x1AB0,
-                              0x1DC0, 0x200B, 0x200C, 0x200D, 0x2060, 0xFE00, 0xFE0E, 0xFE0F,
-                              0xFEFF, 0x1160, 0x11A8, 0xD7B0, 0xE0001, 0xE0020, 0xE0100,
-                              0x2028, 0x2029],
-    "right to left": [0x5D0, 0x5E9, 0x5B0, 0x5B8, 0x5C1, 0x627, 0x645, 0x64B, 0x64E, 0x652,
-                      0x670, 0x600, 0x6DD, 0x61C, 0x200E, 0x200F, 0x202B, 0x2067, 0x700,
-                      0x711, 0x7C0, 0xFB1D, 0xFE70, 0x10800],
+FILES = {  # read in this order; every file but the emoji ones names the Unicode version
+    "eaw": "EastAsianWidth.txt",
+    "gc": os.path.join("extracted", "DerivedGeneralCategory.txt"),
+    "props": "PropList.txt",
+    "core": "DerivedCoreProperties.txt",
+    "blocks": "Blocks.txt",
+    "emoji": os.path.join("emoji", "emoji-data.txt"),
+    "variations": os.path.join("emoji", "emoji-variation-sequences.txt"),
 }
 
-STRING_SAMPLES = [
-    "notif", "漢字", "かなカナ", "한국어", "Ｆｕｌｌ", "ｶﾀｶﾅ", "🚀", "🪀", "😀🚀🪀🫠",
-    "👨\u200d👩\u200d👧", "🇫🇷🇯🇵", "👍🏽", "🧑🏻\u200d💻", "❤️", "❤", "#️⃣", "🏳️\u200d🌈",
-    "☺️ok", "e\u0301", "é", "a\u0308\u0301", "\u1100\u1161\u11a8", "a\u200bb",
-    "שָׁלוֹם", "مَرْحَبًا", "ܫܠܡܐ", "\u200fשלום\u200f", "Hello, 世界! 🌏",
-    "Ça va? Très bien.", "ภาษาไทย",
-]
+RANGE = re.compile(r"^([0-9A-F]{4,6})(?:\.\.([0-9A-F]{4,6}))?\s*;\s*([^#]+?)\s*(?:#.*)?$")
+MISSING = re.compile(r"^#\s*@missing:\s*([0-9A-F]{4,6})\.\.([0-9A-F]{4,6})\s*;\s*(\S+)")
 
 
-def ranges_to_set(ranges):
-    points = set()
-    for first, last in ranges:
-        points.update(range(first, last + 1))
-    return points
-
-
-WIDE = ranges_to_set(WIDE_EASTASIAN[UNICODE_VERSION])
-ZERO = ranges_to_set(ZERO_WIDTH[UNICODE_VERSION]) - ranges_to_set(CATEGORY_MC[UNICODE_VERSION])
-VS16_BASES = ranges_to_set(VS16_NARROW_TO_WIDE[VS16_VERSION])
-
-
-def width(cp):
-    if cp < 0x20 or 0x7F <= cp < 0xA0:
-        return 0
-    if cp in ZERO:
-        return 0
-    if cp in WIDE:
-        return 2
-    return 1
-
-
-def cluster_width(cluster):
-    widest = max(width(ord(c)) for c in cluster)
-    if widest < 2 and "\ufe0f" in cluster[1:] and ord(cluster[0]) in VS16_BASES:
-        return 2
-    return widest
-
-
-def text_width(text):
-    return sum(cluster_width(g) for g in wcwidth.iter_graphemes(text))
-
-
-def check():
-    """Stops unless the table is wcwidth's but for the documented rules."""
-    mc = ranges_to_set(CATEGORY_MC[UNICODE_VERSION])
-    for cp in range(0x110000):
-        ours = width(cp)
-        theirs = wcwidth.wcwidth(chr(cp))
-        if ours == theirs:
-            continue
-        if theirs == -1 and ours == 0:
-            continue  # a control
-        if cp in mc and theirs == 0 and ours == 1:
-            continue  # a spacing mark
-        sys.exit(f"gen-width: U+{cp:04X} is {ours} here, {theirs} in wcwidth")
+def read_lines(folder, key):
+    path = os.path.join(folder, FILES[key])
     try:
-        import regex
-    except ImportError:
-        print("gen-width: regex is not installed: Emoji_Presentation not checked", file=sys.stderr)
-        return
-    for cp in range(0x110000):
-        if regex.match(r"\p{Emoji_Presentation}", chr(cp)) and width(cp) != 2:
-            sys.exit(f"gen-width: U+{cp:04X} is Emoji_Presentation but {width(cp)} columns wide")
+        with open(path, encoding="utf-8") as handle:
+            return path, handle.read().splitlines()
+    except OSError as error:
+        sys.exit(f"gen-width: {path}: {error.strerror} (apt-get install unicode-data)")
 
 
-def merged_ranges():
-    """The (first, last, width) runs of code points whose width is not 1."""
-    runs = []
-    for cp in range(0x110000):
-        w = width(cp)
-        if w == 1:
-            continue
-        if runs and runs[-1][1] == cp - 1 and runs[-1][2] == w:
-            runs[-1][1] = cp
-        else:
-            runs.append([cp, cp, w])
-    return runs
+def version_of(path, lines):
+    """The Unicode version a UCD file names in its first lines."""
+    for line in lines[:12]:
+        found = re.search(r"(?:-|Version )(\d+\.\d+\.\d+)", line)
+        if found:
+            return found.group(1)
+    sys.exit(f"gen-width: {path}: no Unicode version in its header")
+
+
+def emoji_version(lines):
+    """emoji-data.txt names its version as 'Version: 15.0' or in the file name."""
+    for line in lines[:12]:
+        found = re.search(r"(\d+\.\d+)(?:\.\d+)?", line)
+        if found and ("Version" in line or "emoji-data-" in line):
+            return found.group(1)
+    return None
+
+
+def ranges(lines):
+    """(first, last, value) of each data line."""
+    for line in lines:
+        found = RANGE.match(line)
+        if found:
+            first = int(found.group(1), 16)
+            last = int(found.group(2) or found.group(1), 16)
+            yield first, last, found.group(3)
+
+
+def load(folder):
+    data = {}
+    versions = {}
+    for key in FILES:
+        path, lines = read_lines(folder, key)
+        data[key] = lines
+        if key not in ("emoji", "variations"):
+            versions[path] = version_of(path, lines)
+    if len(set(versions.values())) != 1:
+        sys.exit(f"gen-width: the files are of different Unicode versions: {versions}")
+    version = next(iter(versions.values()))
+    declared = emoji_version(data["emoji"])
+    if declared and not version.startswith(declared):
+        sys.exit(f"gen-width: emoji-data.txt is emoji {declared}, the UCD is {version}")
+    return data, version
+
+
+def tables(data):
+    """The width of every code point, and the set of East Asian Ambiguous ones."""
+    eaw = [None] * MAX
+    for line in data["eaw"]:
+        found = MISSING.match(line)
+        if found:
+            for cp in range(int(found.group(1), 16), int(found.group(2), 16) + 1):
+                eaw[cp] = found.group(3)
+    # The @missing lines of EastAsianWidth.txt give only the general default (N); the file's
+    # comment names the blocks whose unassigned code points default to W.
+    defaults_w = [(0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x2FFFD),
+                  (0x30000, 0x3FFFD)]
+    for first, last in defaults_w:
+        for cp in range(first, last + 1):
+            eaw[cp] = "W"
+    for first, last, value in ranges(data["eaw"]):
+        for cp in range(first, last + 1):
+            eaw[cp] = value
+
+    category = ["Cn"] * MAX
+    for first, last, value in ranges(data["gc"]):
+        for cp in range(first, last + 1):
+            category[cp] = value
+
+    prepended = set()
+    for first, last, value in ranges(data["props"]):
+        if value == "Prepended_Concatenation_Mark":
+            prepended.update(range(first, last + 1))
+
+    ignorable = set()
+    for first, last, value in ranges(data["core"]):
+        if value == "Default_Ignorable_Code_Point":
+            ignorable.update(range(first, last + 1))
+
+    presentation = set()
+    for first, last, value in ranges(data["emoji"]):
+        if value == "Emoji_Presentation":
+            presentation.update(range(first, last + 1))
+
+    # Blocks whose assigned code points are all Emoji_Presentation: their unassigned ones are
+    # where the next emoji go.
+    emoji_blocks = []
+    for first, last, name in ranges(data["blocks"]):
+        assigned = [cp for cp in range(first, last + 1) if category[cp] != "Cn"]
+        if assigned and all(cp in presentation for cp in assigned):
+            emoji_blocks.append((first, last, name))
+
+    width = [1] * MAX
+    for cp in range(MAX):
+        if cp < 0x20 or 0x7F <= cp < 0xA0:
+            width[cp] = 0
+        elif category[cp] in ("Mn", "Me") or (category[cp] == "Cf" and cp != 0xAD
+                                              and cp not in prepended):
+            width[cp] = 0
+        elif category[cp] == "Cn" and cp in ignorable:
+            width[cp] = 0  # reserved for invisible formats, as the tag characters are
+        elif 0x1160 <= cp <= 0x11FF or 0xD7B0 <= cp <= 0xD7FF or cp in (0x2028, 0x2029):
+            width[cp] = 0
+        elif eaw[cp] in ("W", "F"):
+            width[cp] = 2
+    for cp in range(0x1F1E6, 0x1F1FF + 1):
+        width[cp] = 2  # the regional indicators
+    for first, last, _ in emoji_blocks:
+        for cp in range(first, last + 1):
+            if category[cp] == "Cn":
+                width[cp] = 2
+    for cp in presentation:
+        if width[cp] != 2:
+            sys.exit(f"gen-width: U+{cp:04X} is Emoji_Presentation but {width[cp]} columns wide")
+
+    ambiguous = {cp for cp in range(MAX) if eaw[cp] == "A" and width[cp] == 1}
+    bases = set()
+    for line in data["variations"]:
+        found = re.match(r"^([0-9A-F]{4,6}) FE0F\s*;", line)
+        if found:
+            bases.add(int(found.group(1), 16))
+    return width, ambiguous, bases, emoji_blocks
 
 
 def runs_of(points):
@@ -165,86 +207,83 @@ def runs_of(points):
     return runs
 
 
-def swift_string(text):
-    """A Swift string literal with every code point outside printable ASCII escaped."""
-    out = []
-    for c in text:
-        if 0x20 <= ord(c) < 0x7F and c not in '"\\':
-            out.append(c)
+def width_runs(width):
+    runs = []
+    for cp in range(MAX):
+        w = width[cp]
+        if w == 1:
+            continue
+        if runs and runs[-1][1] == cp - 1 and runs[-1][2] == w:
+            runs[-1][1] = cp
         else:
-            out.append("\\u{%X}" % ord(c))
-    return '"' + "".join(out) + '"'
+            runs.append([cp, cp, w])
+    return runs
 
 
-HEADER = """\
-// Generated by scripts/gen-width.py from the tables of wcwidth {wcwidth} (Unicode {unicode}): do
-// not edit. The rules are in the script's docstring and in DisplayWidth.swift.
-"""
-
-
-def write_table():
-    runs = merged_ranges()
-    bases = runs_of(VS16_BASES)
-    lines = [HEADER.format(wcwidth=WCWIDTH_VERSION, unicode=UNICODE_VERSION).rstrip("\n"), ""]
-    lines.append("extension DisplayWidth {")
-    lines.append(f'  /// The Unicode version of the tables: {UNICODE_VERSION}.')
-    lines.append(f'  public static let unicodeVersion = "{UNICODE_VERSION}"')
-    lines.append("")
-    lines.append("  /// The code points whose width is not 1, as sorted runs that do not overlap:")
-    lines.append("  /// `(first, last, width)`.")
-    lines.append("  static let runs: [(first: UInt32, last: UInt32, width: UInt8)] = [")
-    for first, last, w in runs:
+def render(version, width, ambiguous, bases, emoji_blocks):
+    blocks = ", ".join(f"{name} (U+{first:04X}-U+{last:04X})" for first, last, name in emoji_blocks)
+    lines = [
+        f"// Generated by scripts/gen-width.py from the Unicode Character Database {version}: do not",
+        "// edit. The rules are in the script's docstring and in DisplayWidth.swift.",
+        "",
+        "extension DisplayWidth {",
+        f"  /// The Unicode version of the tables: {version}.",
+        f'  public static let unicodeVersion = "{version}"',
+        "",
+        "  /// The code points whose width is not 1, as sorted runs that do not overlap:",
+        "  /// `(first, last, width)`. Unassigned code points of the blocks whose code points are",
+        f"  /// all emoji are 2: {blocks}.",
+        "  static let runs: [(first: UInt32, last: UInt32, width: UInt8)] = [",
+    ]
+    for first, last, w in width_runs(width):
         lines.append(f"    (0x{first:05X}, 0x{last:05X}, {w}),")
-    lines.append("  ]")
-    lines.append("")
-    lines.append("  /// The code points that U+FE0F makes two columns wide (emoji-variation-sequences.txt),")
-    lines.append("  /// as sorted runs: `(first, last)`.")
-    lines.append("  static let emojiVariationBases: [(first: UInt32, last: UInt32)] = [")
-    for first, last in bases:
+    lines += [
+        "  ]",
+        "",
+        "  /// The code points that U+FE0F makes two columns wide (emoji-variation-sequences.txt),",
+        "  /// as sorted runs: `(first, last)`.",
+        "  static let emojiVariationBases: [(first: UInt32, last: UInt32)] = [",
+    ]
+    for first, last in runs_of(bases):
         lines.append(f"    (0x{first:05X}, 0x{last:05X}),")
-    lines.append("  ]")
-    lines.append("}")
-    with open(TABLE_OUT, "w", encoding="utf-8") as out:
-        out.write("\n".join(lines) + "\n")
-    return len(runs), len(bases)
-
-
-def write_samples():
-    lines = [HEADER.format(wcwidth=WCWIDTH_VERSION, unicode=UNICODE_VERSION).replace(
-        "The rules are in the script's docstring and in DisplayWidth.swift.",
-        "wcwidth's own answers, which NotifText must give.").rstrip("\n"), ""]
-    lines.append("/// Code points, by kind, with their width in wcwidth.wcwidth: -1 (a control) is 0")
-    lines.append("/// here, and a spacing mark (Mc) 1; the samples hold neither.")
-    lines.append("enum WidthSamples {")
-    lines.append("  static let scalars: [(kind: String, scalar: UInt32, width: Int)] = [")
-    for kind, points in SCALAR_SAMPLES.items():
-        for cp in points:
-            theirs = wcwidth.wcwidth(chr(cp))
-            if theirs != width(cp):
-                sys.exit(f"gen-width: sample U+{cp:04X} is {width(cp)} here, {theirs} in wcwidth")
-            lines.append(f'    ("{kind}", 0x{cp:05X}, {theirs}),')
-    lines.append("  ]")
-    lines.append("")
-    lines.append("  /// Texts with their width in wcwidth.wcswidth, which measures grapheme clusters.")
-    lines.append("  static let strings: [(text: String, width: Int)] = [")
-    for text in STRING_SAMPLES:
-        theirs = wcwidth.wcswidth(text)
-        if theirs != text_width(text):
-            sys.exit(f"gen-width: sample {text!r} is {text_width(text)} here, {theirs} in wcwidth")
-        lines.append(f"    ({swift_string(text)}, {theirs}),")
-    lines.append("  ]")
-    lines.append("}")
-    with open(SAMPLES_OUT, "w", encoding="utf-8") as out:
-        out.write("\n".join(lines) + "\n")
+    lines += [
+        "  ]",
+        "",
+        "  /// The East Asian Ambiguous code points of width 1 (EastAsianWidth.txt `A`), which",
+        "  /// terminals set for CJK locales draw two columns wide: as sorted runs `(first, last)`.",
+        "  static let ambiguousRuns: [(first: UInt32, last: UInt32)] = [",
+    ]
+    for first, last in runs_of(ambiguous):
+        lines.append(f"    (0x{first:05X}, 0x{last:05X}),")
+    lines += ["  ]", "}"]
+    return "\n".join(lines) + "\n"
 
 
 def main():
-    if wcwidth.__version__ != WCWIDTH_VERSION:
-        sys.exit(f"gen-width: wcwidth {WCWIDTH_VERSION} is required, not {wcwidth.__version__}")
-    check()
-    runs, bases = write_table()
-    write_samples()
-    print(f"gen-width: {runs} runs, {bases} variation-selector bases, Unicode {UNICODE_VERSION}")
+    arguments = sys.argv[1:]
+    check = "--check" in arguments
+    arguments = [a for a in arguments if a != "--check"]
+    if len(arguments) > 1 or any(a.startswith("-") for a in arguments):
+        sys.exit("usage: scripts/gen-width.py [--check] [UCD-FOLDER]")
+    folder = arguments[0] if arguments else os.environ.get("UNICODE_DATA", "/usr/share/unicode")
+    data, version = load(folder)
+    width, ambiguous, bases, emoji_blocks = tables(data)
+    text = render(version, width, ambiguous, bases, emoji_blocks)
+    if check:
+        try:
+            with open(TABLE_OUT, encoding="utf-8") as handle:
+                committed = handle.read()
+        except OSError:
+            committed = ""
+        if committed != text:
+            sys.exit(f"gen-width: {TABLE_OUT} is not what {folder} (Unicode {version}) gives: "
+                     "run scripts/gen-width.py")
+        print(f"gen-width: the table is Unicode {version}'s, as {folder} gives it")
+        return
+    with open(TABLE_OUT, "w", encoding="utf-8") as out:
+        out.write(text)
+    print(f"gen-width: {len(width_runs(width))} runs, {len(runs_of(bases))} variation-selector "
+          f"bases, {len(runs_of(ambiguous))} ambiguous runs, Unicode {version}")
 
 
 if __name__ == "__main__":

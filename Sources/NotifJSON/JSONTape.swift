@@ -115,6 +115,33 @@ public struct JSONView {
     return nil
   }
 
+  /// Whether the key string at `index` equals `name`, UTF-8 bytes, after unescaping: for keys
+  /// made once from their definitions (`RecordField.key`), where a `StaticString` cannot be.
+  public func keyEquals(_ index: Int, bytes name: [UInt8]) -> Bool {
+    if tokens[index].flag {
+      return string(index).utf8.elementsEqual(name)
+    }
+    let raw = rawString(index)
+    guard raw.count == name.count, let base = raw.baseAddress else {
+      return raw.count == name.count
+    }
+    return name.withUnsafeBytes { memcmp(base, $0.baseAddress ?? base, raw.count) == 0 }
+  }
+
+  /// The value of member `name` (UTF-8 bytes) of the object at `index`, or nil if it has none
+  /// or is no object.
+  ///
+  /// - Complexity: O(number of members).
+  public func member(_ index: Int, bytes name: [UInt8]) -> Int? {
+    guard tokens[index].kind == .object else { return nil }
+    var key = index + 1
+    for _ in 0..<Int(tokens[index].count) {
+      if keyEquals(key, bytes: name) { return key + 1 }
+      key = Int(tokens[key + 1].next)
+    }
+    return nil
+  }
+
   /// The decoded text of the string at `index` (a key or a value).
   public func string(_ index: Int) -> String {
     let raw = rawString(index)

@@ -2,7 +2,9 @@ import NotifJSON
 
 /// What a tool takes from its process, read once where it starts (`current()`, from the
 /// tool's `main()`): the arguments, `SOURCE_DATE_EPOCH`, the clocks, whether standard error is
-/// a terminal, the process id and the temporary directory.
+/// a terminal, the process id, the temporary directory, and what a tool that writes for a
+/// person needs of its terminal (whether standard output is one, its width, `COLUMNS`,
+/// `NO_COLOR`).
 ///
 /// Every tool gets the same value, and takes only what it needs from it; nothing below a
 /// tool's `main()` reads the process's environment, so that tests can fix all of it.
@@ -21,6 +23,14 @@ public struct ToolEnvironment {
   public var pid: Int32 = 0
   /// `TMPDIR`, else `/tmp`: where spooled input goes.
   public var temporaryDirectory = "/tmp"
+  /// Whether standard output is a terminal: the default of `--color`.
+  public var stdoutIsTerminal = false
+  /// The width in columns of the terminal standard output is, if it is one that says.
+  public var terminalColumns: Int? = nil
+  /// `COLUMNS`, if set: the width when standard output is no terminal.
+  public var columnsVariable: String? = nil
+  /// Whether `NO_COLOR` is set to a non-empty value (no-color.org): no color unless asked for.
+  public var noColor = false
 
   /// An environment with the given arguments, `SOURCE_DATE_EPOCH` and clock; the rest, and the
   /// defaults, are a fixed environment, for tests: the clocks stopped at 0, standard error not
@@ -44,6 +54,15 @@ public struct ToolEnvironment {
     environment.stderrIsTerminal = isatty(STDERR_FILENO) == 1
     environment.pid = getpid()
     environment.temporaryDirectory = variable("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    environment.stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+    if environment.stdoutIsTerminal {
+      var size = winsize()
+      if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 {
+        environment.terminalColumns = Int(size.ws_col)
+      }
+    }
+    environment.columnsVariable = variable("COLUMNS")
+    environment.noColor = !(variable("NO_COLOR") ?? "").isEmpty
     return environment
   }
 

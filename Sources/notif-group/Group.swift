@@ -1,3 +1,4 @@
+import NotifListing
 import NotifModel
 
 /// What one record adds to the statistics of a group's non-leading records.

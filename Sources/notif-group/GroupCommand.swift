@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifListing
 import NotifModel
 
 /// notif-group's command line: options, the run over the inputs, and the exit status.

@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifListing
 import NotifModel
 
 /// Reads group objects for `--merge`: checks each against the contract of notif(5) and turns

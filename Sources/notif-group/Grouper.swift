@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifListing
 import NotifModel
 
 /// Groups records, or merges group objects, and writes the group objects.

@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifListing
 import NotifModel
 
 /// Reads what a summary needs from a group object (the contract `notif-group` writes: see
@@ -6,9 +7,6 @@ import NotifModel
 enum GroupObject {
   // Keys as bytes, made once from their definitions in NotifModel (`GroupField`,
   // `RecordField`): every group object is matched against them without building a `String`.
-
-  /// The keys every group object has (`GroupField.required`), in order.
-  static let keys: [[UInt8]] = GroupField.required.map { Array($0.key.utf8) }
   private static let summaryKey = Array(GroupField.summary.key.utf8)
   private static let hiddenSummaryKey = Array(GroupField.hiddenSummary.key.utf8)
   private static let categoryKey = Array(RecordField.category.key.utf8)
@@ -40,24 +38,11 @@ enum GroupObject {
     guard view.kind(0) == .object else {
       throw bad(0, "not a group object: a group object is a JSON object (notif-group writes them)")
     }
-    // One pass over the members: the contract fixes their order, so each is first compared with
-    // the key expected at its position. `found` is indexed like `GroupField.required`, that is
-    // by `GroupField.rawValue`.
-    let keys = Self.keys  // once, not once per member
-    var found = [Int](repeating: 0, count: keys.count)
-    var position = 0
-    view.forEachMember(of: 0) { key, value in
-      if position < keys.count && keyEquals(view, key, keys[position]) {
-        found[position] = value
-      } else if let other = keys.firstIndex(where: { keyEquals(view, key, $0) }) {
-        found[other] = value
-      }
-      position += 1
+    let members = GroupObjectMembers(view)
+    if let missing = members.firstMissing(of: GroupField.required) {
+      throw bad(0, "not a group object: the key '\(missing.key)' is missing")
     }
-    if let missing = found.firstIndex(of: 0) {
-      throw bad(0, "not a group object: the key '\(GroupField.required[missing].key)' is missing")
-    }
-    func value(_ field: GroupField) -> Int { found[field.rawValue] }
+    func value(_ field: GroupField) -> Int { members[field] ?? 0 }
     func integer(_ index: Int, _ name: @autoclosure () -> String, minimum: Int64) throws(Problem)
       -> Int
     {
@@ -79,7 +64,7 @@ enum GroupObject {
       throw bad(leading, "'\(Key.leading.key)' must be the leading record, an object")
     }
     var leadingCategory: String? = nil
-    if let index = member(view, leading, categoryKey), view.kind(index) != .null {
+    if let index = view.member(leading, bytes: categoryKey), view.kind(index) != .null {
       guard let text = view.stringValue(index) else {
         throw bad(
           index, "the leading record's '\(RecordField.category.key)' must be a string or null")
@@ -87,7 +72,7 @@ enum GroupObject {
       leadingCategory = text
     }
     var leadingWeight = 1
-    if profile == .ios12, let index = member(view, leading, summaryArgCountKey),
+    if profile == .ios12, let index = view.member(leading, bytes: summaryArgCountKey),
       view.kind(index) != .null
     {
       if let value = view.integer(index), value > 0, value <= Int64(Int32.max) {
@@ -109,9 +94,10 @@ enum GroupObject {
     view.forEachElement(of: categoriesIndex) { element in
       guard failure == nil else { return }
       do throws(Problem) {
-        guard view.kind(element) == .object, let name = member(view, element, entryCategoryKey),
-          let countIndex = member(view, element, entryCountKey),
-          let weightIndex = member(view, element, entryWeightKey)
+        guard view.kind(element) == .object,
+          let name = view.member(element, bytes: entryCategoryKey),
+          let countIndex = view.member(element, bytes: entryCountKey),
+          let weightIndex = view.member(element, bytes: entryWeightKey)
         else {
           let keys = Category.allCases.map { "\"\($0.key)\"" }.joined(separator: ",")
           throw bad(element, "an element of '\(Key.moreCategories.key)' must be {\(keys)}")
@@ -153,7 +139,7 @@ enum GroupObject {
       view.forEachElement(of: argumentsIndex) { element in
         guard failure == nil else { return }
         guard view.kind(element) == .object,
-          let value = member(view, element, entrySummaryArgKey),
+          let value = view.member(element, bytes: entrySummaryArgKey),
           let text = view.stringValue(value)
         else {
           failure = bad(
@@ -178,7 +164,7 @@ enum GroupObject {
     into out: inout ByteBuffer
   ) {
     let hasOld =
-      member(view, 0, summaryKey) != nil || member(view, 0, hiddenSummaryKey) != nil
+      view.member(0, bytes: summaryKey) != nil || view.member(0, bytes: hiddenSummaryKey) != nil
     if isCompact && !hasOld {
       let raw = view.raw(0)
       out.append(UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 1)]))
@@ -186,7 +172,9 @@ enum GroupObject {
     } else {
       out.append(UInt8(ascii: "{"))
       view.forEachMember(of: 0) { key, value in
-        if keyEquals(view, key, summaryKey) || keyEquals(view, key, hiddenSummaryKey) { return }
+        if view.keyEquals(key, bytes: summaryKey) || view.keyEquals(key, bytes: hiddenSummaryKey) {
+          return
+        }
         JSONEscapes.writeCanonical(
           raw: view.rawString(key), escaped: view.tokens[key].flag, into: &out)
         out.append(UInt8(ascii: ":"))
@@ -201,26 +189,4 @@ enum GroupObject {
     out.append("}\n")
   }
 
-  /// Whether the key string at `index` of `view` is `key`, compared after unescaping.
-  private static func keyEquals(_ view: JSONView, _ index: Int, _ key: [UInt8]) -> Bool {
-    if view.tokens[index].flag {
-      return view.string(index).utf8.elementsEqual(key)
-    }
-    let raw = view.rawString(index)
-    guard raw.count == key.count, let base = raw.baseAddress else { return raw.count == key.count }
-    return key.withUnsafeBytes { memcmp(base, $0.baseAddress ?? base, raw.count) == 0 }
-  }
-
-  /// The value of member `key` of the object at `index`, or nil if it has none or is no object.
-  ///
-  /// - Complexity: O(number of members).
-  private static func member(_ view: JSONView, _ index: Int, _ key: [UInt8]) -> Int? {
-    guard view.kind(index) == .object else { return nil }
-    var name = index + 1
-    for _ in 0..<Int(view.tokens[index].count) {
-      if keyEquals(view, name, key) { return name + 1 }
-      name = Int(view.tokens[name + 1].next)
-    }
-    return nil
-  }
 }

@@ -456,6 +456,15 @@ enum ExampleReader {
     while let backslash = rest.firstIndex(of: "\\") {
       text += rest[..<backslash]
       rest = rest[backslash...]
+      // A Unicode character by its code point, `\[u25CF]`.
+      if rest.hasPrefix("\\[u"), let close = rest.firstIndex(of: "]"),
+        let value = UInt32(rest[rest.index(rest.startIndex, offsetBy: 3)..<close], radix: 16),
+        let scalar = Unicode.Scalar(value)
+      {
+        text.unicodeScalars.append(scalar)
+        rest = rest[rest.index(after: close)...]
+        continue
+      }
       guard let (escape, character) = escapes.first(where: { rest.hasPrefix($0.0) }) else {
         return nil
       }

@@ -1,3 +1,4 @@
+import NotifListing
 import NotifModel
 import Testing
 

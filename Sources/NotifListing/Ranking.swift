@@ -7,24 +7,36 @@ import NotifModel
 /// `major` is the object's number and `minor` the item's position in the object (-1 for the
 /// leading record), which keeps the input order because an object lists tied items in input
 /// order in both feed and chat order.
-struct SortKey: Sendable, Equatable {
-  var createdAt: Timestamp
+public struct SortKey: Sendable, Equatable {
+  /// The `created_at` field.
+  public var createdAt: Timestamp
   /// The `relevance` field; null counts as 0.
-  var relevance: Double
-  var major: Int
-  var minor: Int
+  public var relevance: Double
+  /// The input order: the record's or object's number.
+  public var major: Int
+  /// The input order within `major`.
+  public var minor: Int
+
+  /// Creates a key.
+  @inlinable
+  public init(createdAt: Timestamp, relevance: Double, major: Int, minor: Int) {
+    self.createdAt = createdAt
+    self.relevance = relevance
+    self.major = major
+    self.minor = minor
+  }
 }
 
 /// What ranks the records of a group, and so picks the leading record and orders the groups.
-enum Ranking: String, Sendable {
+public enum Ranking: String, Sendable {
   /// `created_at` descending, then `relevance` descending, then input order.
   case time
   /// `relevance` descending, then `created_at` descending, then input order.
   case relevance
 
   /// Whether `a` comes before `b` in feed order (the leading record first).
-  @inline(__always)
-  func precedes(_ a: SortKey, _ b: SortKey) -> Bool {
+  @inlinable @inline(__always)
+  public func precedes(_ a: SortKey, _ b: SortKey) -> Bool {
     switch self {
     case .time:
       if a.createdAt != b.createdAt { return a.createdAt > b.createdAt }
@@ -38,7 +50,8 @@ enum Ranking: String, Sendable {
 
   /// Whether `a` comes before `b` in chat order: feed order's ranking reversed, full ties still
   /// in input order.
-  func precedesInChat(_ a: SortKey, _ b: SortKey) -> Bool {
+  @inlinable
+  public func precedesInChat(_ a: SortKey, _ b: SortKey) -> Bool {
     switch self {
     case .time:
       if a.createdAt != b.createdAt { return a.createdAt < b.createdAt }

@@ -1,0 +1,48 @@
+import NotifJSON
+import NotifModel
+
+/// Where the members of a group object (notif(5)) are on its tape, found by their keys
+/// (`GroupField`) in one pass, as every reader of group objects finds them.
+///
+/// A reader uses the keys it knows and ignores the others, so that a group object with a
+/// member added by a later notif-group still reads: `GroupField` spells the keys, and their
+/// order, which notif-group keeps, makes the usual lookup one comparison per member.
+public struct GroupObjectMembers {
+  /// The keys of `GroupField`, as bytes, by `rawValue`.
+  public static let keys: [[UInt8]] = GroupField.allCases.map { Array($0.key.utf8) }
+
+  /// The tape index of each field's value, by `GroupField.rawValue`; 0 (the root, never a
+  /// member's value) where the object has no such member.
+  private var values: [Int]
+
+  /// Finds the members of the object at `index` of `view` (no members when it is no object).
+  ///
+  /// - Complexity: O(members), and O(members × keys) for members out of order.
+  public init(_ view: JSONView, object index: Int = 0) {
+    let keys = Self.keys
+    var values = [Int](repeating: 0, count: keys.count)
+    if view.kind(index) == .object {
+      var position = 0
+      view.forEachMember(of: index) { key, value in
+        if position < keys.count && view.keyEquals(key, bytes: keys[position]) {
+          values[position] = value
+        } else if let other = keys.firstIndex(where: { view.keyEquals(key, bytes: $0) }) {
+          values[other] = value
+        }
+        position += 1
+      }
+    }
+    self.values = values
+  }
+
+  /// The tape index of `field`'s value, or nil when the object has no such member.
+  public subscript(field: GroupField) -> Int? {
+    let value = values[field.rawValue]
+    return value == 0 ? nil : value
+  }
+
+  /// The first of `fields` the object has no member for, if any.
+  public func firstMissing(of fields: [GroupField]) -> GroupField? {
+    fields.first { values[$0.rawValue] == 0 }
+  }
+}

@@ -1,0 +1,323 @@
+import NotifJSON
+import NotifListing
+import NotifModel
+
+/// Why a JSON text is not shown: its diagnostic code and message, and the byte offset in the
+/// text it is about.
+struct ShowProblem: Error {
+  var code: String
+  var message: String
+  var offset: Int
+}
+
+/// The tape indices of the members of a record that notif-show reads, found in one pass; -1
+/// where the record has no such key. `leading` is found too: a JSON text with it is a group
+/// object.
+struct ShownFields {
+  var app = -1
+  var category = -1
+  var title = -1
+  var subtitle = -1
+  var body = -1
+  var titleLocKey = -1
+  var subtitleLocKey = -1
+  var locKey = -1
+  var createdAt = -1
+  var relevance = -1
+  var target = -1
+  var readAt = -1
+  var seenAt = -1
+  var leading = -1
+
+  /// The record fields read, spelled by `RecordField`, then the group object's `leading`.
+  static let fields: [RecordField] = [
+    .app, .category, .title, .subtitle, .body, .titleLocKey, .subtitleLocKey, .locKey,
+    .createdAt, .relevance, .targetContentID, .readAt, .seenAt,
+  ]
+  static let keys: [[UInt8]] =
+    fields.map { Array($0.key.utf8) } + [Array(GroupField.leading.key.utf8)]
+
+  /// Whether the record has something to show: a title, subtitle or body, or the key of one
+  /// to localize. iOS shows nothing for a background push or a badge-only update.
+  func hasContent(_ view: JSONView) -> Bool {
+    func isText(_ index: Int) -> Bool { index >= 0 && view.kind(index) == .string }
+    return isText(title) || isText(subtitle) || isText(body) || isText(titleLocKey)
+      || isText(subtitleLocKey) || isText(locKey)
+  }
+
+  /// Finds the members of the object at `index` of `view`.
+  init(_ view: JSONView, object index: Int = 0) {
+    let keys = Self.keys
+    view.forEachMember(of: index) { key, value in
+      let raw = view.rawString(key)
+      var position = -1
+      if view.tokens[key].flag {
+        position = keys.firstIndex { view.keyEquals(key, bytes: $0) } ?? -1
+      } else if let base = raw.baseAddress {
+        for (candidate, spelled) in keys.enumerated() where spelled.count == raw.count {
+          if spelled.withUnsafeBytes({ memcmp(base, $0.baseAddress ?? base, raw.count) }) == 0 {
+            position = candidate
+            break
+          }
+        }
+      }
+      switch position {
+      case 0: app = value
+      case 1: category = value
+      case 2: title = value
+      case 3: subtitle = value
+      case 4: body = value
+      case 5: titleLocKey = value
+      case 6: subtitleLocKey = value
+      case 7: locKey = value
+      case 8: createdAt = value
+      case 9: relevance = value
+      case 10: target = value
+      case 11: readAt = value
+      case 12: seenAt = value
+      case 13: leading = value
+      default: break
+      }
+    }
+  }
+}
+
+/// Reads and checks records and group objects into what is shown.
+struct EntryReader {
+  /// `--last-seen`: a record is new only when created after it.
+  let lastSeen: Timestamp?
+  /// The last `created_at` parsed, since runs of records often share it.
+  private var lastTimeText: [UInt8] = []
+  private var lastTime = Timestamp(seconds: 0)
+  private var scratch = ByteBuffer(capacity: 1024)
+  private var other = ByteBuffer(capacity: 1024)
+
+  init(lastSeen: Timestamp?) {
+    self.lastSeen = lastSeen
+  }
+
+  // MARK: - Records
+
+  /// Where the record at `index` ranks; checks `created_at` and `relevance`.
+  mutating func key(
+    _ view: JSONView, _ fields: ShownFields, object index: Int = 0, major: Int, minor: Int
+  )
+    throws(ShowProblem) -> SortKey
+  {
+    guard fields.createdAt >= 0 else {
+      throw ShowProblem(
+        code: "BadCreatedAt", message: "the record has no '\(RecordField.createdAt.key)'",
+        offset: Int(view.tokens[index].start))
+    }
+    let createdAt = try time(view, fields.createdAt)
+    var relevance = 0.0
+    if fields.relevance >= 0 {
+      switch view.kind(fields.relevance) {
+      case .null: break
+      case .number: relevance = view.double(fields.relevance) ?? 0
+      case let kind:
+        throw Self.wrongType(view, fields.relevance, .relevance, kind, wanted: "a number or null")
+      }
+    }
+    return SortKey(createdAt: createdAt, relevance: relevance, major: major, minor: minor)
+  }
+
+  /// Checks that each string field shown is a string or null.
+  func checkStrings(_ view: JSONView, _ fields: ShownFields) throws(ShowProblem) {
+    func check(_ index: Int, _ field: RecordField) throws(ShowProblem) {
+      guard index >= 0 else { return }
+      let kind = view.kind(index)
+      guard kind == .string || kind == .null else {
+        throw Self.wrongType(view, index, field, kind, wanted: "a string or null")
+      }
+    }
+    try check(fields.app, .app)
+    try check(fields.category, .category)
+    try check(fields.title, .title)
+    try check(fields.subtitle, .subtitle)
+    try check(fields.body, .body)
+    try check(fields.titleLocKey, .titleLocKey)
+    try check(fields.subtitleLocKey, .subtitleLocKey)
+    try check(fields.locKey, .locKey)
+    try check(fields.target, .targetContentID)
+    try check(fields.readAt, .readAt)
+    try check(fields.seenAt, .seenAt)
+  }
+
+  /// The record at `fields`' object, checked, as it is shown.
+  func item(_ view: JSONView, _ fields: ShownFields, key: SortKey) -> ShownItem {
+    func text(_ index: Int) -> String? { index >= 0 ? view.stringValue(index) : nil }
+    func isNull(_ index: Int) -> Bool { index < 0 || view.kind(index) == .null }
+    var relevance: String? = nil
+    if fields.relevance >= 0 && view.kind(fields.relevance) == .number {
+      relevance = String(decoding: view.raw(fields.relevance), as: UTF8.self)
+    }
+    var isNew = isNull(fields.seenAt)
+    if let lastSeen, key.createdAt <= lastSeen { isNew = false }
+    // Without the app's strings a key to localize is shown as it is, where its text would be.
+    return ShownItem(
+      key: key, app: text(fields.app), category: text(fields.category),
+      title: text(fields.title) ?? text(fields.titleLocKey),
+      subtitle: text(fields.subtitle) ?? text(fields.subtitleLocKey),
+      body: text(fields.body) ?? text(fields.locKey), relevance: relevance,
+      target: text(fields.target), isUnread: isNull(fields.readAt), isNew: isNew)
+  }
+
+  /// The record at `index`, checked, as it is shown, and whether it has anything to show.
+  mutating func record(_ view: JSONView, at index: Int, major: Int, minor: Int)
+    throws(ShowProblem) -> (item: ShownItem, hasContent: Bool)
+  {
+    let fields = ShownFields(view, object: index)
+    let key = try key(view, fields, object: index, major: major, minor: minor)
+    try checkStrings(view, fields)
+    return (item(view, fields, key: key), fields.hasContent(view))
+  }
+
+  // MARK: - Group objects
+
+  /// The group object at the root of `view` as a stack: the leading record, the counts and
+  /// summaries, and the other items that have something to show, in the order `precedes`
+  /// gives; nil for a group of one notification with nothing to show. Keys it does not know
+  /// are ignored (`GroupObjectMembers`).
+  mutating func stack(
+    _ view: JSONView, major: Int, precedes: (SortKey, SortKey) -> Bool
+  ) throws(ShowProblem) -> ShownStack? {
+    let members = GroupObjectMembers(view)
+    func bad(_ index: Int, _ message: String) -> ShowProblem {
+      ShowProblem(code: "BadGroup", message: message, offset: Int(view.tokens[index].start))
+    }
+    func count(_ field: GroupField, minimum: Int64, default value: Int) throws(ShowProblem) -> Int {
+      guard let index = members[field] else { return value }
+      guard let number = view.integer(index), number >= minimum, number <= Int64(Int32.max) else {
+        throw bad(index, "'\(field.key)' must be an integer of at least \(minimum)")
+      }
+      return Int(number)
+    }
+    func text(_ field: GroupField) throws(ShowProblem) -> String? {
+      guard let index = members[field], view.kind(index) != .null else { return nil }
+      guard let value = view.stringValue(index) else {
+        throw bad(index, "'\(field.key)' must be a string or null")
+      }
+      return value
+    }
+    guard members[.count] != nil else {
+      throw bad(0, "not a group object: the key '\(GroupField.count.key)' is missing")
+    }
+    let total = try count(.count, minimum: 1, default: 1)
+    guard let leadingIndex = members[.leading], view.kind(leadingIndex) == .object else {
+      throw bad(
+        members[.leading] ?? 0, "'\(GroupField.leading.key)' must be the leading record, an object")
+    }
+    let leading: ShownItem
+    do {
+      let read = try record(view, at: leadingIndex, major: major, minor: -1)
+      leading = read.item
+      // A group of one notification with nothing to show (a background push) shows nothing.
+      if !read.hasContent && total == 1 { return nil }
+    } catch {
+      throw ShowProblem(
+        code: "BadGroup", message: "the leading record: \(error.message)", offset: error.offset)
+    }
+    var stack = ShownStack(
+      app: try text(.app), leading: leading, count: total,
+      unreadCount: try count(.unreadCount, minimum: 0, default: leading.isUnread ? 1 : 0),
+      newCount: try count(.newCount, minimum: 0, default: leading.isNew ? 1 : 0),
+      summary: try text(.summary), hiddenSummary: try text(.hiddenSummary), others: nil,
+      omitted: try count(.itemsOmitted, minimum: 0, default: 0))
+    guard let itemsIndex = members[.items], view.kind(itemsIndex) != .null else {
+      stack.omitted = max(stack.omitted, total - 1)
+      return stack
+    }
+    guard view.kind(itemsIndex) == .array else {
+      throw bad(itemsIndex, "'\(GroupField.items.key)' must be an array or null")
+    }
+    scratch.removeAll()
+    JSONWriter.writeCompact(view, leadingIndex, into: &scratch)
+    var others: [ShownItem] = []
+    var leadingFound = false
+    var position = 0
+    var failure: ShowProblem? = nil
+    view.forEachElement(of: itemsIndex) { element in
+      guard failure == nil else { return }
+      defer { position += 1 }
+      guard view.kind(element) == .object else {
+        failure = bad(
+          element, "an element of '\(GroupField.items.key)' must be a record, an object")
+        return
+      }
+      if !leadingFound {
+        other.removeAll()
+        JSONWriter.writeCompact(view, element, into: &other)
+        if other.bytes == scratch.bytes {
+          leadingFound = true
+          return
+        }
+      }
+      do throws(ShowProblem) {
+        let read = try record(view, at: element, major: major, minor: position)
+        if read.hasContent { others.append(read.item) }
+      } catch {
+        failure = ShowProblem(
+          code: "BadGroup", message: "an item: \(error.message)", offset: error.offset)
+      }
+    }
+    if let failure { throw failure }
+    others.sort { precedes($0.key, $1.key) }
+    stack.others = others
+    return stack
+  }
+
+  // MARK: - Values
+
+  /// The RFC 3339 time at `index`, as `created_at`.
+  private mutating func time(_ view: JSONView, _ index: Int) throws(ShowProblem) -> Timestamp {
+    let offset = Int(view.tokens[index].start)
+    let name = RecordField.createdAt.key
+    guard view.kind(index) == .string else {
+      throw ShowProblem(
+        code: "BadCreatedAt",
+        message: "'\(name)' is \(Self.kindName(view.kind(index))), not an RFC 3339 time",
+        offset: offset)
+    }
+    let raw = view.rawString(index)
+    if raw.elementsEqual(lastTimeText) && !raw.isEmpty { return lastTime }
+    let parsed: Timestamp?
+    if view.tokens[index].flag {
+      parsed = try? Timestamp(rfc3339: view.string(index))
+    } else {
+      parsed = Timestamp(rfc3339: raw)
+    }
+    guard let instant = parsed else {
+      let text = view.string(index)
+      var message = "'\(name)' is not an RFC 3339 time: '\(text)'"
+      do {
+        _ = try Timestamp(rfc3339: text)
+      } catch {
+        if error.isOutOfRange { message = "'\(name)': \(error.message)" }
+      }
+      throw ShowProblem(code: "BadCreatedAt", message: message, offset: offset)
+    }
+    lastTimeText = Array(raw)
+    lastTime = instant
+    return instant
+  }
+
+  private static func wrongType(
+    _ view: JSONView, _ index: Int, _ field: RecordField, _ kind: JSONKind, wanted: String
+  ) -> ShowProblem {
+    ShowProblem(
+      code: "BadType", message: "'\(field.key)' is \(kindName(kind)), not \(wanted)",
+      offset: Int(view.tokens[index].start))
+  }
+
+  static func kindName(_ kind: JSONKind) -> String {
+    switch kind {
+    case .object: return "an object"
+    case .array: return "an array"
+    case .string: return "a string"
+    case .number: return "a number"
+    case .bool: return "a boolean"
+    case .null: return "null"
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import NotifJSON
+import NotifListing
+import NotifModel
+
+/// notif-show's command line: options, the run over the inputs, and the exit status.
+struct ShowCommand: ToolCommand {
+  static let name = "notif-show"
+  static let version = "0.1.0"
+  static let usage =
+    "usage: notif-show [-h] [--ascii] [--categories file] [--color auto|always|never]\n"
+    + "                  [--format text|html] [--hidden-previews] [--last-seen time]\n"
+    + "                  [--limit n] [--max-record-bytes size] [--now time]\n"
+    + "                  [--sort time|relevance] [--view feed|chat] [--width columns]\n"
+    + "                  [file ...]\n"
+
+  static let help =
+    usage + """
+
+      Read notification records or group objects and show them as a person sees them: the
+      feed or chat view for a terminal, or a web page. See notif-show(1).
+
+            --view view           feed: newest first (the default); chat: newest last
+            --sort key            rank by time (the default) or by relevance, then time
+            --limit n             show only the first n items of the view
+            --now time            reference for relative times (RFC 3339 or @epoch)
+            --last-seen time      mark as new only records created after time
+            --categories file     category registry (notif-categories(5)): action buttons
+            --hidden-previews     show placeholders instead of titles and bodies
+            --format format       text for a terminal (the default) or html, one web page
+            --width columns       line width of the text (default: the terminal's, COLUMNS, 80)
+            --color when          color the text: auto (on a terminal, no NO_COLOR), always, never
+            --ascii               draw marks and the ellipsis in ASCII (... for …)
+            --max-record-bytes size
+                                  longest JSON text accepted (default 64m)
+
+      """
+
+  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+
+  static let options: [OptionSpec] = [
+    .flag("ascii"), .value("categories"), .value("color"), .value("format"),
+    .flag("hidden-previews"), .value("last-seen"), .value("limit"), .value("max-record-bytes"),
+    .value("now"), .value("sort"), .value("view"), .value("width"), .flag("help", "h"),
+    .flag("version"),
+  ]
+
+  /// The narrowest `--width`: room for the marks, the time and a few columns of text.
+  static let minimumWidth = 20
+  /// The widest `--width`.
+  static let maximumWidth = 1000
+
+  static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)
+    throws(UsageError) -> ShowOptions
+  {
+    var options = ShowOptions(now: try environment.now(scanned))
+    options.files = scanned.files
+    if let view = scanned.last("view") {
+      guard let chosen = ShowOptions.View(rawValue: view) else {
+        throw UsageError("--view: '\(view)' is not feed or chat")
+      }
+      options.view = chosen
+    }
+    if let sort = scanned.last("sort") {
+      guard let chosen = Ranking(rawValue: sort) else {
+        throw UsageError("--sort: '\(sort)' is not time or relevance")
+      }
+      options.ranking = chosen
+    }
+    if let format = scanned.last("format") {
+      guard let chosen = ShowOptions.Format(rawValue: format) else {
+        throw UsageError("--format: '\(format)' is not text or html")
+      }
+      options.format = chosen
+    }
+    if let limit = scanned.last("limit") {
+      guard let value = wholeNumber(limit), value >= 1 else {
+        throw UsageError("--limit: '\(limit)' is not a whole number of 1 or more")
+      }
+      options.limit = value
+    }
+    if let text = scanned.last("last-seen") {
+      do {
+        options.lastSeen = try Timestamp(argument: text)
+      } catch {
+        throw UsageError("--last-seen: \(error.message)")
+      }
+    }
+    options.width = try width(scanned, environment)
+    switch scanned.last("color") ?? "auto" {
+    case "always": options.color = true
+    case "never": options.color = false
+    case "auto": options.color = environment.stdoutIsTerminal && !environment.noColor
+    case let other: throw UsageError("--color: '\(other)' is not auto, always or never")
+    }
+    options.ascii = scanned.has("ascii")
+    options.hiddenPreviews = scanned.has("hidden-previews")
+    options.categoriesPath = scanned.last("categories")
+    if let bytes = try CommandLineTool.maxRecordBytes(scanned) {
+      options.maxRecordBytes = bytes
+    }
+    return options
+  }
+
+  /// `--width`, else the terminal's width, else `COLUMNS` when it is a width, else 80.
+  static func width(_ scanned: ScannedArguments, _ environment: ToolEnvironment)
+    throws(UsageError) -> Int
+  {
+    let range = minimumWidth...maximumWidth
+    if let text = scanned.last("width") {
+      guard let value = wholeNumber(text), range.contains(value) else {
+        throw UsageError(
+          "--width: '\(text)' is not a whole number from \(minimumWidth) to \(maximumWidth)")
+      }
+      return value
+    }
+    if let columns = environment.terminalColumns {
+      return min(max(columns, minimumWidth), maximumWidth)
+    }
+    if let text = environment.columnsVariable, let value = wholeNumber(text), value > 0 {
+      return min(max(value, minimumWidth), maximumWidth)
+    }
+    return 80
+  }
+
+  private static func wholeNumber(_ text: String) -> Int? {
+    guard !text.isEmpty,
+      text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+    else { return nil }
+    return Int(text)
+  }
+
+  static func run(
+    _ options: ShowOptions, environment: ToolEnvironment, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
+  ) -> ExitStatus {
+    var run = ShowRun(options: options)
+    return run.execute(stdout: &stdout, stderr: &stderr)
+  }
+}
+
+/// What the command line asked for.
+struct ShowOptions {
+  /// The order of the list.
+  enum View: String {
+    /// Newest (or most relevant) first, as a feed.
+    case feed
+    /// Newest last, as a chat.
+    case chat
+  }
+
+  /// What is written.
+  enum Format: String {
+    /// Lines for a terminal.
+    case text
+    /// One HTML page.
+    case html
+  }
+
+  var now: Timestamp
+  var files: [String] = ["-"]
+  var view = View.feed
+  var ranking = Ranking.time
+  var format = Format.text
+  var limit: Int? = nil
+  var lastSeen: Timestamp? = nil
+  var width = 80
+  var color = false
+  var ascii = false
+  var hiddenPreviews = false
+  var categoriesPath: String? = nil
+  var maxRecordBytes = 64 << 20
+}

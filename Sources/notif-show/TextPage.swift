@@ -1,0 +1,194 @@
+import NotifCategories
+import NotifJSON
+import NotifModel
+import NotifText
+
+/// The list as lines for a terminal: each notification a block of a header (unread mark, app,
+/// relevance, new badge, time), the title and subtitle on one line each, the body on two at
+/// most, and the actions; a stack adds its summary line and its other items, indented. Every
+/// string of the payload is written visibly (`Visible`) and cut to the width in display
+/// columns (`TextLayout`); color, when asked for, never counts toward a width.
+struct TextPage {
+  let options: ShowOptions
+  let registry: CategoryRegistry?
+
+  /// The most actions an alert shows, and the first of them a banner shows.
+  static let maxActions = 4
+  static let bannerActions = 2
+
+  /// How a span of text is drawn in color.
+  enum Style: String {
+    case plain = ""
+    case bold = "1"
+    case dim = "2"
+    case unread = "1;34"
+    case badge = "1;32"
+    case action = "36"
+    case destructive = "31"
+  }
+
+  /// A piece of a line: visible text (no control character) and its style.
+  typealias Span = (text: String, style: Style)
+
+  var ellipsis: String { options.ascii ? "..." : "\u{2026}" }
+  private var unreadMark: String { options.ascii ? "*" : "\u{25CF}" }
+
+  func write(_ entries: [ShownEntry], into out: inout ByteBuffer) {
+    if entries.isEmpty {
+      out.append(utf8: "No notifications\n")
+      return
+    }
+    for (number, entry) in entries.enumerated() {
+      if number > 0 { out.append(UInt8(ascii: "\n")) }
+      switch entry {
+      case .item(let item):
+        writeItem(item, indent: 0, into: &out)
+      case .stack(let stack):
+        writeStack(stack, into: &out)
+      }
+    }
+  }
+
+  // MARK: - Blocks
+
+  private func writeStack(_ stack: ShownStack, into out: inout ByteBuffer) {
+    let app = Visible.line(stack.app ?? stack.leading.app ?? "")
+    var header = stack.leading
+    header.isUnread = stack.unreadCount > 0
+    writeHeader(
+      header, app: stack.count > 1 ? "\(app) (\(stack.count))" : app,
+      badge: stack.newCount > 0 ? (stack.count > 1 ? "\(stack.newCount) NEW" : "NEW") : nil,
+      indent: 0, into: &out)
+    writeContent(stack.leading, indent: 0, into: &out)
+    let summary = stack.summaryLine(hiddenPreviews: options.hiddenPreviews)
+    if let summary {
+      writeLine([(Visible.line(summary), .dim)], indent: 2, into: &out)
+    }
+    guard let others = stack.others else { return }
+    for item in others {
+      writeItem(item, indent: 4, into: &out)
+    }
+    if stack.omitted > 0 {
+      writeLine([("+ \(stack.omitted) more not listed", .dim)], indent: 4, into: &out)
+    }
+  }
+
+  private func writeItem(_ item: ShownItem, indent: Int, into out: inout ByteBuffer) {
+    writeHeader(
+      item, app: Visible.line(item.app ?? ""), badge: item.isNew ? "NEW" : nil, indent: indent,
+      into: &out)
+    writeContent(item, indent: indent, into: &out)
+  }
+
+  /// The first line: the unread mark, the app, then at the right the relevance (with
+  /// `--sort relevance`), the new badge and the time.
+  private func writeHeader(
+    _ item: ShownItem, app: String, badge: String?, indent: Int, into out: inout ByteBuffer
+  ) {
+    var right: [Span] = []
+    if options.ranking == .relevance {
+      right.append(("relevance \(item.relevance ?? "0")", .dim))
+    }
+    if let badge { right.append((badge, .badge)) }
+    right.append((RelativeTime.text(item.createdAt, now: options.now), .dim))
+    // On a narrow line the time keeps its room, then the badge, then the relevance, with a
+    // column left for the app (the time is 10 columns at most; a line 16 at least).
+    let roomForRight = options.width - indent - 2 - 1 - 1
+    var rightWidth = right.reduce(right.count - 1) { $0 + DisplayWidth.of($1.text) }
+    while rightWidth > roomForRight && right.count > 1 {
+      rightWidth -= DisplayWidth.of(right.removeFirst().text) + 1
+    }
+    let room = max(options.width - indent - 2 - rightWidth - 1, 1)
+    let shownApp = TextLayout.line(app.isEmpty ? "(no app)" : app, width: room, ellipsis: ellipsis)
+    var spans: [Span] = [
+      (item.isUnread ? unreadMark : " ", .unread), (" ", .plain), (shownApp, .bold),
+    ]
+    let used = 2 + DisplayWidth.of(shownApp) + rightWidth
+    spans.append((String(repeating: " ", count: max(options.width - indent - used, 1)), .plain))
+    for (number, span) in right.enumerated() {
+      if number > 0 { spans.append((" ", .plain)) }
+      spans.append(span)
+    }
+    emit(spans, indent: indent, into: &out)
+  }
+
+  /// The title, subtitle, body and actions of a notification, under its header.
+  private func writeContent(_ item: ShownItem, indent: Int, into out: inout ByteBuffer) {
+    let inner = indent + 2
+    let width = options.width - inner
+    if options.hiddenPreviews {
+      writeLine([("Notification", .plain)], indent: inner, into: &out)
+    } else {
+      if let title = item.title, !title.isEmpty {
+        let line = TextLayout.line(Visible.line(title), width: width, ellipsis: ellipsis)
+        emit([(line, .bold)], indent: inner, into: &out)
+      }
+      if let subtitle = item.subtitle, !subtitle.isEmpty {
+        let line = TextLayout.line(Visible.line(subtitle), width: width, ellipsis: ellipsis)
+        emit([(line, .plain)], indent: inner, into: &out)
+      }
+      if let body = item.body, !body.isEmpty {
+        let laid = TextLayout.wrap(
+          Visible.body(body), width: width, maxLines: 2, ellipsis: ellipsis)
+        for line in laid.lines {
+          emit([(line, .plain)], indent: inner, into: &out)
+        }
+      }
+    }
+    var actions: [Span] = []
+    if let category = item.category, let registered = registry?[category] {
+      for (number, action) in registered.actions.prefix(Self.maxActions).enumerated() {
+        let title = Visible.line(action.title ?? "")
+        let style: Style = action.options.contains("destructive") ? .destructive : .action
+        if !actions.isEmpty { actions.append((" ", .plain)) }
+        actions.append((number < Self.bannerActions ? "[\(title)]" : title, style))
+      }
+    }
+    if !options.hiddenPreviews, let target = item.target, !target.isEmpty {
+      if !actions.isEmpty { actions.append(("  ", .plain)) }
+      actions.append(("open: \(Visible.line(target))", .dim))
+    }
+    if !actions.isEmpty {
+      writeLine(actions, indent: inner, into: &out)
+    }
+  }
+
+  // MARK: - Lines
+
+  /// Writes `spans` as one line at `indent`, cut with the ellipsis where it overflows.
+  private func writeLine(_ spans: [Span], indent: Int, into out: inout ByteBuffer) {
+    var room = options.width - indent
+    var fitted: [Span] = []
+    for span in spans {
+      let width = DisplayWidth.of(span.text)
+      if width <= room {
+        fitted.append(span)
+        room -= width
+        continue
+      }
+      if room >= DisplayWidth.of(ellipsis) {
+        fitted.append((TextLayout.line(span.text, width: room, ellipsis: ellipsis), span.style))
+      }
+      break
+    }
+    emit(fitted, indent: indent, into: &out)
+  }
+
+  /// Writes the spans, each in its style when color is on, after `indent` spaces, and ends
+  /// the line; trailing spaces are not written.
+  private func emit(_ spans: [Span], indent: Int, into out: inout ByteBuffer) {
+    var spans = spans
+    while let last = spans.last, last.text.allSatisfy({ $0 == " " }) { spans.removeLast() }
+    for _ in 0..<indent { out.append(UInt8(ascii: " ")) }
+    for span in spans {
+      if options.color && span.style != .plain {
+        out.append(utf8: "\u{1B}[\(span.style.rawValue)m")
+        out.append(utf8: span.text)
+        out.append(utf8: "\u{1B}[0m")
+      } else {
+        out.append(utf8: span.text)
+      }
+    }
+    out.append(UInt8(ascii: "\n"))
+  }
+}

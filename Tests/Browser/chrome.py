@@ -1,0 +1,48 @@
+"""Debian's Chromium under Selenium, headless, for the tests of notif-show's web page and for
+the README's screenshot (scripts/screenshot-page.py).
+
+Only the browser and driver Debian installs are used (`apt-get install chromium
+chromium-driver`, `pip install selenium`): nothing is downloaded. `missing()` says what is not
+installed, for the caller to fail or, outside CI and when asked, skip.
+"""
+
+import os
+import shutil
+
+CHROMIUM = os.environ.get("NOTIF_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("NOTIF_CHROMEDRIVER", "/usr/bin/chromedriver")
+
+
+def missing():
+    """What the browser tests need and this machine lacks, as one line; None when all is there."""
+    lacking = []
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        lacking.append("selenium (pip install selenium)")
+    if not (os.access(CHROMIUM, os.X_OK) or shutil.which(CHROMIUM)):
+        lacking.append(f"{CHROMIUM} (apt-get install chromium)")
+    if not (os.access(CHROMEDRIVER, os.X_OK) or shutil.which(CHROMEDRIVER)):
+        lacking.append(f"{CHROMEDRIVER} (apt-get install chromium-driver)")
+    return ", ".join(lacking) or None
+
+
+def start(width=480, height=900, dark=False, log_network=False):
+    """A headless Chromium of the given window size, light or dark."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--hide-scrollbars", "--force-device-scale-factor=1",
+                     f"--window-size={width},{height}", "--lang=en-US",
+                     "--no-first-run", "--disable-extensions", "--disable-background-networking",
+                     "--disable-component-update", "--disable-default-apps", "--disable-sync"):
+        options.add_argument(argument)
+    if log_network:
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+    return driver

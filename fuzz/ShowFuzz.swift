@@ -1,0 +1,64 @@
+// Fuzz target `show`: notif-show on the input as a file of records or group objects, through
+// its own command line (`ShowRun` over `RecordReader`, `EntryReader`, `TextLayout`), as text
+// at a width from the input's last byte, with --sort relevance, --view chat, --limit 2 or
+// --hidden-previews when its bits say so, and as HTML.
+//
+// Properties:
+//   (a) notif-show exits 0, 1 or 2;
+//   (b) the text is valid UTF-8 with no control character but the line feed (no escape
+//       sequence, no C1 control) and no bidirectional formatting character, and every line is
+//       at most the width in display columns;
+//   (c) every tag of the page is one notif-show writes (payload text has its `<` escaped, so
+//       it can open none): no `<script`, `<img`, `<a`, `<iframe`, and one `<style`.
+
+func fuzzShow(_ input: UnsafeRawBufferPointer) {
+  let flags = input.last ?? 0
+  let width = 20 + Int(flags % 61)
+  var options = ["--now", "2026-11-22T09:00:00Z", "--color", "never"]
+  if flags & 1 != 0 { options += ["--sort", "relevance"] }
+  if flags & 2 != 0 { options += ["--view", "chat"] }
+  if flags & 4 != 0 { options += ["--limit", "2"] }
+  if flags & 8 != 0 { options.append("--hidden-previews") }
+  let records = scratchPath("show.ndjson", holding: input)
+
+  let (text, _) = runTool(
+    ShowCommand.self, options + ["--width", "\(width)", records], output: "show.txt")
+  guard let shown = String(validatingUTF8: text.map { CChar(bitPattern: $0) } + [0]) else {
+    fail("the text is not UTF-8")
+  }
+  for scalar in shown.unicodeScalars {
+    let value = scalar.value
+    require(
+      value == 0x0A || value >= 0x20,
+      "a control character U+\(String(value, radix: 16)) in the text")
+    require(
+      !(0x7F...0x9F).contains(value), "a C1 control U+\(String(value, radix: 16)) in the text")
+    require(
+      ![0x200E, 0x200F, 0x2028, 0x2029].contains(value) && !(0x202A...0x202E).contains(value)
+        && !(0x2066...0x2069).contains(value),
+      "a bidirectional or separator character U+\(String(value, radix: 16)) in the text")
+  }
+  for line in shown.split(separator: "\n") {
+    require(DisplayWidth.of(line) <= width, "a line wider than \(width) columns: \(line)")
+  }
+
+  let (page, _) = runTool(
+    ShowCommand.self, options + ["--format", "html", records], output: "show.html")
+  let html = String(decoding: page, as: UTF8.self)
+  var styles = 0
+  for tag in html.split(separator: "<").dropFirst() {
+    let name = tag.prefix { $0 != " " && $0 != ">" && $0 != "\n" }
+    require(pageTags.contains(String(name)), "the page holds the tag '<\(name)'")
+    if name == "style" { styles += 1 }
+  }
+  require(styles <= 1, "the page holds \(styles) style elements")
+}
+
+/// The tags notif-show's page is made of, opening and closing.
+let pageTags: Set<String> = {
+  let names = [
+    "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "p", "section",
+    "article", "header", "span", "time", "ul", "li", "code", "details", "summary",
+  ]
+  return Set(names + names.map { "/" + $0 } + ["!DOCTYPE"])
+}()
