@@ -93,6 +93,10 @@ struct GroupCommand: ToolCommand {
       }
       options.limit = value
     }
+    let spelled: [(String, GroupField.GroupingEntry)] = [
+      ("by", .by), ("sort", .sort), ("order", .order), ("limit", .limit),
+    ]
+    options.given = Set(spelled.filter { scanned.last($0.0) != nil }.map(\.1))
     options.items = !scanned.has("no-items")
     if !options.items && options.limit != nil {
       throw UsageError("--limit and --no-items cannot be used together")
@@ -144,4 +148,7 @@ struct GroupOptions: Sendable {
   var lastSeen: Timestamp? = nil
   var merge = false
   var maxRecordBytes = 1 << 20
+  /// Which of `--by`, `--sort`, `--order` and `--limit` the command line gave: with `--merge`,
+  /// the others come from the group objects.
+  var given: Set<GroupField.GroupingEntry> = []
 }

@@ -10,6 +10,10 @@ struct GroupRun {
   private var grouper: Grouper
   private var fields = FieldReader()
   private var status = ExitStatus.success
+  /// Whether the group object just merged had no `grouping`.
+  private var unrecorded = false
+  /// Whether the file being read has had its `UnrecordedGrouping` warning.
+  private var warnedUnrecorded = false
 
   init(options: GroupOptions, format: DiagnosticFormat = .text) {
     self.options = options
@@ -38,6 +42,7 @@ struct GroupRun {
   }
 
   private mutating func read(_ file: String, stderr: inout OutputWriter) {
+    warnedUnrecorded = false
     let read = InputFile.forEachRecord(
       of: file, maxRecordBytes: options.maxRecordBytes,
       report: { diagnostic in report(diagnostic, &stderr) },
@@ -54,6 +59,13 @@ struct GroupRun {
             .warning, "BadSummaryArgCount",
             "'\(RecordField.summaryArgCount.key)' is not a whole number of 1 or more: counted as 1",
             file: reader.name, line: at.line, column: at.column), &stderr)
+      }
+      if unrecorded {
+        unrecorded = false
+        if !warnedUnrecorded {
+          warnedUnrecorded = true
+          report(unrecordedWarning(file: reader.name, line: reader.recordLine), &stderr)
+        }
       }
       if let problem = outcome.problem {
         status = max(status, .rejected)
@@ -95,12 +107,28 @@ struct GroupRun {
   ) {
     reader.withRecord { view in
       do throws(Problem) {
-        try grouper.add(object: view, isCompact: isCompact, fieldReader: &fields)
+        if try !grouper.add(object: view, isCompact: isCompact, fieldReader: &fields) {
+          unrecorded = true
+        }
         return (nil, nil)
       } catch {
         return (error, nil)
       }
     }
+  }
+
+  /// The warning, given once per file at its first group object without `grouping`: it was
+  /// merged as made with the merge's options.
+  private func unrecordedWarning(file: String, line: Int) -> Diagnostic {
+    let options = grouper.grouping
+    let spelled = [GroupField.GroupingEntry.by, .sort, .order].map {
+      Grouping.describe($0, of: options)
+    }
+    return Diagnostic(
+      .warning, "UnrecordedGrouping",
+      "a group object without '\(GroupField.grouping.key)' (made by an older notif-group): "
+        + "merged unchecked, as if made with \(spelled.joined(separator: " "))",
+      file: file, line: line, column: 1)
   }
 
   /// Writes a diagnostic to standard error at once, so it shows while the run goes on. A failed

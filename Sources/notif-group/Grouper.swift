@@ -7,7 +7,11 @@ import NotifModel
 /// path of a record builds no `String`; categories and summary arguments are numbered the
 /// same way, once per distinct value.
 struct Grouper {
-  let options: GroupOptions
+  /// The options; with `--merge`, those the command line does not give are settled by the
+  /// first group object (`settlement`).
+  var options: GroupOptions
+  /// With `--merge`: what the group objects read must agree with.
+  var settlement: MergeSettlement
   private let groupKeys = ByteInterner()
   let categories = ByteInterner()
   let summaryArgs = ByteInterner()
@@ -21,7 +25,15 @@ struct Grouper {
 
   init(options: GroupOptions) {
     self.options = options
+    settlement = MergeSettlement(given: options.given)
     keepsItems = options.items
+  }
+
+  /// The options the group objects written record: with `--merge`, as settled.
+  var grouping: Grouping {
+    Grouping(
+      by: options.by, ranking: options.ranking, order: options.order,
+      limit: keepsItems ? options.limit : nil, lastSeen: options.lastSeen)
   }
 
   // MARK: - Records
@@ -184,15 +196,17 @@ struct Grouper {
       order.sort { ranking.precedes(groups[$0].leaderKey, groups[$1].leaderKey) }
     }
     var out = ByteBuffer(capacity: 64 * 1024)
+    var recorded = ByteBuffer(capacity: 128)
+    grouping.write(into: &recorded)
     for index in order {
       out.removeAll()
-      write(groups[index], into: &out)
+      write(groups[index], grouping: recorded, into: &out)
       try emit(out)
       if keepsItems { groups[index].items = [] }  // free the records once written
     }
   }
 
-  private func write(_ group: Group, into out: inout ByteBuffer) {
+  private func write(_ group: Group, grouping: ByteBuffer, into out: inout ByteBuffer) {
     Self.append(GroupField.app, into: &out)
     group.app.withUnsafeBytes { out.append($0) }
     Self.append(GroupField.threadID, into: &out)
@@ -272,6 +286,7 @@ struct Grouper {
       Self.append(GroupField.itemsOmitted, into: &out)
       out.append(decimal: Int64(group.count))
     }
+    grouping.withUnsafeBytes { out.append($0) }
     out.append("}\n")
   }
 
