@@ -12,12 +12,12 @@ struct Grouper {
   var options: GroupOptions
   /// With `--merge`: what the group objects read must agree with.
   var settlement: MergeSettlement
-  private let groupKeys = ByteInterner()
+  let groupKeys = ByteInterner()
   let categories = ByteInterner()
   let summaryArgs = ByteInterner()
   private(set) var groups: [Group] = []
   /// The input order of the next record or group object.
-  private var nextMajor = 0
+  private(set) var nextMajor = 0
   private var scratch = ByteBuffer(capacity: 4096)
   /// Whether items are kept: `--no-items` not given, and with `--merge`, every group object
   /// read so far had them.
@@ -316,5 +316,80 @@ struct Grouper {
     out.append(UInt8(ascii: "\""))
     JSONEscapes.appendEscaped(bytes, into: &out)
     out.append(UInt8(ascii: "\""))
+  }
+}
+
+// MARK: - Parts grouped on other threads
+
+extension Grouper {
+  /// Numbers the records (or group objects) read from now on from `major`: with `--jobs`,
+  /// chunk n of the input numbers its records from n << 32, so that input order is the order
+  /// of the numbers whichever thread reads them.
+  mutating func numberFrom(_ major: Int) {
+    nextMajor = major
+  }
+
+  /// The number the next record (or group object) would get.
+  var nextNumber: Int { nextMajor }
+
+  /// Adds the groups of `part`, a grouper with the same options that read records after all
+  /// those read so far (its numbers are higher): the result is what this grouper would hold
+  /// had it read them itself.
+  ///
+  /// The part's category and summary argument numbers are its own: they are looked up again
+  /// here by their bytes. A group new here keeps the part's `app` and `thread_id` text, as the
+  /// first record of a group gives them; one known here keeps its own.
+  ///
+  /// - Complexity: O(groups of `part` + their statistics and items).
+  mutating func absorb(_ part: Grouper) {
+    if !part.keepsItems && keepsItems {
+      keepsItems = false
+      for index in groups.indices { groups[index].items = nil }
+    }
+    var categoryNumbers = Renumbering(from: part.categories, to: categories)
+    var argumentNumbers = Renumbering(from: part.summaryArgs, to: summaryArgs)
+    for (index, group) in part.groups.enumerated() {
+      var group = group
+      group.leader.category = categoryNumbers[group.leader.category]
+      group.leader.summaryArg = argumentNumbers[group.leader.summaryArg]
+      if !keepsItems { group.items = nil }
+      var existing = -1
+      if options.by != .none {
+        // With --by thread or app, group i of a grouper is the one of its i-th key.
+        let interned = groupKeys.intern(part.groupKeys.bytes(Int32(index)))
+        if !interned.isNew { existing = Int(interned.id) }
+      }
+      guard existing >= 0 else {
+        group.categories.renumber { categoryNumbers[$0] }
+        group.summaryArgs.renumber { argumentNumbers[$0] }
+        groups.append(group)
+        continue
+      }
+      groups[existing].merge(
+        group, limit: options.limit, ranking: options.ranking,
+        category: { categoryNumbers[$0] }, argument: { argumentNumbers[$0] })
+    }
+  }
+}
+
+/// The numbers in one string table of the strings of another, looked up once each.
+private struct Renumbering {
+  let source: ByteInterner
+  let target: ByteInterner
+  private var numbers: [Int32]
+
+  init(from source: ByteInterner, to target: ByteInterner) {
+    self.source = source
+    self.target = target
+    numbers = Array(repeating: -1, count: source.count)
+  }
+
+  /// The number in `target` of the string numbered `id` in `source`; -1 (none) stays -1.
+  subscript(id: Int32) -> Int32 {
+    mutating get {
+      guard id >= 0 else { return id }
+      if numbers[Int(id)] < 0 { numbers[Int(id)] = target.intern(source.bytes(id)).id }
+      return numbers[Int(id)]
+    }
   }
 }
