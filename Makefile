@@ -19,7 +19,7 @@ RELEASE = .build/release
 NOW = 2026-11-22T09:00:00Z
 
 .PHONY: all build release test demo check format format-lint man-lint completions-check \
-	golden golden-release check-deps bench fuzz fuzz-short install uninstall clean
+	golden golden-release scale-test check-deps bench fuzz fuzz-short install uninstall clean
 
 all: build
 
@@ -78,18 +78,29 @@ golden:
 golden-release: release
 	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) swift test --filter 'GoldenTests|CorpusTests|BehaviorTests|ExamplesTests'
 
-check: build test format-lint man-lint completions-check golden-release fuzz-short
+check: build test format-lint man-lint completions-check golden-release scale-test fuzz-short
 	bench/callgrind.sh --check-baseline
 
+# The README's "Running at scale": the GNU parallel recipes and the Spark example (local mode)
+# on 100,000 records, byte for byte against one process. About 2 minutes; needs parallel,
+# pyspark and Java 17 (check-deps), and fails when one is missing.
+scale-test: release
+	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) scripts/test-scale.sh
+
+# pyspark 4 needs Java 17. Where pip refuses the system's Python (PEP 668), it is told not to.
 check-deps:
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq mandoc shellcheck zsh fish valgrind time >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq mandoc shellcheck zsh fish valgrind \
+		time parallel openjdk-17-jre-headless >/dev/null
+	python3 -m pip install --quiet 'pyspark>=4,<5' 2>/dev/null || \
+		python3 -m pip install --quiet --break-system-packages 'pyspark>=4,<5'
 
 bench: release
 	bench/parse.sh
 	bench/summarize.sh
 	bench/group.sh
 	bench/expire.sh
+	bench/scale.sh
 
 # Every fuzz target for five minutes; a short run of each is part of `make check`.
 fuzz:
