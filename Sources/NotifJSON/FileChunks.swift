@@ -26,6 +26,8 @@ public final class FileChunk<Results>: @unchecked Sendable {
   public internal(set) var name = ""
   /// The line number of the first byte, which starts a line.
   public internal(set) var line = 1
+  /// The line number of the byte after the chunk: the next chunk's first line.
+  public internal(set) var endLine = 1
   /// Whether the chunk starts the input, where a byte order mark is skipped.
   public internal(set) var atStreamStart = false
   /// The chunk's place among all the chunks of a run, counted from `FileChunks.read`'s
@@ -194,6 +196,7 @@ public enum FileChunks {
         current.number = first + submitted
         line += Self.lineFeeds(
           in: UnsafeRawBufferPointer(start: current.bytes, count: current.count))
+        current.endLine = line
         workers.submit(current)
         submitted += 1
       }

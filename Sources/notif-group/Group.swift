@@ -75,7 +75,8 @@ func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
 
 /// One group as it is being built: from records, or from group objects being merged.
 struct Group {
-  /// The group's `app` and `thread_id` as JSON text (`"com.example.chat"` or `null`).
+  /// The group's `app` and `thread_id` as canonical JSON text (`"com.example.chat"` or
+  /// `null`): the same bytes whichever of its records (or group objects) gave them.
   var app: [UInt8]
   var thread: [UInt8]
   var count: Int

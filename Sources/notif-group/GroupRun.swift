@@ -5,10 +5,14 @@ import NotifModel
 /// rejects, writes the groups at the end.
 ///
 /// With `--jobs` above 1, a regular file larger than one chunk is read in chunks cut after
-/// line feeds (`FileChunks`), which worker threads group, each chunk into a grouper of its
-/// own; this thread takes the chunks' groups and diagnostics in input order and absorbs them
-/// into the run's grouper (`Grouper.absorb`), so the output and the diagnostics are those of
-/// one thread. Records are numbered by chunk (`Grouper.numberFrom`), so ties keep input order.
+/// line feeds (`FileChunks`), which worker threads group, each into a grouper of its own that
+/// gathers the chunks it is given; this thread writes the chunks' diagnostics in input order
+/// and, at the end of the file, absorbs the workers' groupers into the run's
+/// (`Grouper.absorb`). Records are numbered by chunk (`Grouper.numberFrom`), so ties keep input
+/// order whichever worker grouped them, and the output and the diagnostics are those of one
+/// thread. Should a chunk not end between texts (see `FileChunks.read`), the workers' groups
+/// of the file are dropped and one reader groups the whole file again, writing only the
+/// diagnostics of the lines not yet reported.
 struct GroupRun {
   let options: GroupOptions
   /// The form the diagnostics are written in (`--format`).
@@ -21,14 +25,14 @@ struct GroupRun {
   /// The number of the next chunk or input read by one reader: see `Grouper.numberFrom`.
   private var nextNumber = 0
   private var workers: ChunkGroupers?  // started with the first file read in chunks
+  private var states: [GroupWorker] = []  // the workers'; this thread's between files
   private var ring: [FileChunk<ChunkGroups>] = []
   /// Chunks taken from the workers, and files where one reader took over: for tests.
   private(set) var chunkCounts = (accepted: 0, fallBacks: 0)
 
-  /// 4 MiB: a chunk's groups are absorbed once per chunk, about one for every four records
-  /// of a chunk this size (1,000 groups in 3,700 records), which costs some 6% more
-  /// instructions than one thread; smaller chunks cost more, larger ones more memory.
-  static let defaultChunkSize = 4 << 20
+  /// 256 KiB, a worker's share of the L2 cache: the workers keep their groups from chunk to
+  /// chunk, so a chunk costs nothing more to take than its diagnostics.
+  static let defaultChunkSize = 256 << 10
 
   init(
     options: GroupOptions, format: DiagnosticFormat = .text,
@@ -81,15 +85,19 @@ struct GroupRun {
     }
   }
 
-  /// Reads the rest of an input with one reader, numbering its texts from `number << 32`.
+  /// Reads the rest of an input with one reader, numbering its texts from `number << 32`; the
+  /// diagnostics of lines before `reportedBefore` were written already and are not again.
   private mutating func readRest(
-    _ records: inout RecordReader, number: Int, stderr: inout OutputWriter
+    _ records: inout RecordReader, number: Int, reportedBefore: Int = 0,
+    stderr: inout OutputWriter
   ) {
     grouper.numberFrom(number << 32)
-    let read = reader.readAll(&records, into: &grouper, format: format) { line in
+    let format = format
+    let read = reader.readAll(&records, into: &grouper) { diagnostic in
+      if let line = diagnostic.line, line < reportedBefore { return }
       // Diagnostics go out at once, so they show while the run goes on. A failed write to
       // standard error cannot be reported anywhere: it does not stop the run.
-      try? stderr.write(line)
+      try? stderr.write(format.render(diagnostic, program: GroupCommand.name))
       try? stderr.flush()
     }
     status = max(status, read)
@@ -101,35 +109,51 @@ struct GroupRun {
   private mutating func readInChunks(
     _ fd: Int32, name: String, workers: ChunkGroupers, stderr: inout OutputWriter
   ) {
+    let fileNumber = nextNumber
     var number = nextNumber
+    var reportedBefore = 1  // the first line of the chunks not taken yet
+    var fellBack = false
     let outcome = FileChunks.read(
-      fd, name: name, maxRecordBytes: options.maxRecordBytes, ring: ring,
-      workers: workers, nextNumber: &number,
+      fd, name: name, maxRecordBytes: options.maxRecordBytes, ring: ring, workers: workers,
+      nextNumber: &number,
       accept: { chunk in
         if chunk.results.diagnostics.count > 0 {
           try? stderr.write(chunk.results.diagnostics)
           try? stderr.flush()
         }
         status = max(status, chunk.results.status)
-        if let part = chunk.results.grouper { grouper.absorb(part) }
-        chunk.results = ChunkGroups()
+        reportedBefore = chunk.endLine
       },
-      rest: { records, from in
-        var records = records
-        readRest(&records, number: from, stderr: &stderr)
-      })
+      rest: { _, _ in fellBack = true })
     chunkCounts.accepted += outcome.accepted
-    if outcome.fellBack { chunkCounts.fallBacks += 1 }
-    nextNumber = max(number, nextNumber)  // `readRest` moved it on if one reader took over
+    nextNumber = number
+    // Every chunk is done: the workers' groupers are this thread's until the next file.
+    for state in states {
+      if !fellBack { grouper.absorb(state.grouper) }
+      state.grouper = Grouper(options: options)
+    }
+    guard fellBack else { return }
+    chunkCounts.fallBacks += 1
+    guard lseek(fd, 0, SEEK_SET) == 0 else {
+      status = max(status, .failure)
+      let error = SystemError(path: name, doing: "cannot read it again", errno: errno)
+      report(Diagnostic(.error, "Unreadable", error.message, file: name), &stderr)
+      return
+    }
+    var records = RecordReader(fd: fd, name: name, maxRecordBytes: options.maxRecordBytes)
+    readRest(&records, number: fileNumber, reportedBefore: reportedBefore, stderr: &stderr)
+    nextNumber = max(number, nextNumber)
   }
 
   /// Starts the workers and their chunks, once; nil if no thread could be started.
   private mutating func startWorkers() -> ChunkGroupers? {
     if let workers { return workers.count > 0 ? workers : nil }
     let (options, format) = (options, format)
-    let started = ChunkGroupers(threads: options.jobs, makeWorker: { _ in TextTaker() }) {
-      chunk, taker in
-      taker.group(chunk, options: options, format: format)
+    let states = (0..<options.jobs).map { _ in GroupWorker(options: options) }
+    self.states = states
+    let started = ChunkGroupers(threads: options.jobs, makeWorker: { states[$0] }) {
+      chunk, state in
+      state.group(chunk, options: options, format: format)
     }
     workers = started
     // Each worker has one chunk in hand and one waiting; the reader fills one more.
@@ -147,16 +171,40 @@ struct GroupRun {
   }
 }
 
-/// What a worker made of one chunk: the groups of its records, its diagnostics (written), and
-/// the exit status they call for.
+/// What a worker made of one chunk besides its groups: its diagnostics, written, and the exit
+/// status they call for.
 struct ChunkGroups {
-  var grouper: Grouper?
   var diagnostics = ByteBuffer(capacity: 0)
   var status = ExitStatus.success
 }
 
-/// The worker threads of notif-group: each groups chunks with its own `TextTaker`.
-typealias ChunkGroupers = WorkerPool<FileChunk<ChunkGroups>, TextTaker>
+/// A worker's state: the groups of the chunks it grouped since the file began, and its reader
+/// of records. Only its worker touches it while a file is read in chunks; only the reading
+/// thread between files, once every chunk is done (the pool's lock orders the two).
+final class GroupWorker: @unchecked Sendable {
+  var grouper: Grouper
+  private var taker = TextTaker()
+
+  init(options: GroupOptions) {
+    grouper = Grouper(options: options)
+  }
+
+  /// Groups the records of `chunk` into `grouper`, numbered by the chunk's number.
+  func group(_ chunk: FileChunk<ChunkGroups>, options: GroupOptions, format: DiagnosticFormat) {
+    grouper.numberFrom(chunk.number << 32)
+    var diagnostics = ByteBuffer(capacity: 0)
+    taker.startFile()
+    let status = chunk.read(maxRecordBytes: options.maxRecordBytes) { records in
+      taker.readAll(&records, into: &grouper) {
+        diagnostics.append(utf8: format.render($0, program: GroupCommand.name))
+      }
+    }
+    chunk.results = ChunkGroups(diagnostics: diagnostics, status: status)
+  }
+}
+
+/// The worker threads of notif-group: each groups chunks into its `GroupWorker`.
+typealias ChunkGroupers = WorkerPool<FileChunk<ChunkGroups>, GroupWorker>
 
 /// Takes the JSON texts of an input one at a time: groups a record, or merges a group object,
 /// and says what is wrong with it. One per thread: it keeps the last `created_at` parsed.
@@ -170,30 +218,12 @@ struct TextTaker {
     warnedUnrecorded = false
   }
 
-  /// Groups the records of `chunk` into a grouper of its own, as a worker does.
-  mutating func group(
-    _ chunk: FileChunk<ChunkGroups>, options: GroupOptions, format: DiagnosticFormat
-  ) {
-    var grouper = Grouper(options: options)
-    grouper.numberFrom(chunk.number << 32)
-    var diagnostics = ByteBuffer(capacity: 0)
-    startFile()
-    let status = chunk.read(maxRecordBytes: options.maxRecordBytes) { records in
-      readAll(&records, into: &grouper, format: format) { diagnostics.append(utf8: $0) }
-    }
-    chunk.results = ChunkGroups(grouper: grouper, diagnostics: diagnostics, status: status)
-  }
-
-  /// Reads every JSON text of `records` into `grouper`; each diagnostic, rendered, goes to
-  /// `report`. Returns the exit status they call for.
+  /// Reads every JSON text of `records` into `grouper`; each diagnostic goes to `emit`.
+  /// Returns the exit status they call for.
   mutating func readAll(
-    _ records: inout RecordReader, into grouper: inout Grouper, format: DiagnosticFormat,
-    report: (String) -> Void
+    _ records: inout RecordReader, into grouper: inout Grouper, emit: (Diagnostic) -> Void
   ) -> ExitStatus {
     var status = ExitStatus.success
-    func emit(_ diagnostic: Diagnostic) {
-      report(format.render(diagnostic, program: GroupCommand.name))
-    }
     while true {
       let event: RecordEvent
       do {

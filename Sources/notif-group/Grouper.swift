@@ -332,13 +332,13 @@ extension Grouper {
   /// The number the next record (or group object) would get.
   var nextNumber: Int { nextMajor }
 
-  /// Adds the groups of `part`, a grouper with the same options that read records after all
-  /// those read so far (its numbers are higher): the result is what this grouper would hold
-  /// had it read them itself.
+  /// Adds the groups of `part`, a grouper with the same options that read other records of
+  /// the same input, numbered apart (`numberFrom`): the result is what this grouper would hold
+  /// had it read them itself, in whatever order the parts come.
   ///
   /// The part's category and summary argument numbers are its own: they are looked up again
-  /// here by their bytes. A group new here keeps the part's `app` and `thread_id` text, as the
-  /// first record of a group gives them; one known here keeps its own.
+  /// here by their bytes, once each. A group's `app` and `thread_id` are canonical text, the
+  /// same in every part.
   ///
   /// - Complexity: O(groups of `part` + their statistics and items).
   mutating func absorb(_ part: Grouper) {

@@ -85,6 +85,15 @@ import Testing
         index % 9 == 4 ? line.replacing(",", with: ",\n  ") : line
       }.map { $0 + "\n" }.joined()
     ),
+    (
+      // One group, whichever spelling its records use and whichever worker grouped them.
+      "escaped spellings of one group in different chunks",
+      records.enumerated().map { index, line in
+        index % 3 == 0
+          ? line.replacing(#""app":"com.example.chat""#, with: #""app":"com.ex\u0061mple.chat""#)
+            .replacing(#""thread_id":"alice""#, with: #""thread_id":"\u0061lice""#) : line
+      }.map { $0 + "\n" }.joined()
+    ),
     ("crlf", records.map { $0 + "\r\n" }.joined()),
     ("byte order mark", "\u{FEFF}" + clean),
     ("no final newline", String(clean.dropLast())),
