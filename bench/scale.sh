@@ -10,7 +10,8 @@
 #      notif-parse -j1`; `notif_spark.py parse`;
 #    - notif-group --no-items on the records: `notif-group -j1 --no-items`; the same in blocks
 #      through parallel, then `notif-group --merge`; `notif_spark.py group`;
-#    - notif-expire on the records of a week, with collapse and `keep` caps: one process (which
+#    - notif-expire on the records of a week, with collapse and the `keep` caps of
+#      bench/policy-caps.json (which scripts/test-scale.sh uses too): one process (which
 #      has its own two worker threads); examples/parallel/expire-by-app.sh with 2 jobs;
 #      `notif_spark.py expire`.
 #    Wall time (median of RUNS runs, default 3, alternating; Spark once), records/s, and the
@@ -50,15 +51,6 @@ payloads=$(bench_payloads "$records")
 recordsfile=$(bench_records "$records")
 week=$(bench_records_week "$parse" "$records")
 bench_make_tmp
-cat >"$tmp/policy.json" <<'EOF'
-{"default": {"ttl": "3d"},
- "categories": {
-   "MESSAGE": {"ttl": "30d", "read_ttl": "1d", "keep": 20},
-   "MESSAGE_REPLY": {"ttl": "30d", "read_ttl": "1d", "keep": 20},
-   "NEW_MAIL": {"ttl": "14d", "keep": 30}, "MAIL_REPLY": {"ttl": "14d"},
-   "SECURITY": {"ttl": "30d"}, "PROMO": {"ttl": "1d"}, "DIGEST": {"ttl": "1d12h"},
-   "BREAKING": {"ttl": "12h"}}}
-EOF
 
 # Spark writes a folder of part-* files: `$tmp/spark COMMAND INPUT ARGS...` runs the example
 # and writes them joined to its standard output, to be timed and checked like the others.
@@ -77,7 +69,7 @@ chmod +x "$tmp/spark"
 
 # Sets `cmd` to the command line of TOOL on INPUT.
 tool_command() {
-  local policy=$tmp/policy.json
+  local policy=$PWD/bench/policy-caps.json
   case $1 in
     parse-1) cmd=("$parse" -j1 --now "$bench_now" "$2") ;;
     parse-j2) cmd=("$parse" -j2 --now "$bench_now" "$2") ;;

@@ -62,20 +62,5 @@ func groupRun(_ arguments: [String], chunkSize: Int, output: String)
   require(
     [ExitStatus.success, .rejected, .failure].contains(status),
     "notif-group \(arguments) exits \(status)")
-  return (status, contents(outFD), contents(errFD))
-}
-
-/// Everything in the file open at `fd`.
-private func contents(_ fd: Int32) -> [UInt8] {
-  var bytes: [UInt8] = []
-  var block = [UInt8](repeating: 0, count: 64 * 1024)
-  var offset: off_t = 0
-  while true {
-    let count = block.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
-    require(count >= 0, "cannot read a scratch file: errno \(errno)")
-    if count == 0 { break }
-    bytes += block[0..<count]
-    offset += off_t(count)
-  }
-  return bytes
+  return (status, contents(outFD, name: outPath), contents(errFD, name: errPath))
 }

@@ -67,16 +67,8 @@ grep -m 400 '"collapse_id":"' "$week" | awk '
     print line
     if (NR % 4 == 0) { sub(/"id":"again-/, "\"id\":\"twin-", line); print line }
   }' >>"$inbox"
-cat >"$tmp/policy.json" <<'EOF'
-{"default": {"ttl": "3d"},
- "categories": {
-   "MESSAGE": {"ttl": "30d", "read_ttl": "1d", "keep": 20},
-   "MESSAGE_REPLY": {"ttl": "30d", "read_ttl": "1d", "keep": 20},
-   "NEW_MAIL": {"ttl": "14d", "keep": 30}, "MAIL_REPLY": {"ttl": "14d"},
-   "SECURITY": {"ttl": "30d"}, "PROMO": {"ttl": "1d"}, "DIGEST": {"ttl": "1d12h"},
-   "BREAKING": {"ttl": "12h"}}}
-EOF
-policy=$tmp/policy.json
+# The policy of bench/scale.sh: per-category time to live, read_ttl, and `keep` caps.
+policy=$PWD/bench/policy-caps.json
 categories=$PWD/bench/categories.json
 
 # What one process writes.

@@ -47,19 +47,6 @@ import Testing
     }
   }
 
-  static func slurp(_ path: String) -> String {
-    let fd = open(path, O_RDONLY)
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var block = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = block.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-      if count <= 0 { break }
-      bytes += block[0..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
   static let records = MergeTests.records(count: 300, seed: 5)
   static let clean = records.map { $0 + "\n" }.joined()
 
@@ -158,7 +145,7 @@ import Testing
             run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr) == .success)
           close(fd)
           #expect(run.chunkCounts.accepted > 4)
-          #expect(Self.slurp(out) == whole.stdout)
+          #expect(slurp(out) == whole.stdout)
         }
       }
     }

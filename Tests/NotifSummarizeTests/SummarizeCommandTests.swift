@@ -29,7 +29,8 @@ struct SummarizeCommandTests {
   /// replaced or not; an object without it (an older notif-group's) is read as before.
   @Test(arguments: [false, true])
   func groupingIsPassedThroughUnchanged(_ hadSummary: Bool) throws {
-    let grouping = #""grouping":{"by":"app","sort":"relevance","order":"chat","limit":3,"#
+    let grouping =
+      #""grouping":{"by":"app","sort":"relevance","order":"chat","limit":3,"#
       + #""last_seen":"2026-11-22T08:58:00.250Z"}"#
     let old = hadSummary ? #","summary":"old","hidden_summary":null"# : ""
     let object = String(group.dropLast()) + "," + grouping + old + "}"
