@@ -106,6 +106,21 @@ bench_payloads() {
   bench_generated payloads bench/gen-payloads.py "$1"
 }
 
+# Prints the path of bench/data/records-COUNT.ndjson, COUNT records made from COUNT payloads by
+# notif-parse --now $bench_now, making it when missing.
+bench_records() {
+  local count=$1 file payloads parse
+  file=$bench_data/records-$count.ndjson
+  if [[ ! -s $file ]]; then
+    payloads=$(bench_payloads "$count")
+    parse=$(bench_find_parse)
+    echo "bench: making $file (notif-parse --now $bench_now)" >&2
+    "$parse" --now "$bench_now" "$payloads" >"$file.tmp"
+    mv "$file.tmp" "$file"
+  fi
+  printf '%s\n' "$file"
+}
+
 # Prints the path of bench/data/records-week-COUNT.ndjson, COUNT records with created_at spread
 # over a week, making it when missing: the payloads of bench/gen-payloads.py turned into
 # records by PARSE (a notif-parse binary) in 14 chunks whose --now steps by 12 hours.

@@ -35,20 +35,6 @@ bench_check_count "$records" "bench/group.sh [RECORDS]"
 runs=3
 bench_require jq python3
 
-# Prints the path of a file of COUNT records, making it from COUNT payloads when missing.
-bench_records() {
-  local count=$1 file payloads parse
-  file=$bench_data/records-$count.ndjson
-  if [[ ! -s $file ]]; then
-    payloads=$(bench_payloads "$count")
-    parse=$(bench_find_parse)
-    echo "bench: making $file (notif-parse --now $bench_now)" >&2
-    "$parse" --now "$bench_now" "$payloads" >"$file.tmp"
-    mv "$file.tmp" "$file"
-  fi
-  printf '%s\n' "$file"
-}
-
 group=$(bench_find_tool notif-group)
 summarize=
 if [[ -x ${group%/*}/notif-summarize ]]; then

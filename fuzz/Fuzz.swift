@@ -16,6 +16,7 @@ let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("strings", fuzzStrings),
   ("config", fuzzConfig),
   ("group-objects", fuzzGroupObjects),
+  ("group-chunks", fuzzGroupChunks),
   ("store-recovery", fuzzStoreRecovery),
   ("show", fuzzShow),
 ]

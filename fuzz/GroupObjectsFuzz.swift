@@ -58,17 +58,22 @@ func runTool<Tool: ToolCommand>(_ tool: Tool.Type, _ arguments: [String], output
   require(
     [ExitStatus.success, .rejected, .failure].contains(status),
     "\(name) \(arguments) exits \(status)")
+  return (contents(fd, name: path), status)
+}
+
+/// Everything in the file open at `fd`, read from its start; `name` names it in a failure.
+func contents(_ fd: Int32, name: String) -> [UInt8] {
   var bytes: [UInt8] = []
   var chunk = [UInt8](repeating: 0, count: 64 * 1024)
   var offset: off_t = 0
   while true {
     let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
-    require(count >= 0, "cannot read \(path): errno \(errno)")
+    require(count >= 0, "cannot read \(name): errno \(errno)")
     if count == 0 { break }
     bytes += chunk[0..<count]
     offset += off_t(count)
   }
-  return (bytes, status)
+  return bytes
 }
 
 /// Checks that `output` is lines of one JSON object each, ending in a newline.

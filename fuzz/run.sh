@@ -142,6 +142,15 @@ seed_target() {
         fi
       done
       ;;
+    group-chunks)
+      # The records the golden cases of notif-group read: bad lines and pretty-printed ones.
+      for file in Tests/EndToEndTests/cases/notif-group/**/*.ndjson \
+        Tests/EndToEndTests/Fixtures/notif-group/*.ndjson; do
+        if [[ -f $file && $(wc -c <"$file") -le 65536 ]]; then
+          seed "$file" "tests-${file//\//_}"
+        fi
+      done
+      ;;
     store-recovery)
       # The stores the sweeping tools' tests read, as a store alone (no journal, no leftovers).
       for file in Tests/EndToEndTests/Fixtures/notif-expire/*.ndjson \

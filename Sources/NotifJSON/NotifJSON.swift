@@ -9,7 +9,9 @@
 // the checked writer over write(2) (`OutputWriter`), the one-line system error
 // (`SystemError`), MurmurHash3's finalizer (record ids, interning), the C library re-exported
 // (`Platform.swift`), and the one thread pool (`WorkerPool`: POSIX threads, each with its own
-// state, doing jobs in order), used by notif-parse (`--jobs`, chunks) and notif-expire (sweep
-// batches). Nothing here knows what a notification is: no record fields, no times, no
+// state, doing jobs in order), used by notif-parse (`--jobs`, chunks), notif-group (`--jobs`)
+// and notif-expire (sweep batches); `FileChunks` cuts a regular file into pieces after line
+// feeds for such a pool and takes the results in input order (notif-group; notif-parse has its
+// own copy in `ParseRun` for now). Nothing here knows what a notification is: no record fields, no times, no
 // diagnostics' wording. It never reads the clock, the environment or standard input on its own,
 // never prints and never exits.

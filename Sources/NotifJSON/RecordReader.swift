@@ -40,6 +40,8 @@ public struct RecordReader: ~Copyable {
   private var parser: JSONParser
   private var buffer: UnsafeMutableRawPointer
   private var capacity: Int
+  // False for a reader of borrowed bytes (`init(borrowing:...)`), which it never frees.
+  private let ownsBuffer: Bool
   private var start = 0  // first byte not yet consumed
   private var end = 0  // end of the bytes read so far
   private var eof = false
@@ -80,6 +82,37 @@ public struct RecordReader: ~Copyable {
     parser = JSONParser(maxDepth: maxDepth)
     capacity = Self.readSize * 2
     buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    ownsBuffer = true
+  }
+
+  /// Creates a reader of `bytes`, read where they are, not copied: they must stay valid and
+  /// unchanged while the reader is used. The input ends with them; they start at the start of
+  /// line `line`, and `atStreamStart` says whether they start the stream, where one byte order
+  /// mark is skipped. A worker that reads a piece of a large file reads it so (`FileChunk`),
+  /// and asks `endedBetweenTexts` and `isSkipping` whether it read as it would in the whole.
+  public init(
+    borrowing bytes: UnsafeRawBufferPointer, name: String, maxRecordBytes: Int = 1 << 20,
+    line: Int, atStreamStart: Bool
+  ) {
+    announcesIdle = false
+    mayAnnounceIdle = false
+    fd = -1
+    self.name = name
+    self.maxRecordBytes = maxRecordBytes
+    parser = JSONParser(maxDepth: JSONParser.defaultMaxDepth)
+    // With `eof` set the reader never reads, so it never moves or writes the bytes.
+    eof = true
+    if let base = bytes.baseAddress, bytes.count > 0 {
+      buffer = UnsafeMutableRawPointer(mutating: base)
+      ownsBuffer = false
+    } else {
+      buffer = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 16)
+      ownsBuffer = true
+    }
+    capacity = bytes.count
+    end = bytes.count
+    self.line = line
+    self.atStreamStart = atStreamStart
   }
 
   /// Creates a reader that first reads `pending`, bytes already taken from the stream (it
@@ -115,7 +148,7 @@ public struct RecordReader: ~Copyable {
   }
 
   deinit {
-    buffer.deallocate()
+    if ownsBuffer { buffer.deallocate() }
   }
 
   /// Whether the input so far ended between JSON texts: no text was cut off by its end and the

@@ -100,6 +100,23 @@ public struct CommandLineTool: Sendable {
     return bytes
   }
 
+  /// `-j/--jobs N`, threads from 1 to 64; nil when not given.
+  public static func jobs(_ scanned: ScannedArguments) throws(UsageError) -> Int? {
+    guard let jobs = scanned.last("jobs") else { return nil }
+    guard jobs.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let count = Int(jobs),
+      (1...64).contains(count)
+    else {
+      throw UsageError("--jobs: '\(jobs)' is not a number of threads from 1 to 64")
+    }
+    return count
+  }
+
+  /// Threads when `--jobs` is not given: one per core, at most 2, so that a run on a shared
+  /// machine takes a fair share; more can be asked for.
+  public static var defaultJobs: Int {
+    min(max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1), 2)
+  }
+
   /// Reads `65536`, `64k`, `1m` or `1g` (binary multiples); nil when it is not such a size.
   public static func parseSize(_ text: String) -> Int? {
     var digits = Substring(text)

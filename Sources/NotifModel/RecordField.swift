@@ -63,16 +63,18 @@ public enum RecordField: Int, CaseIterable, Sendable {
 /// The keys of a group object, in the order they are written.
 ///
 /// notif-group writes one group object per group of records, with every key but `summary` and
-/// `hiddenSummary`; its `--merge` reads them back. notif-summarize reads them and adds
-/// `summary` and `hiddenSummary` after the last one. `man/notif.5` documents each key.
+/// `hiddenSummary`; its `--merge` reads them back. notif-summarize reads them, passes
+/// `grouping` through unchanged and adds `summary` and `hiddenSummary` after the last one.
+/// `man/notif.5` documents each key.
 public enum GroupField: Int, CaseIterable, Sendable {
   case app, threadID, count, unreadCount, newCount, latestAt, leading
   case moreCount, moreWeight, moreCategories, moreSummaryArgs, items, itemsOmitted
+  case grouping
   case summary, hiddenSummary
 
-  /// The keys every group object has, in order: what notif-group writes. The keys
-  /// notif-summarize adds come after them, so a key's position here is its `rawValue`.
-  public static let required: [GroupField] = allCases.filter { !$0.isSummary }
+  /// The keys every group object has, in order. `grouping` and the keys notif-summarize adds
+  /// come after them, so a key's position here is its `rawValue`.
+  public static let required: [GroupField] = allCases.filter { !$0.isSummary && $0 != .grouping }
 
   /// Whether notif-summarize adds the key (`summary`, `hiddenSummary`): notif-group never
   /// writes it.
@@ -94,8 +96,28 @@ public enum GroupField: Int, CaseIterable, Sendable {
     case .moreSummaryArgs: return "more_summary_args"
     case .items: return "items"
     case .itemsOmitted: return "items_omitted"
+    case .grouping: return "grouping"
     case .summary: return "summary"
     case .hiddenSummary: return "hidden_summary"
+    }
+  }
+
+  /// The keys of `grouping`, in the order they are written: the options of notif-group that
+  /// made the object (`--by`, `--sort`, `--order`, `--limit`, `--last-seen`), so that
+  /// `--merge` can refuse objects that were made differently. Objects written before it
+  /// existed lack it.
+  public enum GroupingEntry: Int, CaseIterable, Sendable {
+    case by, sort, order, limit, lastSeen
+
+    /// The snake_case key.
+    public var key: String {
+      switch self {
+      case .by: return "by"
+      case .sort: return "sort"
+      case .order: return "order"
+      case .limit: return "limit"
+      case .lastSeen: return "last_seen"
+      }
     }
   }
 

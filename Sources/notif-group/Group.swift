@@ -52,6 +52,15 @@ struct StatTable {
     }
   }
 
+  /// Gives every entry the number `number` maps its own to; distinct numbers stay distinct.
+  mutating func renumber(_ number: (Int32) -> Int32) {
+    for position in entries.indices { entries[position].id = number(entries[position].id) }
+    if entries.count > Self.listLimit {
+      index = [:]
+      for (position, entry) in entries.enumerated() { index[entry.id] = position }
+    }
+  }
+
   private func position(of id: Int32) -> Int? {
     if entries.count > Self.listLimit { return index[id] }
     for position in entries.indices where entries[position].id == id { return position }
@@ -67,7 +76,8 @@ func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
 
 /// One group as it is being built: from records, or from group objects being merged.
 struct Group {
-  /// The group's `app` and `thread_id` as JSON text (`"com.example.chat"` or `null`).
+  /// The group's `app` and `thread_id` as canonical JSON text (`"com.example.chat"` or
+  /// `null`): the same bytes whichever of its records (or group objects) gave them.
   var app: [UInt8]
   var thread: [UInt8]
   var count: Int
@@ -149,7 +159,12 @@ struct Group {
 
   /// Merges another part of the same group into this one: counts add up, the better leading
   /// record stays and the other joins the non-leading statistics, items are merged.
-  mutating func merge(_ other: Group, limit: Int?, ranking: Ranking) {
+  /// `category` and `argument` give the numbers of `other`'s statistics in this group's tables
+  /// (its leading record's are this group's already).
+  mutating func merge(
+    _ other: Group, limit: Int?, ranking: Ranking, category: (Int32) -> Int32 = { $0 },
+    argument: (Int32) -> Int32 = { $0 }
+  ) {
     count += other.count
     unread += other.unread
     fresh += other.fresh
@@ -161,10 +176,11 @@ struct Group {
     }
     moreWeight = saturatingSum(moreWeight, other.moreWeight)
     for stat in other.categories.entries {
-      categories.add(stat.id, count: stat.count, weight: stat.weight, latestAt: stat.latestAt)
+      categories.add(
+        category(stat.id), count: stat.count, weight: stat.weight, latestAt: stat.latestAt)
     }
     for stat in other.summaryArgs.entries {
-      summaryArgs.add(stat.id, count: stat.count, weight: 0, latestAt: stat.latestAt)
+      summaryArgs.add(argument(stat.id), count: stat.count, weight: 0, latestAt: stat.latestAt)
     }
     if let theirs = other.items, items != nil {
       for item in theirs { insert(item, limit: limit, ranking: ranking) }

@@ -8,7 +8,7 @@ struct GroupCommand: ToolCommand {
   static let version = "0.1.0"
   static let usage =
     "usage: notif-group [-h] [--by thread|app|none] [--format text|github|json]\n"
-    + "                   [--last-seen time] [--limit n] [--max-record-bytes size]\n"
+    + "                   [-j jobs] [--last-seen time] [--limit n] [--max-record-bytes size]\n"
     + "                   [--merge] [--no-items] [--order feed|chat]\n"
     + "                   [--sort time|relevance] [file ...]\n"
 
@@ -21,6 +21,7 @@ struct GroupCommand: ToolCommand {
 
             --by key              group by thread (app and thread_id, the default), app or none
             --format format       diagnostics as text (default), github or json
+        -j, --jobs n              threads that group a large file (default: cores, at most 2)
             --last-seen time      count as new only records created after time (RFC 3339 or @epoch)
             --limit n             keep at most the first n items of each group in feed order
             --max-record-bytes size
@@ -35,7 +36,7 @@ struct GroupCommand: ToolCommand {
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
   static let options: [OptionSpec] = [
-    .value("by"), .value("format"), .value("last-seen"), .value("limit"),
+    .value("by"), .value("format"), .value("jobs", "j"), .value("last-seen"), .value("limit"),
     .value("max-record-bytes"),
     .flag("merge"), .flag("no-items"), .value("order"), .value("sort"), .flag("help", "h"),
     .flag("version"),
@@ -94,6 +95,10 @@ struct GroupCommand: ToolCommand {
       }
       options.limit = value
     }
+    let spelled: [(String, GroupField.GroupingEntry)] = [
+      ("by", .by), ("sort", .sort), ("order", .order), ("limit", .limit),
+    ]
+    options.given = Set(spelled.filter { scanned.last($0.0) != nil }.map(\.1))
     options.items = !scanned.has("no-items")
     if !options.items && options.limit != nil {
       throw UsageError("--limit and --no-items cannot be used together")
@@ -109,6 +114,7 @@ struct GroupCommand: ToolCommand {
         throw UsageError("--last-seen: \(error.message)")
       }
     }
+    options.jobs = try CommandLineTool.jobs(scanned) ?? CommandLineTool.defaultJobs
     options.maxRecordBytes = options.merge ? 1 << 30 : 1 << 20
     if let bytes = try CommandLineTool.maxRecordBytes(scanned) {
       options.maxRecordBytes = bytes
@@ -145,4 +151,9 @@ struct GroupOptions: Sendable {
   var lastSeen: Timestamp? = nil
   var merge = false
   var maxRecordBytes = 1 << 20
+  /// Threads that group a large file (`--jobs`).
+  var jobs = CommandLineTool.defaultJobs
+  /// Which of `--by`, `--sort`, `--order` and `--limit` the command line gave: with `--merge`,
+  /// the others come from the group objects.
+  var given: Set<GroupField.GroupingEntry> = []
 }

@@ -3,28 +3,51 @@ import NotifModel
 
 /// One run of notif-group over its inputs: reads records (or group objects), reports what it
 /// rejects, writes the groups at the end.
+///
+/// With `--jobs` above 1, a regular file larger than one chunk is read in chunks cut after
+/// line feeds (`FileChunks`), which worker threads group, each into a grouper of its own that
+/// gathers the chunks it is given; this thread writes the chunks' diagnostics in input order
+/// and, at the end of the file, absorbs the workers' groupers into the run's
+/// (`Grouper.absorb`). Records are numbered by chunk (`Grouper.numberFrom`), so ties keep input
+/// order whichever worker grouped them, and the output and the diagnostics are those of one
+/// thread. Should a chunk not end between texts (see `FileChunks.read`), the workers' groups
+/// of the file are dropped and one reader groups the whole file again, writing only the
+/// diagnostics of the lines not yet reported.
 struct GroupRun {
   let options: GroupOptions
   /// The form the diagnostics are written in (`--format`).
   let format: DiagnosticFormat
+  /// The size of a chunk: the bytes read at once and handed to a worker. Tests make it small.
+  let chunkSize: Int
   private var grouper: Grouper
-  private var fields = FieldReader()
+  private var reader = TextTaker()
   private var status = ExitStatus.success
+  /// The number of the next chunk or input read by one reader: see `Grouper.numberFrom`.
+  private var nextNumber = 0
+  private var workers: ChunkGroupers?  // started with the first file read in chunks
+  private var states: [GroupWorker] = []  // the workers'; this thread's between files
+  private var ring: [FileChunk<ChunkGroups>] = []
+  /// Chunks taken from the workers, and files where one reader took over: for tests.
+  private(set) var chunkCounts = (accepted: 0, fallBacks: 0)
 
-  init(options: GroupOptions, format: DiagnosticFormat = .text) {
+  /// 256 KiB, a worker's share of the L2 cache: the workers keep their groups from chunk to
+  /// chunk, so a chunk costs nothing more to take than its diagnostics.
+  static let defaultChunkSize = 256 << 10
+
+  init(
+    options: GroupOptions, format: DiagnosticFormat = .text,
+    chunkSize: Int = GroupRun.defaultChunkSize
+  ) {
     self.options = options
     self.format = format
+    self.chunkSize = max(chunkSize, 1)
     grouper = Grouper(options: options)
-  }
-
-  /// A write to standard output failed: processing stops.
-  private struct OutputFailed: Error {
-    var error: SystemError
   }
 
   mutating func execute(files: [String], stdout: inout OutputWriter, stderr: inout OutputWriter)
     -> ExitStatus
   {
+    defer { workers?.shutdown() }
     for file in files {
       read(file, stderr: &stderr)
     }
@@ -38,69 +61,106 @@ struct GroupRun {
   }
 
   private mutating func read(_ file: String, stderr: inout OutputWriter) {
-    let read = InputFile.forEachRecord(
-      of: file, maxRecordBytes: options.maxRecordBytes,
-      report: { diagnostic in report(diagnostic, &stderr) },
-      whenIdle: {}  // groups are written at the end: nothing is ready before
-    ) { reader in
-      let isCompact = reader.recordIsCompact
-      let outcome: (problem: Problem?, badWeight: Int?) =
-        options.merge
-        ? mergeObject(&reader, isCompact: isCompact) : groupRecord(&reader, isCompact: isCompact)
-      if let offset = outcome.badWeight {
-        let at = reader.position(ofRecordOffset: offset)
-        report(
-          Diagnostic(
-            .warning, "BadSummaryArgCount",
-            "'\(RecordField.summaryArgCount.key)' is not a whole number of 1 or more: counted as 1",
-            file: reader.name, line: at.line, column: at.column), &stderr)
-      }
-      if let problem = outcome.problem {
-        status = max(status, .rejected)
-        let at = reader.position(ofRecordOffset: problem.offset)
-        report(
-          Diagnostic(
-            .error, problem.code, problem.message, file: reader.name, line: at.line,
-            column: at.column), &stderr)
-      }
+    reader.startFile()
+    let input: InputFile
+    do {
+      input = try InputFile(operand: file)
+    } catch {
+      status = max(status, .failure)
+      report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
+      return
+    }
+    let (name, fd) = (input.name, input.fd)
+    // Chunks only pay for a regular file bigger than one. Group objects are few and each may
+    // be as long as its group: --merge reads with one thread.
+    var info = stat()
+    if options.jobs > 1 && !options.merge && fstat(fd, &info) == 0
+      && info.st_mode & S_IFMT == S_IFREG && Int(info.st_size) > chunkSize,
+      let workers = startWorkers()
+    {
+      readInChunks(fd, name: name, workers: workers, stderr: &stderr)
+    } else {
+      var records = RecordReader(fd: fd, name: name, maxRecordBytes: options.maxRecordBytes)
+      readRest(&records, number: nextNumber, stderr: &stderr)
+    }
+  }
+
+  /// Reads the rest of an input with one reader, numbering its texts from `number << 32`; the
+  /// diagnostics of lines before `reportedBefore` were written already and are not again.
+  private mutating func readRest(
+    _ records: inout RecordReader, number: Int, reportedBefore: Int = 0,
+    stderr: inout OutputWriter
+  ) {
+    grouper.numberFrom(number << 32)
+    let format = format
+    let read = reader.readAll(&records, into: &grouper) { diagnostic in
+      if let line = diagnostic.line, line < reportedBefore { return }
+      // Diagnostics go out at once, so they show while the run goes on. A failed write to
+      // standard error cannot be reported anywhere: it does not stop the run.
+      try? stderr.write(format.render(diagnostic, program: GroupCommand.name))
+      try? stderr.flush()
     }
     status = max(status, read)
+    // More than 2^32 texts from one reader run into the next numbers: skip past them.
+    nextNumber = max(number + 1, (grouper.nextNumber >> 32) + 1)
   }
 
-  /// Groups the current record; returns the problem that rejects it, if any, and the offset of
-  /// a bad `summary_arg_count`, if any.
-  private mutating func groupRecord(_ reader: inout RecordReader, isCompact: Bool) -> (
-    Problem?, Int?
+  /// Reads a regular file in chunks that the workers group (see the type's description).
+  private mutating func readInChunks(
+    _ fd: Int32, name: String, workers: ChunkGroupers, stderr: inout OutputWriter
   ) {
-    reader.withRecord { view in
-      guard view.kind(0) == .object else {
-        return (
-          Problem(code: "NotAnObject", message: "the JSON text is not an object", offset: 0), nil
-        )
-      }
-      let found = RecordFields(view)
-      let facts: RecordFacts
-      do throws(Problem) {
-        facts = try fields.facts(view, found)
-      } catch {
-        return (error, nil)
-      }
-      grouper.add(record: view, isCompact: isCompact, fields: found, facts: facts)
-      return (nil, facts.badWeight ? Int(view.tokens[found.summaryArgCount].start) : nil)
+    let fileNumber = nextNumber
+    var number = nextNumber
+    var reportedBefore = 1  // the first line of the chunks not taken yet
+    var fellBack = false
+    let outcome = FileChunks.read(
+      fd, name: name, maxRecordBytes: options.maxRecordBytes, ring: ring, workers: workers,
+      nextNumber: &number,
+      accept: { chunk in
+        if chunk.results.diagnostics.count > 0 {
+          try? stderr.write(chunk.results.diagnostics)
+          try? stderr.flush()
+        }
+        status = max(status, chunk.results.status)
+        reportedBefore = chunk.endLine
+      },
+      rest: { _, _ in fellBack = true })
+    chunkCounts.accepted += outcome.accepted
+    nextNumber = number
+    // Every chunk is done: the workers' groupers are this thread's until the next file.
+    for state in states {
+      if !fellBack { grouper.absorb(state.grouper) }
+      state.grouper = Grouper(options: options)
     }
+    guard fellBack else { return }
+    chunkCounts.fallBacks += 1
+    guard lseek(fd, 0, SEEK_SET) == 0 else {
+      status = max(status, .failure)
+      let error = SystemError(path: name, doing: "cannot read it again", errno: errno)
+      report(Diagnostic(.error, "Unreadable", error.message, file: name), &stderr)
+      return
+    }
+    var records = RecordReader(fd: fd, name: name, maxRecordBytes: options.maxRecordBytes)
+    readRest(&records, number: fileNumber, reportedBefore: reportedBefore, stderr: &stderr)
+    nextNumber = max(number, nextNumber)
   }
 
-  private mutating func mergeObject(_ reader: inout RecordReader, isCompact: Bool) -> (
-    Problem?, Int?
-  ) {
-    reader.withRecord { view in
-      do throws(Problem) {
-        try grouper.add(object: view, isCompact: isCompact, fieldReader: &fields)
-        return (nil, nil)
-      } catch {
-        return (error, nil)
-      }
+  /// Starts the workers and their chunks, once; nil if no thread could be started.
+  private mutating func startWorkers() -> ChunkGroupers? {
+    if let workers { return workers.count > 0 ? workers : nil }
+    let (options, format) = (options, format)
+    let states = (0..<options.jobs).map { _ in GroupWorker(options: options) }
+    self.states = states
+    let started = ChunkGroupers(threads: options.jobs, makeWorker: { states[$0] }) {
+      chunk, state in
+      state.group(chunk, options: options, format: format)
     }
+    workers = started
+    // Each worker has one chunk in hand and one waiting; the reader fills one more.
+    ring = (0..<2 * started.count + 1).map { _ in
+      FileChunk(capacity: chunkSize, results: ChunkGroups())
+    }
+    return started.count > 0 ? started : nil
   }
 
   /// Writes a diagnostic to standard error at once, so it shows while the run goes on. A failed
@@ -108,5 +168,157 @@ struct GroupRun {
   private func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
     try? stderr.write(format.render(diagnostic, program: GroupCommand.name))
     try? stderr.flush()
+  }
+}
+
+/// What a worker made of one chunk besides its groups: its diagnostics, written, and the exit
+/// status they call for.
+struct ChunkGroups {
+  var diagnostics = ByteBuffer(capacity: 0)
+  var status = ExitStatus.success
+}
+
+/// A worker's state: the groups of the chunks it grouped since the file began, and its reader
+/// of records. Only its worker touches it while a file is read in chunks; only the reading
+/// thread between files, once every chunk is done (the pool's lock orders the two).
+final class GroupWorker: @unchecked Sendable {
+  var grouper: Grouper
+  private var taker = TextTaker()
+
+  init(options: GroupOptions) {
+    grouper = Grouper(options: options)
+  }
+
+  /// Groups the records of `chunk` into `grouper`, numbered by the chunk's number.
+  func group(_ chunk: FileChunk<ChunkGroups>, options: GroupOptions, format: DiagnosticFormat) {
+    grouper.numberFrom(chunk.number << 32)
+    var diagnostics = ByteBuffer(capacity: 0)
+    taker.startFile()
+    let status = chunk.read(maxRecordBytes: options.maxRecordBytes) { records in
+      taker.readAll(&records, into: &grouper) {
+        diagnostics.append(utf8: format.render($0, program: GroupCommand.name))
+      }
+    }
+    chunk.results = ChunkGroups(diagnostics: diagnostics, status: status)
+  }
+}
+
+/// The worker threads of notif-group: each groups chunks into its `GroupWorker`.
+typealias ChunkGroupers = WorkerPool<FileChunk<ChunkGroups>, GroupWorker>
+
+/// Takes the JSON texts of an input one at a time: groups a record, or merges a group object,
+/// and says what is wrong with it. One per thread: it keeps the last `created_at` parsed.
+struct TextTaker {
+  private var fields = FieldReader()
+  /// Whether the file being read has had its `UnrecordedGrouping` warning.
+  private var warnedUnrecorded = false
+
+  /// A new input starts.
+  mutating func startFile() {
+    warnedUnrecorded = false
+  }
+
+  /// Reads every JSON text of `records` into `grouper`; each diagnostic goes to `emit`.
+  /// Returns the exit status they call for.
+  mutating func readAll(
+    _ records: inout RecordReader, into grouper: inout Grouper, emit: (Diagnostic) -> Void
+  ) -> ExitStatus {
+    var status = ExitStatus.success
+    while true {
+      let event: RecordEvent
+      do {
+        event = try records.next()
+      } catch {
+        emit(Diagnostic(.error, "Unreadable", error.message, file: records.name))
+        return max(status, .failure)
+      }
+      switch event {
+      case .end:
+        return status
+      case .idle:
+        continue  // groups are written at the end: nothing is ready before
+      case .failure(let error, let line, let column):
+        status = max(status, .rejected)
+        emit(
+          Diagnostic(
+            .error, error.code.rawValue, error.message, file: records.name, line: line,
+            column: column))
+      case .record:
+        status = max(status, take(&records, into: &grouper, report: emit))
+      }
+    }
+  }
+
+  /// Groups the current record, or merges the current group object, and reports what is wrong
+  /// with it; returns `.rejected` when it was rejected.
+  mutating func take(
+    _ records: inout RecordReader, into grouper: inout Grouper, report: (Diagnostic) -> Void
+  ) -> ExitStatus {
+    let isCompact = records.recordIsCompact
+    var unrecorded = false
+    let outcome: (problem: Problem?, badWeight: Int?) = records.withRecord { view in
+      if grouper.options.merge {
+        do throws(Problem) {
+          unrecorded = try !grouper.add(object: view, isCompact: isCompact, fieldReader: &fields)
+          return (nil, nil)
+        } catch {
+          return (error, nil)
+        }
+      }
+      return groupRecord(view, isCompact: isCompact, into: &grouper)
+    }
+    if let offset = outcome.badWeight {
+      let at = records.position(ofRecordOffset: offset)
+      report(
+        Diagnostic(
+          .warning, "BadSummaryArgCount",
+          "'\(RecordField.summaryArgCount.key)' is not a whole number of 1 or more: counted as 1",
+          file: records.name, line: at.line, column: at.column))
+    }
+    if unrecorded && !warnedUnrecorded {
+      warnedUnrecorded = true
+      report(Self.unrecordedWarning(grouper.grouping, file: records.name, line: records.recordLine))
+    }
+    guard let problem = outcome.problem else { return .success }
+    let at = records.position(ofRecordOffset: problem.offset)
+    report(
+      Diagnostic(
+        .error, problem.code, problem.message, file: records.name, line: at.line,
+        column: at.column))
+    return .rejected
+  }
+
+  /// Groups the record at the root of `view`; returns the problem that rejects it, if any, and
+  /// the offset of a bad `summary_arg_count`, if any.
+  private mutating func groupRecord(_ view: JSONView, isCompact: Bool, into grouper: inout Grouper)
+    -> (Problem?, Int?)
+  {
+    guard view.kind(0) == .object else {
+      return (
+        Problem(code: "NotAnObject", message: "the JSON text is not an object", offset: 0), nil
+      )
+    }
+    let found = RecordFields(view)
+    let facts: RecordFacts
+    do throws(Problem) {
+      facts = try fields.facts(view, found)
+    } catch {
+      return (error, nil)
+    }
+    grouper.add(record: view, isCompact: isCompact, fields: found, facts: facts)
+    return (nil, facts.badWeight ? Int(view.tokens[found.summaryArgCount].start) : nil)
+  }
+
+  /// The warning, given once per file at its first group object without `grouping`: it was
+  /// merged as made with the merge's options.
+  static func unrecordedWarning(_ options: Grouping, file: String, line: Int) -> Diagnostic {
+    let spelled = [GroupField.GroupingEntry.by, .sort, .order].map {
+      Grouping.describe($0, of: options)
+    }
+    return Diagnostic(
+      .warning, "UnrecordedGrouping",
+      "a group object without '\(GroupField.grouping.key)' (made by an older notif-group): "
+        + "merged unchecked, as if made with \(spelled.joined(separator: " "))",
+      file: file, line: line, column: 1)
   }
 }

@@ -14,13 +14,16 @@ extension Grouper {
   /// The keys of an entry of `more_summary_args`, at the position of their `rawValue`.
   static let argumentKeys = KeyList(GroupField.SummaryArgEntry.allCases.map(\.key))
 
-  /// Checks the group object at the root of `view` and merges it in.
+  /// Checks the group object at the root of `view` and merges it in; returns whether it
+  /// records the options that made it (`grouping`: objects of an older notif-group do not).
   ///
   /// - Throws: `Problem` (code `BadGroupObject`, or the record's own for the leading record
-  ///   and items) when the object breaks the contract; nothing is merged then.
+  ///   and items) when the object breaks the contract, `GroupingMismatch` when it was made with
+  ///   options this merge cannot take exactly (see `MergeSettlement`); nothing is merged then.
+  @discardableResult
   mutating func add(
     object view: JSONView, isCompact: Bool, fieldReader: inout FieldReader
-  ) throws(Problem) {
+  ) throws(Problem) -> Bool {
     guard view.kind(0) == .object else {
       throw Problem(code: "NotAnObject", message: "the JSON text is not an object", offset: 0)
     }
@@ -166,7 +169,41 @@ extension Grouper {
     }
     let expected = total - Int64(kept)
     _ = try integer(view, omitted, GroupField.itemsOmitted.key, from: expected, to: expected)
+    var recorded: Grouping? = nil
+    var offsets: [Int] = []
+    if value(.grouping) >= 0 {
+      recorded = try Grouping.read(
+        view, value(.grouping), offsets: &offsets, fieldReader: &fieldReader)
+    }
+    try settle(recorded, hasItems: part.items != nil, offsets: offsets)
     add(part: part, view: view, app: app, thread: thread)
+    return recorded != nil
+  }
+
+  /// Settles the merge's options with the object's (`MergeSettlement.admit`), or throws the
+  /// `GroupingMismatch` that rejects the object.
+  private mutating func settle(_ recorded: Grouping?, hasItems: Bool, offsets: [Int])
+    throws(Problem)
+  {
+    var effective = Grouping(
+      by: options.by, ranking: options.ranking, order: options.order, limit: options.limit,
+      lastSeen: options.lastSeen)
+    // Settled only by an object that is merged: one rejected settles nothing.
+    var trial = settlement
+    do {
+      try trial.admit(recorded, hasItems: hasItems && options.items, into: &effective)
+      settlement = trial
+    } catch {
+      throw Problem(
+        code: "GroupingMismatch",
+        message: error.message + ": merged, the groups would not be those of one run",
+        offset: offsets.isEmpty ? 0 : offsets[error.entry.rawValue])
+    }
+    options.by = effective.by
+    options.ranking = effective.ranking
+    options.order = effective.order
+    options.limit = effective.limit
+    options.lastSeen = effective.lastSeen
   }
 
   private func bad(_ message: String, _ index: Int, _ view: JSONView) -> Problem {

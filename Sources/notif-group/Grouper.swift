@@ -8,13 +8,17 @@ import NotifModel
 /// path of a record builds no `String`; categories and summary arguments are numbered the
 /// same way, once per distinct value.
 struct Grouper {
-  let options: GroupOptions
-  private let groupKeys = ByteInterner()
+  /// The options; with `--merge`, those the command line does not give are settled by the
+  /// first group object (`settlement`).
+  var options: GroupOptions
+  /// With `--merge`: what the group objects read must agree with.
+  var settlement: MergeSettlement
+  let groupKeys = ByteInterner()
   let categories = ByteInterner()
   let summaryArgs = ByteInterner()
   private(set) var groups: [Group] = []
   /// The input order of the next record or group object.
-  private var nextMajor = 0
+  private(set) var nextMajor = 0
   private var scratch = ByteBuffer(capacity: 4096)
   /// Whether items are kept: `--no-items` not given, and with `--merge`, every group object
   /// read so far had them.
@@ -22,7 +26,15 @@ struct Grouper {
 
   init(options: GroupOptions) {
     self.options = options
+    settlement = MergeSettlement(given: options.given)
     keepsItems = options.items
+  }
+
+  /// The options the group objects written record: with `--merge`, as settled.
+  var grouping: Grouping {
+    Grouping(
+      by: options.by, ranking: options.ranking, order: options.order,
+      limit: keepsItems ? options.limit : nil, lastSeen: options.lastSeen)
   }
 
   // MARK: - Records
@@ -185,15 +197,17 @@ struct Grouper {
       order.sort { ranking.precedes(groups[$0].leaderKey, groups[$1].leaderKey) }
     }
     var out = ByteBuffer(capacity: 64 * 1024)
+    var recorded = ByteBuffer(capacity: 128)
+    grouping.write(into: &recorded)
     for index in order {
       out.removeAll()
-      write(groups[index], into: &out)
+      write(groups[index], grouping: recorded, into: &out)
       try emit(out)
       if keepsItems { groups[index].items = [] }  // free the records once written
     }
   }
 
-  private func write(_ group: Group, into out: inout ByteBuffer) {
+  private func write(_ group: Group, grouping: ByteBuffer, into out: inout ByteBuffer) {
     Self.append(GroupField.app, into: &out)
     group.app.withUnsafeBytes { out.append($0) }
     Self.append(GroupField.threadID, into: &out)
@@ -273,6 +287,7 @@ struct Grouper {
       Self.append(GroupField.itemsOmitted, into: &out)
       out.append(decimal: Int64(group.count))
     }
+    grouping.withUnsafeBytes { out.append($0) }
     out.append("}\n")
   }
 
@@ -302,5 +317,80 @@ struct Grouper {
     out.append(UInt8(ascii: "\""))
     JSONEscapes.appendEscaped(bytes, into: &out)
     out.append(UInt8(ascii: "\""))
+  }
+}
+
+// MARK: - Parts grouped on other threads
+
+extension Grouper {
+  /// Numbers the records (or group objects) read from now on from `major`: with `--jobs`,
+  /// chunk n of the input numbers its records from n << 32, so that input order is the order
+  /// of the numbers whichever thread reads them.
+  mutating func numberFrom(_ major: Int) {
+    nextMajor = major
+  }
+
+  /// The number the next record (or group object) would get.
+  var nextNumber: Int { nextMajor }
+
+  /// Adds the groups of `part`, a grouper with the same options that read other records of
+  /// the same input, numbered apart (`numberFrom`): the result is what this grouper would hold
+  /// had it read them itself, in whatever order the parts come.
+  ///
+  /// The part's category and summary argument numbers are its own: they are looked up again
+  /// here by their bytes, once each. A group's `app` and `thread_id` are canonical text, the
+  /// same in every part.
+  ///
+  /// - Complexity: O(groups of `part` + their statistics and items).
+  mutating func absorb(_ part: Grouper) {
+    if !part.keepsItems && keepsItems {
+      keepsItems = false
+      for index in groups.indices { groups[index].items = nil }
+    }
+    var categoryNumbers = Renumbering(from: part.categories, to: categories)
+    var argumentNumbers = Renumbering(from: part.summaryArgs, to: summaryArgs)
+    for (index, group) in part.groups.enumerated() {
+      var group = group
+      group.leader.category = categoryNumbers[group.leader.category]
+      group.leader.summaryArg = argumentNumbers[group.leader.summaryArg]
+      if !keepsItems { group.items = nil }
+      var existing = -1
+      if options.by != .none {
+        // With --by thread or app, group i of a grouper is the one of its i-th key.
+        let interned = groupKeys.intern(part.groupKeys.bytes(Int32(index)))
+        if !interned.isNew { existing = Int(interned.id) }
+      }
+      guard existing >= 0 else {
+        group.categories.renumber { categoryNumbers[$0] }
+        group.summaryArgs.renumber { argumentNumbers[$0] }
+        groups.append(group)
+        continue
+      }
+      groups[existing].merge(
+        group, limit: options.limit, ranking: options.ranking,
+        category: { categoryNumbers[$0] }, argument: { argumentNumbers[$0] })
+    }
+  }
+}
+
+/// The numbers in one string table of the strings of another, looked up once each.
+private struct Renumbering {
+  let source: ByteInterner
+  let target: ByteInterner
+  private var numbers: [Int32]
+
+  init(from source: ByteInterner, to target: ByteInterner) {
+    self.source = source
+    self.target = target
+    numbers = Array(repeating: -1, count: source.count)
+  }
+
+  /// The number in `target` of the string numbered `id` in `source`; -1 (none) stays -1.
+  subscript(id: Int32) -> Int32 {
+    mutating get {
+      guard id >= 0 else { return id }
+      if numbers[Int(id)] < 0 { numbers[Int(id)] = target.intern(source.bytes(id)).id }
+      return numbers[Int(id)]
+    }
   }
 }

@@ -39,14 +39,20 @@ import Testing
       }
       return (keys(view, 0), entries)
     }
-    #expect(found?.0 == GroupField.required.map(\.key))
+    #expect(found?.0 == (GroupField.required + [.grouping]).map(\.key))
     #expect(
       found?.1 == [
         GroupField.CategoryEntry.allCases.map(\.key),
         GroupField.SummaryArgEntry.allCases.map(\.key),
       ])
-    #expect(GroupField.required == GroupField.allCases.filter { !$0.isSummary })
-    #expect(GroupField.allCases.suffix(2) == [.summary, .hiddenSummary])
+    let grouping = withView(result.lines.first ?? "") { view in
+      keys(view, view.member(0, "grouping") ?? 0)
+    }
+    #expect(grouping == GroupField.GroupingEntry.allCases.map(\.key))
+    // A key's position in `required` is its raw value; `grouping` and the summaries follow.
+    #expect(GroupField.required == GroupField.allCases.filter { !$0.isSummary && $0 != .grouping })
+    #expect(GroupField.required.enumerated().allSatisfy { $0.offset == $0.element.rawValue })
+    #expect(GroupField.allCases.suffix(3) == [.grouping, .summary, .hiddenSummary])
   }
 
   @Test func keyListFindsEachKeyAndNothingElse() {

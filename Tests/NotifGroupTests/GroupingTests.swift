@@ -238,7 +238,9 @@ import Testing
         == #"{"app":"com.example.chat","thread_id":"t","count":1,"unread_count":1,"new_count":1,"#
         + #""latest_at":"2026-11-22T09:00:00Z","leading":"# + record("a", thread: "t")
         + #","more_count":0,"more_weight":0,"more_categories":[],"more_summary_args":[],"#
-        + #""items":["# + record("a", thread: "t") + #"],"items_omitted":0}"#)
+        + #""items":["# + record("a", thread: "t") + #"],"items_omitted":0,"#
+        + #""grouping":{"by":"thread","sort":"time","order":"feed","limit":null,"#
+        + #""last_seen":null}}"#)
   }
 
   @Test func noRecordsNoGroups() {

@@ -539,6 +539,20 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     #expect(alone == expected)
   }
 
+  @Test(arguments: cases)
+  func readsBorrowedBytesAsAFile(_ name: String, _ input: [UInt8], _ expected: [ReadEvent])
+    throws
+  {
+    // Read in place, not copied: with no room after them, so a read past the end would show.
+    let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: input.count, alignment: 1)
+    defer { bytes.deallocate() }
+    bytes.copyBytes(from: input)
+    var reader = RecordReader(
+      borrowing: UnsafeRawBufferPointer(bytes), name: "input", line: 1, atStreamStart: true)
+    #expect(try collect(&reader) == expected)
+    #expect(Array(bytes) == input, "the bytes are left as they were")
+  }
+
   @Test func countsLinesFromTheLineGiven() throws {
     let events = try Array("\n{\"a\":1}\n{\"b\":}\n".utf8).withUnsafeBytes { pending in
       var reader = RecordReader(

@@ -25,6 +25,33 @@ private let group =
   #"{"app":"a","thread_id":null,"count":2,"unread_count":2,"new_count":0,"latest_at":"2026-11-22T09:00:00Z","leading":{"category":"chat","summary_arg_count":0},"more_count":1,"more_weight":3,"more_categories":[{"category":"chat","count":1,"weight":3}],"more_summary_args":[{"summary_arg":"Bo","count":1,"latest_at":"2026-11-22T08:00:00Z"}],"items":null,"items_omitted":2}"#
 
 struct SummarizeCommandTests {
+  /// notif-group's `grouping` is copied as it is, in its place, compact or not, old summaries
+  /// replaced or not; an object without it (an older notif-group's) is read as before.
+  @Test(arguments: [false, true])
+  func groupingIsPassedThroughUnchanged(_ hadSummary: Bool) throws {
+    let grouping =
+      #""grouping":{"by":"app","sort":"relevance","order":"chat","limit":3,"#
+      + #""last_seen":"2026-11-22T08:58:00.250Z"}"#
+    let old = hadSummary ? #","summary":"old","hidden_summary":null"# : ""
+    let object = String(group.dropLast()) + "," + grouping + old + "}"
+    for text in [object, object.replacing(",", with: ", ")] {
+      var out = ByteBuffer()
+      var warning: GroupObject.Problem? = nil
+      try withGroup(text) { view in
+        _ = try GroupObject.read(view, profile: .ios12, warning: &warning)
+        GroupObject.write(
+          view, isCompact: text == object, summary: "1 more", hidden: "2", into: &out)
+      }
+      #expect(
+        out.text
+          == String(group.dropLast()) + "," + grouping
+          + #","summary":"1 more","hidden_summary":"2"}"# + "\n")
+    }
+    var none: GroupObject.Problem? = nil
+    let facts = try withGroup(group) { try GroupObject.read($0, profile: .ios12, warning: &none) }
+    #expect(facts.count == 2)
+  }
+
   @Test func defaultsAreEnglishAndIOS12() throws {
     let configuration = try configure([])
     #expect(configuration.locale.identifier == "en")

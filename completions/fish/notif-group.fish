@@ -3,6 +3,7 @@
 
 complete -c notif-group -l by -x -a 'thread app none' -d 'What makes a group'
 complete -c notif-group -l format -x -a 'text github json' -d 'How to write diagnostics'
+complete -c notif-group -s j -l jobs -x -d 'Threads that group a large file'
 complete -c notif-group -l last-seen -x -d 'Count as new only records created after this time'
 complete -c notif-group -l limit -x -d 'Keep at most this many items per group'
 complete -c notif-group -l max-record-bytes -x -d 'Longest JSON text accepted (suffix k, m or g)'

@@ -1,0 +1,294 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A piece of a regular file cut after a line feed (or at the end of the file), and what a
+/// worker made of it (`results`).
+///
+/// The reading thread (`FileChunks.read`) fills the bytes and the fields that place them in the
+/// input, hands the chunk to a `WorkerPool`, and reads `results` once the pool says it is done.
+/// The bytes after `count` up to `filled` belong to the next chunk: the reading thread copies
+/// them there while a worker reads the first `count`.
+public final class FileChunk<Results>: @unchecked Sendable {
+  /// The most bytes the chunk holds.
+  public let capacity: Int
+  /// The chunk's bytes: `count` of them are its own.
+  public let bytes: UnsafeMutableRawPointer
+  /// The bytes read into `bytes`.
+  var filled = 0
+  /// The bytes of this chunk: up to and including its last line feed.
+  public internal(set) var count = 0
+  /// The input's name in diagnostics.
+  public internal(set) var name = ""
+  /// The line number of the first byte, which starts a line.
+  public internal(set) var line = 1
+  /// The line number of the byte after the chunk: the next chunk's first line.
+  public internal(set) var endLine = 1
+  /// Whether the chunk starts the input, where a byte order mark is skipped.
+  public internal(set) var atStreamStart = false
+  /// The chunk's place among all the chunks of a run, counted from `FileChunks.read`'s
+  /// `nextNumber`: numbers grow in input order, across files.
+  public internal(set) var number = 0
+  /// What the worker made of the chunk.
+  public var results: Results
+  /// The reader ended between texts (see `RecordReader.endedBetweenTexts`).
+  var endedBetweenTexts = false
+  /// The reader ended skipping the rest of a malformed text (`RecordReader.isSkipping`).
+  var endedSkipping = false
+
+  public init(capacity: Int, results: Results) {
+    self.capacity = capacity
+    self.results = results
+    bytes = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+  }
+
+  deinit {
+    bytes.deallocate()
+  }
+
+  /// Calls `body` with a reader of the chunk's JSON texts, as one reader of the whole input
+  /// would read them from the chunk's first line on; a worker reads the chunk so. The reader
+  /// has no file: it cannot fail, and ends with the chunk.
+  public func read<R>(maxRecordBytes: Int, _ body: (inout RecordReader) -> R) -> R {
+    var reader = RecordReader(
+      borrowing: UnsafeRawBufferPointer(start: bytes, count: count), name: name,
+      maxRecordBytes: maxRecordBytes, line: line, atStreamStart: atStreamStart)
+    let result = body(&reader)
+    endedBetweenTexts = reader.endedBetweenTexts
+    endedSkipping = reader.isSkipping
+    return result
+  }
+
+  /// Whether the results are what one reader of the whole input would have made of these
+  /// bytes, given that the chunk before (if any) was: true when the chunk ended between texts
+  /// (or was the last), so that the next one starts as a new reader would. `nextByte` is the
+  /// first byte of the next chunk, nil for the last chunk.
+  func readsAsWhole(nextByte: UInt8?) -> Bool {
+    guard let nextByte else { return true }
+    // A reader skipping a malformed text's remains stops at a line that starts a record.
+    return endedBetweenTexts
+      && (!endedSkipping || nextByte == UInt8(ascii: "{") || nextByte == UInt8(ascii: "["))
+  }
+}
+
+/// Reading a regular file in chunks that worker threads read at once, the results taken in
+/// input order, so that they are what one reader would have made: notif-group's `--jobs`.
+public enum FileChunks {
+  /// How `read` went: how many chunks it handed to `accept`, and whether one reader took over.
+  public struct Outcome: Equatable, Sendable {
+    public var accepted = 0
+    public var fellBack = false
+  }
+
+  /// Reads the regular file `fd` (named `name`) in the chunks of `ring` (a ring of at least two
+  /// chunks per worker and one more), which `workers` read while the next are filled. Each
+  /// chunk whose results are what one reader would have made goes to `accept`, in input order.
+  ///
+  /// From the first chunk that did not end between texts (a pretty-printed text cut in two, an
+  /// error at the cut), or a line longer than a chunk, or a failed read, the guess that the
+  /// input is one text per line was wrong: `rest` gets one reader for the rest of the file,
+  /// from that chunk's first byte, with that chunk's number, and nothing more goes to
+  /// `accept`. `nextNumber` is the number of the first chunk; on return, a number above every
+  /// one used, `rest`'s included.
+  ///
+  /// Every chunk handed to the workers is done when this returns.
+  public static func read<Results, Worker: ~Copyable, E: Error>(
+    _ fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<Results>],
+    workers: WorkerPool<FileChunk<Results>, Worker>, nextNumber: inout Int,
+    accept: (FileChunk<Results>) throws(E) -> Void,
+    rest: (consuming RecordReader, _ number: Int) throws(E) -> Void
+  ) throws(E) -> Outcome {
+    var reading = Reading(
+      fd: fd, name: name, maxRecordBytes: maxRecordBytes, ring: ring, workers: workers,
+      first: nextNumber)
+    defer { nextNumber = reading.first + reading.submitted + 1 }
+    try reading.run(accept: accept, rest: rest)
+    return reading.outcome
+  }
+
+  /// The state of one `read`: chunk k of the file is `ring[k % ring.count]`.
+  private struct Reading<Results, Worker: ~Copyable> {
+    let fd: Int32
+    let name: String
+    let maxRecordBytes: Int
+    let ring: [FileChunk<Results>]
+    let workers: WorkerPool<FileChunk<Results>, Worker>
+    let first: Int
+    var submitted = 0  // chunks handed to the workers
+    var accepted = 0  // chunks whose results went to `accept`
+    var line = 1  // the line number after the last chunk submitted
+    var outcome = Outcome()
+
+    init(
+      fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<Results>],
+      workers: WorkerPool<FileChunk<Results>, Worker>, first: Int
+    ) {
+      precondition(ring.count >= 2, "FileChunks.read: a ring of one chunk cannot overlap")
+      self.fd = fd
+      self.name = name
+      self.maxRecordBytes = maxRecordBytes
+      self.ring = ring
+      self.workers = workers
+      self.first = first
+    }
+
+    func chunk(_ index: Int) -> FileChunk<Results> { ring[index % ring.count] }
+
+    mutating func run<E: Error>(
+      accept: (FileChunk<Results>) throws(E) -> Void,
+      rest: (consuming RecordReader, Int) throws(E) -> Void
+    ) throws(E) {
+      // Whatever happens, no worker is left holding a chunk: the next file reuses them.
+      defer {
+        for index in accepted..<submitted { workers.wait(for: chunk(index)) }
+      }
+      var eof = false
+      while !eof {
+        if submitted - accepted == ring.count {
+          guard try acceptOrHandOver(accepted, accept: accept, rest: rest) else { return }
+        }
+        let current = chunk(submitted)
+        current.filled = 0
+        if submitted > 0 {  // the bytes after the last chunk's last line feed come first
+          let previous = chunk(submitted - 1)
+          current.filled = previous.filled - previous.count
+          current.bytes.copyMemory(
+            from: previous.bytes + previous.count, byteCount: current.filled)
+        }
+        var failed = false
+        while current.filled < current.capacity {
+          let count = systemRead(
+            fd, current.bytes + current.filled, current.capacity - current.filled)
+          if count > 0 {
+            current.filled += count
+          } else if count == 0 {
+            eof = true
+            break
+          } else if errno != EINTR {
+            failed = true  // the reader that takes over reads again, and reports the error
+            break
+          }
+        }
+        if eof {
+          current.count = current.filled
+        } else if !failed, let last = Self.lastLineFeed(current.bytes, current.filled) {
+          current.count = last + 1
+        } else {
+          // A line longer than a chunk, or a read error: take what the workers have, then
+          // one reader goes on from this chunk's bytes.
+          while accepted < submitted {
+            let next: UInt8? =
+              accepted + 1 < submitted
+              ? chunk(accepted + 1).bytes.load(as: UInt8.self)
+              : current.filled > 0 ? current.bytes.load(as: UInt8.self) : nil
+            guard try take(accepted, nextByte: next, accept: accept) else { break }
+          }
+          return try fallBack(from: accepted, then: current, 0, rest: rest)
+        }
+        if current.count == 0 { break }
+        current.name = name
+        current.line = line
+        current.atStreamStart = submitted == 0
+        current.number = first + submitted
+        line += Self.lineFeeds(
+          in: UnsafeRawBufferPointer(start: current.bytes, count: current.count))
+        current.endLine = line
+        workers.submit(current)
+        submitted += 1
+      }
+      while accepted < submitted {
+        guard try acceptOrHandOver(accepted, accept: accept, rest: rest) else { return }
+      }
+    }
+
+    /// Takes the results of chunk `index` (`take`); where they are not what one reader would
+    /// have made, one reader goes on from there to the end of the input (`fallBack`, after
+    /// the last chunk submitted), and it returns false.
+    mutating func acceptOrHandOver<E: Error>(
+      _ index: Int, accept: (FileChunk<Results>) throws(E) -> Void,
+      rest: (consuming RecordReader, Int) throws(E) -> Void
+    ) throws(E) -> Bool {
+      let next = index + 1 < submitted ? chunk(index + 1).bytes.load(as: UInt8.self) : nil
+      if try take(index, nextByte: next, accept: accept) { return true }
+      let last = chunk(submitted - 1)
+      try fallBack(from: index, then: last, last.count, rest: rest)
+      return false
+    }
+
+    /// Waits for chunk `index` and hands it to `accept` if its results are what one reader
+    /// would have made (see `FileChunk.readsAsWhole`); returns whether it did.
+    mutating func take<E: Error>(
+      _ index: Int, nextByte: UInt8?, accept: (FileChunk<Results>) throws(E) -> Void
+    ) throws(E) -> Bool {
+      let done = chunk(index)
+      workers.wait(for: done)
+      guard done.readsAsWhole(nextByte: nextByte) else { return false }
+      accepted += 1
+      outcome.accepted += 1
+      try accept(done)
+      return true
+    }
+
+    /// Hands `rest` one reader for the rest of the file, from the start of chunk `from`: the
+    /// bytes of chunks `from..<submitted`, then those of `tail` from `tailStart`, then the
+    /// rest of the file.
+    mutating func fallBack<E: Error>(
+      from start: Int, then tail: FileChunk<Results>, _ tailStart: Int,
+      rest: (consuming RecordReader, Int) throws(E) -> Void
+    ) throws(E) {
+      outcome.fellBack = true
+      var size = tail.filled - tailStart
+      for index in start..<submitted {
+        workers.wait(for: chunk(index))
+        size += chunk(index).count
+      }
+      let pending = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 16)
+      defer { pending.deallocate() }
+      var at = pending
+      for index in start..<submitted {
+        at.copyMemory(from: chunk(index).bytes, byteCount: chunk(index).count)
+        at += chunk(index).count
+      }
+      at.copyMemory(from: tail.bytes + tailStart, byteCount: tail.filled - tailStart)
+      let reader = RecordReader(
+        fd: fd, name: name, maxRecordBytes: maxRecordBytes,
+        pending: UnsafeRawBufferPointer(start: pending, count: size),
+        line: start < submitted ? chunk(start).line : line, atStreamStart: start == 0)
+      // Chunks from `start` on were never taken: their number is the reader's.
+      accepted = submitted
+      try rest(reader, first + start)
+    }
+
+    /// The offset of the last line feed in the first `count` bytes at `bytes`.
+    static func lastLineFeed(_ bytes: UnsafeRawPointer, _ count: Int) -> Int? {
+      var at = count - 1
+      while at >= 0 {
+        if bytes.load(fromByteOffset: at, as: UInt8.self) == 0x0A { return at }
+        at -= 1
+      }
+      return nil
+    }
+
+    /// The number of line feeds in `bytes`.
+    static func lineFeeds(in bytes: UnsafeRawBufferPointer) -> Int {
+      guard let base = bytes.baseAddress else { return 0 }
+      var count = 0
+      var from = base
+      let end = base + bytes.count
+      while from < end, let hit = memchr(from, 0x0A, from.distance(to: end)) {
+        count += 1
+        from = UnsafeRawPointer(hit) + 1
+      }
+      return count
+    }
+  }
+}
+
+/// `read(2)`, named apart from `FileChunks.read`.
+private func systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  read(fd, bytes, count)
+}

@@ -1,0 +1,172 @@
+import NotifJSON
+import NotifModel
+import Testing
+
+@testable import notif_group
+
+/// `--jobs`: a large file grouped in chunks by worker threads writes what one thread writes,
+/// records and diagnostics alike, whatever the chunk size and wherever the trouble falls.
+@Suite struct ChunkedGroupingTests {
+  /// What one run wrote, and how many chunks it took from the workers and fell back from.
+  struct Outcome: Equatable {
+    var status: NotifModel.ExitStatus
+    var stdout: String
+    var stderr: String
+  }
+
+  /// Runs notif-group on `input` (one file) with `arguments` and the chunk size given.
+  static func run(
+    _ input: String, _ arguments: [String], chunkSize: Int = GroupRun.defaultChunkSize
+  )
+    throws -> (Outcome, accepted: Int, fallBacks: Int)
+  {
+    try withFile(input) { path in
+      let out = temporaryFile(holding: "")
+      let err = temporaryFile(holding: "")
+      defer {
+        unlink(out)
+        unlink(err)
+      }
+      let scanned = try OptionScanner.scan(arguments + [path], GroupCommand.options)
+      let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
+      let outFD = open(out, O_WRONLY | O_TRUNC)
+      let errFD = open(err, O_WRONLY | O_TRUNC)
+      var stdout = OutputWriter(fd: outFD, name: "<stdout>")
+      var stderr = OutputWriter(fd: errFD, name: "<stderr>")
+      var run = GroupRun(
+        options: configuration.options, format: configuration.format, chunkSize: chunkSize)
+      let status = run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr)
+      close(outFD)
+      close(errFD)
+      return (
+        Outcome(
+          status: status, stdout: slurp(out),
+          stderr: slurp(err).replacing(path, with: "input")),
+        run.chunkCounts.accepted, run.chunkCounts.fallBacks
+      )
+    }
+  }
+
+  static let records = MergeTests.records(count: 300, seed: 5)
+  static let clean = records.map { $0 + "\n" }.joined()
+
+  /// Inputs that put every kind of trouble at chunk boundaries, for the chunk sizes used.
+  static let inputs: [(String, String)] = [
+    ("ndjson", clean),
+    (
+      "bad records and bad JSON among good ones",
+      records.enumerated().map { index, line in
+        switch index % 7 {
+        case 1: return #"{"id":"cut","created_at":"2026-11-22T09:0"#  // cut short
+        case 2: return "not json at all"
+        case 3: return #"{"id":"x","created_at":"soon"}"#
+        case 4: return line.replacing(#""summary_arg_count":1"#, with: #""summary_arg_count":0"#)
+        case 5: return #"{"id":"d","id":"d","created_at":"2026-11-22T09:00:00Z"}"#
+        default: return line
+        }
+      }.map { $0 + "\n" }.joined()
+    ),
+    (
+      "pretty-printed records among lines",
+      records.enumerated().map { index, line in
+        index % 9 == 4 ? line.replacing(",", with: ",\n  ") : line
+      }.map { $0 + "\n" }.joined()
+    ),
+    (
+      // One group, whichever spelling its records use and whichever worker grouped them.
+      "escaped spellings of one group in different chunks",
+      records.enumerated().map { index, line in
+        index % 3 == 0
+          ? line.replacing(#""app":"com.example.chat""#, with: #""app":"com.ex\u0061mple.chat""#)
+            .replacing(#""thread_id":"alice""#, with: #""thread_id":"\u0061lice""#) : line
+      }.map { $0 + "\n" }.joined()
+    ),
+    ("crlf", records.map { $0 + "\r\n" }.joined()),
+    ("byte order mark", "\u{FEFF}" + clean),
+    ("no final newline", String(clean.dropLast())),
+    (
+      "a long line",
+      records[..<40].map { $0 + "\n" }.joined()
+        + record("long", thread: "t", category: String(repeating: "c", count: 5000)) + "\n"
+        + records[40...].map { $0 + "\n" }.joined()
+    ),
+  ]
+
+  static let optionSets: [[String]] = [
+    [], ["--no-items"], ["--limit", "2", "--order", "chat"],
+    ["--by", "app", "--sort", "relevance"],
+    ["--by", "none", "--no-items"], ["--last-seen", "2026-11-22T09:02:00Z", "--format", "json"],
+  ]
+
+  @Test(arguments: inputs.map(\.0))
+  func chunkedGroupingWritesWhatOneThreadWrites(_ name: String) throws {
+    let input = try #require(Self.inputs.first { $0.0 == name }).1
+    for options in Self.optionSets {
+      let one = try Self.run(input, options + ["--jobs", "1"], chunkSize: 512)
+      #expect(one.accepted == 0 && one.fallBacks == 0)
+      for size in [64, 300, 1000, 4096, 20000] {
+        let many = try Self.run(input, options + ["--jobs", "3"], chunkSize: size)
+        #expect(many.0 == one.0, "\(options), chunks of \(size) bytes")
+        #expect(many.accepted > 0 || many.fallBacks > 0, "\(options), chunks of \(size) bytes")
+      }
+    }
+  }
+
+  @Test func cleanNDJSONIsGroupedInChunksToTheEnd() throws {
+    let input = Self.clean
+    for size in [1000, 4096, 20000] {  // longer than every line
+      let many = try Self.run(input, ["--jobs", "2", "--no-items"], chunkSize: size)
+      #expect(many.fallBacks == 0, "chunks of \(size) bytes")
+      #expect(many.accepted >= input.utf8.count / size, "chunks of \(size) bytes")
+    }
+  }
+
+  @Test func filesReadInChunksAndWholeKeepTheirOrder() throws {
+    // Three files: a big one in chunks, a small one whole, a big one in chunks again. Ties
+    // across files keep the order of the files.
+    let tied = (0..<200).map { record("t\($0)", thread: "t", at: "2026-11-22T09:00:00Z") }
+    let big = tied[..<120].map { $0 + "\n" }.joined()
+    let small = tied[120..<125].map { $0 + "\n" }.joined()
+    let rest = tied[125...].map { $0 + "\n" }.joined()
+    let whole = group(["--limit", "150"], inputs: [big + small + rest])
+    try withFile(big) { a in
+      try withFile(small) { b in
+        try withFile(rest) { c in
+          let scanned = try OptionScanner.scan(
+            ["--jobs", "2", "--limit", "150", a, b, c], GroupCommand.options)
+          let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
+          let out = temporaryFile(holding: "")
+          defer { unlink(out) }
+          let fd = open(out, O_WRONLY | O_TRUNC)
+          var stdout = OutputWriter(fd: fd, name: "<stdout>")
+          var stderr = OutputWriter(fd: fd, name: "<stderr>")
+          var run = GroupRun(options: configuration.options, chunkSize: 700)
+          #expect(
+            run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr) == .success)
+          close(fd)
+          #expect(run.chunkCounts.accepted > 4)
+          #expect(slurp(out) == whole.stdout)
+        }
+      }
+    }
+  }
+
+  @Test func aSmallFileIsGroupedWithoutThreads() throws {
+    let run = try Self.run(Self.clean, ["--jobs", "2"], chunkSize: Self.clean.utf8.count)
+    #expect(run.accepted == 0 && run.fallBacks == 0)
+  }
+
+  @Test func mergeReadsWithOneThread() throws {
+    let groups = group(["--no-items", "--by", "none"], Self.records).stdout
+    let run = try Self.run(groups, ["--merge", "--jobs", "2"], chunkSize: 100)
+    #expect(run.accepted == 0 && run.fallBacks == 0)
+    #expect(run.0.stdout == groups)
+  }
+
+  @Test(arguments: [["-j", "0"], ["--jobs", "65"], ["--jobs", "two"]])
+  func badJobsIsAUsageError(_ arguments: [String]) {
+    let result = group(arguments, [])
+    #expect(result.status == .failure)
+    #expect(result.stderr.hasPrefix("notif-group: --jobs: '"))
+  }
+}

@@ -1,0 +1,66 @@
+// Fuzz target `group-chunks`: notif-group's `--jobs`, which reads a regular file in chunks cut
+// after line feeds on worker threads (`GroupRun` over `FileChunks` and `RecordReader(borrowing:)`),
+// against one thread on the same file. The input is the file; its last byte picks the chunk
+// size (16 to 271 bytes, so that most inputs are cut many times) and the options (--no-items,
+// --limit 2 --order chat, --by app --sort relevance, --by none).
+//
+// Properties:
+//   (a) both runs exit 0, 1 or 2;
+//   (b) with 3 threads the run writes the bytes of one thread, on standard output and standard
+//       error alike, and exits with the same status.
+
+func fuzzGroupChunks(_ input: UnsafeRawBufferPointer) {
+  let flags = Int(input.last ?? 0)
+  let chunkSize = 16 + flags
+  let variants: [[String]] = [
+    ["--no-items"], ["--limit", "2", "--order", "chat"], ["--by", "app", "--sort", "relevance"],
+    ["--by", "none"],
+  ]
+  let options = variants[flags % variants.count]
+  let records = scratchPath("chunked-records.ndjson", holding: input)
+  let one = groupRun(options + ["--jobs", "1", records], chunkSize: chunkSize, output: "one")
+  let many = groupRun(options + ["--jobs", "3", records], chunkSize: chunkSize, output: "many")
+  require(
+    one.status == many.status,
+    "--jobs 3 exits \(many.status), --jobs 1 \(one.status), chunks of \(chunkSize) bytes")
+  require(
+    one.stdout == many.stdout,
+    "--jobs 3 wrote other groups than --jobs 1, \(options), chunks of \(chunkSize) bytes")
+  require(
+    one.stderr == many.stderr,
+    "--jobs 3 wrote other diagnostics than --jobs 1, \(options), chunks of \(chunkSize) bytes:\n"
+      + String(decoding: one.stderr, as: UTF8.self) + "then:\n"
+      + String(decoding: many.stderr, as: UTF8.self))
+}
+
+/// Runs notif-group's `GroupRun` on `arguments` with the chunk size given, its standard output
+/// and standard error to scratch files named after `output`; returns what it wrote.
+func groupRun(_ arguments: [String], chunkSize: Int, output: String)
+  -> (status: ExitStatus, stdout: [UInt8], stderr: [UInt8])
+{
+  let configuration: GroupCommand.Configuration
+  do {
+    let scanned = try OptionScanner.scan(arguments, GroupCommand.options)
+    configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
+  } catch {
+    fail("notif-group \(arguments): \(error)")
+  }
+  let outPath = scratchFolder + "/" + output + ".out"
+  let errPath = scratchFolder + "/" + output + ".err"
+  let outFD = open(outPath, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+  let errFD = open(errPath, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+  require(outFD >= 0 && errFD >= 0, "cannot create the scratch files: errno \(errno)")
+  defer {
+    close(outFD)
+    close(errFD)
+  }
+  var stdout = OutputWriter(fd: outFD, name: "<stdout>")
+  var stderr = OutputWriter(fd: errFD, name: "<stderr>")
+  var run = GroupRun(
+    options: configuration.options, format: configuration.format, chunkSize: chunkSize)
+  let status = run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr)
+  require(
+    [ExitStatus.success, .rejected, .failure].contains(status),
+    "notif-group \(arguments) exits \(status)")
+  return (status, contents(outFD, name: outPath), contents(errFD, name: errPath))
+}
