@@ -145,22 +145,6 @@ bench_records_week() {
   printf '%s\n' "$file"
 }
 
-# Prints the path of a file of COUNT records, made by notif-parse --now $bench_now from COUNT
-# payloads of bench/gen-payloads.py when missing: bench/data/records-COUNT.ndjson. (bench/group.sh
-# has its own copy, from before this one: the same file by the same steps.)
-bench_records() {
-  local count=$1 file payloads parse
-  file=$bench_data/records-$count.ndjson
-  if [[ ! -s $file ]]; then
-    payloads=$(bench_payloads "$count")
-    parse=$(bench_find_parse)
-    echo "bench: making $file (notif-parse --now $bench_now)" >&2
-    "$parse" --now "$bench_now" "$payloads" >"$file.tmp"
-    mv "$file.tmp" "$file"
-  fi
-  printf '%s\n' "$file"
-}
-
 # Sets `bytes` and `lines` to the size of FILE.
 bench_input() {
   bytes=$(wc -c <"$1")
