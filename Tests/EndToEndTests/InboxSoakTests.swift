@@ -172,7 +172,14 @@ import Testing
           return object?["id"] as? String
         })
       #expect(expected.count == count)
-      try Data().write(to: folder.appendingPathComponent("inbox.ndjson"))
+      // A store of records that never expire here, so that every sweep rewrites a real store
+      // and the kills land inside one.
+      let kept = (0..<20_000).map {
+        #"{"id":"p\#(String(format: "%06d", $0))","app":"com.example.chat","#
+          + #""created_at":"2026-11-29T12:00:00Z","body":"kept \#($0)"}"# + "\n"
+      }
+      try Data(kept.joined().utf8).write(to: folder.appendingPathComponent("inbox.ndjson"))
+      let everyRecord = expected.union((0..<20_000).map { String(format: "p%06d", $0) })
 
       let producer = Process()
       producer.executableURL = Binaries.url("notif-parse")
@@ -207,6 +214,8 @@ import Testing
       var sweeps = 0
       var killed = 0
       var feeding = true
+      // How long the last sweep that ran to its end took, to aim the kills inside one.
+      var sweepTime = 0.05
       while feeding || sweeps < 20 {
         if fed.wait(timeout: .now()) == .success { feeding = false }
         // Expire everything older than a day after `now`: each sweep archives what came.
@@ -220,15 +229,19 @@ import Testing
             ]
           )
           : ("notif-mark", ["--read", "--all", "--now", Safety.now, "--store", "inbox.ndjson"])
+        let started = Date()
         let sweep = try Self.start(tool, arguments, in: folder)
-        if dice.next(3) == 0 {
-          usleep(UInt32(dice.next(30_000)))
+        // One sweep in three at random, and more while kills that landed fall behind one in
+        // four (a kill can come after a short sweep ended).
+        if dice.next(3) == 0 || killed * 4 < sweeps {
+          usleep(UInt32(Double(dice.next(1000)) / 1000 * sweepTime * 0.7 * 1e6))
           kill(sweep.processIdentifier, SIGKILL)
         }
         sweep.waitUntilExit()
         if sweep.terminationReason == .uncaughtSignal {
           killed += 1
         } else {
+          sweepTime = Date().timeIntervalSince(started)
           #expect(sweep.terminationStatus == 0, "sweep \(sweeps) failed")
         }
         sweeps += 1
@@ -238,8 +251,8 @@ import Testing
       #expect(producer.terminationStatus == 0)
       let last = try Safety.sweep(folder)
       #expect(last.status == 0, "\(String(decoding: last.stderr, as: UTF8.self))")
-      #expect(sweeps >= 20 && killed >= 2, "\(sweeps) sweeps, \(killed) killed")
-      Self.expectEachOnce(folder, expected, "after \(sweeps) sweeps")
+      #expect(sweeps >= 20 && killed >= 4, "\(sweeps) sweeps, \(killed) killed")
+      Self.expectEachOnce(folder, everyRecord, "after \(sweeps) sweeps")
     }
   }
 
