@@ -22,7 +22,7 @@ import NotifJSON
 ///    skipped the lock); `fsync`s the new store, renames it over the store and syncs the
 ///    directory, then removes the journal. Last, it drains the old store: what a process that
 ///    skipped the lock appends to it goes to the end of the new store until no process has the
-///    old one open for writing any more (at most `drainTimeLimit`), so that an append that
+///    old one open for writing any more (at most `drainPolls` looks), so that an append that
 ///    opened the store before the rename and writes after it is not lost with the old file.
 ///
 /// Every record is in the store or the archive at every instant: the archive is durable before
@@ -51,7 +51,6 @@ public struct StoreRewrite: ~Copyable {
   /// The bytes of the store the sweep read (`StoreSession.length`): what is past them when the
   /// store is replaced was appended without the lock, and is taken in as it is.
   private let sweptLength: Int64
-  private let monotonicClock: () -> Double
   private var storeFD: Int32 = -1
   private var tempFD: Int32 = -1
   private var archiveFD: Int32 = -1
@@ -78,14 +77,15 @@ public struct StoreRewrite: ~Copyable {
   /// draining it: what that process writes from then on is lost with the old file.
   public private(set) var heldOpenAfterReplacing = false
 
-  /// How long `commit` drains the old store at most, in seconds: a process that keeps it open
-  /// (`daemon >> store`) is not waited for.
-  static let drainTimeLimit = 1.0
+  /// How many times `commit` looks at the old store at most, 1 ms apart (about a second in
+  /// all): a process that keeps it open (`daemon >> store`) is not waited for. Counts, not a
+  /// clock, bound the drain: nothing the clock does can make it longer.
+  static let drainPolls = 1000
   /// Where it cannot be told whether a process has the old store open for writing (see
-  /// `openForWriting`), how long the old store must stay unchanged before `commit` stops
-  /// draining it, in seconds: longer than an appender takes from opening the store to writing
-  /// (a shell's `>>` runs a program in between).
-  static let drainQuietTime = 0.05
+  /// `openForWriting`), how many looks in a row must find the old store unchanged before
+  /// `commit` stops draining it (about 50 ms): longer than an appender takes from opening the
+  /// store to writing (a shell's `>>` runs a program in between).
+  static let drainQuietPolls = 50
   /// Called between the rename and the drain: tests append to the old store there.
   var afterReplacing: (() -> Void)?
 
@@ -198,11 +198,10 @@ public struct StoreRewrite: ~Copyable {
   /// not records to `quarantine`, if given. Nothing is created until `start`.
   public init(
     store: String, storeStatus: stat, sweptLength: Int64 = .max, archive: String?,
-    quarantine: String? = nil, pid: Int32, monotonicClock: @escaping () -> Double = { 0 }
+    quarantine: String? = nil, pid: Int32
   ) {
     storePath = store
     self.sweptLength = sweptLength
-    self.monotonicClock = monotonicClock
     archivePath = archive
     quarantinePath = quarantine
     journalPath = Self.journalPath(store: store)
@@ -423,17 +422,17 @@ public struct StoreRewrite: ~Copyable {
   /// After the rename: appends to the new store, which appenders that skip the lock now open,
   /// what is appended to the old one from `offset` on, whole lines in one write each, until no
   /// process has the old store open for writing (it is unlinked: none can open it again), or,
-  /// where that cannot be told, until it has been unchanged for `drainQuietTime`; at most for
-  /// `drainTimeLimit`. A last line still unfinished then is taken in as it is: nothing is
-  /// dropped.
+  /// where that cannot be told, until it has been unchanged for `drainQuietPolls` looks; at
+  /// most `drainPolls` looks. A last line still unfinished then is taken in as it is: nothing
+  /// is dropped.
   private mutating func drainOldStore(from offset: Int64) throws(SystemError) {
     guard sweptLength != .max else { return }
     let flags = fcntl(tempFD, F_GETFL)
     guard flags >= 0, fcntl(tempFD, F_SETFL, flags | O_APPEND) == 0 else {
       throw SystemError(path: storePath, doing: "cannot append to the new store", errno: errno)
     }
-    let started = monotonicClock()
-    var changedAt = started
+    var polls = 0
+    var unchanged = 0
     var done = offset
     var seen = offset
     var wrote = false
@@ -441,14 +440,16 @@ public struct StoreRewrite: ~Copyable {
       let writing = Self.openForWriting(storeFD)
       // Read after the answer: every write before it is in the size.
       let size = try Self.size(storeFD, storePath)
-      let now = monotonicClock()
+      polls += 1
       if size != seen {
         seen = size
-        changedAt = now
+        unchanged = 0
+      } else {
+        unchanged += 1
       }
-      let timeUp = now - started >= Self.drainTimeLimit
       let finished =
-        timeUp || writing == false || (writing == nil && now - changedAt >= Self.drainQuietTime)
+        polls >= Self.drainPolls || writing == false
+        || (writing == nil && unchanged >= Self.drainQuietPolls)
       heldOpenAfterReplacing = finished && writing == true
       let end = finished ? size : Self.endOfLastLine(storeFD, in: done..<size) ?? done
       if end > done {

@@ -59,25 +59,28 @@ public struct StoreSession: ~Copyable {
     self.lock = lock
     self.fd = fd
     self.status = status
-    length = Self.sweptLength(fd: fd, size: Int64(status.st_size), monotonicClock: monotonicClock)
+    length = Self.sweptLength(fd: fd, size: Int64(status.st_size))
   }
 
-  /// How long a sweep waits for an unfinished last line to end before it takes the line as
-  /// it is, in seconds.
-  static let unfinishedLineWait = 0.1
+  /// How many times a sweep looks again, 5 ms apart (about 0.1 s in all), for an unfinished
+  /// last line to end before it takes the line as it is. A count, not a clock: nothing the
+  /// clock does can make the wait longer.
+  static let unfinishedLinePolls = 20
 
   /// The length of the store that a sweep reads: its size, when it ends with a line feed.
   ///
   /// A last line without one is an append in progress by a process that skips the lock, or a
-  /// store whose last line never got one. The sweep waits up to `unfinishedLineWait` for the
-  /// store to end with a line feed (taking the new size); when it does not, the sweep reads to
-  /// the end of the last complete line if the store is still growing (the rest is taken in at
-  /// the end of the sweep), or the whole store if it is not (the line is a record without its
-  /// line feed, which the sweep's copy gets).
-  static func sweptLength(fd: Int32, size: Int64, monotonicClock: () -> Double) -> Int64 {
+  /// store whose last line never got one. The sweep looks again up to `unfinishedLinePolls`
+  /// times, calling `waiting` between two looks, for the store to end with a line feed (taking
+  /// the new size); when it does not, the sweep reads to the end of the last complete line if
+  /// the store grew meanwhile (the rest is taken in at the end of the sweep), or the whole store
+  /// if it did not (the line is a record without its line feed, which the sweep's copy gets).
+  static func sweptLength(
+    fd: Int32, size: Int64, waiting: () -> Void = { usleep(5_000) }
+  ) -> Int64 {
     var size = size
     var growing = false
-    let deadline = monotonicClock() + unfinishedLineWait
+    var polls = 0
     while size > 0 && lastByte(fd, size) != 0x0A {
       var status = stat()
       let grown = fstat(fd, &status) == 0 ? Int64(status.st_size) : size
@@ -86,10 +89,11 @@ public struct StoreSession: ~Copyable {
         growing = true
         continue
       }
-      guard monotonicClock() < deadline else {
+      guard polls < unfinishedLinePolls else {
         return growing ? StoreRewrite.endOfLastLine(fd, in: 0..<size) ?? 0 : size
       }
-      usleep(5_000)
+      polls += 1
+      waiting()
     }
     return size
   }

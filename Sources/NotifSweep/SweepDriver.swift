@@ -163,8 +163,7 @@ public struct SweepDriver: ~Copyable {
     }
     rewrite = StoreRewrite(
       store: store, storeStatus: session.status, sweptLength: session.length,
-      archive: options.archive, quarantine: options.quarantine, pid: pid,
-      monotonicClock: monotonicClock)
+      archive: options.archive, quarantine: options.quarantine, pid: pid)
     destination = .storeBeforeFirstChange
     do throws(SystemError) {
       try passes.sweep(inputs, &self)
