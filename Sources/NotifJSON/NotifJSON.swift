@@ -1,6 +1,6 @@
 // NotifJSON: the byte-level engine every notif tool runs on. Users: all of them (notif-parse,
-// notif-group, notif-summarize, notif-expire, notif-mark), directly and through NotifModel and
-// NotifSweep.
+// notif-group, notif-summarize, notif-expire, notif-mark, notif-show), directly and through
+// NotifModel and NotifSweep.
 //
 // What is here: reading input in large blocks (`RecordReader` for JSON texts in any layout,
 // `LineReader` for lines kept byte for byte; both can say when the next read from a pipe would
