@@ -76,7 +76,8 @@ public final class FileChunk<Results>: @unchecked Sendable {
 }
 
 /// Reading a regular file in chunks that worker threads read at once, the results taken in
-/// input order, so that they are what one reader would have made: notif-group's `--jobs`.
+/// input order, so that they are what one reader would have made: the `--jobs` of notif-parse
+/// and notif-group.
 public enum FileChunks {
   /// How `read` went: how many chunks it handed to `accept`, and whether one reader took over.
   public struct Outcome: Equatable, Sendable {
@@ -175,7 +176,7 @@ public enum FileChunks {
         }
         if eof {
           current.count = current.filled
-        } else if !failed, let last = Self.lastLineFeed(current.bytes, current.filled) {
+        } else if !failed, let last = FileChunks.lastLineFeed(current.bytes, current.filled) {
           current.count = last + 1
         } else {
           // A line longer than a chunk, or a read error: take what the workers have, then
@@ -194,7 +195,7 @@ public enum FileChunks {
         current.line = line
         current.atStreamStart = submitted == 0
         current.number = first + submitted
-        line += Self.lineFeeds(
+        line += FileChunks.lineFeeds(
           in: UnsafeRawBufferPointer(start: current.bytes, count: current.count))
         current.endLine = line
         workers.submit(current)
@@ -262,29 +263,29 @@ public enum FileChunks {
       accepted = submitted
       try rest(reader, first + start)
     }
+  }
 
-    /// The offset of the last line feed in the first `count` bytes at `bytes`.
-    static func lastLineFeed(_ bytes: UnsafeRawPointer, _ count: Int) -> Int? {
-      var at = count - 1
-      while at >= 0 {
-        if bytes.load(fromByteOffset: at, as: UInt8.self) == 0x0A { return at }
-        at -= 1
-      }
-      return nil
+  /// The offset of the last line feed in the first `count` bytes at `bytes`.
+  static func lastLineFeed(_ bytes: UnsafeRawPointer, _ count: Int) -> Int? {
+    var at = count - 1
+    while at >= 0 {
+      if bytes.load(fromByteOffset: at, as: UInt8.self) == 0x0A { return at }
+      at -= 1
     }
+    return nil
+  }
 
-    /// The number of line feeds in `bytes`.
-    static func lineFeeds(in bytes: UnsafeRawBufferPointer) -> Int {
-      guard let base = bytes.baseAddress else { return 0 }
-      var count = 0
-      var from = base
-      let end = base + bytes.count
-      while from < end, let hit = memchr(from, 0x0A, from.distance(to: end)) {
-        count += 1
-        from = UnsafeRawPointer(hit) + 1
-      }
-      return count
+  /// The number of line feeds in `bytes`.
+  static func lineFeeds(in bytes: UnsafeRawBufferPointer) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    var count = 0
+    var from = base
+    let end = base + bytes.count
+    while from < end, let hit = memchr(from, 0x0A, from.distance(to: end)) {
+      count += 1
+      from = UnsafeRawPointer(hit) + 1
     }
+    return count
   }
 }
 

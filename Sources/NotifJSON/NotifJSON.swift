@@ -1,6 +1,6 @@
 // NotifJSON: the byte-level engine every notif tool runs on. Users: all of them (notif-parse,
-// notif-group, notif-summarize, notif-expire, notif-mark), directly and through NotifModel and
-// NotifSweep.
+// notif-group, notif-summarize, notif-expire, notif-mark, notif-show), directly and through
+// NotifModel and NotifSweep.
 //
 // What is here: reading input in large blocks (`RecordReader` for JSON texts in any layout,
 // `LineReader` for lines kept byte for byte; both can say when the next read from a pipe would
@@ -11,7 +11,7 @@
 // (`Platform.swift`), and the one thread pool (`WorkerPool`: POSIX threads, each with its own
 // state, doing jobs in order), used by notif-parse (`--jobs`, chunks), notif-group (`--jobs`)
 // and notif-expire (sweep batches); `FileChunks` cuts a regular file into pieces after line
-// feeds for such a pool and takes the results in input order (notif-group; notif-parse has its
-// own copy in `ParseRun` for now). Nothing here knows what a notification is: no record fields, no times, no
-// diagnostics' wording. It never reads the clock, the environment or standard input on its own,
-// never prints and never exits.
+// feeds for such a pool and takes the results in input order (notif-parse and notif-group).
+// Nothing here knows what a notification is: no record fields, no times, no diagnostics'
+// wording. It never reads the clock, the environment or standard input on its own, never
+// prints and never exits.

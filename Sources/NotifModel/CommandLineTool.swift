@@ -2,7 +2,7 @@ import NotifJSON
 
 /// The command-line plumbing every notif tool shares: `--help` and `--version`, the usage
 /// error (message, usage line, exit 2), and the option values several tools read the same way
-/// (`--format`, `--max-record-bytes`; `--now` is `ToolEnvironment.now`).
+/// (`--format`, `--max-record-bytes`, `--jobs`; `--now` is `ToolEnvironment.now`).
 ///
 /// Each tool keeps its own name, version, usage and help text and hands them here. Output goes
 /// only through the writers the tool passes in; nothing here reads the clock or the

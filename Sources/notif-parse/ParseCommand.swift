@@ -47,12 +47,6 @@ struct ParseCommand: ToolCommand {
     .flag("version"),
   ]
 
-  /// Threads when `--jobs` is not given: one per core, at most 2, so that a run on a shared
-  /// machine takes a fair share; more can be asked for.
-  static var defaultJobs: Int {
-    min(max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1), 2)
-  }
-
   /// What the command line asked for.
   struct Configuration {
     var check = false
@@ -62,7 +56,7 @@ struct ParseCommand: ToolCommand {
     var categoriesPath: String?
     var format = DiagnosticFormat.text
     var maxRecordBytes = 1 << 20
-    var jobs = ParseCommand.defaultJobs
+    var jobs = CommandLineTool.defaultJobs
     /// `--store`: the inbox the records are appended to, instead of standard output.
     var storePath: String?
     var defaults: InputDefaults
@@ -108,13 +102,8 @@ struct ParseCommand: ToolCommand {
     if let bytes = try CommandLineTool.maxRecordBytes(scanned) {
       configuration.maxRecordBytes = bytes
     }
-    if let jobs = scanned.last("jobs") {
-      guard jobs.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let count = Int(jobs),
-        (1...64).contains(count)
-      else {
-        throw UsageError("--jobs: '\(jobs)' is not a number of threads from 1 to 64")
-      }
-      configuration.jobs = count
+    if let jobs = try CommandLineTool.jobs(scanned) {
+      configuration.jobs = jobs
     }
     if let app = configuration.defaults.app, app.isEmpty {
       throw UsageError("--app: the bundle identifier is empty")

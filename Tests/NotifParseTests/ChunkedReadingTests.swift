@@ -231,23 +231,29 @@ private let chunkSizes = [24, 64, 100, 257, 1000, 4096]
     }
   }
 
+  @Test(arguments: craftedInputs.map(\.0))
+  func chunkedReadingAppendsToTheStoreWhatOneReaderAppends(_ name: String) throws {
+    let input = try #require(craftedInputs.first { $0.0 == name }).1
+    let one = TemporaryFile()
+    defer { for path in [one.path, one.path + ".lock"] { unlink(path) } }
+    let byOne = try run(input, ["--store", one.path, "--jobs", "1"])
+    #expect(!one.contents.isEmpty)
+    for size in [64, 257, 4096] {
+      let many = TemporaryFile()
+      defer { for path in [many.path, many.path + ".lock"] { unlink(path) } }
+      let byMany = try run(input, ["--store", many.path, "--jobs", "3"], chunkSize: size)
+      #expect(byMany.0 == byOne.0, "chunks of \(size) bytes")
+      #expect(many.contents == one.contents, "chunks of \(size) bytes")
+      if input.count > size {
+        #expect(byMany.written > 0 || byMany.fallBacks > 0, "chunks of \(size) bytes")
+      }
+    }
+  }
+
   @Test func aSmallFileIsReadWithoutThreads() throws {
     let input = craftedInputs[0].1
     let parse = try run(input, ["--jobs", "2"], chunkSize: input.count)
     #expect(parse.written == 0 && parse.fallBacks == 0)
-  }
-
-  @Test(arguments: [
-    (Array("a\nbc\n\nd".utf8), 3, 5), (Array("abc".utf8), 0, nil), ([], 0, nil),
-    (Array("\n".utf8), 1, 0),
-  ])
-  func findsLineFeeds(_ bytes: [UInt8], _ count: Int, _ last: Int?) {
-    bytes.withUnsafeBytes { raw in
-      #expect(ParseRun.lineFeeds(in: raw) == count)
-      if let base = raw.baseAddress {
-        #expect(ParseRun.lastLineFeed(base, raw.count) == last)
-      }
-    }
   }
 }
 
