@@ -58,7 +58,7 @@ extension Grouper {
     for field in [GroupField.app, .threadID]
     where view.kind(value(field)) != .string && view.kind(value(field)) != .null {
       throw bad(
-        "'\(field.key)' is \(FieldReader.kindName(view.kind(value(field)))), not a string or null",
+        "'\(field.key)' is \(view.kind(value(field)).phrase), not a string or null",
         value(field), view)
     }
     let total = try integer(view, value(.count), GroupField.count.key, from: 1)
@@ -74,7 +74,7 @@ extension Grouper {
     let major = takeMajor()
     guard view.kind(leading) == .object else {
       throw bad(
-        "'\(GroupField.leading.key)' is \(FieldReader.kindName(view.kind(leading))), not an object",
+        "'\(GroupField.leading.key)' is \(view.kind(leading).phrase), not an object",
         leading, view)
     }
     let leader = try record(view, leading, &fieldReader, major: major, minor: -1)
@@ -97,7 +97,7 @@ extension Grouper {
         let category = view.kind(name)
         guard category == .string || category == .null else {
           throw bad(
-            "'\(Entry.category.key)' is \(FieldReader.kindName(category)), not a string or null",
+            "'\(Entry.category.key)' is \(category.phrase), not a string or null",
             name, view)
         }
         let id = category == .null ? -1 : internString(view, name, into: self.categories)
@@ -144,7 +144,7 @@ extension Grouper {
         do throws(Problem) {
           guard view.kind(element) == .object else {
             throw bad(
-              "an item is \(FieldReader.kindName(view.kind(element))), not an object",
+              "an item is \(view.kind(element).phrase), not an object",
               element, view)
           }
           let item = try record(view, element, &fieldReader, major: major, minor: position)
@@ -159,7 +159,7 @@ extension Grouper {
       part.items = list
     default:
       throw bad(
-        "'\(GroupField.items.key)' is \(FieldReader.kindName(view.kind(items))), not an array or null",
+        "'\(GroupField.items.key)' is \(view.kind(items).phrase), not an array or null",
         items, view)
     }
     guard kept <= total else {
@@ -235,7 +235,7 @@ extension Grouper {
   private func expectArray(_ view: JSONView, _ index: Int, _ field: GroupField) throws(Problem) {
     guard view.kind(index) == .array else {
       throw bad(
-        "'\(field.key)' is \(FieldReader.kindName(view.kind(index))), not an array", index,
+        "'\(field.key)' is \(view.kind(index).phrase), not an array", index,
         view)
     }
   }
@@ -247,7 +247,7 @@ extension Grouper {
   {
     guard view.kind(index) == .object else {
       throw bad(
-        "an entry is \(FieldReader.kindName(view.kind(index))), not an object", index,
+        "an entry is \(view.kind(index).phrase), not an object", index,
         view)
     }
     var fields = [Int](repeating: -1, count: keys.count)

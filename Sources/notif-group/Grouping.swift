@@ -73,7 +73,7 @@ struct Grouping: Equatable, Sendable {
     }
     let name = GroupField.grouping.key
     guard view.kind(index) == .object else {
-      throw bad("'\(name)' is \(FieldReader.kindName(view.kind(index))), not an object", index)
+      throw bad("'\(name)' is \(view.kind(index).phrase), not an object", index)
     }
     var found = [Int](repeating: -1, count: Entry.allCases.count)
     var unknown = -1

@@ -87,7 +87,7 @@ struct FieldReader {
         throw Problem(
           code: "BadType",
           message:
-            "'\(RecordField.relevance.key)' is \(Self.kindName(view.kind(fields.relevance))), not a number",
+            "'\(RecordField.relevance.key)' is \(view.kind(fields.relevance).phrase), not a number",
           offset: Int(view.tokens[fields.relevance].start))
       }
     }
@@ -111,7 +111,7 @@ struct FieldReader {
     guard view.kind(index) == .string else {
       throw Problem(
         code: "BadCreatedAt",
-        message: "'\(name())' is \(Self.kindName(view.kind(index))), not an RFC 3339 time",
+        message: "'\(name())' is \(view.kind(index).phrase), not an RFC 3339 time",
         offset: offset)
     }
     let raw = view.rawString(index)
@@ -146,19 +146,8 @@ struct FieldReader {
     let kind = view.kind(index)
     guard kind == .string || kind == .null else {
       throw Problem(
-        code: "BadType", message: "'\(field.key)' is \(Self.kindName(kind)), not a string or null",
+        code: "BadType", message: "'\(field.key)' is \(kind.phrase), not a string or null",
         offset: Int(view.tokens[index].start))
-    }
-  }
-
-  static func kindName(_ kind: JSONKind) -> String {
-    switch kind {
-    case .object: return "an object"
-    case .array: return "an array"
-    case .string: return "a string"
-    case .number: return "a number"
-    case .bool: return "a boolean"
-    case .null: return "null"
     }
   }
 

@@ -276,7 +276,7 @@ struct EntryReader {
     guard view.kind(index) == .string else {
       throw ShowProblem(
         code: "BadCreatedAt",
-        message: "'\(name)' is \(Self.kindName(view.kind(index))), not an RFC 3339 time",
+        message: "'\(name)' is \(view.kind(index).phrase), not an RFC 3339 time",
         offset: offset)
     }
     let raw = view.rawString(index)
@@ -306,18 +306,7 @@ struct EntryReader {
     _ view: JSONView, _ index: Int, _ field: RecordField, _ kind: JSONKind, wanted: String
   ) -> ShowProblem {
     ShowProblem(
-      code: "BadType", message: "'\(field.key)' is \(kindName(kind)), not \(wanted)",
+      code: "BadType", message: "'\(field.key)' is \(kind.phrase), not \(wanted)",
       offset: Int(view.tokens[index].start))
-  }
-
-  static func kindName(_ kind: JSONKind) -> String {
-    switch kind {
-    case .object: return "an object"
-    case .array: return "an array"
-    case .string: return "a string"
-    case .number: return "a number"
-    case .bool: return "a boolean"
-    case .null: return "null"
-    }
   }
 }
