@@ -39,7 +39,7 @@ struct Grouper {
 
   // MARK: - Records
 
-  /// Adds a checked record: `fields` and `facts` come from `RecordFields` and `FieldReader`.
+  /// Adds a checked record: `fields` and `facts` come from `RecordFields` and `RecordFieldReader`.
   mutating func add(
     record view: JSONView, isCompact: Bool, fields: RecordFields, facts: RecordFacts
   ) {

@@ -62,14 +62,14 @@ struct Grouping: Equatable, Sendable {
   /// Reads the `grouping` object at `index` of `view`; the byte offsets of its values, by
   /// `GroupField.GroupingEntry.rawValue`, go to `offsets`.
   ///
-  /// - Throws: `Problem` (`BadGroupObject`) when it is not an object of exactly the five keys
+  /// - Throws: `RecordProblem` (`BadGroupObject`) when it is not an object of exactly the five keys
   ///   with values notif-group can write.
   static func read(
-    _ view: JSONView, _ index: Int, offsets: inout [Int], fieldReader: inout FieldReader
-  ) throws(Problem) -> Grouping {
+    _ view: JSONView, _ index: Int, offsets: inout [Int], fieldReader: inout RecordFieldReader
+  ) throws(RecordProblem) -> Grouping {
     typealias Entry = GroupField.GroupingEntry
-    func bad(_ message: String, _ at: Int) -> Problem {
-      Problem(code: "BadGroupObject", message: message, offset: Int(view.tokens[at].start))
+    func bad(_ message: String, _ at: Int) -> RecordProblem {
+      RecordProblem(code: "BadGroupObject", message: message, offset: Int(view.tokens[at].start))
     }
     let name = GroupField.grouping.key
     guard view.kind(index) == .object else {
@@ -92,7 +92,7 @@ struct Grouping: Equatable, Sendable {
       throw bad("'\(name)' has no '\(Entry.allCases[missing].key)'", index)
     }
     offsets = found.map { Int(view.tokens[$0].start) }
-    func word(_ entry: Entry, _ allowed: String) throws(Problem) -> String {
+    func word(_ entry: Entry, _ allowed: String) throws(RecordProblem) -> String {
       let at = found[entry.rawValue]
       guard let text = view.stringValue(at) else {
         throw bad("'\(name).\(entry.key)' is not \(allowed)", at)
@@ -123,7 +123,7 @@ struct Grouping: Equatable, Sendable {
       do {
         lastSeen = try fieldReader.time(view, lastSeenIndex, name: "\(name).last_seen")
       } catch {
-        throw Problem(code: "BadGroupObject", message: error.message, offset: error.offset)
+        throw RecordProblem(code: "BadGroupObject", message: error.message, offset: error.offset)
       }
     }
     return Grouping(by: by, ranking: ranking, order: order, limit: limit, lastSeen: lastSeen)

@@ -88,14 +88,14 @@ struct ShowRun {
 
   /// Reads the JSON text in `view` and keeps what it shows when the view shows it; returns the
   /// problem that rejects it, if any.
-  private mutating func take(_ view: JSONView) -> ShowProblem? {
+  private mutating func take(_ view: JSONView) -> RecordProblem? {
     let major = nextMajor
     nextMajor += 1
     guard view.kind(0) == .object else {
-      return ShowProblem(code: "NotAnObject", message: "the JSON text is not an object", offset: 0)
+      return .notAnObject
     }
     let fields = ShownFields(view)
-    do throws(ShowProblem) {
+    do throws(RecordProblem) {
       let entry: ShownEntry
       if fields.leading >= 0 {
         let ranking = options.ranking

@@ -66,6 +66,103 @@ import Testing
   }
 }
 
+@Suite struct RecordFieldReaderTests {
+  /// Reads `created_at` and `relevance` of the record `text` as a list does; the problem's
+  /// message when it is rejected.
+  static func read(_ text: String, wanted: StaticString = "a number") -> String {
+    let read = withView(of: text) { view -> String in
+      var createdAt = -1
+      var relevance = -1
+      view.forEachMember(of: 0) { key, value in
+        if view.keyEquals(key, "created_at") { createdAt = value }
+        if view.keyEquals(key, "relevance") { relevance = value }
+      }
+      var reader = RecordFieldReader()
+      do throws(RecordProblem) {
+        let time = try reader.createdAt(view, createdAt, record: 0)
+        let rank = try RecordFieldReader.relevance(view, relevance, wanted: wanted)
+        return "\(time) \(rank)"
+      } catch {
+        return "\(error.code) at \(error.offset): \(error.message)"
+      }
+    }
+    return read ?? "not JSON"
+  }
+
+  @Test(arguments: [
+    (#"{"created_at":"2026-11-22T08:00:00Z","relevance":0.75}"#, "2026-11-22T08:00:00Z 0.75"),
+    (#"{"created_at":"2026-11-22T08:00:00Z","relevance":null}"#, "2026-11-22T08:00:00Z 0.0"),
+    (#"{"created_at":"2026-11-22T08:00:00\u005a"}"#, "2026-11-22T08:00:00Z 0.0"),
+    (#"{"id":"a"}"#, "BadCreatedAt at 0: the record has no 'created_at'"),
+    (
+      #"{"created_at":1}"#,
+      "BadCreatedAt at 14: 'created_at' is a number, not an RFC 3339 time"
+    ),
+    (
+      #"{"created_at":"2026-02-30T08:00:00Z"}"#,
+      "BadCreatedAt at 14: 'created_at' is not an RFC 3339 time: '2026-02-30T08:00:00Z'"
+    ),
+    (
+      #"{"created_at":"2026-11-22T08:00:00Z","relevance":"high"}"#,
+      "BadType at 49: 'relevance' is a string, not a number"
+    ),
+  ])
+  func readsAndChecksWhatRecordsRankBy(_ text: String, _ expected: String) {
+    #expect(Self.read(text) == expected)
+  }
+
+  @Test func saysWhatEachToolWantsOfRelevance() {
+    #expect(
+      Self.read(
+        #"{"created_at":"2026-11-22T08:00:00Z","relevance":[]}"#, wanted: "a number or null")
+        == "BadType at 49: 'relevance' is an array, not a number or null")
+  }
+
+  /// The last time parsed is kept: the same text again gives the same instant, another text its
+  /// own, and a bad one after a good one is still rejected.
+  @Test func keepsTheLastTimeWithoutMixingThemUp() throws {
+    let text =
+      #"["2026-11-22T08:00:00Z","2026-11-22T08:00:00Z","2026-11-22T09:30:00Z","2026-11-22T09:30:00X"]"#
+    let read = try #require(
+      withView(of: text) { view -> [String] in
+        var reader = RecordFieldReader()
+        var times: [String] = []
+        view.forEachElement(of: 0) { element in
+          do throws(RecordProblem) {
+            times.append("\(try reader.time(view, element, name: "at"))")
+          } catch {
+            times.append(error.code)
+          }
+        }
+        return times
+      })
+    #expect(
+      read == [
+        "2026-11-22T08:00:00Z", "2026-11-22T08:00:00Z", "2026-11-22T09:30:00Z", "BadCreatedAt",
+      ])
+  }
+
+  @Test func stringFieldsAreStringsOrNull() throws {
+    let text = #"{"app":"a","category":null,"title":{}}"#
+    let problems = try #require(
+      withView(of: text) { view -> [String] in
+        var problems: [String] = []
+        let fields: [RecordField] = [.app, .category, .title]
+        var position = 0
+        view.forEachMember(of: 0) { _, value in
+          do throws(RecordProblem) {
+            try RecordFieldReader.checkStringOrNull(view, value, fields[position])
+          } catch {
+            problems.append("\(error.code): \(error.message)")
+          }
+          position += 1
+        }
+        return problems
+      })
+    #expect(problems == ["BadType: 'title' is an object, not a string or null"])
+  }
+}
+
 /// A small deterministic generator for test data.
 struct SplitMix {
   var state: UInt64
