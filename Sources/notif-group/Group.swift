@@ -129,6 +129,18 @@ struct Group {
     }
   }
 
+  /// Makes the items, gathered without a limit, those `insert` keeps with `limit`: the first
+  /// `limit` in feed order, in a heap.
+  mutating func limitItems(to limit: Int?, ranking: Ranking) {
+    guard let limit, var list = items else { return }
+    if list.count > limit {
+      list.sort { ranking.precedes($0.key, $1.key) }
+      list.removeLast(list.count - limit)
+    }
+    items = []
+    for item in list { insert(item, limit: limit, ranking: ranking) }
+  }
+
   // A max-heap by "comes later in feed order": the root is the item to drop first.
   private static func later(_ a: Item, _ b: Item, _ ranking: Ranking) -> Bool {
     ranking.precedes(b.key, a.key)

@@ -202,6 +202,11 @@ extension Grouper {
     options.by = effective.by
     options.ranking = effective.ranking
     options.order = effective.order
+    if effective.limit != options.limit {
+      // The limit is settled after groups were made (from objects without `grouping`, which
+      // settle none): they keep the items it keeps, as if it had been known from the start.
+      limitItems(to: effective.limit, ranking: effective.ranking)
+    }
     options.limit = effective.limit
     options.lastSeen = effective.lastSeen
   }

@@ -162,15 +162,7 @@ struct Grouper {
       for index in groups.indices { groups[index].items = nil }
     }
     if !keepsItems { part.items = nil }
-    if let limit = options.limit, var items = part.items, items.count > limit {
-      items.sort { options.ranking.precedes($0.key, $1.key) }
-      items.removeLast(items.count - limit)
-      part.items = []
-      for item in items { part.insert(item, limit: limit, ranking: options.ranking) }
-    } else if options.limit != nil, let items = part.items {
-      part.items = []
-      for item in items { part.insert(item, limit: options.limit, ranking: options.ranking) }
-    }
+    part.limitItems(to: options.limit, ranking: options.ranking)
     if options.by == .none {
       groups.append(part)
       return
@@ -184,6 +176,11 @@ struct Grouper {
     } else {
       groups[Int(interned.id)].merge(part, limit: options.limit, ranking: options.ranking)
     }
+  }
+
+  /// Cuts the items of every group to `limit`, the first in feed order by `ranking`.
+  mutating func limitItems(to limit: Int?, ranking: Ranking) {
+    for index in groups.indices { groups[index].limitItems(to: limit, ranking: ranking) }
   }
 
   // MARK: - Output
