@@ -76,7 +76,7 @@ struct GroupCommand: ToolCommand {
       options.by = chosen
     }
     if let order = scanned.last("order") {
-      guard let chosen = GroupOptions.Order(rawValue: order) else {
+      guard let chosen = ListOrder(rawValue: order) else {
         throw UsageError("--order: '\(order)' is not feed or chat")
       }
       options.order = chosen
@@ -135,16 +135,8 @@ struct GroupOptions: Sendable {
     case none
   }
 
-  /// The order items are listed in.
-  enum Order: String, Sendable {
-    /// Newest (or most relevant) first.
-    case feed
-    /// Oldest (or least relevant) first, newest last.
-    case chat
-  }
-
   var by = Key.thread
-  var order = Order.feed
+  var order = ListOrder.feed
   var ranking = Ranking.time
   var limit: Int? = nil
   var items = true

@@ -132,11 +132,11 @@ extension Grouper {
     }
     if let statProblem { throw statProblem }
 
-    var kept = 0
+    var list: [Item]? = nil
     switch view.kind(items) {
     case .null: break
     case .array:
-      var list: [Item] = []
+      var kept: [Item] = []
       var position = 0
       var itemProblem: RecordProblem? = nil
       view.forEachElement(of: items) { element in
@@ -148,20 +148,20 @@ extension Grouper {
               element, view)
           }
           let item = try record(view, element, &fieldReader, major: major, minor: position)
-          list.append(Item(key: item.key, bytes: compactBytes(view, element, isCompact: isCompact)))
+          kept.append(Item(key: item.key, bytes: compactBytes(view, element, isCompact: isCompact)))
           position += 1
         } catch {
           itemProblem = error
         }
       }
       if let itemProblem { throw itemProblem }
-      kept = list.count
-      part.items = list
+      list = kept
     default:
       throw bad(
         "'\(GroupField.items.key)' is \(view.kind(items).phrase), not an array or null",
         items, view)
     }
+    let kept = list?.count ?? 0
     guard kept <= total else {
       throw bad(
         "'\(GroupField.items.key)' has \(kept) records, more than '\(GroupField.count.key)' (\(total))",
@@ -175,7 +175,9 @@ extension Grouper {
       recorded = try Grouping.read(
         view, value(.grouping), offsets: &offsets, fieldReader: &fieldReader)
     }
-    try settle(recorded, hasItems: part.items != nil, offsets: offsets)
+    try settle(recorded, hasItems: list != nil, offsets: offsets)
+    // Listed with the options as settled: the object may have just settled them.
+    part.items = list.map { TopList($0, limit: options.limit, ranking: options.ranking) }
     add(part: part, view: view, app: app, thread: thread)
     return recorded != nil
   }
@@ -202,10 +204,10 @@ extension Grouper {
     options.by = effective.by
     options.ranking = effective.ranking
     options.order = effective.order
-    if effective.limit != options.limit {
-      // The limit is settled after groups were made (from objects without `grouping`, which
-      // settle none): they keep the items it keeps, as if it had been known from the start.
-      limitItems(to: effective.limit, ranking: effective.ranking)
+    if effective.limit != options.limit || effective.ranking != options.ranking {
+      // Settled after groups were made (a limit, by an object after ones without `grouping`,
+      // which settle none): the groups keep the items it keeps, as if known from the start.
+      relist(limit: effective.limit, ranking: effective.ranking)
     }
     options.limit = effective.limit
     options.lastSeen = effective.lastSeen

@@ -69,10 +69,7 @@ struct Grouper {
     let ranking = options.ranking
     let leads = isNew || ranking.precedes(key, groups[index].leaderKey)
     var keep = options.items
-    if keep, !isNew, let limit = options.limit, let items = groups[index].items,
-      items.count >= limit,
-      let root = items.first, !ranking.precedes(key, root.key)
-    {
+    if keep, !isNew, options.limit != nil, groups[index].items?.admits(key) == false {
       keep = false  // would be dropped at once: do not copy the record
     }
     let bytes = leads || keep ? compactBytes(view, 0, isCompact: isCompact) : []
@@ -82,7 +79,8 @@ struct Grouper {
           app: jsonText(view, fields.app),
           thread: options.by == .app ? Array("null".utf8) : jsonText(view, fields.threadID),
           count: 1, unread: unread, fresh: fresh, latestAt: facts.createdAt, leaderKey: key,
-          leader: contribution, leading: bytes, items: options.items ? [] : nil))
+          leader: contribution, leading: bytes,
+          items: options.items ? TopList(limit: options.limit, ranking: ranking) : nil))
     } else {
       groups[index].count += 1
       groups[index].unread += unread
@@ -95,7 +93,7 @@ struct Grouper {
       }
     }
     if keep {
-      groups[index].insert(Item(key: key, bytes: bytes), limit: options.limit, ranking: ranking)
+      groups[index].items?.insert(Item(key: key, bytes: bytes))
     }
   }
 
@@ -162,7 +160,6 @@ struct Grouper {
       for index in groups.indices { groups[index].items = nil }
     }
     if !keepsItems { part.items = nil }
-    part.limitItems(to: options.limit, ranking: options.ranking)
     if options.by == .none {
       groups.append(part)
       return
@@ -174,13 +171,18 @@ struct Grouper {
     if interned.isNew {
       groups.append(part)
     } else {
-      groups[Int(interned.id)].merge(part, limit: options.limit, ranking: options.ranking)
+      groups[Int(interned.id)].merge(part, ranking: options.ranking)
     }
   }
 
-  /// Cuts the items of every group to `limit`, the first in feed order by `ranking`.
-  mutating func limitItems(to limit: Int?, ranking: Ranking) {
-    for index in groups.indices { groups[index].limitItems(to: limit, ranking: ranking) }
+  /// Makes every group keep the items that `limit` and `ranking` keep: the first `limit` in
+  /// feed order.
+  mutating func relist(limit: Int?, ranking: Ranking) {
+    for index in groups.indices {
+      groups[index].items = groups[index].items.map {
+        TopList($0.elements, limit: limit, ranking: ranking)
+      }
+    }
   }
 
   // MARK: - Output
@@ -200,7 +202,7 @@ struct Grouper {
       out.removeAll()
       write(groups[index], grouping: recorded, into: &out)
       try emit(out)
-      if keepsItems { groups[index].items = [] }  // free the records once written
+      groups[index].items?.removeAll()  // free the records once written
     }
   }
 
@@ -265,14 +267,9 @@ struct Grouper {
     }
     out.append(UInt8(ascii: "]"))
     Self.append(GroupField.items, into: &out)
-    if var items = group.items {
-      let ranking = options.ranking
-      switch options.order {
-      case .feed: items.sort { ranking.precedes($0.key, $1.key) }
-      case .chat: items.sort { ranking.precedesInChat($0.key, $1.key) }
-      }
+    if let items = group.items {
       out.append(UInt8(ascii: "["))
-      for (position, item) in items.enumerated() {
+      for (position, item) in items.sorted(options.order).enumerated() {
         if position > 0 { out.append(UInt8(ascii: ",")) }
         item.bytes.withUnsafeBytes { out.append($0) }
       }
@@ -364,7 +361,7 @@ extension Grouper {
         continue
       }
       groups[existing].merge(
-        group, limit: options.limit, ranking: options.ranking,
+        group, ranking: options.ranking,
         category: { categoryNumbers[$0] }, argument: { argumentNumbers[$0] })
     }
   }

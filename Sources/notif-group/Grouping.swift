@@ -7,7 +7,7 @@ import NotifModel
 struct Grouping: Equatable, Sendable {
   var by: GroupOptions.Key
   var ranking: Ranking
-  var order: GroupOptions.Order
+  var order: ListOrder
   /// `--limit`; nil without one, and always nil for objects without items.
   var limit: Int?
   var lastSeen: Timestamp?
@@ -106,7 +106,7 @@ struct Grouping: Equatable, Sendable {
     guard let ranking = Ranking(rawValue: try word(.sort, "time or relevance")) else {
       throw bad("'\(name).sort' is not time or relevance", found[Entry.sort.rawValue])
     }
-    guard let order = GroupOptions.Order(rawValue: try word(.order, "feed or chat")) else {
+    guard let order = ListOrder(rawValue: try word(.order, "feed or chat")) else {
       throw bad("'\(name).order' is not feed or chat", found[Entry.order.rawValue])
     }
     var limit: Int? = nil

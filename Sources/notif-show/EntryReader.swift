@@ -151,11 +151,11 @@ struct EntryReader {
   // MARK: - Group objects
 
   /// The group object at the root of `view` as a stack: the leading record, the counts and
-  /// summaries, and the other items that have something to show, in the order `precedes`
-  /// gives; nil for a group of one notification with nothing to show. Keys it does not know
-  /// are ignored (`GroupObjectMembers`).
+  /// summaries, and the other items that have something to show, in `order` by `ranking`; nil
+  /// for a group of one notification with nothing to show. Keys it does not know are ignored
+  /// (`GroupObjectMembers`).
   mutating func stack(
-    _ view: JSONView, major: Int, precedes: (SortKey, SortKey) -> Bool
+    _ view: JSONView, major: Int, ranking: Ranking, order: ListOrder
   ) throws(RecordProblem) -> ShownStack? {
     let members = GroupObjectMembers(view)
     func bad(_ index: Int, _ message: String) -> RecordProblem {
@@ -238,7 +238,7 @@ struct EntryReader {
       }
     }
     if let failure { throw failure }
-    others.sort { precedes($0.key, $1.key) }
+    others.sort { ranking.precedes($0.key, $1.key, in: order) }
     stack.others = others
     return stack
   }

@@ -55,7 +55,7 @@ struct ShowCommand: ToolCommand {
     var options = ShowOptions(now: try environment.now(scanned))
     options.files = scanned.files
     if let view = scanned.last("view") {
-      guard let chosen = ShowOptions.View(rawValue: view) else {
+      guard let chosen = ListOrder(rawValue: view) else {
         throw UsageError("--view: '\(view)' is not feed or chat")
       }
       options.view = chosen
@@ -140,14 +140,6 @@ struct ShowCommand: ToolCommand {
 
 /// What the command line asked for.
 struct ShowOptions {
-  /// The order of the list.
-  enum View: String {
-    /// Newest (or most relevant) first, as a feed.
-    case feed
-    /// Newest last, as a chat.
-    case chat
-  }
-
   /// What is written.
   enum Format: String {
     /// Lines for a terminal.
@@ -158,7 +150,7 @@ struct ShowOptions {
 
   var now: Timestamp
   var files: [String] = ["-"]
-  var view = View.feed
+  var view = ListOrder.feed
   var ranking = Ranking.time
   var format = Format.text
   var limit: Int? = nil

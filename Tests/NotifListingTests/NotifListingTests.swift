@@ -6,34 +6,68 @@ import Testing
 @testable import NotifListing
 
 @Suite struct TopListTests {
-  /// Whatever the order of the stream, the list keeps the first `limit` in order, and never
-  /// more than `limit`.
-  @Test(arguments: [1, 3, 10, 50])
-  func keepsTheFirstInOrderAndNoMore(_ limit: Int) {
-    var generator = SplitMix(seed: UInt64(limit))
-    let values = (0..<500).map { _ in Int(generator.next() % 1000) }
-    var list = TopList<(value: Int, order: Int)>(limit: limit) {
-      $0.value != $1.value ? $0.value > $1.value : $0.order < $1.order
+  /// A notification that ranks at `second` with `relevance`, number `order` in the input.
+  struct Entry: Ranked {
+    var key: SortKey
+    init(_ second: Int64, relevance: Double = 0, order: Int) {
+      key = SortKey(
+        createdAt: Timestamp(seconds: second), relevance: relevance, major: order, minor: 0)
     }
-    for (order, value) in values.enumerated() {
-      list.insert((value, order))
+  }
+
+  /// A stream with many ties (so input order decides) in random order.
+  static func stream(seed: UInt64) -> [Entry] {
+    var generator = SplitMix(seed: seed)
+    return (0..<500).map {
+      Entry(
+        Int64(generator.next() % 100), relevance: Double(generator.next() % 3), order: $0)
+    }
+  }
+
+  /// Whatever the order of the stream, the list keeps the first `limit` in feed order, never
+  /// more than `limit`, and lists them in either order as the ranking sorts them.
+  @Test(arguments: [1, 3, 10, 50], [Ranking.time, .relevance])
+  func keepsTheFirstInFeedOrderAndNoMore(_ limit: Int, _ ranking: Ranking) {
+    let values = Self.stream(seed: UInt64(limit))
+    var list = TopList<Entry>(limit: limit, ranking: ranking)
+    for value in values {
+      list.insert(value)
       #expect(list.count <= limit)
     }
-    let expected = values.enumerated().map { (value: $1, order: $0) }
-      .sorted { $0.value != $1.value ? $0.value > $1.value : $0.order < $1.order }
-      .prefix(limit)
-    #expect(list.sorted().map(\.order) == expected.map(\.order))
+    let first = values.sorted { ranking.precedes($0.key, $1.key) }.prefix(limit)
+    #expect(list.sorted().map(\.key) == first.map(\.key))
+    #expect(
+      list.sorted(.chat).map(\.key)
+        == first.sorted { ranking.precedesInChat($0.key, $1.key) }.map(\.key))
+    #expect(TopList(values, limit: limit, ranking: ranking).sorted().map(\.key) == first.map(\.key))
+  }
+
+  @Test func withoutALimitKeepsEveryElement() {
+    let values = Self.stream(seed: 7)
+    var list = TopList<Entry>(limit: nil, ranking: .time)
+    for value in values {
+      #expect(list.admits(value.key))
+      list.insert(value)
+    }
+    #expect(list.count == values.count)
+    #expect(list.elements.map(\.key) == values.map(\.key))
+    #expect(
+      list.sorted(.chat).map(\.key)
+        == values.sorted { Ranking.time.precedesInChat($0.key, $1.key) }.map(\.key))
+    list.removeAll()
+    #expect(list.count == 0)
   }
 
   @Test func admitsOnlyWhatWouldBeKept() {
-    var list = TopList<Int>(limit: 2, by: <)
-    #expect(list.admits(9))
-    list.insert(5)
-    list.insert(3)
-    #expect(!list.admits(7))
-    #expect(list.admits(4))
-    list.insert(4)
-    #expect(list.sorted() == [3, 4])
+    var list = TopList<Entry>(limit: 2, ranking: .time)
+    #expect(list.admits(Entry(1, order: 0).key))
+    list.insert(Entry(5, order: 0))
+    list.insert(Entry(7, order: 1))
+    #expect(!list.admits(Entry(3, order: 2).key))
+    #expect(!list.admits(Entry(5, order: 2).key))  // a tie comes after: input order
+    #expect(list.admits(Entry(6, order: 2).key))
+    list.insert(Entry(6, order: 2))
+    #expect(list.sorted().map(\.key.major) == [1, 2])
   }
 }
 
