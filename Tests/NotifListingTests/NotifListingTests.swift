@@ -197,6 +197,27 @@ import Testing
   }
 }
 
+@Suite struct ListingOptionsTests {
+  static let specs: [OptionSpec] = [
+    .value("sort"), .value("order"), .value("view"), .value("limit"), .value("last-seen"),
+  ]
+
+  /// Their usage errors are tested where the tools report them (RejectionTests, ShowTests).
+  @Test func readsEachOptionAndNothingWhenNotGiven() throws {
+    let given = try OptionScanner.scan(
+      ["--sort", "relevance", "--view=chat", "--limit", "3", "--last-seen", "@60"], Self.specs)
+    #expect(try ListingOptions.ranking(given) == .relevance)
+    #expect(try ListingOptions.order(given, option: "view") == .chat)
+    #expect(try ListingOptions.order(given, option: "order") == nil)
+    #expect(try ListingOptions.limit(given) == 3)
+    #expect(try ListingOptions.lastSeen(given) == Timestamp(seconds: 60))
+    let none = try OptionScanner.scan([], Self.specs)
+    #expect(try ListingOptions.ranking(none) == nil)
+    #expect(try ListingOptions.limit(none) == nil)
+    #expect(try ListingOptions.lastSeen(none) == nil)
+  }
+}
+
 /// A small deterministic generator for test data.
 struct SplitMix {
   var state: UInt64
