@@ -63,3 +63,22 @@ public enum Ranking: String, Sendable {
     return a.major != b.major ? a.major < b.major : a.minor < b.minor
   }
 }
+
+/// The order a list is in: notif-group's `--order`, notif-show's `--view`.
+public enum ListOrder: String, Sendable {
+  /// Newest (or most relevant) first, as a feed.
+  case feed
+  /// Newest (or most relevant) last, as a chat.
+  case chat
+}
+
+extension Ranking {
+  /// Whether `a` comes before `b` in `order`: `precedes` or `precedesInChat`.
+  @inlinable
+  public func precedes(_ a: SortKey, _ b: SortKey, in order: ListOrder) -> Bool {
+    switch order {
+    case .feed: return precedes(a, b)
+    case .chat: return precedesInChat(a, b)
+    }
+  }
+}

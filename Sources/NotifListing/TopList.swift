@@ -1,76 +1,121 @@
-/// The first `limit` elements of a stream in an order, kept in a heap: memory for `limit`
-/// elements, whatever the length of the stream.
+/// What a list shows where its notification ranks: a record, or a stack led by one.
+public protocol Ranked {
+  /// Where it ranks: its (leading) record's `created_at`, `relevance` and input order.
+  var key: SortKey { get }
+}
+
+/// The first `limit` elements of a stream in feed order by a `Ranking`, kept in a heap: memory
+/// for `limit` elements, whatever the length of the stream; without a limit, every element.
 ///
 /// The heap's root is the element that comes last of those kept, so that one that comes
 /// before it replaces it in O(log limit); one that does not is refused at the cost of one
-/// comparison, before the caller builds anything for it (`admits`). `sorted()` gives the
-/// elements kept, first first.
-public struct TopList<Element> {
-  /// The most elements kept.
-  public let limit: Int
-  /// Whether `a` comes before `b`; a strict order, with no ties (break them by input order).
-  private let precedes: (Element, Element) -> Bool
-  private var heap: [Element] = []
+/// comparison, before the caller builds anything for it (`admits`). `sorted` gives the
+/// elements kept in feed or chat order. All of it is inlinable, to be specialized for its
+/// elements where it is used: notif-group keeps one per group, on its hot path.
+public struct TopList<Element: Ranked> {
+  /// The most elements kept (at least 1); nil keeps them all.
+  public let limit: Int?
+  /// What ranks the elements.
+  public let ranking: Ranking
+  /// The elements kept. With a limit, a max-heap by "comes later in feed order": the root is
+  /// the element to drop first. Without one, in the order inserted.
+  @usableFromInline var heap: [Element] = []
 
-  /// An empty list that keeps the `limit` first elements (at least 1) by `precedes`.
-  public init(limit: Int, by precedes: @escaping (Element, Element) -> Bool) {
-    self.limit = max(limit, 1)
-    self.precedes = precedes
-    heap.reserveCapacity(min(self.limit, 1 << 16))
+  /// An empty list that keeps the first `limit` elements (at least 1) in feed order by
+  /// `ranking`, or every element when `limit` is nil.
+  @inlinable
+  public init(limit: Int?, ranking: Ranking) {
+    self.limit = limit.map { max($0, 1) }
+    self.ranking = ranking
+  }
+
+  /// The list that inserting each of `elements` in turn into an empty one makes.
+  ///
+  /// - Complexity: O(n log limit) for n elements.
+  @inlinable
+  public init<S: Sequence<Element>>(_ elements: S, limit: Int?, ranking: Ranking) {
+    self.init(limit: limit, ranking: ranking)
+    for element in elements { insert(element) }
   }
 
   /// The number of elements kept.
-  public var count: Int { heap.count }
+  @inlinable public var count: Int { heap.count }
 
-  /// Whether an element that compares as `probe` would be kept now: the list is not full, or
-  /// `probe` comes before the last element kept.
+  /// The elements kept, in no particular order.
+  @inlinable public var elements: [Element] { heap }
+
+  /// Whether an element that ranks as `key` would be kept now: there is no limit, the list is
+  /// not full, or `key` comes before the last element kept.
   ///
   /// - Complexity: O(1).
-  public func admits(_ probe: Element) -> Bool {
-    heap.count < limit || precedes(probe, heap[0])
+  @inlinable
+  public func admits(_ key: SortKey) -> Bool {
+    guard let limit, heap.count >= limit else { return true }
+    return ranking.precedes(key, heap[0].key)
   }
 
   /// Offers `element`: kept if it is among the first `limit` so far, at the expense of the last
   /// one kept when the list is full.
   ///
-  /// - Complexity: O(log limit).
+  /// - Complexity: O(log limit); O(1) without a limit.
+  @inlinable
   public mutating func insert(_ element: Element) {
+    guard let limit else {
+      heap.append(element)
+      return
+    }
+    let ranking = self.ranking
     if heap.count < limit {
       heap.append(element)
-      siftUp(from: heap.count - 1)
-    } else if precedes(element, heap[0]) {
+      heap.withUnsafeMutableBufferPointer { Self.siftUp($0, from: $0.count - 1, ranking) }
+    } else if ranking.precedes(element.key, heap[0].key) {
       heap[0] = element
-      siftDown(from: 0)
+      heap.withUnsafeMutableBufferPointer { Self.siftDown($0, from: 0, ranking) }
     }
   }
 
-  /// The elements kept, first first.
-  ///
-  /// - Complexity: O(limit log limit).
-  public func sorted() -> [Element] {
-    heap.sorted(by: precedes)
+  /// Drops every element kept, and the memory they took.
+  @inlinable
+  public mutating func removeAll() {
+    heap = []
   }
 
-  // A max-heap by "comes later": the root is the element to drop first.
-  private func later(_ a: Int, _ b: Int) -> Bool { precedes(heap[b], heap[a]) }
+  /// The elements kept, in `order`: feed order (the first first), or chat order.
+  ///
+  /// - Complexity: O(n log n) for the n elements kept.
+  @inlinable
+  public func sorted(_ order: ListOrder = .feed) -> [Element] {
+    let ranking = self.ranking
+    return heap.sorted { ranking.precedes($0.key, $1.key, in: order) }
+  }
 
-  private mutating func siftUp(from index: Int) {
-    var child = index
+  // A max-heap by "comes later in feed order": the root is the element to drop first.
+  @inlinable
+  static func later(_ a: Element, _ b: Element, _ ranking: Ranking) -> Bool {
+    ranking.precedes(b.key, a.key)
+  }
+
+  @inlinable
+  static func siftUp(_ heap: UnsafeMutableBufferPointer<Element>, from: Int, _ ranking: Ranking) {
+    var child = from
     while child > 0 {
       let parent = (child - 1) / 2
-      guard later(child, parent) else { return }
+      guard later(heap[child], heap[parent], ranking) else { return }
       heap.swapAt(child, parent)
       child = parent
     }
   }
 
-  private mutating func siftDown(from index: Int) {
-    var parent = index
+  @inlinable
+  static func siftDown(_ heap: UnsafeMutableBufferPointer<Element>, from: Int, _ ranking: Ranking) {
+    var parent = from
     while true {
       var largest = parent
       let left = 2 * parent + 1
-      if left < heap.count && later(left, largest) { largest = left }
-      if left + 1 < heap.count && later(left + 1, largest) { largest = left + 1 }
+      if left < heap.count && later(heap[left], heap[largest], ranking) { largest = left }
+      if left + 1 < heap.count && later(heap[left + 1], heap[largest], ranking) {
+        largest = left + 1
+      }
       if largest == parent { return }
       heap.swapAt(parent, largest)
       parent = largest

@@ -126,7 +126,7 @@ public struct ConfigFile: Sendable, Equatable {
       return parser.withView(over: UnsafeRawBufferPointer(rebasing: text[..<end])) { view in
         guard view.kind(0) == .object else {
           return .failure(
-            error(code, "\(what) is one JSON object, not \(Self.name(of: view.kind(0)))", 0))
+            error(code, "\(what) is one JSON object, not \(view.kind(0).phrase)", 0))
         }
         do throws(Rejection) {
           return .success(try interpret(view))
@@ -166,17 +166,6 @@ public struct ConfigFile: Sendable, Equatable {
     let at = position(of: offset)
     return ConfigFileError(
       Diagnostic(.error, code, message, file: path, line: at.line, column: at.column))
-  }
-
-  private static func name(of kind: JSONKind) -> String {
-    switch kind {
-    case .object: "an object"
-    case .array: "an array"
-    case .string: "a string"
-    case .number: "a number"
-    case .bool: "a boolean"
-    case .null: "null"
-    }
   }
 }
 

@@ -160,3 +160,18 @@ extension String {
     return out
   }
 }
+
+extension JSONKind {
+  /// The kind as a diagnostic names it, with its article: `an object`, `a string`, `null`:
+  /// "'relevance' is a string, not a number".
+  public var phrase: String {
+    switch self {
+    case .object: "an object"
+    case .array: "an array"
+    case .string: "a string"
+    case .number: "a number"
+    case .bool: "a boolean"
+    case .null: "null"
+    }
+  }
+}

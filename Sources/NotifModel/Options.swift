@@ -123,3 +123,14 @@ extension ScannedArguments {
     options.compactMap { $0.name == name ? $0.value : nil }
   }
 }
+
+extension OptionScanner {
+  /// `text` as a whole number: decimal digits only (no sign, no space, not empty); nil when it
+  /// is not one, or too large for an `Int`. Each option says its own range in its message.
+  public static func wholeNumber(_ text: String) -> Int? {
+    guard !text.isEmpty,
+      text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+    else { return nil }
+    return Int(text)
+  }
+}

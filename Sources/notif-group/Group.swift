@@ -13,7 +13,7 @@ struct Contribution: Sendable, Equatable {
 }
 
 /// One record kept in a group's items.
-struct Item {
+struct Item: Ranked {
   var key: SortKey
   /// The record, compact.
   var bytes: [UInt8]
@@ -91,9 +91,9 @@ struct Group {
   var moreWeight: Int64 = 0
   var categories = StatTable()
   var summaryArgs = StatTable()
-  /// The items kept; nil when they are not kept. With `--limit`, a heap whose root is the
-  /// item that comes last in feed order, so that a better one replaces it in O(log n).
-  var items: [Item]?
+  /// The items kept, the first `--limit` in feed order or all of them; nil when they are not
+  /// kept.
+  var items: TopList<Item>?
 
   /// Adds a record's contribution to the statistics of the non-leading records.
   mutating func addMore(_ record: Contribution) {
@@ -113,56 +113,12 @@ struct Group {
     leading = bytes
   }
 
-  /// Adds an item, keeping at most `limit` (the first in feed order) when there is a limit.
-  mutating func insert(_ item: Item, limit: Int?, ranking: Ranking) {
-    guard items != nil else { return }
-    guard let limit else {
-      items?.append(item)
-      return
-    }
-    if items?.count ?? 0 < limit {
-      items?.append(item)
-      items?.withUnsafeMutableBufferPointer { Self.siftUp($0, from: $0.count - 1, ranking) }
-    } else if let root = items?.first, ranking.precedes(item.key, root.key) {
-      items?[0] = item
-      items?.withUnsafeMutableBufferPointer { Self.siftDown($0, from: 0, ranking) }
-    }
-  }
-
-  // A max-heap by "comes later in feed order": the root is the item to drop first.
-  private static func later(_ a: Item, _ b: Item, _ ranking: Ranking) -> Bool {
-    ranking.precedes(b.key, a.key)
-  }
-
-  private static func siftUp(_ heap: UnsafeMutableBufferPointer<Item>, from: Int, _ r: Ranking) {
-    var child = from
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard later(heap[child], heap[parent], r) else { return }
-      heap.swapAt(child, parent)
-      child = parent
-    }
-  }
-
-  private static func siftDown(_ heap: UnsafeMutableBufferPointer<Item>, from: Int, _ r: Ranking) {
-    var parent = from
-    while true {
-      var largest = parent
-      let left = 2 * parent + 1
-      if left < heap.count && later(heap[left], heap[largest], r) { largest = left }
-      if left + 1 < heap.count && later(heap[left + 1], heap[largest], r) { largest = left + 1 }
-      if largest == parent { return }
-      heap.swapAt(parent, largest)
-      parent = largest
-    }
-  }
-
   /// Merges another part of the same group into this one: counts add up, the better leading
   /// record stays and the other joins the non-leading statistics, items are merged.
   /// `category` and `argument` give the numbers of `other`'s statistics in this group's tables
   /// (its leading record's are this group's already).
   mutating func merge(
-    _ other: Group, limit: Int?, ranking: Ranking, category: (Int32) -> Int32 = { $0 },
+    _ other: Group, ranking: Ranking, category: (Int32) -> Int32 = { $0 },
     argument: (Int32) -> Int32 = { $0 }
   ) {
     count += other.count
@@ -183,7 +139,7 @@ struct Group {
       summaryArgs.add(argument(stat.id), count: stat.count, weight: 0, latestAt: stat.latestAt)
     }
     if let theirs = other.items, items != nil {
-      for item in theirs { insert(item, limit: limit, ranking: ranking) }
+      for item in theirs.elements { items?.insert(item) }
     } else {
       items = nil
     }

@@ -75,26 +75,9 @@ struct GroupCommand: ToolCommand {
       }
       options.by = chosen
     }
-    if let order = scanned.last("order") {
-      guard let chosen = GroupOptions.Order(rawValue: order) else {
-        throw UsageError("--order: '\(order)' is not feed or chat")
-      }
-      options.order = chosen
-    }
-    if let sort = scanned.last("sort") {
-      guard let chosen = Ranking(rawValue: sort) else {
-        throw UsageError("--sort: '\(sort)' is not time or relevance")
-      }
-      options.ranking = chosen
-    }
-    if let limit = scanned.last("limit") {
-      guard limit.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-        let value = Int(limit), value >= 1
-      else {
-        throw UsageError("--limit: '\(limit)' is not a whole number of 1 or more")
-      }
-      options.limit = value
-    }
+    options.order = try ListingOptions.order(scanned, option: "order") ?? options.order
+    options.ranking = try ListingOptions.ranking(scanned) ?? options.ranking
+    options.limit = try ListingOptions.limit(scanned)
     let spelled: [(String, GroupField.GroupingEntry)] = [
       ("by", .by), ("sort", .sort), ("order", .order), ("limit", .limit),
     ]
@@ -103,17 +86,11 @@ struct GroupCommand: ToolCommand {
     if !options.items && options.limit != nil {
       throw UsageError("--limit and --no-items cannot be used together")
     }
-    if let text = scanned.last("last-seen") {
-      if options.merge {
-        throw UsageError(
-          "--last-seen cannot be used with --merge: group objects carry their new_count")
-      }
-      do {
-        options.lastSeen = try Timestamp(argument: text)
-      } catch {
-        throw UsageError("--last-seen: \(error.message)")
-      }
+    if options.merge && scanned.last("last-seen") != nil {
+      throw UsageError(
+        "--last-seen cannot be used with --merge: group objects carry their new_count")
     }
+    options.lastSeen = try ListingOptions.lastSeen(scanned)
     options.jobs = try CommandLineTool.jobs(scanned) ?? CommandLineTool.defaultJobs
     options.maxRecordBytes = options.merge ? 1 << 30 : 1 << 20
     if let bytes = try CommandLineTool.maxRecordBytes(scanned) {
@@ -135,16 +112,8 @@ struct GroupOptions: Sendable {
     case none
   }
 
-  /// The order items are listed in.
-  enum Order: String, Sendable {
-    /// Newest (or most relevant) first.
-    case feed
-    /// Oldest (or least relevant) first, newest last.
-    case chat
-  }
-
   var by = Key.thread
-  var order = Order.feed
+  var order = ListOrder.feed
   var ranking = Ranking.time
   var limit: Int? = nil
   var items = true

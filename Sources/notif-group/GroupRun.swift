@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifListing
 import NotifModel
 
 /// One run of notif-group over its inputs: reads records (or group objects), reports what it
@@ -209,7 +210,7 @@ typealias ChunkGroupers = WorkerPool<FileChunk<ChunkGroups>, GroupWorker>
 /// Takes the JSON texts of an input one at a time: groups a record, or merges a group object,
 /// and says what is wrong with it. One per thread: it keeps the last `created_at` parsed.
 struct TextTaker {
-  private var fields = FieldReader()
+  private var fields = RecordFieldReader()
   /// Whether the file being read has had its `UnrecordedGrouping` warning.
   private var warnedUnrecorded = false
 
@@ -256,9 +257,9 @@ struct TextTaker {
   ) -> ExitStatus {
     let isCompact = records.recordIsCompact
     var unrecorded = false
-    let outcome: (problem: Problem?, badWeight: Int?) = records.withRecord { view in
+    let outcome: (problem: RecordProblem?, badWeight: Int?) = records.withRecord { view in
       if grouper.options.merge {
-        do throws(Problem) {
+        do throws(RecordProblem) {
           unrecorded = try !grouper.add(object: view, isCompact: isCompact, fieldReader: &fields)
           return (nil, nil)
         } catch {
@@ -291,16 +292,16 @@ struct TextTaker {
   /// Groups the record at the root of `view`; returns the problem that rejects it, if any, and
   /// the offset of a bad `summary_arg_count`, if any.
   private mutating func groupRecord(_ view: JSONView, isCompact: Bool, into grouper: inout Grouper)
-    -> (Problem?, Int?)
+    -> (RecordProblem?, Int?)
   {
     guard view.kind(0) == .object else {
       return (
-        Problem(code: "NotAnObject", message: "the JSON text is not an object", offset: 0), nil
+        .notAnObject, nil
       )
     }
     let found = RecordFields(view)
     let facts: RecordFacts
-    do throws(Problem) {
+    do throws(RecordProblem) {
       facts = try fields.facts(view, found)
     } catch {
       return (error, nil)

@@ -17,15 +17,15 @@ extension Grouper {
   /// Checks the group object at the root of `view` and merges it in; returns whether it
   /// records the options that made it (`grouping`: objects of an older notif-group do not).
   ///
-  /// - Throws: `Problem` (code `BadGroupObject`, or the record's own for the leading record
+  /// - Throws: `RecordProblem` (code `BadGroupObject`, or the record's own for the leading record
   ///   and items) when the object breaks the contract, `GroupingMismatch` when it was made with
   ///   options this merge cannot take exactly (see `MergeSettlement`); nothing is merged then.
   @discardableResult
   mutating func add(
-    object view: JSONView, isCompact: Bool, fieldReader: inout FieldReader
-  ) throws(Problem) -> Bool {
+    object view: JSONView, isCompact: Bool, fieldReader: inout RecordFieldReader
+  ) throws(RecordProblem) -> Bool {
     guard view.kind(0) == .object else {
-      throw Problem(code: "NotAnObject", message: "the JSON text is not an object", offset: 0)
+      throw .notAnObject
     }
     var found = [Int](repeating: -1, count: GroupField.allCases.count)
     var known = 0
@@ -34,7 +34,7 @@ extension Grouper {
       known += 1
     }
     if found[GroupField.leading.rawValue] < 0 && RecordFields(view).createdAt >= 0 {
-      throw Problem(
+      throw RecordProblem(
         code: "BadGroupObject",
         message: "a record, not a group object: --merge reads what notif-group writes",
         offset: 0)
@@ -44,7 +44,7 @@ extension Grouper {
       view.forEachMember(of: 0) { key, _ in
         if unknown == 0 && Self.objectKeys.position(of: key, in: view) < 0 { unknown = key }
       }
-      throw Problem(
+      throw RecordProblem(
         code: "BadGroupObject", message: "unknown key '\(view.string(unknown))' in a group object",
         offset: Int(view.tokens[unknown].start))
     }
@@ -58,7 +58,7 @@ extension Grouper {
     for field in [GroupField.app, .threadID]
     where view.kind(value(field)) != .string && view.kind(value(field)) != .null {
       throw bad(
-        "'\(field.key)' is \(FieldReader.kindName(view.kind(value(field)))), not a string or null",
+        "'\(field.key)' is \(view.kind(value(field)).phrase), not a string or null",
         value(field), view)
     }
     let total = try integer(view, value(.count), GroupField.count.key, from: 1)
@@ -74,7 +74,7 @@ extension Grouper {
     let major = takeMajor()
     guard view.kind(leading) == .object else {
       throw bad(
-        "'\(GroupField.leading.key)' is \(FieldReader.kindName(view.kind(leading))), not an object",
+        "'\(GroupField.leading.key)' is \(view.kind(leading).phrase), not an object",
         leading, view)
     }
     let leader = try record(view, leading, &fieldReader, major: major, minor: -1)
@@ -87,17 +87,17 @@ extension Grouper {
       leading: compactBytes(view, leading, isCompact: isCompact), moreWeight: weight, items: nil)
 
     try expectArray(view, categories, .moreCategories)
-    var statProblem: Problem? = nil
+    var statProblem: RecordProblem? = nil
     view.forEachElement(of: categories) { element in
       guard statProblem == nil else { return }
-      do throws(Problem) {
+      do throws(RecordProblem) {
         typealias Entry = GroupField.CategoryEntry
         let fields = try statFields(view, element, Self.categoryKeys)
         let name = fields[Entry.category.rawValue]
         let category = view.kind(name)
         guard category == .string || category == .null else {
           throw bad(
-            "'\(Entry.category.key)' is \(FieldReader.kindName(category)), not a string or null",
+            "'\(Entry.category.key)' is \(category.phrase), not a string or null",
             name, view)
         }
         let id = category == .null ? -1 : internString(view, name, into: self.categories)
@@ -113,7 +113,7 @@ extension Grouper {
     try expectArray(view, arguments, .moreSummaryArgs)
     view.forEachElement(of: arguments) { element in
       guard statProblem == nil else { return }
-      do throws(Problem) {
+      do throws(RecordProblem) {
         typealias Entry = GroupField.SummaryArgEntry
         let fields = try statFields(view, element, Self.argumentKeys)
         let argument = fields[Entry.summaryArg.rawValue]
@@ -132,36 +132,36 @@ extension Grouper {
     }
     if let statProblem { throw statProblem }
 
-    var kept = 0
+    var list: [Item]? = nil
     switch view.kind(items) {
     case .null: break
     case .array:
-      var list: [Item] = []
+      var kept: [Item] = []
       var position = 0
-      var itemProblem: Problem? = nil
+      var itemProblem: RecordProblem? = nil
       view.forEachElement(of: items) { element in
         guard itemProblem == nil else { return }
-        do throws(Problem) {
+        do throws(RecordProblem) {
           guard view.kind(element) == .object else {
             throw bad(
-              "an item is \(FieldReader.kindName(view.kind(element))), not an object",
+              "an item is \(view.kind(element).phrase), not an object",
               element, view)
           }
           let item = try record(view, element, &fieldReader, major: major, minor: position)
-          list.append(Item(key: item.key, bytes: compactBytes(view, element, isCompact: isCompact)))
+          kept.append(Item(key: item.key, bytes: compactBytes(view, element, isCompact: isCompact)))
           position += 1
         } catch {
           itemProblem = error
         }
       }
       if let itemProblem { throw itemProblem }
-      kept = list.count
-      part.items = list
+      list = kept
     default:
       throw bad(
-        "'\(GroupField.items.key)' is \(FieldReader.kindName(view.kind(items))), not an array or null",
+        "'\(GroupField.items.key)' is \(view.kind(items).phrase), not an array or null",
         items, view)
     }
+    let kept = list?.count ?? 0
     guard kept <= total else {
       throw bad(
         "'\(GroupField.items.key)' has \(kept) records, more than '\(GroupField.count.key)' (\(total))",
@@ -175,7 +175,9 @@ extension Grouper {
       recorded = try Grouping.read(
         view, value(.grouping), offsets: &offsets, fieldReader: &fieldReader)
     }
-    try settle(recorded, hasItems: part.items != nil, offsets: offsets)
+    try settle(recorded, hasItems: list != nil, offsets: offsets)
+    // Listed with the options as settled: the object may have just settled them.
+    part.items = list.map { TopList($0, limit: options.limit, ranking: options.ranking) }
     add(part: part, view: view, app: app, thread: thread)
     return recorded != nil
   }
@@ -183,7 +185,7 @@ extension Grouper {
   /// Settles the merge's options with the object's (`MergeSettlement.admit`), or throws the
   /// `GroupingMismatch` that rejects the object.
   private mutating func settle(_ recorded: Grouping?, hasItems: Bool, offsets: [Int])
-    throws(Problem)
+    throws(RecordProblem)
   {
     var effective = Grouping(
       by: options.by, ranking: options.ranking, order: options.order, limit: options.limit,
@@ -194,7 +196,7 @@ extension Grouper {
       try trial.admit(recorded, hasItems: hasItems && options.items, into: &effective)
       settlement = trial
     } catch {
-      throw Problem(
+      throw RecordProblem(
         code: "GroupingMismatch",
         message: error.message + ": merged, the groups would not be those of one run",
         offset: offsets.isEmpty ? 0 : offsets[error.entry.rawValue])
@@ -202,17 +204,22 @@ extension Grouper {
     options.by = effective.by
     options.ranking = effective.ranking
     options.order = effective.order
+    if effective.limit != options.limit || effective.ranking != options.ranking {
+      // Settled after groups were made (a limit, by an object after ones without `grouping`,
+      // which settle none): the groups keep the items it keeps, as if known from the start.
+      relist(limit: effective.limit, ranking: effective.ranking)
+    }
     options.limit = effective.limit
     options.lastSeen = effective.lastSeen
   }
 
-  private func bad(_ message: String, _ index: Int, _ view: JSONView) -> Problem {
-    Problem(code: "BadGroupObject", message: message, offset: Int(view.tokens[index].start))
+  private func bad(_ message: String, _ index: Int, _ view: JSONView) -> RecordProblem {
+    RecordProblem(code: "BadGroupObject", message: message, offset: Int(view.tokens[index].start))
   }
 
   private func integer(
     _ view: JSONView, _ index: Int, _ name: String, from low: Int64, to high: Int64 = .max
-  ) throws(Problem) -> Int64 {
+  ) throws(RecordProblem) -> Int64 {
     guard let value = view.integer(index), value >= low, value <= high else {
       let range =
         low == high
@@ -223,19 +230,21 @@ extension Grouper {
   }
 
   private func time(
-    _ view: JSONView, _ index: Int, _ name: String, _ reader: inout FieldReader
-  ) throws(Problem) -> Timestamp {
+    _ view: JSONView, _ index: Int, _ name: String, _ reader: inout RecordFieldReader
+  ) throws(RecordProblem) -> Timestamp {
     do {
       return try reader.time(view, index, name: name)
     } catch {
-      throw Problem(code: "BadGroupObject", message: error.message, offset: error.offset)
+      throw RecordProblem(code: "BadGroupObject", message: error.message, offset: error.offset)
     }
   }
 
-  private func expectArray(_ view: JSONView, _ index: Int, _ field: GroupField) throws(Problem) {
+  private func expectArray(_ view: JSONView, _ index: Int, _ field: GroupField)
+    throws(RecordProblem)
+  {
     guard view.kind(index) == .array else {
       throw bad(
-        "'\(field.key)' is \(FieldReader.kindName(view.kind(index))), not an array", index,
+        "'\(field.key)' is \(view.kind(index).phrase), not an array", index,
         view)
     }
   }
@@ -243,15 +252,15 @@ extension Grouper {
   /// The values of the keys of `keys` (by position) of the object at `index`, which must have
   /// exactly those.
   private func statFields(_ view: JSONView, _ index: Int, _ keys: KeyList)
-    throws(Problem) -> [Int]
+    throws(RecordProblem) -> [Int]
   {
     guard view.kind(index) == .object else {
       throw bad(
-        "an entry is \(FieldReader.kindName(view.kind(index))), not an object", index,
+        "an entry is \(view.kind(index).phrase), not an object", index,
         view)
     }
     var fields = [Int](repeating: -1, count: keys.count)
-    var problem: Problem? = nil
+    var problem: RecordProblem? = nil
     view.forEachMember(of: index) { key, value in
       guard problem == nil else { return }
       let slot = keys.position(of: key, in: view)
@@ -278,8 +287,8 @@ extension Grouper {
 
   /// Checks a record inside a group object and reads its rank and contribution.
   private mutating func record(
-    _ view: JSONView, _ index: Int, _ reader: inout FieldReader, major: Int, minor: Int
-  ) throws(Problem) -> (key: SortKey, contribution: Contribution) {
+    _ view: JSONView, _ index: Int, _ reader: inout RecordFieldReader, major: Int, minor: Int
+  ) throws(RecordProblem) -> (key: SortKey, contribution: Contribution) {
     let fields = RecordFields(view, object: index)
     let facts = try reader.facts(view, fields, object: index)
     let category =

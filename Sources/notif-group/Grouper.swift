@@ -39,7 +39,7 @@ struct Grouper {
 
   // MARK: - Records
 
-  /// Adds a checked record: `fields` and `facts` come from `RecordFields` and `FieldReader`.
+  /// Adds a checked record: `fields` and `facts` come from `RecordFields` and `RecordFieldReader`.
   mutating func add(
     record view: JSONView, isCompact: Bool, fields: RecordFields, facts: RecordFacts
   ) {
@@ -69,10 +69,7 @@ struct Grouper {
     let ranking = options.ranking
     let leads = isNew || ranking.precedes(key, groups[index].leaderKey)
     var keep = options.items
-    if keep, !isNew, let limit = options.limit, let items = groups[index].items,
-      items.count >= limit,
-      let root = items.first, !ranking.precedes(key, root.key)
-    {
+    if keep, !isNew, options.limit != nil, groups[index].items?.admits(key) == false {
       keep = false  // would be dropped at once: do not copy the record
     }
     let bytes = leads || keep ? compactBytes(view, 0, isCompact: isCompact) : []
@@ -82,7 +79,8 @@ struct Grouper {
           app: jsonText(view, fields.app),
           thread: options.by == .app ? Array("null".utf8) : jsonText(view, fields.threadID),
           count: 1, unread: unread, fresh: fresh, latestAt: facts.createdAt, leaderKey: key,
-          leader: contribution, leading: bytes, items: options.items ? [] : nil))
+          leader: contribution, leading: bytes,
+          items: options.items ? TopList(limit: options.limit, ranking: ranking) : nil))
     } else {
       groups[index].count += 1
       groups[index].unread += unread
@@ -95,7 +93,7 @@ struct Grouper {
       }
     }
     if keep {
-      groups[index].insert(Item(key: key, bytes: bytes), limit: options.limit, ranking: ranking)
+      groups[index].items?.insert(Item(key: key, bytes: bytes))
     }
   }
 
@@ -162,15 +160,6 @@ struct Grouper {
       for index in groups.indices { groups[index].items = nil }
     }
     if !keepsItems { part.items = nil }
-    if let limit = options.limit, var items = part.items, items.count > limit {
-      items.sort { options.ranking.precedes($0.key, $1.key) }
-      items.removeLast(items.count - limit)
-      part.items = []
-      for item in items { part.insert(item, limit: limit, ranking: options.ranking) }
-    } else if options.limit != nil, let items = part.items {
-      part.items = []
-      for item in items { part.insert(item, limit: options.limit, ranking: options.ranking) }
-    }
     if options.by == .none {
       groups.append(part)
       return
@@ -182,7 +171,17 @@ struct Grouper {
     if interned.isNew {
       groups.append(part)
     } else {
-      groups[Int(interned.id)].merge(part, limit: options.limit, ranking: options.ranking)
+      groups[Int(interned.id)].merge(part, ranking: options.ranking)
+    }
+  }
+
+  /// Makes every group keep the items that `limit` and `ranking` keep: the first `limit` in
+  /// feed order.
+  mutating func relist(limit: Int?, ranking: Ranking) {
+    for index in groups.indices {
+      groups[index].items = groups[index].items.map {
+        TopList($0.elements, limit: limit, ranking: ranking)
+      }
     }
   }
 
@@ -203,7 +202,7 @@ struct Grouper {
       out.removeAll()
       write(groups[index], grouping: recorded, into: &out)
       try emit(out)
-      if keepsItems { groups[index].items = [] }  // free the records once written
+      groups[index].items?.removeAll()  // free the records once written
     }
   }
 
@@ -268,14 +267,9 @@ struct Grouper {
     }
     out.append(UInt8(ascii: "]"))
     Self.append(GroupField.items, into: &out)
-    if var items = group.items {
-      let ranking = options.ranking
-      switch options.order {
-      case .feed: items.sort { ranking.precedes($0.key, $1.key) }
-      case .chat: items.sort { ranking.precedesInChat($0.key, $1.key) }
-      }
+    if let items = group.items {
       out.append(UInt8(ascii: "["))
-      for (position, item) in items.enumerated() {
+      for (position, item) in items.sorted(options.order).enumerated() {
         if position > 0 { out.append(UInt8(ascii: ",")) }
         item.bytes.withUnsafeBytes { out.append($0) }
       }
@@ -367,7 +361,7 @@ extension Grouper {
         continue
       }
       groups[existing].merge(
-        group, limit: options.limit, ranking: options.ranking,
+        group, ranking: options.ranking,
         category: { categoryNumbers[$0] }, argument: { argumentNumbers[$0] })
     }
   }

@@ -7,7 +7,7 @@ import NotifModel
 struct Grouping: Equatable, Sendable {
   var by: GroupOptions.Key
   var ranking: Ranking
-  var order: GroupOptions.Order
+  var order: ListOrder
   /// `--limit`; nil without one, and always nil for objects without items.
   var limit: Int?
   var lastSeen: Timestamp?
@@ -62,18 +62,18 @@ struct Grouping: Equatable, Sendable {
   /// Reads the `grouping` object at `index` of `view`; the byte offsets of its values, by
   /// `GroupField.GroupingEntry.rawValue`, go to `offsets`.
   ///
-  /// - Throws: `Problem` (`BadGroupObject`) when it is not an object of exactly the five keys
+  /// - Throws: `RecordProblem` (`BadGroupObject`) when it is not an object of exactly the five keys
   ///   with values notif-group can write.
   static func read(
-    _ view: JSONView, _ index: Int, offsets: inout [Int], fieldReader: inout FieldReader
-  ) throws(Problem) -> Grouping {
+    _ view: JSONView, _ index: Int, offsets: inout [Int], fieldReader: inout RecordFieldReader
+  ) throws(RecordProblem) -> Grouping {
     typealias Entry = GroupField.GroupingEntry
-    func bad(_ message: String, _ at: Int) -> Problem {
-      Problem(code: "BadGroupObject", message: message, offset: Int(view.tokens[at].start))
+    func bad(_ message: String, _ at: Int) -> RecordProblem {
+      RecordProblem(code: "BadGroupObject", message: message, offset: Int(view.tokens[at].start))
     }
     let name = GroupField.grouping.key
     guard view.kind(index) == .object else {
-      throw bad("'\(name)' is \(FieldReader.kindName(view.kind(index))), not an object", index)
+      throw bad("'\(name)' is \(view.kind(index).phrase), not an object", index)
     }
     var found = [Int](repeating: -1, count: Entry.allCases.count)
     var unknown = -1
@@ -92,7 +92,7 @@ struct Grouping: Equatable, Sendable {
       throw bad("'\(name)' has no '\(Entry.allCases[missing].key)'", index)
     }
     offsets = found.map { Int(view.tokens[$0].start) }
-    func word(_ entry: Entry, _ allowed: String) throws(Problem) -> String {
+    func word(_ entry: Entry, _ allowed: String) throws(RecordProblem) -> String {
       let at = found[entry.rawValue]
       guard let text = view.stringValue(at) else {
         throw bad("'\(name).\(entry.key)' is not \(allowed)", at)
@@ -106,7 +106,7 @@ struct Grouping: Equatable, Sendable {
     guard let ranking = Ranking(rawValue: try word(.sort, "time or relevance")) else {
       throw bad("'\(name).sort' is not time or relevance", found[Entry.sort.rawValue])
     }
-    guard let order = GroupOptions.Order(rawValue: try word(.order, "feed or chat")) else {
+    guard let order = ListOrder(rawValue: try word(.order, "feed or chat")) else {
       throw bad("'\(name).order' is not feed or chat", found[Entry.order.rawValue])
     }
     var limit: Int? = nil
@@ -123,7 +123,7 @@ struct Grouping: Equatable, Sendable {
       do {
         lastSeen = try fieldReader.time(view, lastSeenIndex, name: "\(name).last_seen")
       } catch {
-        throw Problem(code: "BadGroupObject", message: error.message, offset: error.offset)
+        throw RecordProblem(code: "BadGroupObject", message: error.message, offset: error.offset)
       }
     }
     return Grouping(by: by, ranking: ranking, order: order, limit: limit, lastSeen: lastSeen)

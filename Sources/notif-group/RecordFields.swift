@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifListing
 import NotifModel
 
 /// The tape indices of the record fields notif-group reads, found in one pass over the
@@ -40,13 +41,6 @@ struct RecordFields {
   }
 }
 
-/// Why a record or group object is rejected: a message and the byte offset it is about.
-struct Problem: Error, Equatable {
-  var code: String
-  var message: String
-  var offset: Int
-}
-
 /// What grouping needs of one record, checked.
 struct RecordFacts {
   var createdAt: Timestamp
@@ -57,40 +51,19 @@ struct RecordFacts {
   var badWeight: Bool
 }
 
-/// Reads and checks the fields of records; keeps the last `created_at` parsed, since runs of
-/// records often share it.
-struct FieldReader {
-  private var lastTimeText: [UInt8] = []
-  private var lastTime = Timestamp(seconds: 0)
-
+/// The checks and reads of notif-group's records; the reader keeps the last `created_at`
+/// parsed, so each thread keeps one.
+extension RecordFieldReader {
   /// Checks the record at `index` and reads what grouping ranks and counts it by.
   mutating func facts(_ view: JSONView, _ fields: RecordFields, object index: Int = 0)
-    throws(Problem) -> RecordFacts
+    throws(RecordProblem) -> RecordFacts
   {
-    let start = Int(view.tokens[index].start)
-    guard fields.createdAt >= 0 else {
-      throw Problem(
-        code: "BadCreatedAt", message: "the record has no '\(RecordField.createdAt.key)'",
-        offset: start)
-    }
-    let createdAt = try time(view, fields.createdAt, name: RecordField.createdAt.key)
-    try stringOrNull(view, fields.app, .app)
-    try stringOrNull(view, fields.threadID, .threadID)
-    try stringOrNull(view, fields.category, .category)
-    try stringOrNull(view, fields.summaryArg, .summaryArg)
-    var relevance = 0.0
-    if fields.relevance >= 0 {
-      switch view.kind(fields.relevance) {
-      case .null: break
-      case .number: relevance = Self.number(view, fields.relevance)
-      default:
-        throw Problem(
-          code: "BadType",
-          message:
-            "'\(RecordField.relevance.key)' is \(Self.kindName(view.kind(fields.relevance))), not a number",
-          offset: Int(view.tokens[fields.relevance].start))
-      }
-    }
+    let createdAt = try createdAt(view, fields.createdAt, record: index)
+    try Self.checkStringOrNull(view, fields.app, .app)
+    try Self.checkStringOrNull(view, fields.threadID, .threadID)
+    try Self.checkStringOrNull(view, fields.category, .category)
+    try Self.checkStringOrNull(view, fields.summaryArg, .summaryArg)
+    let relevance = try Self.relevance(view, fields.relevance, wanted: "a number")
     var weight: Int64 = 1
     var bad = false
     if fields.summaryArgCount >= 0 && view.kind(fields.summaryArgCount) != .null {
@@ -101,98 +74,5 @@ struct FieldReader {
       }
     }
     return RecordFacts(createdAt: createdAt, relevance: relevance, weight: weight, badWeight: bad)
-  }
-
-  /// The RFC 3339 time at `index`.
-  mutating func time(_ view: JSONView, _ index: Int, name: @autoclosure () -> String)
-    throws(Problem) -> Timestamp
-  {
-    let offset = Int(view.tokens[index].start)
-    guard view.kind(index) == .string else {
-      throw Problem(
-        code: "BadCreatedAt",
-        message: "'\(name())' is \(Self.kindName(view.kind(index))), not an RFC 3339 time",
-        offset: offset)
-    }
-    let raw = view.rawString(index)
-    if raw.count == lastTimeText.count, raw.count > 0, let base = raw.baseAddress,
-      lastTimeText.withUnsafeBytes({ memcmp($0.baseAddress ?? base, base, raw.count) == 0 })
-    {
-      return lastTime
-    }
-    let parsed: Timestamp?
-    if view.tokens[index].flag {
-      parsed = try? Timestamp(rfc3339: view.string(index))  // escaped: rare, decode first
-    } else {
-      parsed = Timestamp(rfc3339: raw)
-    }
-    guard let instant = parsed else {
-      let text = view.string(index)
-      var message = "'\(name())' is not an RFC 3339 time: '\(text)'"
-      do {
-        _ = try Timestamp(rfc3339: text)
-      } catch {
-        if error.isOutOfRange { message = "'\(name())': \(error.message)" }
-      }
-      throw Problem(code: "BadCreatedAt", message: message, offset: offset)
-    }
-    lastTimeText = Array(raw)
-    lastTime = instant
-    return instant
-  }
-
-  private func stringOrNull(_ view: JSONView, _ index: Int, _ field: RecordField) throws(Problem) {
-    guard index >= 0 else { return }
-    let kind = view.kind(index)
-    guard kind == .string || kind == .null else {
-      throw Problem(
-        code: "BadType", message: "'\(field.key)' is \(Self.kindName(kind)), not a string or null",
-        offset: Int(view.tokens[index].start))
-    }
-  }
-
-  static func kindName(_ kind: JSONKind) -> String {
-    switch kind {
-    case .object: return "an object"
-    case .array: return "an array"
-    case .string: return "a string"
-    case .number: return "a number"
-    case .bool: return "a boolean"
-    case .null: return "null"
-    }
-  }
-
-  /// The number at `index` as a `Double`, correctly rounded. Plain decimals of up to 15 digits
-  /// (`0.75`, `1`) are read directly: both the digits and the power of ten are exact doubles,
-  /// so one division rounds correctly; anything else goes through the standard library.
-  static func number(_ view: JSONView, _ index: Int) -> Double {
-    let raw = view.raw(index)
-    var mantissa: UInt64 = 0
-    var digits = 0
-    var fraction = 0
-    var seenPoint = false
-    var negative = false
-    for byte in raw {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"):
-        mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
-        digits += 1
-        if seenPoint { fraction += 1 }
-      case UInt8(ascii: "."): seenPoint = true
-      case UInt8(ascii: "-"): negative = true
-      default: digits = 99  // an exponent
-      }
-    }
-    if digits <= 15 {
-      let value = Double(mantissa) / powersOfTen[fraction]
-      return negative ? -value : value
-    }
-    return view.double(index) ?? 0
-  }
-
-  private static let powersOfTen: [Double] = (0...15).map { power in
-    var value = 1.0
-    for _ in 0..<power { value *= 10 }
-    return value
   }
 }

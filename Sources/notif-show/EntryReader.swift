@@ -2,14 +2,6 @@ import NotifJSON
 import NotifListing
 import NotifModel
 
-/// Why a JSON text is not shown: its diagnostic code and message, and the byte offset in the
-/// text it is about.
-struct ShowProblem: Error {
-  var code: String
-  var message: String
-  var offset: Int
-}
-
 /// The tape indices of the members of a record that notif-show reads, found in one pass; -1
 /// where the record has no such key. `leading` is found too: a JSON text with it is a group
 /// object.
@@ -86,9 +78,8 @@ struct ShownFields {
 struct EntryReader {
   /// `--last-seen`: a record is new only when created after it.
   let lastSeen: Timestamp?
-  /// The last `created_at` parsed, since runs of records often share it.
-  private var lastTimeText: [UInt8] = []
-  private var lastTime = Timestamp(seconds: 0)
+  /// Reads `created_at` (keeping the last one parsed) and checks the types of the fields.
+  private var fieldReader = RecordFieldReader()
   private var scratch = ByteBuffer(capacity: 1024)
   private var other = ByteBuffer(capacity: 1024)
 
@@ -102,34 +93,18 @@ struct EntryReader {
   mutating func key(
     _ view: JSONView, _ fields: ShownFields, object index: Int = 0, major: Int, minor: Int
   )
-    throws(ShowProblem) -> SortKey
+    throws(RecordProblem) -> SortKey
   {
-    guard fields.createdAt >= 0 else {
-      throw ShowProblem(
-        code: "BadCreatedAt", message: "the record has no '\(RecordField.createdAt.key)'",
-        offset: Int(view.tokens[index].start))
-    }
-    let createdAt = try time(view, fields.createdAt)
-    var relevance = 0.0
-    if fields.relevance >= 0 {
-      switch view.kind(fields.relevance) {
-      case .null: break
-      case .number: relevance = view.double(fields.relevance) ?? 0
-      case let kind:
-        throw Self.wrongType(view, fields.relevance, .relevance, kind, wanted: "a number or null")
-      }
-    }
+    let createdAt = try fieldReader.createdAt(view, fields.createdAt, record: index)
+    let relevance = try RecordFieldReader.relevance(
+      view, fields.relevance, wanted: "a number or null")
     return SortKey(createdAt: createdAt, relevance: relevance, major: major, minor: minor)
   }
 
   /// Checks that each string field shown is a string or null.
-  func checkStrings(_ view: JSONView, _ fields: ShownFields) throws(ShowProblem) {
-    func check(_ index: Int, _ field: RecordField) throws(ShowProblem) {
-      guard index >= 0 else { return }
-      let kind = view.kind(index)
-      guard kind == .string || kind == .null else {
-        throw Self.wrongType(view, index, field, kind, wanted: "a string or null")
-      }
+  func checkStrings(_ view: JSONView, _ fields: ShownFields) throws(RecordProblem) {
+    func check(_ index: Int, _ field: RecordField) throws(RecordProblem) {
+      try RecordFieldReader.checkStringOrNull(view, index, field)
     }
     try check(fields.app, .app)
     try check(fields.category, .category)
@@ -165,7 +140,7 @@ struct EntryReader {
 
   /// The record at `index`, checked, as it is shown, and whether it has anything to show.
   mutating func record(_ view: JSONView, at index: Int, major: Int, minor: Int)
-    throws(ShowProblem) -> (item: ShownItem, hasContent: Bool)
+    throws(RecordProblem) -> (item: ShownItem, hasContent: Bool)
   {
     let fields = ShownFields(view, object: index)
     let key = try key(view, fields, object: index, major: major, minor: minor)
@@ -176,24 +151,25 @@ struct EntryReader {
   // MARK: - Group objects
 
   /// The group object at the root of `view` as a stack: the leading record, the counts and
-  /// summaries, and the other items that have something to show, in the order `precedes`
-  /// gives; nil for a group of one notification with nothing to show. Keys it does not know
-  /// are ignored (`GroupObjectMembers`).
+  /// summaries, and the other items that have something to show, in `order` by `ranking`; nil
+  /// for a group of one notification with nothing to show. Keys it does not know are ignored
+  /// (`GroupObjectMembers`).
   mutating func stack(
-    _ view: JSONView, major: Int, precedes: (SortKey, SortKey) -> Bool
-  ) throws(ShowProblem) -> ShownStack? {
+    _ view: JSONView, major: Int, ranking: Ranking, order: ListOrder
+  ) throws(RecordProblem) -> ShownStack? {
     let members = GroupObjectMembers(view)
-    func bad(_ index: Int, _ message: String) -> ShowProblem {
-      ShowProblem(code: "BadGroup", message: message, offset: Int(view.tokens[index].start))
+    func bad(_ index: Int, _ message: String) -> RecordProblem {
+      RecordProblem(code: "BadGroup", message: message, offset: Int(view.tokens[index].start))
     }
-    func count(_ field: GroupField, minimum: Int64, default value: Int) throws(ShowProblem) -> Int {
+    func count(_ field: GroupField, minimum: Int64, default value: Int) throws(RecordProblem) -> Int
+    {
       guard let index = members[field] else { return value }
       guard let number = view.integer(index), number >= minimum, number <= Int64(Int32.max) else {
         throw bad(index, "'\(field.key)' must be an integer of at least \(minimum)")
       }
       return Int(number)
     }
-    func text(_ field: GroupField) throws(ShowProblem) -> String? {
+    func text(_ field: GroupField) throws(RecordProblem) -> String? {
       guard let index = members[field], view.kind(index) != .null else { return nil }
       guard let value = view.stringValue(index) else {
         throw bad(index, "'\(field.key)' must be a string or null")
@@ -215,7 +191,7 @@ struct EntryReader {
       // A group of one notification with nothing to show (a background push) shows nothing.
       if !read.hasContent && total == 1 { return nil }
     } catch {
-      throw ShowProblem(
+      throw RecordProblem(
         code: "BadGroup", message: "the leading record: \(error.message)", offset: error.offset)
     }
     var stack = ShownStack(
@@ -236,7 +212,7 @@ struct EntryReader {
     var others: [ShownItem] = []
     var leadingFound = false
     var position = 0
-    var failure: ShowProblem? = nil
+    var failure: RecordProblem? = nil
     view.forEachElement(of: itemsIndex) { element in
       guard failure == nil else { return }
       defer { position += 1 }
@@ -253,71 +229,17 @@ struct EntryReader {
           return
         }
       }
-      do throws(ShowProblem) {
+      do throws(RecordProblem) {
         let read = try record(view, at: element, major: major, minor: position)
         if read.hasContent { others.append(read.item) }
       } catch {
-        failure = ShowProblem(
+        failure = RecordProblem(
           code: "BadGroup", message: "an item: \(error.message)", offset: error.offset)
       }
     }
     if let failure { throw failure }
-    others.sort { precedes($0.key, $1.key) }
+    others.sort { ranking.precedes($0.key, $1.key, in: order) }
     stack.others = others
     return stack
-  }
-
-  // MARK: - Values
-
-  /// The RFC 3339 time at `index`, as `created_at`.
-  private mutating func time(_ view: JSONView, _ index: Int) throws(ShowProblem) -> Timestamp {
-    let offset = Int(view.tokens[index].start)
-    let name = RecordField.createdAt.key
-    guard view.kind(index) == .string else {
-      throw ShowProblem(
-        code: "BadCreatedAt",
-        message: "'\(name)' is \(Self.kindName(view.kind(index))), not an RFC 3339 time",
-        offset: offset)
-    }
-    let raw = view.rawString(index)
-    if raw.elementsEqual(lastTimeText) && !raw.isEmpty { return lastTime }
-    let parsed: Timestamp?
-    if view.tokens[index].flag {
-      parsed = try? Timestamp(rfc3339: view.string(index))
-    } else {
-      parsed = Timestamp(rfc3339: raw)
-    }
-    guard let instant = parsed else {
-      let text = view.string(index)
-      var message = "'\(name)' is not an RFC 3339 time: '\(text)'"
-      do {
-        _ = try Timestamp(rfc3339: text)
-      } catch {
-        if error.isOutOfRange { message = "'\(name)': \(error.message)" }
-      }
-      throw ShowProblem(code: "BadCreatedAt", message: message, offset: offset)
-    }
-    lastTimeText = Array(raw)
-    lastTime = instant
-    return instant
-  }
-
-  private static func wrongType(
-    _ view: JSONView, _ index: Int, _ field: RecordField, _ kind: JSONKind, wanted: String
-  ) -> ShowProblem {
-    ShowProblem(
-      code: "BadType", message: "'\(field.key)' is \(kindName(kind)), not \(wanted)",
-      offset: Int(view.tokens[index].start))
-  }
-
-  static func kindName(_ kind: JSONKind) -> String {
-    switch kind {
-    case .object: return "an object"
-    case .array: return "an array"
-    case .string: return "a string"
-    case .number: return "a number"
-    case .bool: return "a boolean"
-    case .null: return "null"
-    }
   }
 }

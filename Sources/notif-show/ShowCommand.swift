@@ -54,37 +54,16 @@ struct ShowCommand: ToolCommand {
   {
     var options = ShowOptions(now: try environment.now(scanned))
     options.files = scanned.files
-    if let view = scanned.last("view") {
-      guard let chosen = ShowOptions.View(rawValue: view) else {
-        throw UsageError("--view: '\(view)' is not feed or chat")
-      }
-      options.view = chosen
-    }
-    if let sort = scanned.last("sort") {
-      guard let chosen = Ranking(rawValue: sort) else {
-        throw UsageError("--sort: '\(sort)' is not time or relevance")
-      }
-      options.ranking = chosen
-    }
+    options.view = try ListingOptions.order(scanned, option: "view") ?? options.view
+    options.ranking = try ListingOptions.ranking(scanned) ?? options.ranking
     if let format = scanned.last("format") {
       guard let chosen = ShowOptions.Format(rawValue: format) else {
         throw UsageError("--format: '\(format)' is not text or html")
       }
       options.format = chosen
     }
-    if let limit = scanned.last("limit") {
-      guard let value = wholeNumber(limit), value >= 1 else {
-        throw UsageError("--limit: '\(limit)' is not a whole number of 1 or more")
-      }
-      options.limit = value
-    }
-    if let text = scanned.last("last-seen") {
-      do {
-        options.lastSeen = try Timestamp(argument: text)
-      } catch {
-        throw UsageError("--last-seen: \(error.message)")
-      }
-    }
+    options.limit = try ListingOptions.limit(scanned)
+    options.lastSeen = try ListingOptions.lastSeen(scanned)
     options.width = try width(scanned, environment)
     switch scanned.last("color") ?? "auto" {
     case "always": options.color = true
@@ -107,7 +86,7 @@ struct ShowCommand: ToolCommand {
   {
     let range = minimumWidth...maximumWidth
     if let text = scanned.last("width") {
-      guard let value = wholeNumber(text), range.contains(value) else {
+      guard let value = OptionScanner.wholeNumber(text), range.contains(value) else {
         throw UsageError(
           "--width: '\(text)' is not a whole number from \(minimumWidth) to \(maximumWidth)")
       }
@@ -116,17 +95,12 @@ struct ShowCommand: ToolCommand {
     if let columns = environment.terminalColumns {
       return min(max(columns, minimumWidth), maximumWidth)
     }
-    if let text = environment.columnsVariable, let value = wholeNumber(text), value > 0 {
+    if let text = environment.columnsVariable, let value = OptionScanner.wholeNumber(text),
+      value > 0
+    {
       return min(max(value, minimumWidth), maximumWidth)
     }
     return 80
-  }
-
-  private static func wholeNumber(_ text: String) -> Int? {
-    guard !text.isEmpty,
-      text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-    else { return nil }
-    return Int(text)
   }
 
   static func run(
@@ -140,14 +114,6 @@ struct ShowCommand: ToolCommand {
 
 /// What the command line asked for.
 struct ShowOptions {
-  /// The order of the list.
-  enum View: String {
-    /// Newest (or most relevant) first, as a feed.
-    case feed
-    /// Newest last, as a chat.
-    case chat
-  }
-
   /// What is written.
   enum Format: String {
     /// Lines for a terminal.
@@ -158,7 +124,7 @@ struct ShowOptions {
 
   var now: Timestamp
   var files: [String] = ["-"]
-  var view = View.feed
+  var view = ListOrder.feed
   var ranking = Ranking.time
   var format = Format.text
   var limit: Int? = nil

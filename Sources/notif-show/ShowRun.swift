@@ -9,20 +9,15 @@ struct ShowRun {
   let options: ShowOptions
   private var reader: EntryReader
   private var status = ExitStatus.success
-  /// Every entry read, without `--limit`.
-  private var entries: [ShownEntry] = []
-  /// The first `--limit` entries in feed order, with it.
-  private var top: TopList<ShownEntry>?
+  /// The entries shown: every one read, or the first `--limit` in feed order.
+  private var entries: TopList<ShownEntry>
   /// The input order of the next JSON text.
   private var nextMajor = 0
 
   init(options: ShowOptions) {
     self.options = options
     reader = EntryReader(lastSeen: options.lastSeen)
-    if let limit = options.limit {
-      let ranking = options.ranking
-      top = TopList(limit: limit) { ranking.precedes($0.key, $1.key) }
-    }
+    entries = TopList(limit: options.limit, ranking: options.ranking)
   }
 
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
@@ -38,7 +33,9 @@ struct ShowRun {
     for file in options.files {
       read(file, stderr: &stderr)
     }
-    let shown = viewOrder()
+    // With --limit, the first entries in feed order, the newest, whichever the view: in chat
+    // order, listed newest last.
+    let shown = entries.sorted(options.view)
     var page = ByteBuffer(capacity: 64 * 1024)
     switch options.format {
     case .text: TextPage(options: options, registry: registry).write(shown, into: &page)
@@ -51,20 +48,6 @@ struct ShowRun {
       return ShowCommand.tool.reportFailedWrite(error, stderr: &stderr)
     }
     return status
-  }
-
-  /// The entries kept, in the order of the view: feed order, or chat order (the same entries
-  /// when `--limit` picked them: the first in feed order, the newest, listed newest last).
-  private func viewOrder() -> [ShownEntry] {
-    let ranking = options.ranking
-    var kept = top?.sorted() ?? entries
-    switch options.view {
-    case .feed:
-      if top == nil { kept.sort { ranking.precedes($0.key, $1.key) } }
-    case .chat:
-      kept.sort { ranking.precedesInChat($0.key, $1.key) }
-    }
-    return kept
   }
 
   private mutating func read(_ file: String, stderr: inout OutputWriter) {
@@ -88,46 +71,32 @@ struct ShowRun {
 
   /// Reads the JSON text in `view` and keeps what it shows when the view shows it; returns the
   /// problem that rejects it, if any.
-  private mutating func take(_ view: JSONView) -> ShowProblem? {
+  private mutating func take(_ view: JSONView) -> RecordProblem? {
     let major = nextMajor
     nextMajor += 1
     guard view.kind(0) == .object else {
-      return ShowProblem(code: "NotAnObject", message: "the JSON text is not an object", offset: 0)
+      return .notAnObject
     }
     let fields = ShownFields(view)
-    do throws(ShowProblem) {
+    do throws(RecordProblem) {
       let entry: ShownEntry
       if fields.leading >= 0 {
-        let ranking = options.ranking
-        let order = options.view
-        let stack = try reader.stack(view, major: major) { a, b in
-          order == .feed ? ranking.precedes(a, b) : ranking.precedesInChat(a, b)
-        }
+        let stack = try reader.stack(
+          view, major: major, ranking: options.ranking, order: options.view)
         guard let stack else { return nil }
         entry = .stack(stack)
       } else {
         let key = try reader.key(view, fields, major: major, minor: 0)
         try reader.checkStrings(view, fields)
         guard fields.hasContent(view) else { return nil }
-        if let top, !top.admits(.item(placeholder(key))) { return nil }
+        guard entries.admits(key) else { return nil }
         entry = .item(reader.item(view, fields, key: key))
       }
-      if top != nil {
-        top?.insert(entry)
-      } else {
-        entries.append(entry)
-      }
+      entries.insert(entry)
       return nil
     } catch {
       return error
     }
-  }
-
-  /// An item with nothing but `key`: what `TopList.admits` compares.
-  private func placeholder(_ key: SortKey) -> ShownItem {
-    ShownItem(
-      key: key, app: nil, category: nil, title: nil, subtitle: nil, body: nil, relevance: nil,
-      target: nil, isUnread: false, isNew: false)
   }
 
   /// Writes a diagnostic to standard error at once, so it shows while the run goes on. A failed

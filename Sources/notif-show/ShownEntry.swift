@@ -52,7 +52,7 @@ extension ShownStack {
 }
 
 /// What the list shows, one after the other: a notification, or a stack of them.
-enum ShownEntry {
+enum ShownEntry: Ranked {
   case item(ShownItem)
   case stack(ShownStack)
 

@@ -69,8 +69,7 @@ struct SummarizeCommand: ToolCommand {
       configuration.profile = chosen
     }
     if let limit = scanned.last("max-args") {
-      guard limit.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(limit), value >= 1
-      else {
+      guard let value = OptionScanner.wholeNumber(limit), value >= 1 else {
         throw UsageError("--max-args: '\(limit)' is not a whole number of at least 1")
       }
       configuration.maxArguments = value

@@ -69,6 +69,15 @@ typealias Option = ScannedArguments.Option
     #expect(scanned.all("format") == [])
   }
 
+  @Test(arguments: [
+    ("0", 0), ("7", 7), ("0042", 42), ("9223372036854775807", Int.max),
+    ("", nil), ("-1", nil), ("+1", nil), (" 1", nil), ("1.0", nil), ("1e3", nil), ("١", nil),
+    ("9223372036854775808", nil),
+  ])
+  func wholeNumbersAreDecimalDigitsOnly(_ text: String, _ value: Int?) {
+    #expect(OptionScanner.wholeNumber(text) == value)
+  }
+
   @Test func usageErrorDescriptionIsItsMessage() {
     #expect(UsageError("bad").description == "bad")
   }

@@ -1,0 +1,47 @@
+import NotifModel
+
+/// The options that choose what a list shows and in which order, read alike by notif-group and
+/// notif-show: `--sort`, the order (notif-group's `--order`, notif-show's `--view`), `--limit`
+/// and `--last-seen`, each with the same usage errors.
+public enum ListingOptions {
+  /// `--sort time|relevance`; nil when not given.
+  public static func ranking(_ scanned: ScannedArguments) throws(UsageError) -> Ranking? {
+    guard let sort = scanned.last("sort") else { return nil }
+    guard let chosen = Ranking(rawValue: sort) else {
+      throw UsageError("--sort: '\(sort)' is not time or relevance")
+    }
+    return chosen
+  }
+
+  /// `--NAME feed|chat`, the order of the list under the tool's name for it; nil when not
+  /// given.
+  public static func order(_ scanned: ScannedArguments, option name: String)
+    throws(UsageError) -> ListOrder?
+  {
+    guard let order = scanned.last(name) else { return nil }
+    guard let chosen = ListOrder(rawValue: order) else {
+      throw UsageError("--\(name): '\(order)' is not feed or chat")
+    }
+    return chosen
+  }
+
+  /// `--limit N`, a whole number of 1 or more; nil when not given.
+  public static func limit(_ scanned: ScannedArguments) throws(UsageError) -> Int? {
+    guard let limit = scanned.last("limit") else { return nil }
+    guard let value = OptionScanner.wholeNumber(limit), value >= 1 else {
+      throw UsageError("--limit: '\(limit)' is not a whole number of 1 or more")
+    }
+    return value
+  }
+
+  /// `--last-seen TIME` (RFC 3339 or `@epoch`): only records created after it are new; nil
+  /// when not given.
+  public static func lastSeen(_ scanned: ScannedArguments) throws(UsageError) -> Timestamp? {
+    guard let text = scanned.last("last-seen") else { return nil }
+    do {
+      return try Timestamp(argument: text)
+    } catch {
+      throw UsageError("--last-seen: \(error.message)")
+    }
+  }
+}
