@@ -73,15 +73,7 @@ extension APNsNormalizer {
             .error("BadType", "\(Self.quoted(view.string(key))) must be true or false", at: at))
         }
       case .interruptionLevel:
-        if view.kind(value) == .string, Self.interruptionLevelTable.find(view, value) != nil {
-          values[.interruptionLevel] = .input(value)
-        } else {
-          findings.append(
-            .error(
-              "BadInterruptionLevel",
-              "'interruptionLevel' \(Self.quotedValue(view, value)) is not passive, active, time-sensitive or critical",
-              at: at))
-        }
+        interruptionLevel(view, value, spelled: "interruptionLevel", at: at)
       case nil:
         findings.append(
           .warning(

@@ -542,15 +542,7 @@ struct APNsNormalizer {
         values[.mutableContent] = .bool(on)
         if on { aps.mutableContentAt = offset(view, key) }
       case .interruptionLevel:
-        if view.kind(value) == .string, Self.interruptionLevelTable.find(view, value) != nil {
-          values[.interruptionLevel] = .input(value)
-        } else {
-          findings.append(
-            .error(
-              "BadInterruptionLevel",
-              "'interruption-level' \(Self.quotedValue(view, value)) is not passive, active, time-sensitive or critical",
-              at: at))
-        }
+        interruptionLevel(view, value, spelled: "interruption-level", at: at)
       case .relevanceScore:
         guard let score = view.double(value) else {
           findings.append(.error("BadRelevanceScore", "'relevance-score' must be a number", at: at))
@@ -837,6 +829,20 @@ struct APNsNormalizer {
       return
     }
     if let field { values[field] = .input(value) }
+  }
+
+  /// Reads an interruption level (`key`, as the format spells it): passive, active,
+  /// time-sensitive or critical, as APNs and Expo take them.
+  mutating func interruptionLevel(_ view: JSONView, _ value: Int, spelled key: String, at: Int) {
+    if view.kind(value) == .string, Self.interruptionLevelTable.find(view, value) != nil {
+      values[.interruptionLevel] = .input(value)
+    } else {
+      findings.append(
+        .error(
+          "BadInterruptionLevel",
+          "'\(key)' \(Self.quotedValue(view, value)) is not passive, active, time-sensitive or critical",
+          at: at))
+    }
   }
 
   /// Reads content-available or mutable-content: Apple documents 1 (and absent for off).
