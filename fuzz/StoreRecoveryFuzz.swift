@@ -85,7 +85,8 @@ func fuzzStoreRecovery(_ input: UnsafeRawBufferPointer) {
   var failure = ""
   do {
     let session = try StoreSession(
-      store: store, wait: 0, recover: true, monotonicClock: { 0 }, warn: { warnings.append($0) })
+      store: store, wait: 0, recover: true, monotonicClock: { 0 }, waitForLastLine: {},
+      warn: { warnings.append($0) })
     succeeded = session.fd >= 0
   } catch {
     switch error {

@@ -22,6 +22,8 @@ public struct StoreSession: ~Copyable {
   /// `recover` is set (not in a dry run), finishes or undoes an interrupted sweep
   /// (`StoreRewrite.recover`), handing each of its warnings to `warn` as it goes; then opens
   /// the store. A store that is not there is an error before any lock file is made beside it.
+  /// `waitForLastLine` is called between two looks at an unfinished last line (see
+  /// `sweptLength`); the fuzz target, which must not sleep, passes one that returns at once.
   ///
   /// - Throws: `StoreLockError.held` when another process keeps the lock (the tool reports
   ///   `lockedDiagnostic` and exits 75); `.system` for any other failure: a missing store
@@ -29,7 +31,7 @@ public struct StoreSession: ~Copyable {
   ///   fails, a store that cannot be opened.
   public init(
     store: String, wait: Double, recover: Bool, monotonicClock: () -> Double,
-    warn: (String) -> Void
+    waitForLastLine: () -> Void = { usleep(5_000) }, warn: (String) -> Void
   ) throws(StoreLockError) {
     var existing = stat()
     guard stat(store, &existing) == 0 else {
@@ -59,7 +61,7 @@ public struct StoreSession: ~Copyable {
     self.lock = lock
     self.fd = fd
     self.status = status
-    length = Self.sweptLength(fd: fd, size: Int64(status.st_size))
+    length = Self.sweptLength(fd: fd, size: Int64(status.st_size), waiting: waitForLastLine)
   }
 
   /// How many times a sweep looks again, 5 ms apart (about 0.1 s in all), for an unfinished
