@@ -65,13 +65,9 @@ extension APNsNormalizer {
         readExpoSound(view, value)
       case .badge: readBadge(view, value, "badge")
       case .mutableContent, .contentAvailable:
-        if let on = view.bool(value) {
-          values[view.keyEquals(key, "mutableContent") ? .mutableContent : .contentAvailable] =
-            .bool(on)
-        } else {
-          findings.append(
-            .error("BadType", "\(Self.quoted(view.string(key))) must be true or false", at: at))
-        }
+        readBool(
+          view, key, value,
+          into: view.keyEquals(key, "mutableContent") ? .mutableContent : .contentAvailable)
       case .interruptionLevel:
         interruptionLevel(view, value, spelled: "interruptionLevel", at: at)
       case nil:

@@ -27,10 +27,7 @@ extension APNsNormalizer {
       view.forEachMember(of: root) { key, value in
         if view.keyEquals(key, "message") { return }
         if view.keyEquals(key, "validate_only") {
-          if view.bool(value) == nil {
-            findings.append(
-              .error("BadType", "'validate_only' must be true or false", at: offset(view, value)))
-          }
+          readBool(view, key, value)
           return
         }
         findings.append(
@@ -261,7 +258,7 @@ extension APNsNormalizer {
       case .fcmOptions:
         checkObject(view, value, "android.fcm_options")
       case .flag:
-        checkBool(view, key, value)
+        readBool(view, key, value)
       case nil:
         findings.append(
           .warning(
@@ -314,13 +311,8 @@ extension APNsNormalizer {
       case .bodyLocKey: string(view, key, value, into: .locKey)
       case .titleLocKey: string(view, key, value, into: .titleLocKey)
       case .bodyLocArgs, .titleLocArgs:
-        if Self.isStringArray(view, value) {
-          values[view.keyEquals(key, "body_loc_args") ? .locArgs : .titleLocArgs] = .input(value)
-        } else {
-          findings.append(
-            .error(
-              "BadLocArgs", "\(Self.quoted(view.string(key))) must be an array of strings", at: at))
-        }
+        readLocArgs(
+          view, key, value, into: view.keyEquals(key, "body_loc_args") ? .locArgs : .titleLocArgs)
       case .eventTime:
         if let text = view.stringValue(value), let time = try? Timestamp(rfc3339: text) {
           eventTime = time
@@ -343,18 +335,10 @@ extension APNsNormalizer {
         enumValue(
           view, value, Self.proxies, "BadType", "proxy", "ALLOW, DENY or IF_PRIORITY_LOWERED")
       case .count:
-        if let count = view.integer(value), count >= 0, count <= Int64(Int32.max) {
-          values[.badge] = .integer(count)
-        } else {
-          findings.append(
-            .error(
-              "BadBadge",
-              "'notification_count' must be a whole number 0 or more, not \(Self.quotedValue(view, value))",
-              at: at))
-        }
+        readBadge(view, value, "notification_count", maximum: Int64(Int32.max))
       case .text: string(view, key, value, into: nil)
       case .flag:
-        checkBool(view, key, value)
+        readBool(view, key, value)
       case .object:
         checkObject(view, value, view.string(key))
       case .vibrate:
@@ -440,13 +424,9 @@ extension APNsNormalizer {
               "'priority' must be normal or high, not \(Self.quotedValue(view, value))", at: at))
         }
       case .contentAvailable, .mutableContent:
-        if let on = view.bool(value) {
-          values[view.keyEquals(key, "content_available") ? .contentAvailable : .mutableContent] =
-            .bool(on)
-        } else {
-          findings.append(
-            .error("BadType", "\(Self.quoted(view.string(key))) must be true or false", at: at))
-        }
+        readBool(
+          view, key, value,
+          into: view.keyEquals(key, "content_available") ? .contentAvailable : .mutableContent)
       case .timeToLive:
         if let seconds = view.integer(value), seconds >= 0, seconds <= Self.fcmMaxTTL {
           timeToLive = seconds
@@ -461,7 +441,7 @@ extension APNsNormalizer {
         string(view, key, value, into: nil)
         if let name = view.stringValue(value), !name.isEmpty { impliedApp = name }
       case .flag:
-        checkBool(view, key, value)
+        readBool(view, key, value)
       case nil:
         findings.append(
           .warning(
@@ -490,12 +470,10 @@ extension APNsNormalizer {
       case .titleLocKey: string(view, key, value, into: .titleLocKey)
       case .bodyLocArgs, .titleLocArgs:
         // The legacy API took the arguments as an array, or as a JSON array in a string.
-        if Self.isStringArray(view, value) {
-          values[view.keyEquals(key, "body_loc_args") ? .locArgs : .titleLocArgs] = .input(value)
-        } else if view.kind(value) != .string {
-          findings.append(
-            .error(
-              "BadLocArgs", "\(Self.quoted(view.string(key))) must be an array of strings", at: at))
+        if view.kind(value) != .string {
+          readLocArgs(
+            view, key, value,
+            into: view.keyEquals(key, "body_loc_args") ? .locArgs : .titleLocArgs)
         }
       case .badge:
         // A string on the wire ("5"); a number is read too.
@@ -520,16 +498,6 @@ extension APNsNormalizer {
   }
 
   // MARK: - Rules shared by the FCM readers
-
-  /// A `BadType` error unless the value of `key` is true or false.
-  mutating func checkBool(_ view: JSONView, _ key: Int, _ value: Int) {
-    if view.bool(value) == nil {
-      findings.append(
-        .error(
-          "BadType", "\(Self.quoted(view.string(key))) must be true or false",
-          at: offset(view, value)))
-    }
-  }
 
   /// Whether the value at `index` is a dictionary; if not, a `BadType` error naming `what`.
   @discardableResult

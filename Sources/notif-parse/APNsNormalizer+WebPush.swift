@@ -30,12 +30,7 @@ extension APNsNormalizer {
       case .options: members.options = value
       case .appBadge: appBadge(view, value)
       case .mutable:
-        if let on = view.bool(value) {
-          values[.mutableContent] = .bool(on)
-        } else {
-          findings.append(
-            .error("BadType", "'mutable' must be true or false", at: offset(view, value)))
-        }
+        readBool(view, key, value, into: .mutableContent)
       case nil:
         findings.append(
           .warning(

@@ -650,16 +650,10 @@ struct APNsNormalizer {
       case .launchImage, .actionLocKey, .action:
         string(view, key, value, into: nil)
       case .titleLocArgs, .subtitleLocArgs, .locArgs:
-        if Self.isStringArray(view, value) {
-          values[
-            name == .titleLocArgs
-              ? .titleLocArgs : name == .subtitleLocArgs ? .subtitleLocArgs : .locArgs] =
-            .input(value)
-        } else {
-          findings.append(
-            .error(
-              "BadLocArgs", "\(Self.quoted(view.string(key))) must be an array of strings", at: at))
-        }
+        readLocArgs(
+          view, key, value,
+          into: name == .titleLocArgs
+            ? .titleLocArgs : name == .subtitleLocArgs ? .subtitleLocArgs : .locArgs)
       case .summaryArg:
         string(view, key, value, into: .summaryArg)
       case .summaryArgCount:
@@ -715,13 +709,7 @@ struct APNsNormalizer {
         hasKey = true
         string(view, key, value, into: title ? .titleLocKey : .locKey)
       case .locArgs:
-        if Self.isStringArray(view, value) {
-          values[title ? .titleLocArgs : .locArgs] = .input(value)
-        } else {
-          findings.append(
-            .error("BadLocArgs", "'loc-args' must be an array of strings", at: offset(view, value))
-          )
-        }
+        readLocArgs(view, key, value, into: title ? .titleLocArgs : .locArgs)
       case nil:
         findings.append(
           .warning(
@@ -806,15 +794,44 @@ struct APNsNormalizer {
 
   // MARK: - Values
 
-  /// A badge: a whole number 0 or more, into `badge`; else a `BadBadge` error naming `key`.
-  mutating func readBadge(_ view: JSONView, _ value: Int, _ key: String) {
-    if let badge = view.integer(value), badge >= 0 {
+  /// A badge: a whole number from 0 to `maximum`, into `badge`; else a `BadBadge` error naming
+  /// `key`.
+  mutating func readBadge(
+    _ view: JSONView, _ value: Int, _ key: String, maximum: Int64 = .max
+  ) {
+    if let badge = view.integer(value), badge >= 0, badge <= maximum {
       values[.badge] = .integer(badge)
     } else {
       findings.append(
         .error(
           "BadBadge",
           "\(Self.quoted(key)) must be a whole number 0 or more, not \(Self.quotedValue(view, value))",
+          at: offset(view, value)))
+    }
+  }
+
+  /// True or false, into `field` if one is given; else a `BadType` error naming `key`.
+  mutating func readBool(_ view: JSONView, _ key: Int, _ value: Int, into field: RecordField? = nil)
+  {
+    if let on = view.bool(value) {
+      if let field { values[field] = .bool(on) }
+    } else {
+      findings.append(
+        .error(
+          "BadType", "\(Self.quoted(view.string(key))) must be true or false",
+          at: offset(view, value)))
+    }
+  }
+
+  /// Localization arguments (`loc-args`, `body_loc_args`, ... as the format spells `key`): an
+  /// array of strings, into `field`; else a `BadLocArgs` error.
+  mutating func readLocArgs(_ view: JSONView, _ key: Int, _ value: Int, into field: RecordField) {
+    if Self.isStringArray(view, value) {
+      values[field] = .input(value)
+    } else {
+      findings.append(
+        .error(
+          "BadLocArgs", "\(Self.quoted(view.string(key))) must be an array of strings",
           at: offset(view, value)))
     }
   }
