@@ -26,6 +26,19 @@ import Testing
 
   static func ids(_ range: Range<Int>) -> [String] { range.map { String(format: "r%06d", $0) } }
 
+  /// Writes the store, `inbox.ndjson`, with records 0 to `initial`, and the records after them
+  /// in `batches` files of `perBatch`, `new-0.ndjson` and on, for an appender to add.
+  static func writeStoreAndBatches(_ folder: URL, initial: Int, batches: Int, perBatch: Int)
+    throws
+  {
+    try records(0..<initial).write(to: folder.appendingPathComponent("inbox.ndjson"))
+    for batch in 0..<batches {
+      let first = initial + batch * perBatch
+      try records(first..<first + perBatch).write(
+        to: folder.appendingPathComponent("new-\(batch).ndjson"))
+    }
+  }
+
   /// Starts `tool` in `folder` with its output thrown away.
   static func start(_ tool: String, _ arguments: [String], in folder: URL) throws -> Process {
     let process = Process()
@@ -102,12 +115,8 @@ import Testing
       let initial = 20_000
       let batches = 400
       let perBatch = 100
-      try Self.records(0..<initial).write(to: folder.appendingPathComponent("inbox.ndjson"))
-      for batch in 0..<batches {
-        let first = initial + batch * perBatch
-        try Self.records(first..<first + perBatch).write(
-          to: folder.appendingPathComponent("new-\(batch).ndjson"))
-      }
+      try Self.writeStoreAndBatches(
+        folder, initial: initial, batches: batches, perBatch: perBatch)
       let appender = try Self.shell(
         "for b in $(seq 0 \(batches - 1)); do flock inbox.ndjson.lock -c "
           + "\"cat new-$b.ndjson >> inbox.ndjson\"; sleep 0.005; done", in: folder)
@@ -264,12 +273,8 @@ import Testing
       let initial = 2_000
       let batches = 200
       let perBatch = 50
-      try Self.records(0..<initial).write(to: folder.appendingPathComponent("inbox.ndjson"))
-      for batch in 0..<batches {
-        let first = initial + batch * perBatch
-        try Self.records(first..<first + perBatch).write(
-          to: folder.appendingPathComponent("new-\(batch).ndjson"))
-      }
+      try Self.writeStoreAndBatches(
+        folder, initial: initial, batches: batches, perBatch: perBatch)
       let appender = try Self.shell(
         "for b in $(seq 0 \(batches - 1)); do cat new-$b.ndjson >> inbox.ndjson; sleep 0.02; done",
         in: folder)

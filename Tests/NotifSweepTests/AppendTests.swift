@@ -25,6 +25,23 @@ import Testing
     close(fd)
   }
 
+  /// A rewrite of a store holding `text`, of which the sweep read `sweptLength` bytes; `body`
+  /// gets the store's path, the rewrite and the store open for reading.
+  static func withRewrite(
+    _ text: String, sweptLength: Int64,
+    _ body: (String, inout StoreRewrite, Int32) throws -> Void
+  ) throws {
+    try withStore(text) { store in
+      var status = stat()
+      stat(store, &status)
+      let fd = open(store, O_RDONLY)
+      defer { close(fd) }
+      var rewrite = StoreRewrite(
+        store: store, storeStatus: status, sweptLength: sweptLength, archive: nil, pid: 7)
+      try body(store, &rewrite, fd)
+    }
+  }
+
   static func contents(_ path: String) -> String {
     (try? String(contentsOfFile: path, encoding: .utf8)) ?? "<missing>"
   }
@@ -80,13 +97,7 @@ import Testing
   // MARK: - Taken in when the store is replaced
 
   @Test func commitTakesInWhatWasAppendedBeforeAndRightAfterTheRename() throws {
-    try Self.withStore("a\nb\n") { store in
-      var status = stat()
-      stat(store, &status)
-      let fd = open(store, O_RDONLY)
-      defer { close(fd) }
-      var rewrite = StoreRewrite(
-        store: store, storeStatus: status, sweptLength: 4, archive: nil, pid: 7)
+    try Self.withRewrite("a\nb\n", sweptLength: 4) { store, rewrite, fd in
       try rewrite.start(copying: 0..<2, from: fd)
       try Array("B".utf8).withUnsafeBytes { try rewrite.writeKept($0) }
       // During the sweep: a whole line, and the start of another.
@@ -107,13 +118,7 @@ import Testing
   }
 
   @Test func aStoreWithNothingAppendedIsReplacedAsTheSweepWroteIt() throws {
-    try Self.withStore("a\nb\n") { store in
-      var status = stat()
-      stat(store, &status)
-      let fd = open(store, O_RDONLY)
-      defer { close(fd) }
-      var rewrite = StoreRewrite(
-        store: store, storeStatus: status, sweptLength: 4, archive: nil, pid: 7)
+    try Self.withRewrite("a\nb\n", sweptLength: 4) { store, rewrite, fd in
       try rewrite.start(copying: 0..<2, from: fd)
       try rewrite.commit()
       #expect(Self.contents(store) == "a\n")
@@ -124,15 +129,9 @@ import Testing
   }
 
   @Test func aWriterThatKeepsTheReplacedStoreOpenIsToldOf() throws {
-    try Self.withStore("a\n") { store in
-      var status = stat()
-      stat(store, &status)
-      let fd = open(store, O_RDONLY)
-      defer { close(fd) }
+    try Self.withRewrite("a\n", sweptLength: 2) { store, rewrite, fd in
       let daemon = open(store, O_WRONLY | O_APPEND)  // `daemon >> inbox.ndjson`
       defer { close(daemon) }
-      var rewrite = StoreRewrite(
-        store: store, storeStatus: status, sweptLength: 2, archive: nil, pid: 7)
       try rewrite.start(copying: 0..<0, from: fd)
       rewrite.afterReplacing = {
         _ = Array("x\n".utf8).withUnsafeBytes { write(daemon, $0.baseAddress, $0.count) }
