@@ -80,8 +80,8 @@ public struct StoreAppender {
     guard fstat(fd, &status) == 0 else {
       throw SystemError(path: store, doing: "cannot open the store", errno: errno)
     }
-    var lastByte: UInt8 = 0x0A
-    if status.st_size > 0 && pread(fd, &lastByte, 1, status.st_size - 1) != 1 {
+    let size = Int64(status.st_size)
+    guard let lastByte = size > 0 ? StoreSession.lastByte(fd, size) : 0x0A else {
       throw SystemError(path: store, doing: "read error", errno: errno)
     }
     if lastByte != 0x0A {

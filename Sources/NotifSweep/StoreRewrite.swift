@@ -290,14 +290,8 @@ public struct StoreRewrite: ~Copyable {
     defer { chunk.deallocate() }
     var offset = range.lowerBound
     while offset < range.upperBound {
-      let count = pread(fd, chunk, Int(min(range.upperBound - offset, Int64(size))), off_t(offset))
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw SystemError(path: storePath, doing: "read error", errno: errno)
-      }
-      guard count > 0 else {
-        throw SystemError(path: storePath, message: "read error: the store got shorter")
-      }
+      let count = Int(min(range.upperBound - offset, Int64(size)))
+      try Self.readExactly(fd, into: chunk, count: count, at: offset, storePath)
       try writeKept(UnsafeRawBufferPointer(start: chunk, count: count), newline: false)
       offset += Int64(count)
     }
@@ -508,24 +502,44 @@ public struct StoreRewrite: ~Copyable {
     return Int64(status.st_size)
   }
 
+  /// Reads exactly `count` bytes of the file open at `fd`, from `offset`, into `buffer`: the
+  /// one loop over `pread(2)` of the store's readers here.
+  ///
+  /// - Throws: `SystemError` naming `path` for a failed read, or for one that ends early (the
+  ///   store got shorter).
+  static func readExactly(
+    _ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64,
+    _ path: String
+  ) throws(SystemError) {
+    var done = 0
+    while done < count {
+      let got = pread(fd, buffer + done, count - done, off_t(offset) + off_t(done))
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw SystemError(path: path, doing: "read error", errno: errno)
+      }
+      guard got > 0 else {
+        throw SystemError(path: path, message: "read error: the store got shorter")
+      }
+      done += got
+    }
+  }
+
   /// The bytes `range` of the file open at `fd`.
   static func readBytes(_ range: Range<Int64>, of fd: Int32, _ path: String) throws(SystemError)
     -> [UInt8]
   {
     var bytes = [UInt8](repeating: 0, count: Int(range.count))
-    var done = 0
-    while done < bytes.count {
-      let count = bytes.withUnsafeMutableBytes { raw in
-        pread(
-          fd, raw.baseAddress.map { $0 + done }, raw.count - done,
-          off_t(range.lowerBound) + off_t(done))
+    var failure: SystemError?
+    bytes.withUnsafeMutableBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      do throws(SystemError) {
+        try readExactly(fd, into: base, count: raw.count, at: range.lowerBound, path)
+      } catch {
+        failure = error
       }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else {
-        throw SystemError(path: path, doing: "read error", errno: count < 0 ? errno : EIO)
-      }
-      done += count
     }
+    if let failure { throw failure }
     return bytes
   }
 
@@ -537,10 +551,12 @@ public struct StoreRewrite: ~Copyable {
     var end = range.upperBound
     while end > range.lowerBound {
       let start = max(range.lowerBound, end - Int64(chunk))
-      let count = bytes.withUnsafeMutableBytes {
-        pread(fd, $0.baseAddress, Int(end - start), off_t(start))
+      let count = Int(end - start)
+      let read = bytes.withUnsafeMutableBytes { raw in
+        guard let base = raw.baseAddress else { return false }
+        return (try? readExactly(fd, into: base, count: count, at: start, "")) != nil
       }
-      guard count == Int(end - start) else { return nil }
+      guard read else { return nil }
       if let last = bytes[0..<count].lastIndex(of: 0x0A) { return start + Int64(last) + 1 }
       end = start
     }

@@ -103,7 +103,12 @@ public struct StoreSession: ~Copyable {
   /// The byte at `size - 1` of `fd`, or nil when it cannot be read.
   static func lastByte(_ fd: Int32, _ size: Int64) -> UInt8? {
     var byte: UInt8 = 0
-    return pread(fd, &byte, 1, off_t(size - 1)) == 1 ? byte : nil
+    let read = withUnsafeMutableBytes(of: &byte) { raw in
+      raw.baseAddress.map {
+        (try? StoreRewrite.readExactly(fd, into: $0, count: 1, at: size - 1, "")) != nil
+      } ?? false
+    }
+    return read ? byte : nil
   }
 
   deinit {
