@@ -61,7 +61,7 @@ let package = Package(
       dependencies: ["notif-parse", "NotifModel", "NotifJSON", "NotifCategories", "NotifSweep"]),
     .testTarget(
       name: "NotifGroupTests",
-      dependencies: ["notif-group", "NotifModel", "NotifJSON", "NotifListing"]),
+      dependencies: ["notif-group", "NotifModel", "NotifJSON", "NotifListing", "TestSupport"]),
     .testTarget(
       name: "NotifSummarizeTests",
       dependencies: [
@@ -70,7 +70,7 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(
       name: "NotifExpireTests",
-      dependencies: ["notif-expire", "NotifModel", "NotifJSON", "NotifSweep"]),
+      dependencies: ["notif-expire", "NotifModel", "NotifJSON", "NotifSweep", "TestSupport"]),
     .testTarget(
       name: "NotifMarkTests", dependencies: ["notif-mark", "NotifModel", "NotifJSON", "NotifSweep"]),
     .testTarget(

@@ -1,5 +1,6 @@
 import NotifJSON
 import NotifModel
+import TestSupport
 import Testing
 
 @testable import notif_expire
@@ -46,18 +47,7 @@ private final class ScratchFile {
     path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
   }
 
-  var text: String {
-    let fd = open(path, O_RDONLY)
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-      if count <= 0 { break }
-      bytes += chunk[0..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
-  }
+  var text: String { fileText(path) }
 
   deinit {
     unlink(path)

@@ -1,5 +1,6 @@
 import NotifJSON
 import NotifModel
+import TestSupport
 import Testing
 
 @testable import notif_group
@@ -40,8 +41,8 @@ import Testing
       close(errFD)
       return (
         Outcome(
-          status: status, stdout: slurp(out),
-          stderr: slurp(err).replacing(path, with: "input")),
+          status: status, stdout: fileText(out),
+          stderr: fileText(err).replacing(path, with: "input")),
         run.chunkCounts.accepted, run.chunkCounts.fallBacks
       )
     }
@@ -145,7 +146,7 @@ import Testing
             run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr) == .success)
           close(fd)
           #expect(run.chunkCounts.accepted > 4)
-          #expect(slurp(out) == whole.stdout)
+          #expect(fileText(out) == whole.stdout)
         }
       }
     }

@@ -1,5 +1,6 @@
 import NotifJSON
 import NotifModel
+import TestSupport
 import Testing
 
 @testable import notif_group
@@ -78,26 +79,12 @@ func group(_ arguments: [String], inputs: [String]) -> RunResult {
     stdout: &stdout, stderr: &stderr)
   close(outFD)
   close(errFD)
-  var err = slurp(errPath)
+  var err = fileText(errPath)
   // Diagnostics name the temporary files: show them as input1, input2, ...
   for (position, path) in paths.prefix(inputs.count).enumerated() {
     err = err.replacing(path, with: "input\(position + 1)")
   }
-  return RunResult(status: status, stdout: slurp(outPath), stderr: err)
-}
-
-/// The text of the file at `path`.
-func slurp(_ path: String) -> String {
-  let fd = open(path, O_RDONLY)
-  defer { close(fd) }
-  var bytes: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 65536)
-  while true {
-    let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-    if count <= 0 { break }
-    bytes += chunk[0..<count]
-  }
-  return String(decoding: bytes, as: UTF8.self)
+  return RunResult(status: status, stdout: fileText(outPath), stderr: err)
 }
 
 /// Runs notif-group with `arguments` over one input made of `records`, one per line.

@@ -11,6 +11,11 @@ public func makeScratchFolder(_ prefix: String = "notif-test") throws -> URL {
   return url
 }
 
+/// The text of the file at `path`, invalid UTF-8 replaced; empty when it cannot be read.
+public func fileText(_ path: String) -> String {
+  String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+}
+
 /// Runs `body` with writers to two scratch files, standing for standard output and standard
 /// error; returns its result and the text each writer wrote.
 public func capturingOutput<R>(
