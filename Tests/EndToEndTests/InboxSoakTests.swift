@@ -39,19 +39,6 @@ import Testing
     }
   }
 
-  /// Starts `tool` in `folder` with its output thrown away.
-  static func start(_ tool: String, _ arguments: [String], in folder: URL) throws -> Process {
-    let process = Process()
-    process.executableURL = Binaries.url(tool)
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    process.environment = Safety.environment
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    return process
-  }
-
   /// Starts a shell command in `folder`.
   static func shell(_ command: String, in folder: URL) throws -> Process {
     let process = Process()
@@ -128,7 +115,7 @@ import Testing
         let started = Date()
         let sweeps = try (0..<2).map { one in
           let (tool, arguments) = Self.sweepArguments(pair * 2 + one)
-          return try Self.start(tool, arguments, in: folder)
+          return try Safety.start(tool, arguments, in: folder)
         }
         // One pair in five at random, and more while kills that landed fall behind one in ten
         // (a kill can come after a short sweep ended).
@@ -239,7 +226,7 @@ import Testing
           )
           : ("notif-mark", ["--read", "--all", "--now", Safety.now, "--store", "inbox.ndjson"])
         let started = Date()
-        let sweep = try Self.start(tool, arguments, in: folder)
+        let sweep = try Safety.start(tool, arguments, in: folder)
         // One sweep in three at random, and more while kills that landed fall behind one in
         // four (a kill can come after a short sweep ended).
         if dice.next(3) == 0 || killed * 4 < sweeps {

@@ -67,6 +67,19 @@ import Testing
       in: folder, environment: environment)
   }
 
+  /// Starts `tool` in `folder` with its output thrown away.
+  static func start(_ tool: String, _ arguments: [String], in folder: URL) throws -> Process {
+    let process = Process()
+    process.executableURL = Binaries.url(tool)
+    process.arguments = arguments
+    process.currentDirectoryURL = folder
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+  }
+
   static func leftovers(_ folder: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
       $0.hasSuffix(".notif-tmp") || $0.hasSuffix(".sweep")
@@ -94,17 +107,12 @@ import Testing
         defer { run += 1 }
         try? FileManager.default.removeItem(at: archive)
         try original.write(to: inbox)
-        let process = Process()
-        process.executableURL = Binaries.url("notif-expire")
-        process.arguments = [
-          "--policy", "policy.json", "--now", Self.now, "--store", "inbox.ndjson", "--archive",
-          "archive.ndjson",
-        ]
-        process.currentDirectoryURL = folder
-        process.environment = Self.environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Self.start(
+          "notif-expire",
+          [
+            "--policy", "policy.json", "--now", Self.now, "--store", "inbox.ndjson", "--archive",
+            "archive.ndjson",
+          ], in: folder)
         // Kill points from the start to a little past the usual end, a different one each run;
         // the runs past the first 100 aim at the first four fifths of a sweep.
         let fraction = run < 100 ? 1.1 * Double(run) / 100 : 0.8 * Double(run % 100) / 100
@@ -187,14 +195,7 @@ import Testing
         defer { run += 1 }
         for file in files.dropFirst() { try? FileManager.default.removeItem(at: file) }
         try original.write(to: inbox)
-        let process = Process()
-        process.executableURL = Binaries.url("notif-expire")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.environment = Self.environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Self.start("notif-expire", arguments, in: folder)
         let fraction = run < 40 ? 1.1 * Double(run) / 40 : 0.8 * Double(run % 40) / 40
         usleep(UInt32(duration * 1e6 * fraction))
         kill(process.processIdentifier, SIGKILL)
