@@ -77,6 +77,7 @@ let package = Package(
       name: "NotifShowTests",
       dependencies: ["notif-show", "NotifModel", "NotifJSON", "NotifListing", "NotifText"]),
     .testTarget(
-      name: "EndToEndTests", dependencies: ["NotifModel"], exclude: ["cases", "Fixtures"]),
+      name: "EndToEndTests", dependencies: ["NotifModel", "TestSupport"],
+      exclude: ["cases", "Fixtures"]),
   ]
 )

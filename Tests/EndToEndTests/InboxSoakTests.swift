@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// An inbox fed for days, tested against the built binaries: records appended while sweeps run
@@ -86,15 +87,6 @@ import Testing
     #expect(Safety.leftovers(folder).isEmpty, "\(what): left \(Safety.leftovers(folder))")
   }
 
-  /// A deterministic sequence of numbers, so that a failing run can be run again.
-  struct Dice {
-    var state: UInt64
-    mutating func next(_ bound: Int) -> Int {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int((state >> 33) % UInt64(bound))
-    }
-  }
-
   /// The README's protocol at full scale: 60,000 records, 400 of whose batches are appended
   /// under flock(1) while 150 expire and mark sweeps run two at a time, one in five killed.
   @Test func theProtocolHoldsForSixtyThousandRecordsAndOneHundredFiftySweeps() throws {
@@ -107,7 +99,7 @@ import Testing
       let appender = try Self.shell(
         "for b in $(seq 0 \(batches - 1)); do flock inbox.ndjson.lock -c "
           + "\"cat new-$b.ndjson >> inbox.ndjson\"; sleep 0.005; done", in: folder)
-      var dice = Dice(state: 60_000)
+      var dice = SplitMix(seed: 60_000)
       var killed = 0
       // How long a pair of sweeps takes, to aim the kills inside it.
       var pairTime = 0.05
@@ -119,9 +111,9 @@ import Testing
         }
         // One pair in five at random, and more while kills that landed fall behind one in ten
         // (a kill can come after a short sweep ended).
-        let victim = dice.next(5) == 0 || killed * 10 < pair ? dice.next(2) : nil
+        let victim = dice.below(5) == 0 || killed * 10 < pair ? dice.below(2) : nil
         if let victim {
-          usleep(UInt32(Double(dice.next(1000)) / 1000 * pairTime * 0.6 * 1e6))
+          usleep(UInt32(Double(dice.below(1000)) / 1000 * pairTime * 0.6 * 1e6))
           kill(sweeps[victim].processIdentifier, SIGKILL)
         }
         defer { if victim == nil { pairTime = Date().timeIntervalSince(started) } }
@@ -206,7 +198,7 @@ import Testing
         fed.signal()
       }
       feeder.start()
-      var dice = Dice(state: 600)
+      var dice = SplitMix(seed: 600)
       var sweeps = 0
       var killed = 0
       var feeding = true
@@ -229,8 +221,8 @@ import Testing
         let sweep = try Safety.start(tool, arguments, in: folder)
         // One sweep in three at random, and more while kills that landed fall behind one in
         // four (a kill can come after a short sweep ended).
-        if dice.next(3) == 0 || killed * 4 < sweeps {
-          usleep(UInt32(Double(dice.next(1000)) / 1000 * sweepTime * 0.7 * 1e6))
+        if dice.below(3) == 0 || killed * 4 < sweeps {
+          usleep(UInt32(Double(dice.below(1000)) / 1000 * sweepTime * 0.7 * 1e6))
           kill(sweep.processIdentifier, SIGKILL)
         }
         sweep.waitUntilExit()

@@ -1,4 +1,5 @@
 import NotifModel
+import TestSupport
 import Testing
 
 @testable import notif_group
@@ -6,24 +7,11 @@ import Testing
 /// `--merge`: the checks of group objects, and the property that merging the groups of the
 /// parts of an input gives the bytes of grouping the whole input.
 @Suite struct MergeTests {
-  /// A deterministic generator (SplitMix64), so a failing seed can be run again.
-  struct Generator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-  }
 
   /// Records with several apps and threads (and none), few distinct times and relevances (so
   /// ties are common), categories, summary arguments, counts, read and seen states.
   static func records(count: Int, seed: UInt64) -> [String] {
-    var random = Generator(state: seed)
+    var random = SplitMix(seed: seed)
     return (0..<count).map { n in
       let app = random.pick(["com.example.chat", "com.example.mail", "com.example.news", nil])
       let thread = random.pick(["alice", "bob", "team", nil, nil])
@@ -75,7 +63,7 @@ import Testing
       let input = Self.records(count: 120, seed: seed)
       let whole = group(options, input)
       #expect(whole.status == .success)
-      var random = Generator(state: seed &* 7919)
+      var random = SplitMix(seed: seed &* 7919)
       let partCount = 2 + random.below(4)
       var cuts = Set<Int>()
       while cuts.count < partCount - 1 { cuts.insert(random.below(input.count - 1) + 1) }

@@ -11,6 +11,24 @@ public func makeScratchFolder(_ prefix: String = "notif-test") throws -> URL {
   return url
 }
 
+/// A small deterministic generator (SplitMix64) of test data and test timing, so that a failing
+/// seed can be run again.
+public struct SplitMix {
+  public var state: UInt64
+  public init(seed: UInt64) { state = seed }
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+  /// A number from 0 to `n` - 1.
+  public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+  /// One of `items`.
+  public mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+}
+
 /// The text of the file at `path`, invalid UTF-8 replaced; empty when it cannot be read.
 public func fileText(_ path: String) -> String {
   String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
