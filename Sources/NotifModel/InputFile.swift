@@ -10,13 +10,36 @@ public struct InputFile: ~Copyable {
 
   /// Opens `operand` for reading (`-`: standard input).
   ///
-  /// - Throws: `SystemError` naming the input, with the message `cannot open: ...`.
+  /// - Throws: `SystemError` naming the input, with the message `cannot open: ...`, also for
+  ///   a directory and for the file standard output writes to (see `checkReadable`).
   public init(operand: String) throws(SystemError) {
     let name = operand == "-" ? "<stdin>" : operand
     let fd = operand == "-" ? STDIN_FILENO : open(operand, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw SystemError(path: name, doing: "cannot open", errno: errno) }
+    if let failure = Self.checkReadable(fd, name: name) {
+      if fd != STDIN_FILENO { close(fd) }
+      throw failure
+    }
     self.name = name
     self.fd = fd
+  }
+
+  /// Why the input open at `fd` cannot be read as one, or nil: a directory (which `read(2)`
+  /// refuses), or the regular file standard output writes to, which would be read back as it
+  /// is written (`notif-parse in.ndjson >> in.ndjson` would never end), as cat(1) refuses.
+  public static func checkReadable(_ fd: Int32, name: String) -> SystemError? {
+    var input = stat()
+    guard fstat(fd, &input) == 0 else { return nil }
+    if input.st_mode & S_IFMT == S_IFDIR {
+      return SystemError(path: name, doing: "cannot open", errno: EISDIR)
+    }
+    var output = stat()
+    if input.st_mode & S_IFMT == S_IFREG, fstat(STDOUT_FILENO, &output) == 0,
+      output.st_dev == input.st_dev, output.st_ino == input.st_ino
+    {
+      return SystemError(path: name, message: "cannot open: it is also standard output")
+    }
+    return nil
   }
 
   deinit {

@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifModel
 
 /// Appends lines to a store the way every writer of a store must: under its lock, opening it
 /// by path for each batch (`notif-parse --store`).
@@ -40,6 +41,23 @@ public struct StoreAppender {
     self.maxDelay = maxDelay
   }
 
+  /// Checks the files of `notif-parse --store STORE OPERAND...` before anything is touched:
+  /// the store is a regular file where it exists, and neither it nor its lock is one of the
+  /// file operands or standard output (records read back as they are appended would never
+  /// end).
+  ///
+  /// - Throws: `UsageError` naming the file that is not a regular file, or the two that are
+  ///   one.
+  public static func checkFiles(store: String, reading operands: [String]) throws(UsageError) {
+    try StoreFiles.requireRegular([("--store", store)])
+    var written = StoreFiles.storeFiles(store, journal: false)
+    if let output = RunFile(role: "standard output", fd: STDOUT_FILENO, isWritten: true) {
+      written.append(output)
+    }
+    try StoreFiles.requireDistinct(
+      written, reading: operands.filter { $0 != "-" }.map { ("the file operand", $0) })
+  }
+
   /// Queues whole lines (with their line feeds); appends the batch when it is full or its
   /// first line has waited `maxDelay`.
   ///
@@ -59,9 +77,11 @@ public struct StoreAppender {
   /// - Throws: `SystemError` naming the lock file or the store.
   public mutating func flush() throws(SystemError) {
     guard pending.count > 0 else { return }
+    // A symbolic link is followed, as by the sweeps: its target's lock, and its target.
+    let target = FileIdentity.followingLinks(store) ?? store
     let lock: StoreLock
     do {
-      lock = try StoreLock(store: store, wait: .infinity, monotonicClock: monotonicClock)
+      lock = try StoreLock(store: target, wait: .infinity, monotonicClock: monotonicClock)
     } catch {
       switch error {
       case .system(let failure): throw failure
@@ -71,29 +91,35 @@ public struct StoreAppender {
     }
     // The lock is released when `lock` goes out of scope, after the store is closed.
     _ = lock.path
-    let fd = open(store, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+    // Never blocks: a FIFO put in the store's place is refused, not written into.
+    let fd = open(target, O_RDWR | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o666)
     guard fd >= 0 else {
-      throw SystemError(path: store, doing: "cannot open the store", errno: errno)
+      throw SystemError(path: target, doing: "cannot open the store", errno: errno)
     }
     defer { close(fd) }
     var status = stat()
     guard fstat(fd, &status) == 0 else {
-      throw SystemError(path: store, doing: "cannot open the store", errno: errno)
+      throw SystemError(path: target, doing: "cannot open the store", errno: errno)
     }
+    guard status.st_mode & S_IFMT == S_IFREG else { throw StoreSession.notRegular(target) }
     let size = Int64(status.st_size)
     guard let lastByte = size > 0 ? StoreSession.lastByte(fd, size) : 0x0A else {
-      throw SystemError(path: store, doing: "read error", errno: errno)
+      throw SystemError(path: target, doing: "read error", errno: errno)
     }
+    var failure: SystemError? = nil
     if lastByte != 0x0A {
       let newline: [UInt8] = [0x0A]
-      if let failure = newline.withUnsafeBytes({
-        OutputWriter.writeAll($0, to: fd, name: store)
-      }) {
-        throw failure
-      }
+      failure = newline.withUnsafeBytes { OutputWriter.writeAll($0, to: fd, name: target) }
     }
-    let failure = pending.withUnsafeBytes { OutputWriter.writeAll($0, to: fd, name: store) }
-    if let failure { throw failure }
+    if failure == nil {
+      failure = pending.withUnsafeBytes { OutputWriter.writeAll($0, to: fd, name: target) }
+    }
+    if let failure {
+      // A batch is appended whole or not at all: what part of it a full disk let through is
+      // cut off again, so the store never ends in a torn record.
+      _ = ftruncate(fd, off_t(size))
+      throw failure
+    }
     batches += 1
     pending.removeAll()
     firstPendingAt = nil

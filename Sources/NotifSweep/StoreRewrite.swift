@@ -29,13 +29,14 @@ import NotifJSON
 /// the store loses anything. Between the archive's sync and the rename a record can be in both;
 /// the journal says so, and the next `recover` (run under the lock before the next sweep) cuts
 /// the archive back to its size before the interrupted sweep when the store was not replaced,
-/// so after the next sweep every record is in exactly one of them. An archive that is not a
-/// regular file (a pipe, a device) cannot be cut back: no journal is kept for it. The
-/// quarantine file is journaled and taken back the same way, so each line ends in exactly one
-/// of store, archive and quarantine.
+/// so after the next sweep every record is in exactly one of them. The quarantine file is
+/// journaled and taken back the same way, so each line ends in exactly one of store, archive
+/// and quarantine. Both must be regular files (a pipe or a device could not be cut back) and
+/// files of their own (`SweepOptions.checkFiles`; `start` checks again that neither is the
+/// store).
 ///
 /// The journal: the line `notif-sweep-journal 1`, the temporary file's `DEVICE INODE`, then for
-/// each appended regular file a line `DEVICE INODE SIZE-BEFORE` and a line `path PATH`.
+/// each appended file a line `DEVICE INODE SIZE-BEFORE` and a line `path PATH`.
 public struct StoreRewrite: ~Copyable {
   /// The store's path as given.
   public let storePath: String
@@ -94,9 +95,7 @@ public struct StoreRewrite: ~Copyable {
 
   /// The directory that holds `path`, and its last component.
   static func split(_ path: String) -> (directory: String, name: String) {
-    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-    let directory = String(path[..<slash])
-    return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    FileIdentity.split(path)
   }
 
   /// The journal of a store: `STORE.sweep`.
@@ -147,7 +146,6 @@ public struct StoreRewrite: ~Copyable {
       }
     }
     // Leftover new stores of interrupted sweeps: only a holder of the lock makes them.
-    let prefix = "." + name + "."
     if let dir = opendir(directory) {
       defer { closedir(dir) }
       var leftovers: [String] = []
@@ -155,12 +153,7 @@ public struct StoreRewrite: ~Copyable {
         let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
           String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
-        if entryName.hasPrefix(prefix) && entryName.hasSuffix(tempSuffix) {
-          let middle = entryName.dropFirst(prefix.count).dropLast(tempSuffix.count)
-          if !middle.isEmpty && middle.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            leftovers.append(directory + "/" + entryName)
-          }
-        }
+        if isTemporaryName(entryName, of: name) { leftovers.append(directory + "/" + entryName) }
       }
       for path in leftovers where unlink(path) != 0 && errno != ENOENT {
         throw SystemError(
@@ -168,6 +161,24 @@ public struct StoreRewrite: ~Copyable {
       }
     }
     return warnings
+  }
+
+  /// Whether `entry` is the name of a new version of the store named `store` in their
+  /// directory (`.NAME.PID.notif-tmp`), which recovery removes as a leftover.
+  static func isTemporaryName(_ entry: String, of store: String) -> Bool {
+    let prefix = "." + store + "."
+    guard entry.hasPrefix(prefix) && entry.hasSuffix(tempSuffix) else { return false }
+    let middle = entry.dropFirst(prefix.count).dropLast(tempSuffix.count)
+    return !middle.isEmpty && middle.allSatisfy { $0.isASCII && $0.isNumber }
+  }
+
+  /// Whether the file at `path` (its links followed) is named as a new version of `store`
+  /// is, in the store's directory: a file that recovery would remove.
+  public static func isTemporaryFile(_ path: String, of store: String) -> Bool {
+    let (directory, name) = split(FileIdentity.followingLinks(path) ?? path)
+    let (storeDirectory, storeName) = split(store)
+    guard isTemporaryName(name, of: storeName) else { return false }
+    return FileIdentity(path: directory) == FileIdentity(path: storeDirectory)
   }
 
   /// Cuts the file at `path` back to `size` if it is still the file `identity` names and no
@@ -243,7 +254,8 @@ public struct StoreRewrite: ~Copyable {
     }
     var journal = "\(Self.journalMagic)\n\(UInt64(tempStatus.st_dev)) \(UInt64(tempStatus.st_ino))"
     if let archive = archivePath {
-      let (fd, size, entry) = try Self.openAppended(archive, doing: "cannot open the archive")
+      let (fd, size, entry) = try Self.openAppended(
+        archive, doing: "cannot open the archive", store: storeStatus)
       archiveFD = fd
       archiveSizeBefore = size
       archived = OutputWriter(fd: fd, name: archive, bufferSize: 1)
@@ -251,7 +263,7 @@ public struct StoreRewrite: ~Copyable {
     }
     if let quarantine = quarantinePath {
       let (fd, size, entry) = try Self.openAppended(
-        quarantine, doing: "cannot open the quarantine file")
+        quarantine, doing: "cannot open the quarantine file", store: storeStatus)
       quarantineFD = fd
       quarantineSizeBefore = size
       quarantined = OutputWriter(fd: fd, name: quarantine, bufferSize: 1)
@@ -267,20 +279,30 @@ public struct StoreRewrite: ~Copyable {
   }
 
   /// Opens `path` for appending (creating it, mode 0666 less the umask); returns its
-  /// descriptor, its size, and its journal lines (empty when it is not a regular file, which
-  /// cannot be cut back).
-  private static func openAppended(_ path: String, doing: String) throws(SystemError) -> (
-    fd: Int32, size: Int64, journal: String
-  ) {
-    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
+  /// descriptor, its size, and its journal lines.
+  ///
+  /// - Throws: `SystemError` when it cannot be opened, or is not a regular file (which could
+  ///   not be cut back), or is the store itself (the options are checked before the sweep;
+  ///   this holds against a file swapped in since).
+  static func openAppended(_ path: String, doing: String, store: stat? = nil)
+    throws(SystemError) -> (fd: Int32, size: Int64, journal: String)
+  {
+    let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o666)
     var status = stat()
     guard fd >= 0, fstat(fd, &status) == 0 else {
       let code = errno
       if fd >= 0 { close(fd) }
       throw SystemError(path: path, doing: doing, errno: code)
     }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      close(fd)
+      throw SystemError(path: path, message: "\(doing): not a regular file")
+    }
+    if let store, store.st_dev == status.st_dev && store.st_ino == status.st_ino {
+      close(fd)
+      throw SystemError(path: path, message: "\(doing): it is the store")
+    }
     let size = Int64(status.st_size)
-    guard status.st_mode & S_IFMT == S_IFREG else { return (fd, size, "") }
     return (fd, size, "\n\(UInt64(status.st_dev)) \(UInt64(status.st_ino)) \(size)\npath \(path)")
   }
 
@@ -357,14 +379,14 @@ public struct StoreRewrite: ~Copyable {
     if let archivePath {
       try flushArchive()
       try archived.flush()
-      if archivedAny && fsync(archiveFD) != 0 && errno != EINVAL {
+      if archivedAny && fsync(archiveFD) != 0 {
         throw SystemError(path: archivePath, doing: "cannot sync the archive", errno: errno)
       }
     }
     if let quarantinePath {
       try flushQuarantine()
       try quarantined.flush()
-      if quarantinedAny && fsync(quarantineFD) != 0 && errno != EINVAL {
+      if quarantinedAny && fsync(quarantineFD) != 0 {
         throw SystemError(
           path: quarantinePath, doing: "cannot sync the quarantine file", errno: errno)
       }

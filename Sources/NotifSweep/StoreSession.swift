@@ -37,6 +37,7 @@ public struct StoreSession: ~Copyable {
     guard stat(store, &existing) == 0 else {
       throw .system(SystemError(path: store, doing: "cannot open the store", errno: errno))
     }
+    guard existing.st_mode & S_IFMT == S_IFREG else { throw .system(Self.notRegular(store)) }
     let lock = try StoreLock(store: store, wait: wait, monotonicClock: monotonicClock)
     if recover {
       let warnings: [String]
@@ -47,7 +48,9 @@ public struct StoreSession: ~Copyable {
       }
       for warning in warnings { warn(warning) }
     }
-    let fd = open(store, O_RDONLY | O_CLOEXEC)
+    // Never blocks: a FIFO put in the store's place since the check above is refused, not
+    // waited on while the lock is held.
+    let fd = open(store, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else {
       throw .system(SystemError(path: store, doing: "cannot open the store", errno: errno))
     }
@@ -57,11 +60,21 @@ public struct StoreSession: ~Copyable {
       close(fd)
       throw .system(failure)
     }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      close(fd)
+      throw .system(Self.notRegular(store))
+    }
     self.store = store
     self.lock = lock
     self.fd = fd
     self.status = status
     length = Self.sweptLength(fd: fd, size: Int64(status.st_size), waiting: waitForLastLine)
+  }
+
+  /// The error for a store that is not a regular file (a FIFO, a device, a directory): only a
+  /// regular file can be read to a length, replaced and synced.
+  static func notRegular(_ store: String) -> SystemError {
+    SystemError(path: store, message: "cannot open the store: not a regular file")
   }
 
   /// How many times a sweep looks again, 5 ms apart (about 0.1 s in all), for an unfinished

@@ -14,7 +14,7 @@ public struct StreamArchive: ~Copyable {
   /// Opens `options.archive` to append to, creating it (mode 0666 less the umask) if missing;
   /// opens nothing when there is no archive or `options.dryRun` is set.
   ///
-  /// - Throws: `SystemError` when the file cannot be opened.
+  /// - Throws: `SystemError` when the file cannot be opened or is not a regular file.
   public init(options: SweepOptions) throws(SystemError) {
     try self.init(path: options.archive, dryRun: options.dryRun, what: "archive")
   }
@@ -26,10 +26,7 @@ public struct StreamArchive: ~Copyable {
     self.what = what
     var fd: Int32 = -1
     if let path, !dryRun {
-      fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o666)
-      guard fd >= 0 else {
-        throw SystemError(path: path, doing: "cannot open the \(what)", errno: errno)
-      }
+      fd = try StoreRewrite.openAppended(path, doing: "cannot open the \(what)").fd
     }
     self.fd = fd
     writer = OutputWriter(fd: fd, name: self.path)
@@ -47,12 +44,11 @@ public struct StreamArchive: ~Copyable {
     if fd >= 0 { try writer.write(lines) }
   }
 
-  /// Flushes what is pending and syncs the file to disk. `EINVAL` (a pipe or a character
-  /// device such as `/dev/null`, which cannot sync) is not an error.
+  /// Flushes what is pending and syncs the file to disk.
   public mutating func sync() throws(SystemError) {
     guard fd >= 0 else { return }
     try writer.flush()
-    if fsync(fd) != 0 && errno != EINVAL {
+    if fsync(fd) != 0 {
       throw SystemError(path: path, doing: "cannot sync the \(what)", errno: errno)
     }
   }

@@ -144,10 +144,12 @@ public struct SweepDriver: ~Copyable {
   ) throws(SystemError) {
     // Checked before the lock, whose file would otherwise be made beside a store that is not
     // there: a store a sweep from cron finds missing has not been written yet.
-    if options.missingOK && StoreSession.isMissing(store) { return }
+    // A symbolic link is followed: its target is locked, journaled and replaced, beside it.
+    let target = options.storeTarget ?? store
+    if options.missingOK && StoreSession.isMissing(target) { return }
     guard
       let session = try StoreSession.acquire(
-        store: store, options: options, monotonicClock: monotonicClock,
+        store: target, options: options, monotonicClock: monotonicClock,
         report: { diagnostic in report(diagnostic) })
     else {
       status = .locked
@@ -162,7 +164,7 @@ public struct SweepDriver: ~Copyable {
       return
     }
     rewrite = StoreRewrite(
-      store: store, storeStatus: session.status, sweptLength: session.length,
+      store: target, storeStatus: session.status, sweptLength: session.length,
       archive: options.archive, quarantine: options.quarantine, pid: pid)
     destination = .storeBeforeFirstChange
     do throws(SystemError) {

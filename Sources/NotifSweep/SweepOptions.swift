@@ -1,3 +1,4 @@
+import NotifJSON
 import NotifModel
 
 /// The options of a sweep that may run in place (notif-expire, notif-mark): `--dry-run`,
@@ -13,6 +14,12 @@ public struct SweepOptions: Sendable, Equatable {
   public var quarantine: String?
   /// `--store FILE`: change this file in place, under its lock; nil for a filter.
   public var store: String?
+  /// The file `--store` names once symbolic links in its last component are followed: the
+  /// file a sweep locks, journals and replaces, beside which its lock, journal and new
+  /// version are made, so that a link stays a link (see `FileIdentity.followingLinks`).
+  public var storeTarget: String? {
+    store.map { FileIdentity.followingLinks($0) ?? $0 }
+  }
   /// `--missing-ok`, only with `--store`: a store that is not there is nothing to sweep yet
   /// (status 0, nothing written, no lock file made), not an error.
   public var missingOK = false
@@ -52,11 +59,15 @@ public struct SweepOptions: Sendable, Equatable {
   ///     `--store`: `sweeps` in `--store sweeps one file in place`.
   ///   - stderrIsTerminal: the progress default when neither `--progress` nor
   ///     `--no-progress` is given (the last one given wins).
+  ///   - reading: the other files the tool reads (`--ids-from`), by role and path, which
+  ///     must not be any file the sweep writes.
   /// - Throws: `UsageError` for an empty `--store`, a `--missing-ok` or `--wait` without
-  ///   `--store`, a `--wait` out of range, and file operands with `--store`.
-  public init(_ scanned: ScannedArguments, storeVerb: String, stderrIsTerminal: Bool)
-    throws(UsageError)
-  {
+  ///   `--store`, a `--wait` out of range, file operands with `--store`, and files that clash
+  ///   (see `checkFiles`).
+  public init(
+    _ scanned: ScannedArguments, storeVerb: String, stderrIsTerminal: Bool,
+    reading: [(role: String, path: String)] = []
+  ) throws(UsageError) {
     dryRun = scanned.has("dry-run")
     archive = scanned.last("archive")
     quarantine = scanned.last("quarantine")
@@ -76,6 +87,45 @@ public struct SweepOptions: Sendable, Equatable {
     }
     files = scanned.files
     format = try CommandLineTool.diagnosticFormat(scanned) ?? .text
+    try checkFiles(
+      reading: reading,
+      standardOutput: RunFile(
+        role: "standard output", fd: STDOUT_FILENO, isWritten: true))
+  }
+
+  /// Checks the files of the sweep before anything is touched: the store, its journal and
+  /// lock, the archive, the quarantine file, the file operands, the files in `reading` and
+  /// standard output must be files of their own (a file only read may be read twice), by
+  /// identity (`FileIdentity`: `./x`, a symbolic link to it and a hard link of it are one
+  /// file); the store, the archive and the quarantine file must be regular files where they
+  /// exist, and no file the sweep writes may be named as the store's temporary files are,
+  /// which recovery removes.
+  ///
+  /// - Throws: `UsageError` naming the two files that are one, or the file that is not a
+  ///   regular file.
+  public func checkFiles(
+    reading: [(role: String, path: String)] = [], standardOutput: RunFile? = nil
+  ) throws(UsageError) {
+    try StoreFiles.requireRegular([
+      ("--store", store), ("--archive", archive), ("--quarantine", quarantine),
+    ])
+    var written: [RunFile] = []
+    if let store { written += StoreFiles.storeFiles(store, journal: true) }
+    // Checked in a dry run too, which must fail as the run it shows would.
+    let appended = [("--archive", archive), ("--quarantine", quarantine)].compactMap { option in
+      option.1.map { RunFile(role: "\(option.0) '\($0)'", path: $0, isWritten: true) }
+    }
+    if let target = storeTarget {
+      for file in appended where StoreRewrite.isTemporaryFile(file.path, of: target) {
+        throw UsageError(
+          "\(file.role) is named as the store's temporary files are, which a sweep removes")
+      }
+    }
+    written += appended
+    if let standardOutput { written.append(standardOutput) }
+    var read = reading
+    if store == nil { read += files.filter { $0 != "-" }.map { ("the file operand", $0) } }
+    try StoreFiles.requireDistinct(written, reading: read)
   }
 
   /// `--wait SECONDS`, only with `--store`: whole or decimal seconds, 0 to a day; 0 when not

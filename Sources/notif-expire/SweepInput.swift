@@ -20,6 +20,10 @@ struct SweepInput {
     let name = path == "-" ? "<stdin>" : path
     let fd = path == "-" ? STDIN_FILENO : Glibc.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw SystemError(path: name, doing: "cannot open", errno: errno) }
+    if let failure = InputFile.checkReadable(fd, name: name) {
+      if fd != STDIN_FILENO { _ = Glibc.close(fd) }
+      throw failure
+    }
     var status = stat()
     if fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFREG {
       let start = lseek(fd, 0, SEEK_CUR)

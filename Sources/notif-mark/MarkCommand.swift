@@ -111,6 +111,11 @@ struct MarkCommand: ToolCommand {
     }
     configuration.actions = actions
 
+    // The files first, before --ids-from is read: none may be a file the sweep writes.
+    configuration.sweep = try SweepOptions(
+      scanned, storeVerb: "changes", stderrIsTerminal: environment.stderrIsTerminal,
+      reading: scanned.all("ids-from").map { ("--ids-from", $0) })
+
     var selection = Selection()
     selection.all = scanned.has("all")
     let ids = scanned.all("id")
@@ -144,8 +149,6 @@ struct MarkCommand: ToolCommand {
     configuration.selection = selection
 
     configuration.now = try environment.now(scanned)
-    configuration.sweep = try SweepOptions(
-      scanned, storeVerb: "changes", stderrIsTerminal: environment.stderrIsTerminal)
     return configuration
   }
 

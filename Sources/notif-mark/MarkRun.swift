@@ -75,7 +75,14 @@ struct MarkRun: ~Copyable, SweepPasses {
           driver.report(Diagnostic(.error, "Unreadable", error.message, file: error.path))
           continue
         }
-        try pass(fd: opened.fd, name: opened.name, &driver)
+        let name = opened.name
+        do {
+          try pass(fd: opened.fd, name: name, &driver)
+        } catch  where error.isReadError && error.path == name {
+          // What was read before the failure is written; the next operand is read.
+          driver.raiseStatus(to: .failure)
+          driver.report(Diagnostic(.error, "Unreadable", error.message, file: error.path))
+        }
       }
     }
   }
@@ -101,10 +108,21 @@ struct MarkRun: ~Copyable, SweepPasses {
     var pending = driver.awaitsFirstChange
     var prefixEnd: Int64 = 0
     // Where the input has nothing more yet (a pipe), what is ready goes out before the wait.
-    while let line = try reader.next(whenIdle: { () throws(SystemError) in
-      try Self.flush(&kept, &changes, &gone, &quarantined, &driver)
-      try driver.flushStandardOutput()
-    }) {
+    // A failed read hands on what was read before it, then stops the pass.
+    while true {
+      let line: UnsafeRawBufferPointer
+      do {
+        guard
+          let next = try reader.next(whenIdle: { () throws(SystemError) in
+            try Self.flush(&kept, &changes, &gone, &quarantined, &driver)
+            try driver.flushStandardOutput()
+          })
+        else { break }
+        line = next
+      } catch  where error.isReadError {
+        try Self.flush(&kept, &changes, &gone, &quarantined, &driver)
+        throw error
+      }
       count += 1
       let verdict = decide(line, reader.lineNumber, name, &driver)
       if pending {

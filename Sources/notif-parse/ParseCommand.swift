@@ -1,5 +1,6 @@
 import NotifJSON
 import NotifModel
+import NotifSweep
 
 /// notif-parse's command line: options, the loop over inputs, and the exit status.
 struct ParseCommand: ToolCommand {
@@ -114,6 +115,7 @@ struct ParseCommand: ToolCommand {
         throw UsageError("--store and --check cannot be used together: --check writes no records")
       }
       configuration.storePath = store
+      try StoreAppender.checkFiles(store: store, reading: scanned.files)
     }
     configuration.files = scanned.files
     return configuration

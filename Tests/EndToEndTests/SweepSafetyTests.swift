@@ -217,7 +217,10 @@ import Testing
     }
   }
 
-  @Test func archiveOnAFullDeviceLeavesTheStoreUnchanged() throws {
+  /// A device as the archive is refused before anything is touched (`/dev/full`, which would
+  /// fail every write, and `/dev/null`, which would lose the records): the full-disk paths
+  /// are `fullStoreDirectory...` and `fullArchiveFileSystem...`.
+  @Test func aDeviceAsTheArchiveIsRefusedAndTheStoreUnchanged() throws {
     try Self.withFolder { folder in
       let inbox = folder.appendingPathComponent("inbox.ndjson")
       let original = Self.store(300)
@@ -232,9 +235,11 @@ import Testing
         in: folder, environment: Self.environment)
       #expect(outcome.status == 2)
       #expect(
-        String(decoding: outcome.stderr, as: UTF8.self)
-          == "notif-expire: /dev/full: error: write error: no space left on device [Failed]\n")
+        String(decoding: outcome.stderr, as: UTF8.self).hasPrefix(
+          "notif-expire: --archive '/dev/full' is not a regular file: a store, its archive and "
+            + "its quarantine file must be regular files\nusage: "))
       #expect(try Data(contentsOf: inbox) == original)
+      #expect(!FileManager.default.fileExists(atPath: inbox.path + ".lock"))
       #expect(
         try FileManager.default.attributesOfItem(atPath: inbox.path)[.systemFileNumber] as? Int
           == inode as? Int)
