@@ -323,6 +323,34 @@ import Testing
     if !mounted { Issue.record("mount -t tmpfs is not permitted here: test not run") }
   }
 
+  /// A batch that a full disk lets through in part is cut back off: the store never ends in a
+  /// torn record (the old build left the fragment there), with or without a last line feed.
+  @Test(arguments: [true, false]) func parseStoreOnAFullDiskLeavesNoTornRecord(
+    _ endsWithLineFeed: Bool
+  ) throws {
+    let mounted = try Self.withTinyFileSystem(size: "64k") { tiny in
+      let inbox = tiny.appendingPathComponent("inbox.ndjson")
+      var original = Self.store(3)
+      if !endsWithLineFeed { original.removeLast() }
+      try original.write(to: inbox)
+      // About 120 kB of records, in one batch: more than the file system has room for.
+      let payloads = (0..<400).map {
+        #"{"aps":{"alert":{"title":"Alice","body":"Lunch? \#($0)"}}}"#
+      }
+      let input = tiny.appendingPathComponent("payloads.ndjson")
+      try Data((payloads.joined(separator: "\n") + "\n").utf8).write(to: input)
+      let outcome = try Binaries.run(
+        "notif-parse", ["--now", Self.now, "--store", "inbox.ndjson"], in: tiny, stdin: input,
+        environment: Self.environment)
+      #expect(outcome.status == 2)
+      #expect(
+        String(decoding: outcome.stderr, as: UTF8.self).hasSuffix(
+          "inbox.ndjson: error: write error: no space left on device [WriteFailed]\n"))
+      #expect(try Data(contentsOf: inbox) == original)
+    }
+    if !mounted { Issue.record("mount -t tmpfs is not permitted here: test not run") }
+  }
+
   @Test func aSecondSweepExits75OrWaits() throws {
     try Self.withFolder { folder in
       try Self.store(200).write(to: folder.appendingPathComponent("inbox.ndjson"))
