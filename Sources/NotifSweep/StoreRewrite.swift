@@ -77,6 +77,9 @@ public struct StoreRewrite: ~Copyable {
   /// Whether a process still had the old store open for writing when `commit` stopped
   /// draining it: what that process writes from then on is lost with the old file.
   public private(set) var heldOpenAfterReplacing = false
+  /// How many lines appended to the old store without the lock were still unfinished when
+  /// `commit` stopped draining it, and were taken in with a line feed added (at most one).
+  public private(set) var unfinishedLines = 0
 
   /// How many times `commit` looks at the old store at most, 1 ms apart (about a second in
   /// all): a process that keeps it open (`daemon >> store`) is not waited for. Counts, not a
@@ -235,7 +238,7 @@ public struct StoreRewrite: ~Copyable {
   {
     precondition(!isStarted)
     self.storeFD = storeFD
-    let tempFD = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    let tempFD = open(tempPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard tempFD >= 0 else {
       throw SystemError(path: tempPath, doing: "cannot create the new store", errno: errno)
     }
@@ -439,8 +442,14 @@ public struct StoreRewrite: ~Copyable {
   /// what is appended to the old one from `offset` on, whole lines in one write each, until no
   /// process has the old store open for writing (it is unlinked: none can open it again), or,
   /// where that cannot be told, until it has been unchanged for `drainQuietPolls` looks; at
-  /// most `drainPolls` looks. A last line still unfinished then is taken in as it is: nothing
-  /// is dropped.
+  /// most `drainPolls` looks.
+  ///
+  /// Lines go into the new store only where it ends with a line feed: an appender that skips
+  /// the lock and writes a line in more than one `write(2)` may be half-way through one there,
+  /// and a line written then would be spliced into it (the looks wait for it, at most
+  /// `lineEndPolls` in all). A last line still unfinished when the drain ends is taken in with
+  /// a line feed added (`unfinishedLines`): a line of its own that the next sweep reports, never
+  /// glued to the next writer's line.
   private mutating func drainOldStore(from offset: Int64) throws(SystemError) {
     guard sweptLength != .max else { return }
     let flags = fcntl(tempFD, F_GETFL)
@@ -452,6 +461,7 @@ public struct StoreRewrite: ~Copyable {
     var done = offset
     var seen = offset
     var wrote = false
+    var lineEndPolls = 0
     while true {
       let writing = Self.openForWriting(storeFD)
       // Read after the answer: every write before it is in the size.
@@ -469,13 +479,33 @@ public struct StoreRewrite: ~Copyable {
       heldOpenAfterReplacing = finished && writing == true
       let end = finished ? size : Self.endOfLastLine(storeFD, in: done..<size) ?? done
       if end > done {
-        let bytes = try Self.readBytes(done..<end, of: storeFD, storePath)
-        if let failure = bytes.withUnsafeBytes({
-          OutputWriter.writeAll($0, to: tempFD, name: storePath)
-        }) {
-          throw failure
-        }
+        var bytes = try Self.readBytes(done..<end, of: storeFD, storePath)
         noteTakenIn(bytes)
+        if bytes.last != 0x0A {
+          bytes.append(0x0A)
+          unfinishedLines += 1
+        }
+        // Alone with the new store (a write lease: no other process has it open, and one that
+        // opens it now waits), nobody is half-way through a line there. Where the lease is
+        // not granted, the looks wait for the store to end with a line feed instead, the last
+        // one right before the write.
+        var alone = false
+        var leases = true
+        while lineEndPolls < Self.lineEndPolls {
+          if leases {
+            alone = Self.takeWriteLease(tempFD)
+            if alone { break }
+            leases = errno == EAGAIN || errno == EBUSY  // else leases do not work here
+          }
+          if !leases && Self.endsWithLineFeed(tempFD) { break }
+          lineEndPolls += 1
+          usleep(1_000)
+        }
+        let failure = bytes.withUnsafeBytes {
+          OutputWriter.writeAll($0, to: tempFD, name: storePath)
+        }
+        if alone { Self.releaseLease(tempFD) }
+        if let failure { throw failure }
         done = end
         wrote = true
       }
@@ -485,6 +515,18 @@ public struct StoreRewrite: ~Copyable {
     if wrote && fsync(tempFD) != 0 {
       throw SystemError(path: storePath, doing: "cannot sync the store", errno: errno)
     }
+  }
+
+  /// How many times, 1 ms apart, the drain looks at most in all for the new store to end with
+  /// a line feed before it appends to it (about a fifth of a second).
+  static let lineEndPolls = 200
+
+  /// Whether the file open at `fd` is empty or ends with a line feed (or cannot be read: then
+  /// nothing is waited for).
+  static func endsWithLineFeed(_ fd: Int32) -> Bool {
+    var status = stat()
+    guard fstat(fd, &status) == 0, status.st_size > 0 else { return true }
+    return StoreSession.lastByte(fd, Int64(status.st_size)).map { $0 == 0x0A } ?? true
   }
 
   /// Counts `bytes`, appended to the old store, as taken in.
@@ -504,7 +546,6 @@ public struct StoreRewrite: ~Copyable {
   /// `CAP_LEASE`) and a file system with leases; elsewhere the answer is nil.
   static func openForWriting(_ fd: Int32) -> Bool? {
     #if os(Linux)
-      let setLease: Int32 = 1024  // F_SETLEASE, which Glibc's module does not export
       if fcntl(fd, setLease, Int32(F_RDLCK)) == 0 {
         _ = fcntl(fd, setLease, Int32(F_UNLCK))
         return false
@@ -514,6 +555,34 @@ public struct StoreRewrite: ~Copyable {
       return nil
     #endif
   }
+
+  /// Takes a write lease on the file open at `fd` (fcntl(2), `F_SETLEASE`): granted only when
+  /// no other process has the file open; while it is held, another process's `open(2)` of the
+  /// file waits. Release it with `releaseLease` right after the write it guards. False where it
+  /// is not granted: `errno` is `EAGAIN` when another process has the file open, another
+  /// value where leases do not work (the caller neither owns the file nor has `CAP_LEASE`, or
+  /// the file system has none). The signal that would tell of a waiting opener (`SIGIO`, whose
+  /// default action ends the process) is ignored.
+  static func takeWriteLease(_ fd: Int32) -> Bool {
+    #if os(Linux)
+      signal(SIGIO, SIG_IGN)
+      return fcntl(fd, setLease, Int32(F_WRLCK)) == 0
+    #else
+      return false
+    #endif
+  }
+
+  /// Releases the lease `takeWriteLease` took.
+  static func releaseLease(_ fd: Int32) {
+    #if os(Linux)
+      _ = fcntl(fd, setLease, Int32(F_UNLCK))
+    #endif
+  }
+
+  #if os(Linux)
+    /// `F_SETLEASE`, which Glibc's module does not export.
+    static let setLease: Int32 = 1024
+  #endif
 
   /// The size of the file open at `fd`.
   static func size(_ fd: Int32, _ path: String) throws(SystemError) -> Int64 {

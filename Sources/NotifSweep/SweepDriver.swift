@@ -189,6 +189,15 @@ public struct SweepDriver: ~Copyable {
             + "lost; writers must open the store for each batch under '\(store).lock'",
           file: store))
     }
+    if let unfinished = rewrite?.unfinishedLines, unfinished > 0 {
+      report(
+        Diagnostic(
+          .warning, "UnfinishedAppend",
+          "a line appended without the lock was still unfinished when the sweep ended: taken "
+            + "in as a line of its own, which is not a record; appenders must hold "
+            + "'\(store).lock'",
+          file: store))
+    }
     guard let taken = rewrite?.takenIn, taken.lines > 0 else { return }
     let lines = taken.lines == 1 ? "1 line" : "\(taken.lines) lines"
     report(

@@ -279,4 +279,57 @@ import Testing
         folder, Set(Self.ids(0..<initial + batches * perBatch)), "after \(sweeps) sweeps")
     }
   }
+
+  /// An appender that skips the lock and writes each line in two `write(2)`s, opening the
+  /// store for each line as `>>` does, while sweeps rewrite the store: the sweeps' drain of
+  /// the replaced store used to append whole lines into the new one while the appender was
+  /// half-way through a line there, splicing the two (about one line in twenty). Every line is
+  /// whole at the end, and every record there once.
+  @Test func anAppenderWritingEachLineInTwoPartsIsNeverSpliced() throws {
+    try Safety.withFolder { folder in
+      let count = 1_500
+      let store = folder.appendingPathComponent("inbox.ndjson").path
+      _ = FileManager.default.createFile(atPath: store, contents: nil)
+      let done = Atomic()
+      let appender = Thread {
+        var random = SplitMix(seed: 18)
+        for number in 0..<count {
+          let line = Array((Self.record(number) + "\n").utf8)
+          let cut = 1 + random.below(line.count - 1)
+          let fd = open(store, O_WRONLY | O_APPEND)
+          line.withUnsafeBytes { bytes in
+            _ = write(fd, bytes.baseAddress, cut)
+            usleep(UInt32(random.below(2_000)))
+            _ = write(fd, bytes.baseAddress! + cut, line.count - cut)
+          }
+          close(fd)
+          usleep(UInt32(random.below(1_000)))
+        }
+        done.set()
+      }
+      appender.start()
+      var sweeps = 0
+      while !done.isSet || sweeps < 20 {
+        // Read, then unread, everything: every sweep rewrites the store.
+        let outcome = try Binaries.run(
+          "notif-mark",
+          [
+            sweeps % 2 == 0 ? "--read" : "--unread", "--all", "--now", Safety.now, "--store",
+            "inbox.ndjson", "--wait", "10",
+          ],
+          in: folder, environment: Safety.environment)
+        #expect(outcome.status <= 1, "\(String(decoding: outcome.stderr, as: UTF8.self))")
+        sweeps += 1
+      }
+      Self.expectEachOnce(folder, Set(Self.ids(0..<count)), "after \(sweeps) sweeps")
+    }
+  }
+}
+
+/// A flag one thread sets and another reads.
+final class Atomic: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  func set() { lock.withLock { value = true } }
+  var isSet: Bool { lock.withLock { value } }
 }
