@@ -72,7 +72,8 @@ let package = Package(
       name: "NotifExpireTests",
       dependencies: ["notif-expire", "NotifModel", "NotifJSON", "NotifSweep", "TestSupport"]),
     .testTarget(
-      name: "NotifMarkTests", dependencies: ["notif-mark", "NotifModel", "NotifJSON", "NotifSweep"]),
+      name: "NotifMarkTests",
+      dependencies: ["notif-mark", "NotifModel", "NotifJSON", "NotifSweep", "TestSupport"]),
     .testTarget(
       name: "NotifShowTests",
       dependencies: ["notif-show", "NotifModel", "NotifJSON", "NotifListing", "NotifText"]),

@@ -90,6 +90,10 @@ public struct CommandLineTool: Sendable {
     return chosen
   }
 
+  /// The limit of `--max-record-bytes` when it is not given, the same in every tool so that
+  /// each reads what another writes: 64 MiB.
+  public static let defaultMaxRecordBytes = 64 << 20
+
   /// `--max-record-bytes SIZE`, 2 bytes to 1 GiB (see `parseSize`); nil when not given.
   public static func maxRecordBytes(_ scanned: ScannedArguments) throws(UsageError) -> Int? {
     guard let size = scanned.last("max-record-bytes") else { return nil }

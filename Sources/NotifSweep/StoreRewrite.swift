@@ -322,10 +322,22 @@ public struct StoreRewrite: ~Copyable {
     }
   }
 
-  /// Queues bytes for the new store, and a newline if `newline`.
+  /// Queues bytes for the new store, and a newline if `newline`; a run longer than the queue
+  /// holds (the parts of a line longer than `--max-record-bytes`) is written as it is, after
+  /// what is queued, not copied.
   public mutating func writeKept(_ line: UnsafeRawBufferPointer, newline: Bool = true)
     throws(SystemError)
   {
+    if line.count >= 128 * 1024 {
+      try flushKept()
+      do {
+        try kept.write(line)
+      } catch {
+        throw SystemError(path: storePath, message: "cannot write the new store: \(error.message)")
+      }
+      if newline { keptPending.append(UInt8(ascii: "\n")) }
+      return
+    }
     keptPending.append(line)
     if newline { keptPending.append(UInt8(ascii: "\n")) }
     if keptPending.count >= 128 * 1024 { try flushKept() }

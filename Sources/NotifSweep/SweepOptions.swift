@@ -29,6 +29,17 @@ public struct SweepOptions: Sendable, Equatable {
   public var progress = false
   /// `--format text|github|json`: the form of the diagnostics.
   public var format = DiagnosticFormat.text
+  /// `--max-record-bytes SIZE`: a longer line is not a record (`RecordTooLarge`), kept as it
+  /// is or quarantined without being held in memory whole.
+  public var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
+
+  /// What a line longer than `maxRecordBytes` is reported as (`RecordTooLarge`).
+  public var tooLongMessage: String { Self.tooLongMessage(limit: maxRecordBytes) }
+
+  /// What a line longer than `limit` bytes is reported as (`RecordTooLarge`).
+  public static func tooLongMessage(limit: Int) -> String {
+    "the line is longer than the limit of \(limit) bytes (--max-record-bytes)"
+  }
   /// The file operands (`-` for standard input when none; unused with `--store`).
   public var files: [String] = []
 
@@ -36,12 +47,15 @@ public struct SweepOptions: Sendable, Equatable {
   public static let specs: [OptionSpec] = [
     .flag("dry-run", "n"), .value("archive"), .value("quarantine"), .value("store"),
     .flag("missing-ok"), .value("wait"), .flag("progress"), .flag("no-progress"),
-    .value("format"),
+    .value("format"), .value("max-record-bytes"),
   ]
 
-  /// The `--help` lines of `--quarantine`, `--missing-ok`, `--wait`, `--progress` and `--no-progress`, which
-  /// say the same in both tools (the others say what the tool does), without a final newline.
+  /// The `--help` lines of `--max-record-bytes`, `--quarantine`, `--missing-ok`, `--wait`,
+  /// `--progress` and `--no-progress`, which say the same in both tools (the others say what
+  /// the tool does), without a final newline.
   public static let help = [
+    "      --max-record-bytes size",
+    "                            a longer line is not a record (default 64m)",
     "      --quarantine file     move lines that are not records to this file, with why",
     "      --missing-ok          with --store: a missing store is nothing to sweep (exit 0)",
     "      --wait seconds        with --store: wait this long for the lock (default 0)",
@@ -87,6 +101,7 @@ public struct SweepOptions: Sendable, Equatable {
     }
     files = scanned.files
     format = try CommandLineTool.diagnosticFormat(scanned) ?? .text
+    maxRecordBytes = try CommandLineTool.maxRecordBytes(scanned) ?? maxRecordBytes
     try checkFiles(
       reading: reading,
       standardOutput: RunFile(

@@ -8,7 +8,8 @@ struct ExpireCommand: ToolCommand {
   static let version = "0.1.0"
   static let usage =
     "usage: notif-expire -p policy [-nh] [--archive file] [--format text|github|json]\n"
-    + "                    [--now time] [--[no-]progress] [--quarantine file]\n"
+    + "                    [--max-record-bytes size] [--now time] [--[no-]progress]\n"
+    + "                    [--quarantine file]\n"
     + "                    [--store file [--missing-ok] [--wait seconds] | file ...]\n"
 
   static let help =

@@ -73,6 +73,10 @@ struct ExpireRun: ~Copyable, SweepPasses {
   private var warnedCategories: Set<[UInt8]> = []
   private var records = 0
   private var bytesDone: Int64 = 0
+  /// The quarantine entry of the line longer than `--max-record-bytes` being read, if any,
+  /// and its bytes not yet written.
+  private var longEntry: QuarantineEntry.Streamed?
+  private var longEntryBytes = ByteBuffer(capacity: 0)
 
   /// The size of a batch of lines handed to a worker; `Configuration.batchSize` by default
   /// (tests set a smaller one, to spread a few lines over many batches).
@@ -142,7 +146,8 @@ struct ExpireRun: ~Copyable, SweepPasses {
       temporaryDirectory: environment.temporaryDirectory,
       memoryLimit: configuration.collapseLogMemoryLimit)
     try Self.forEachBatch(
-      inputs, task: .collapseKeys, rules: rules, batchSize: configuration.batchSize
+      inputs, task: .collapseKeys, rules: rules, batchSize: configuration.batchSize,
+      maxLineBytes: configuration.sweep.maxRecordBytes
     ) { batch throws(SystemError) in
       for entry in batch.collapseMarks {
         keys.insert(entry.key.fingerprint)
@@ -163,7 +168,7 @@ struct ExpireRun: ~Copyable, SweepPasses {
       } else {
         try Self.forEachBatch(
           inputs, task: .collapseWinners(keys), rules: rules,
-          batchSize: configuration.batchSize
+          batchSize: configuration.batchSize, maxLineBytes: configuration.sweep.maxRecordBytes
         ) { batch throws(SystemError) in
           for entry in batch.collapseMarks { consider(entry) }
         }
@@ -173,7 +178,8 @@ struct ExpireRun: ~Copyable, SweepPasses {
     guard policy.hasKeep else { return }
     var groups: [KeyHash: CapGroup] = [:]
     try Self.forEachBatch(
-      inputs, task: .capGroups, rules: rules, batchSize: configuration.batchSize
+      inputs, task: .capGroups, rules: rules, batchSize: configuration.batchSize,
+      maxLineBytes: configuration.sweep.maxRecordBytes
     ) { batch throws(SystemError) in
       for (group, mark, keep) in batch.capMarks {
         groups[group, default: CapGroup()].insert(mark, keep: keep)
@@ -200,19 +206,27 @@ struct ExpireRun: ~Copyable, SweepPasses {
         archiving: driver.archiving,
         quarantineNote: driver.quarantining ? driver.quarantineNote : nil),
       rules: rules,
-      batchSize: configuration.batchSize
+      batchSize: configuration.batchSize, maxLineBytes: configuration.sweep.maxRecordBytes
     ) { batch throws(SystemError) in
       if batch.byteOrderMark > 0 { byteOrderMark = batch.byteOrderMark }
       try emit(batch, byteOrderMark: byteOrderMark, &driver)
+    } longLine: { part throws(SystemError) in
+      if part.byteOrderMark > 0 { byteOrderMark = part.byteOrderMark }
+      try emit(part, byteOrderMark: byteOrderMark, &driver)
     }
   }
 
   /// Reads the inputs in batches of whole lines, has the workers (two, or none on one core:
   /// then this thread) do `task` on each, and calls `body` with each done batch, in the order
-  /// of the input. Memory stays a few batches.
+  /// of the input. Memory stays a few batches, and a line longer than `maxLineBytes`: such a
+  /// line is no record, and goes to `longLine` in parts as it is read (after every batch
+  /// before it went to `body`), never held whole.
+  ///
+  /// - Complexity: O(n) in the bytes read, whatever the length of the lines.
   private static func forEachBatch(
     _ inputs: [SweepInput], task: SweepTask, rules: ExpireRules, batchSize: Int,
-    _ body: (SweepBatch) throws(SystemError) -> Void
+    maxLineBytes: Int = .max, _ body: (SweepBatch) throws(SystemError) -> Void,
+    longLine: (LongLinePart) throws(SystemError) -> Void = { _ in }
   ) throws(SystemError) {
     let processors = sysconf(Int32(_SC_NPROCESSORS_ONLN))
     let pool = SweepPool(workers: processors > 1 ? 2 : 0, rules: rules)
@@ -227,6 +241,14 @@ struct ExpireRun: ~Copyable, SweepPasses {
       batch.reset()
       return batch
     }
+    func finishInFlight() throws(SystemError) {
+      for batch in inFlight {
+        pool.wait(for: batch)
+        try body(batch)
+        spare.append(batch)
+      }
+      inFlight.removeAll()
+    }
     var ordinal = 1
     for input in inputs {
       try input.rewind()
@@ -235,7 +257,11 @@ struct ExpireRun: ~Copyable, SweepPasses {
       var lineNumber = 1
       var atStart = true
       var eof = false
+      var byteOrderMark: Int64 = 0
       var next = fresh()
+      next.maxLineBytes = maxLineBytes
+      // The first bytes of `next` known to hold no line feed: searched once, not again.
+      var searched = 0
       while true {
         while !eof && next.count < batchSize {
           if try input.read(into: next, limit: batchSize, unread: &unread) == 0 {
@@ -251,18 +277,36 @@ struct ExpireRun: ~Copyable, SweepPasses {
             next.dropFirst(3)
             fileOffset = 3
             next.byteOrderMark = 3
+            byteOrderMark = 3
           }
         }
         if next.count == 0 && eof { break }
         var cut = next.count
-        while cut > 0 && next.bytes.load(fromByteOffset: cut - 1, as: UInt8.self) != 0x0A {
+        while cut > searched && next.bytes.load(fromByteOffset: cut - 1, as: UInt8.self) != 0x0A {
           cut -= 1
         }
+        if cut == searched { cut = 0 }
+        if cut == 0 && next.count > maxLineBytes {
+          // A line too long to hold: the batches before it first, then the line in parts.
+          try finishInFlight()
+          let (length, endsWithLineFeed) = try streamLongLine(
+            next, input, &unread, &eof, batchSize: batchSize,
+            LongLinePart(
+              fileName: input.name, line: lineNumber, fileOffset: fileOffset,
+              ordinal: ordinal, byteOrderMark: byteOrderMark,
+              bytes: UnsafeRawBufferPointer(start: nil, count: 0),
+              isFirst: true, isLast: false), longLine)
+          fileOffset += length + (endsWithLineFeed ? 1 : 0)
+          lineNumber += 1
+          ordinal += 1
+          searched = 0
+          continue
+        }
         var fileBytes = cut
-        let rest = fresh()
         if cut == 0 || (eof && cut < next.count) {
           if !eof {
             // One line longer than a batch: read on until it ends.
+            searched = next.count
             if try input.read(into: next, limit: batchSize, unread: &unread) == 0 {
               eof = true
             }
@@ -272,7 +316,11 @@ struct ExpireRun: ~Copyable, SweepPasses {
           fileBytes = next.count
           let newline: [UInt8] = [0x0A]
           newline.withUnsafeBytes { next.append($0) }
-        } else {
+        }
+        let rest = fresh()
+        rest.maxLineBytes = maxLineBytes
+        searched = 0
+        if fileBytes == cut {
           rest.append(UnsafeRawBufferPointer(start: next.bytes + cut, count: next.count - cut))
           next.truncate(to: cut)
         }
@@ -306,9 +354,52 @@ struct ExpireRun: ~Copyable, SweepPasses {
         next = rest
       }
     }
-    for batch in inFlight {
-      pool.wait(for: batch)
-      try body(batch)
+    try finishInFlight()
+  }
+
+  /// A part of a line longer than `--max-record-bytes`, as `forEachBatch` reads it.
+  struct LongLinePart {
+    /// The input's name, the line's number in it, where it starts there, and its ordinal in
+    /// the whole input.
+    var fileName: String
+    var line: Int
+    var fileOffset: Int64
+    var ordinal: Int
+    /// 3 if a byte order mark was dropped at the start of the input, else 0.
+    var byteOrderMark: Int64
+    /// The part's bytes (never the line feed), valid during the call.
+    var bytes: UnsafeRawBufferPointer
+    /// Whether this is the line's first part, and its last.
+    var isFirst: Bool
+    var isLast: Bool
+  }
+
+  /// Hands the long line that `batch` begins (all of it so far, no line feed) to `longLine`
+  /// part by part, reading on until the line ends; leaves in `batch` what follows the line.
+  /// Returns the line's length and whether a line feed ended it (else the input did).
+  private static func streamLongLine(
+    _ batch: SweepBatch, _ input: SweepInput, _ unread: inout Int64, _ eof: inout Bool,
+    batchSize: Int, _ start: LongLinePart, _ longLine: (LongLinePart) throws(SystemError) -> Void
+  ) throws(SystemError) -> (length: Int64, endsWithLineFeed: Bool) {
+    var part = start
+    var length: Int64 = 0
+    while true {
+      let hit = memchr(batch.bytes, 0x0A, batch.count)
+      let count = hit.map { batch.bytes.distance(to: $0) } ?? batch.count
+      part.bytes = UnsafeRawBufferPointer(start: batch.bytes, count: count)
+      part.isLast = hit != nil || eof
+      try longLine(part)
+      part.isFirst = false
+      length += Int64(count)
+      if hit != nil {
+        batch.dropFirst(count + 1)
+        return (length, true)
+      }
+      batch.truncate(to: 0)
+      if eof { return (length, false) }
+      if try input.read(into: batch, limit: batchSize, unread: &unread) == 0 {
+        eof = true
+      }
     }
   }
 
@@ -320,6 +411,64 @@ struct ExpireRun: ~Copyable, SweepPasses {
       start = batch.bytes.distance(to: hit) + 1
     }
     return lines
+  }
+
+  /// Reports a line longer than `--max-record-bytes` at its first part, and hands its parts to
+  /// the driver as they come: as they are where kept lines go (in place, before the first
+  /// change, nothing: the prefix copy takes them), or with `--quarantine` as its quarantine
+  /// entry, in base64.
+  private mutating func emit(
+    _ part: LongLinePart, byteOrderMark: Int64, _ driver: inout SweepDriver
+  ) throws(SystemError) {
+    if part.isFirst {
+      records += 1
+      let message = configuration.sweep.tooLongMessage
+      if driver.quarantining {
+        driver.report(
+          Diagnostic(
+            .warning, "RecordTooLarge", message + driver.quarantineNote, file: part.fileName,
+            line: part.line, column: 1))
+        if driver.awaitsFirstChange {
+          try driver.copyPrefix(byteOrderMark..<max(byteOrderMark, part.fileOffset))
+        }
+        longEntry = QuarantineEntry.Streamed(
+          number: part.line, code: "RecordTooLarge", reason: message, into: &longEntryBytes)
+      } else {
+        driver.raiseStatus(to: .rejected)
+        driver.report(
+          Diagnostic(
+            .error, "RecordTooLarge", message + " (kept as it is)", file: part.fileName,
+            line: part.line, column: 1))
+      }
+    }
+    bytesDone += Int64(part.bytes.count)
+    if longEntry != nil {
+      var from = 0
+      while from < part.bytes.count {
+        let to = min(part.bytes.count, from + 96 * 1024)
+        longEntry?.append(
+          UnsafeRawBufferPointer(rebasing: part.bytes[from..<to]), into: &longEntryBytes)
+        if longEntryBytes.count >= 128 * 1024 {
+          try driver.writeQuarantined(longEntryBytes)
+          longEntryBytes.removeAll()
+        }
+        from = to
+      }
+      if part.isLast {
+        longEntry?.finish(into: &longEntryBytes)
+        longEntry = nil
+        try driver.writeQuarantined(longEntryBytes)
+        longEntryBytes.removeAll()
+      }
+    } else if !driver.awaitsFirstChange {
+      try driver.writeKept(part.bytes)
+      if part.isLast {
+        var newline = ByteBuffer(capacity: 1)
+        newline.append(UInt8(ascii: "\n"))
+        try driver.writeKept(newline)
+      }
+    }
+    driver.showProgress(records: records, bytes: bytesDone)
   }
 
   /// Reports a decided batch's findings and hands its lines to the driver. In place, before

@@ -39,6 +39,8 @@ final class SweepBatch: @unchecked Sendable {
   var fileName = ""
   /// 3 if a byte order mark was dropped before the batch (the first of its file), else 0.
   var byteOrderMark: Int64 = 0
+  /// `--max-record-bytes`: a longer line is no record (`RecordTooLarge`).
+  var maxLineBytes = Int.max
 
   // Results.
   /// The kept lines, as runs of whole lines in `bytes`: written from there, not copied.
@@ -80,10 +82,14 @@ final class SweepBatch: @unchecked Sendable {
     capMarks.removeAll(keepingCapacity: true)
   }
 
-  /// Makes room for `extra` more bytes.
+  /// Makes room for `extra` more bytes: doubling, or, for a line longer than a batch, straight
+  /// to what a line of `maxLineBytes` and a read after it need. That is one copy of the line so
+  /// far, not one per doubling, and the pages past it are not touched until a read fills them.
   func reserve(_ extra: Int) {
     guard count + extra > capacity else { return }
-    let bigger = max(capacity * 2, count + extra)
+    let (ceiling, overflow) = maxLineBytes.addingReportingOverflow(2 * extra + 4096)
+    let longLine = count >= extra && !overflow
+    let bigger = max(longLine ? ceiling : capacity * 2, count + extra)
     let fresh = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: 16)
     fresh.copyMemory(from: bytes, byteCount: count)
     bytes.deallocate()
@@ -131,13 +137,16 @@ final class SweepBatch: @unchecked Sendable {
     }
   }
 
-  /// Calls `body` with every line (without its newline) and its ordinal.
+  /// Calls `body` with every line (without its newline) and its ordinal, but those longer
+  /// than `maxLineBytes`, which are no records.
   private func forEachLine(_ body: (UnsafeRawBufferPointer, Int) -> Void) {
     var start = 0
     var ordinal = firstOrdinal
     while start < count, let hit = memchr(bytes + start, 0x0A, count - start) {
       let stop = bytes.distance(to: hit)
-      body(UnsafeRawBufferPointer(start: bytes + start, count: stop - start), ordinal)
+      if stop - start <= maxLineBytes {
+        body(UnsafeRawBufferPointer(start: bytes + start, count: stop - start), ordinal)
+      }
       start = stop + 1
       ordinal += 1
     }
@@ -203,16 +212,33 @@ final class SweepBatch: @unchecked Sendable {
       let stop = bytes.distance(to: hit)
       let line = UnsafeRawBufferPointer(start: bytes + start, count: stop - start)
       var finding: LineFinding? = nil
-      let verdict = decider.decide(line, ordinal: firstOrdinal + index, finding: &finding)
+      let verdict: Verdict
+      if line.count > maxLineBytes {
+        verdict = .keep
+        finding = LineFinding(
+          severity: .error, code: "RecordTooLarge",
+          message: SweepOptions.tooLongMessage(limit: maxLineBytes) + " (kept as it is)",
+          column: 1)
+      } else {
+        verdict = decider.decide(line, ordinal: firstOrdinal + index, finding: &finding)
+      }
       if let quarantineNote, let error = finding, error.severity == .error {
         // Not a record: moved out of the input, reported once as a warning.
         if firstRemoval == nil { firstRemoval = start }
         if runStart < start { keptRuns.append(runStart..<start) }
         runStart = stop + 1
         let reason = Self.quarantineReason(error.message)
-        QuarantineEntry.write(
-          line: line, number: firstLine + index, code: error.code, reason: reason,
-          into: &quarantined)
+        if line.count > maxLineBytes {
+          // In base64, as every line longer than the limit, however many batches it spans.
+          var entry = QuarantineEntry.Streamed(
+            number: firstLine + index, code: error.code, reason: reason, into: &quarantined)
+          entry.append(line, into: &quarantined)
+          entry.finish(into: &quarantined)
+        } else {
+          QuarantineEntry.write(
+            line: line, number: firstLine + index, code: error.code, reason: reason,
+            into: &quarantined)
+        }
         finding?.severity = .warning
         finding?.message = reason + quarantineNote
       } else if case .remove(let reason) = verdict {

@@ -10,8 +10,8 @@ struct MarkCommand: ToolCommand {
     "usage: notif-mark --read | --unread | --seen | --delete [-nh] [--all] [--id id]\n"
     + "                  [--ids-from file] [--app bundle-id] [--thread id]\n"
     + "                  [--category name] [--before time] [--archive file]\n"
-    + "                  [--format text|github|json] [--now time] [--[no-]progress]\n"
-    + "                  [--quarantine file]\n"
+    + "                  [--format text|github|json] [--max-record-bytes size]\n"
+    + "                  [--now time] [--[no-]progress] [--quarantine file]\n"
     + "                  [--store file [--missing-ok] [--wait seconds] | file ...]\n"
 
   static let help =
@@ -66,7 +66,7 @@ struct MarkCommand: ToolCommand {
   /// Which records to act on: every selector given must match.
   struct Selection: Equatable {
     var all = false
-    var ids: Set<[UInt8]>?
+    var ids: IDSet?
     var apps: [[UInt8]] = []
     var threads: [[UInt8]] = []
     var categories: [[UInt8]] = []
@@ -120,9 +120,10 @@ struct MarkCommand: ToolCommand {
     selection.all = scanned.has("all")
     let ids = scanned.all("id")
     if !ids.isEmpty || scanned.has("ids-from") {
-      var set = Set(ids.map { Array($0.utf8) })
+      var set = IDSet()
+      for id in ids { set.insert(id.utf8) }
       for path in scanned.all("ids-from") {
-        set.formUnion(try readIDs(path))
+        try readIDs(path, into: &set, limit: configuration.sweep.maxRecordBytes)
       }
       selection.ids = set
     }
@@ -152,23 +153,33 @@ struct MarkCommand: ToolCommand {
     return configuration
   }
 
-  /// The ids listed in a file, one per line; blank lines and surrounding white space ignored.
-  static func readIDs(_ path: String) throws(UsageError) -> Set<[UInt8]> {
+  /// Adds the ids listed in a file, one per line (blank lines and surrounding white space
+  /// ignored), to `ids`, as long as all the ids together take at most `limit` bytes
+  /// (`--max-record-bytes`): memory stays bounded whatever the file.
+  static func readIDs(_ path: String, into ids: inout IDSet, limit: Int) throws(UsageError) {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       throw UsageError("--ids-from: \(SystemError(path: path, doing: "cannot open", errno: errno))")
     }
     defer { close(fd) }
-    var reader = LineReader(fd: fd, name: path)
-    var ids: Set<[UInt8]> = []
-    do {
-      while let line = try reader.next() {
+    if let failure = InputFile.checkReadable(fd, name: path) {
+      throw UsageError("--ids-from: \(failure)")
+    }
+    var reader = LineReader(fd: fd, name: path, maxLineBytes: limit)
+    var tooMany = false
+    do throws(SystemError) {
+      while !tooMany, let line = try reader.next() {
         let id = LineReader.trimmed(line)
-        if !id.isEmpty { ids.insert(Array(id)) }
+        tooMany = reader.isOverlong || ids.byteCount + id.count > limit
+        if !id.isEmpty && !tooMany { ids.insert(id) }
       }
     } catch {
       throw UsageError("--ids-from: \(error)")
     }
-    return ids
+    if tooMany {
+      throw UsageError(
+        "--ids-from: '\(path)' holds more than \(limit) bytes of ids (--max-record-bytes): "
+          + "give them in parts, or a larger limit")
+    }
   }
 }

@@ -102,7 +102,9 @@ struct MarkRun: ~Copyable, SweepPasses {
     var kept = ByteBuffer(capacity: 160 * 1024)
     var changes = ByteBuffer(capacity: 16 * 1024)
     var gone = ByteBuffer(capacity: 16 * 1024)
-    var reader = LineReader(fd: fd, name: name, announcesIdle: true, length: length)
+    var reader = LineReader(
+      fd: fd, name: name, announcesIdle: true, length: length,
+      maxLineBytes: configuration.sweep.maxRecordBytes)
     driver.startProgress()
     var count = 0
     var pending = driver.awaitsFirstChange
@@ -124,6 +126,27 @@ struct MarkRun: ~Copyable, SweepPasses {
         throw error
       }
       count += 1
+      if reader.isOverlong {
+        // Not a record, and too long to hold: reported, then kept or quarantined part by part.
+        let quarantine = report(
+          "RecordTooLarge", configuration.sweep.tooLongMessage, column: 1, reader.lineNumber,
+          name, &driver)
+        if pending && !quarantine {
+          while try reader.nextPart() != nil {}
+          prefixEnd = reader.bytesRead
+          continue
+        }
+        if pending {
+          pending = false
+          let start = reader.byteOrderMarkLength
+          try driver.copyPrefix(start..<max(start, prefixEnd))
+        }
+        try Self.flush(&kept, &changes, &gone, &quarantined, &driver)
+        try Self.passOverlong(
+          line, &reader, quarantine: quarantine ? configuration.sweep.tooLongMessage : nil,
+          &driver)
+        continue
+      }
       let verdict = decide(line, reader.lineNumber, name, &driver)
       if pending {
         if verdict == .unchanged {
@@ -161,6 +184,48 @@ struct MarkRun: ~Copyable, SweepPasses {
       }
     }
     try Self.flush(&kept, &changes, &gone, &quarantined, &driver)
+  }
+
+  /// Writes the over-long line that `first` begins and `reader` goes on with, without holding
+  /// it whole: as it is where kept lines go, or (with the `quarantine` reason) as its
+  /// quarantine entry, in base64, to the quarantine file.
+  private static func passOverlong(
+    _ first: UnsafeRawBufferPointer, _ reader: inout LineReader, quarantine reason: String?,
+    _ driver: inout SweepDriver
+  ) throws(SystemError) {
+    var entry = ByteBuffer(capacity: reason == nil ? 0 : 192 * 1024)
+    var streamed: QuarantineEntry.Streamed? = nil
+    if let reason {
+      streamed = QuarantineEntry.Streamed(
+        number: reader.lineNumber, code: "RecordTooLarge", reason: reason, into: &entry)
+    }
+    func write(_ part: UnsafeRawBufferPointer) throws(SystemError) {
+      guard streamed != nil else { return try driver.writeKept(part) }
+      var from = 0
+      while from < part.count {
+        let to = min(part.count, from + 96 * 1024)
+        streamed?.append(UnsafeRawBufferPointer(rebasing: part[from..<to]), into: &entry)
+        if entry.count >= 128 * 1024 {
+          try driver.writeQuarantined(entry)
+          entry.removeAll()
+        }
+        from = to
+      }
+    }
+    try write(first)
+    while let part = try reader.nextPart(whenIdle: { () throws(SystemError) in
+      try driver.flushStandardOutput()
+    }) {
+      try write(part)
+    }
+    if streamed != nil {
+      streamed?.finish(into: &entry)
+      try driver.writeQuarantined(entry)
+    } else {
+      var newline = ByteBuffer(capacity: 1)
+      newline.append(UInt8(ascii: "\n"))
+      try driver.writeKept(newline)
+    }
   }
 
   /// Hands the buffers to the driver and empties them.
@@ -228,10 +293,11 @@ struct MarkRun: ~Copyable, SweepPasses {
     if selection.all { return true }
     if let ids = selection.ids {
       guard let index = record.index(.id), record.json.kind(index) == .string else { return false }
-      let id =
+      let found =
         record.json.tokens[index].flag
-        ? Array(record.json.string(index).utf8) : Array(record.json.rawString(index))
-      guard ids.contains(id) else { return false }
+        ? ids.contains(Array(record.json.string(index).utf8))
+        : ids.contains(record.json.rawString(index))
+      guard found else { return false }
     }
     for (values, field) in [
       (selection.apps, RecordField.app), (selection.threads, .threadID),
@@ -294,19 +360,31 @@ struct MarkRun: ~Copyable, SweepPasses {
   ) -> MarkVerdict {
     var column = 1
     for i in 0..<min(offset, line.count) where line[i] & 0xC0 != 0x80 { column += 1 }
+    guard report(code, message, column: column, lineNumber, file, &driver) else {
+      return .unchanged
+    }
+    QuarantineEntry.write(
+      line: line, number: lineNumber, code: code, reason: message, into: &quarantined)
+    return .quarantined
+  }
+
+  /// Reports a line that is not a record as `reject` says; returns whether it goes to the
+  /// quarantine file.
+  private func report(
+    _ code: String, _ message: String, column: Int, _ lineNumber: Int, _ file: String,
+    _ driver: inout SweepDriver
+  ) -> Bool {
     if driver.quarantining {
-      QuarantineEntry.write(
-        line: line, number: lineNumber, code: code, reason: message, into: &quarantined)
       driver.report(
         Diagnostic(
           .warning, code, message + driver.quarantineNote, file: file,
           line: lineNumber, column: column))
-      return .quarantined
+      return true
     }
     driver.raiseStatus(to: .rejected)
     driver.report(
       Diagnostic(
         .error, code, message + " (kept as it is)", file: file, line: lineNumber, column: column))
-    return .unchanged
+    return false
   }
 }

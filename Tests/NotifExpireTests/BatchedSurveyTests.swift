@@ -1,3 +1,4 @@
+import Foundation
 import NotifJSON
 import NotifModel
 import TestSupport
@@ -177,5 +178,51 @@ private func expire(
     #expect(stdout == whole)
     // The caps removed records.
     #expect(stdout.split(separator: "\n").count < uncapped.split(separator: "\n").count)
+  }
+
+  /// Lines longer than `--max-record-bytes`, however many batches they span (one, part of one,
+  /// many), are no records: each is reported and kept in its place byte for byte, in a filter
+  /// and in a store alike, while collapse and caps decide the records around them exactly as
+  /// without them; with `--quarantine`, each goes there in base64 and the store loses only it.
+  @Test(arguments: [100, 3000, 20000, ExpireRun.batchSize])
+  func longLinesAreKeptInTheirPlaceWhateverTheBatchSize(_ batchSize: Int) throws {
+    let policy = #"{"default": {"ttl": "30d", "keep": 5}}"#
+    let long = (0..<4).map { n in
+      String(
+        repeating: Character(UnicodeScalar(UInt8(97 + n))), count: [1_001, 2_500, 45_000, 7_777][n])
+    }
+    var lines = (0..<Self.count).map { record($0) }
+    for (n, line) in long.enumerated() { lines.insert(line, at: [0, 150, 151, 400][n] + n) }
+    let input = lines.joined(separator: "\n") + "\n" + String(repeating: "z", count: 9_000)
+    let (plainStatus, plain) = expire(Self.input, policy: policy, batchSize: batchSize)
+    let (status, stdout) = expire(input, policy: policy, batchSize: batchSize) { configuration, _ in
+      configuration.sweep.maxRecordBytes = 1_000
+    }
+    #expect(plainStatus == .success && status == .rejected)
+    let isLong: (Substring) -> Bool = { $0.count > 1_000 }
+    let kept = stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    #expect(kept.filter { !isLong($0) }.joined(separator: "\n") + "\n" == plain)
+    #expect(
+      kept.filter(isLong) == long.map { Substring($0) } + [
+        Substring(String(repeating: "z", count: 9_000))
+      ])
+    #expect(kept.first == Substring(long[0]))
+    #expect(kept.last == Substring(String(repeating: "z", count: 9_000)))
+
+    let store = ScratchFile(input)
+    let quarantine = ScratchFile("")
+    let (storeStatus, _) = expire(
+      policy: policy, ["--store", store.path, "--quarantine", quarantine.path], batchSize: batchSize
+    ) { configuration, _ in configuration.sweep.maxRecordBytes = 1_000 }
+    #expect(storeStatus == .success)
+    #expect(store.text == plain)
+    let entries = quarantine.text.split(separator: "\n")
+    #expect(entries.count == 5)
+    for (entry, line) in zip(entries, long + [String(repeating: "z", count: 9_000)]) {
+      #expect(entry.contains(#""code":"RecordTooLarge""#))
+      let base64 = entry.split(separator: #""base64":""#).last?.dropLast(2) ?? ""
+      #expect(
+        Data(base64Encoded: String(base64)).map { String(decoding: $0, as: UTF8.self) } == line)
+    }
   }
 }

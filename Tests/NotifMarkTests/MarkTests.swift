@@ -1,6 +1,8 @@
+import Foundation
 import NotifJSON
 import NotifModel
 import NotifSweep
+import TestSupport
 import Testing
 
 @testable import notif_mark
@@ -70,7 +72,10 @@ private func mark(_ arguments: [String], _ line: String) throws -> (MarkVerdict,
       "--read", "--id", "a", "--id", "b", "--app", "x", "--thread", "t", "--category", "c",
       "--category", "d", "--before", "@0",
     ])
-    #expect(configuration.selection.ids == [Array("a".utf8), Array("b".utf8)])
+    #expect(configuration.selection.ids?.count == 2)
+    #expect(configuration.selection.ids?.contains(Array("a".utf8)) == true)
+    #expect(configuration.selection.ids?.contains(Array("b".utf8)) == true)
+    #expect(configuration.selection.ids?.contains(Array("c".utf8)) == false)
     #expect(configuration.selection.apps == [Array("x".utf8)])
     #expect(configuration.selection.categories == [Array("c".utf8), Array("d".utf8)])
     #expect(configuration.selection.before == Timestamp(seconds: 0))
@@ -127,5 +132,37 @@ private func mark(_ arguments: [String], _ line: String) throws -> (MarkVerdict,
   @Test func linesThatAreNotRecordsStayAsTheyAre() throws {
     #expect(try mark(["--read", "--all"], "not json").0 == .unchanged)
     #expect(try mark(["--read", "--all"], "   ").0 == .unchanged)
+  }
+
+  /// The ids' set holds what it is given, once each, whatever their number and bytes.
+  @Test func idSetHoldsEachIDOnce() {
+    var set = IDSet()
+    var random = SplitMix(seed: 7)
+    var expected: Set<[UInt8]> = []
+    for _ in 0..<5_000 {
+      let id = (0..<random.below(12)).map { _ in UInt8(random.below(4) + 0x61) }
+      set.insert(id)
+      expected.insert(id)
+    }
+    #expect(set.count == expected.count)
+    for id in expected { #expect(set.contains(id)) }
+    #expect(!set.contains(Array("abcdabcdabcdz".utf8)))
+    #expect(set.byteCount == expected.reduce(0) { $0 + $1.count })
+  }
+
+  /// `--ids-from` holds at most `--max-record-bytes` of ids: a bigger file is a usage error,
+  /// read no further than the limit.
+  @Test func idsFromHasALimit() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "notif-ids-\(UUID().uuidString)"
+    ).path
+    try Data((0..<300).map { "id-\($0)\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(try configure(["--read", "--ids-from", path]).selection.ids?.count == 300)
+    #expect(
+      throws: UsageError(
+        "--ids-from: '\(path)' holds more than 1024 bytes of ids (--max-record-bytes): "
+          + "give them in parts, or a larger limit")
+    ) { try configure(["--read", "--ids-from", path, "--max-record-bytes", "1k"]) }
   }
 }

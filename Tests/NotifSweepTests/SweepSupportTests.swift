@@ -70,6 +70,46 @@ private func lines(_ bytes: [UInt8]) throws -> ([String], Int64, Int64) {
     #expect(got.map(\.count) == [1_300_000, 5, 1_300_000])
   }
 
+  /// Lines longer than the limit come in parts, each of at most what was read, and the reader
+  /// holds no more than about the limit; lines up to the limit come whole. Every byte is
+  /// counted once and every line numbered once, whether or not the parts are taken.
+  @Test(arguments: [1, 100, 4_096, 300_000], [true, false])
+  func givesLinesLongerThanItsLimitInParts(_ limit: Int, _ takesParts: Bool) throws {
+    let lengths = [0, limit, limit + 1, 3 * limit, 300_001, 5, 600_000]
+    var bytes: [UInt8] = []
+    for (n, length) in lengths.enumerated() {
+      bytes += (0..<length).map { UInt8(ascii: "a") + UInt8(($0 + n) % 26) }
+      if n < lengths.count - 1 { bytes.append(0x0A) }  // the last line has no line feed
+    }
+    try withFile(bytes) { fd in
+      var reader = LineReader(fd: fd, name: "test", maxLineBytes: limit)
+      var got: [(length: Int, overlong: Bool, number: Int)] = []
+      var rebuilt: [UInt8] = []
+      while let line = try reader.next() {
+        var length = line.count
+        rebuilt += line
+        if reader.isOverlong && takesParts {
+          #expect(line.count > limit)
+          while let part = try reader.nextPart() {
+            #expect(!part.isEmpty)
+            length += part.count
+            rebuilt += part
+          }
+        }
+        if !reader.isOverlong { #expect(line.count <= limit) }
+        got.append((length, reader.isOverlong, reader.lineNumber))
+        rebuilt.append(0x0A)
+      }
+      #expect(got.map(\.number) == Array(1...lengths.count))
+      #expect(got.map(\.overlong) == lengths.map { $0 > limit })
+      #expect(reader.bytesRead == Int64(bytes.count))
+      if takesParts {
+        #expect(got.map(\.length) == lengths)
+        #expect(rebuilt.dropLast() == bytes[...])
+      }
+    }
+  }
+
   @Test func trimmedDropsSurroundingWhiteSpaceOnly() {
     let bytes = Array(" \t{\"a\": 1} \r".utf8)
     bytes.withUnsafeBytes { raw in
