@@ -387,3 +387,28 @@ struct StringsFileTests {
   }
 }
 
+/// A `--strings` folder with nothing to read in it is a warning (`NoStringsFiles`); a folder
+/// with only another language's strings is not.
+@Suite struct StringsFolderWarningTests {
+  static func warnings(_ files: [String: String], locale: String = "en") throws -> [String] {
+    let folder = try scratch(files)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let strings = try LocalizedStrings(paths: [folder.path], locale: try CLDRLocale(locale))
+    for warning in strings.warnings {
+      #expect(warning.file == folder.path && warning.severity == .warning)
+    }
+    return strings.warnings.map(\.code)
+  }
+
+  @Test func aFolderWithoutStringsFilesWarns() throws {
+    #expect(try Self.warnings(["README.txt": "notes"]) == ["NoStringsFiles"])
+    #expect(try Self.warnings(["en.lproj/notes.txt": "x"]) == ["NoStringsFiles"])
+    #expect(try Self.warnings(["Localizable.strings": "\"a\" = \"b\";"]) == ["NoStringsFiles"])
+  }
+
+  @Test func aFolderWithStringsOfAnyLanguageDoesNotWarn() throws {
+    #expect(try Self.warnings(["fr.lproj/Localizable.strings": "\"a\" = \"b\";"]).isEmpty)
+    #expect(try Self.warnings(["en.lproj/Localizable.strings": "\"a\" = \"b\";"]).isEmpty)
+    #expect(try Self.warnings(["Localizable.xcstrings": #"{"strings": {}}"#]).isEmpty)
+  }
+}
