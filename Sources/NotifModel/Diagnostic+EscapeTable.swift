@@ -2,6 +2,16 @@
 // edit. The rules are in the script's docstring and at `Diagnostic.visible`.
 
 extension Diagnostic {
+  /// How `visible` treats a character of `escapeRuns`.
+  enum Escape: Sendable {
+    /// Written visibly wherever it is.
+    case always
+    /// Kept after a character shown as it is (not a space), written visibly elsewhere.
+    case unattached
+    /// Kept in an emoji tag sequence, written visibly elsewhere.
+    case tag
+  }
+
   /// The code points `visible` may write visibly, as sorted runs that do not overlap:
   /// `(first, last, escape)`. C0 and DEL are here too, though `visible` decides ASCII
   /// without the table.

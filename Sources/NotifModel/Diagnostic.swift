@@ -43,20 +43,14 @@ extension Diagnostic {
   /// is shown on, reorder it or hide what it holds written visibly: `\n`, `\r`, `\t`, `\e`
   /// for escape, and `\u{XX}` (the code point in hexadecimal) for the others.
   ///
-  /// Messages quote what the input and the command line hold (a key, a value, a file name, an
-  /// option's value), which is untrusted: a newline in it would make two lines of one
-  /// diagnostic, an escape sequence would reach the user's terminal, and a character that
-  /// draws nothing would hide what the value holds. Which characters comes from the Unicode
-  /// Character Database (`escapeRuns`; the rule is in `scripts/gen-width.py`'s docstring):
-  /// - always: the C0 and C1 controls and DEL; the bidirectional controls (U+061C, LRM, RLM,
-  ///   the embeddings, overrides and isolates); U+2028 and U+2029; the default-ignorable
-  ///   characters that are a grapheme cluster of their own and draw nothing (U+00AD, U+200B,
-  ///   U+2060 to U+206F, U+FEFF, the Hangul fillers, ...);
-  /// - unless they follow a character shown as it is, not a space, to which they belong:
-  ///   ZWNJ, ZWJ, the variation selectors and the other default-ignorable characters that
-  ///   extend a grapheme cluster (emoji sequences and Persian or Indic words are kept);
-  /// - unless they make an emoji tag sequence (`🏴` and the tags of `gbsct` and CANCEL TAG,
-  ///   the flag of Scotland): the tag characters.
+  /// Messages quote what the input and the command line hold, which is untrusted. The
+  /// characters are those of `escapeRuns`, generated from the Unicode Character Database by
+  /// `scripts/gen-width.py`, whose docstring has the rule: always the controls, DEL, the
+  /// bidirectional controls, U+2028, U+2029 and the default-ignorable characters that draw
+  /// nothing on their own (U+200B, U+FEFF, the Hangul fillers...); ZWJ, ZWNJ and the variation
+  /// selectors unless they follow a character shown as it is, not a space; the tag characters
+  /// outside an emoji tag sequence (the flag of Scotland). Emoji sequences and Persian or
+  /// Indic words come out unchanged.
   ///
   /// - Complexity: O(n) in the length of `text`; printable ASCII is returned as it is
   ///   without a look at the table.
@@ -100,35 +94,19 @@ extension Diagnostic {
     return out
   }
 
-  /// How `visible` treats a character of `escapeRuns`.
-  enum Escape: Sendable {
-    /// Written visibly wherever it is.
-    case always
-    /// Kept after a character shown as it is, written visibly elsewhere.
-    case unattached
-    /// Kept in an emoji tag sequence, written visibly elsewhere.
-    case tag
-  }
-
   /// How `visible` treats `value`; nil for a character shown as it is.
   ///
   /// - Complexity: O(log n) in the runs of `escapeRuns`, O(1) for ASCII.
   static func escape(_ value: UInt32) -> Escape? {
     if value < 0x80 { return value < 0x20 || value == 0x7F ? .always : nil }
-    var low = 0
+    var low = 0  // then: the number of runs that start at or before `value`
     var high = escapeRuns.count
     while low < high {
       let middle = (low + high) / 2
-      let run = escapeRuns[middle]
-      if value < run.first {
-        high = middle
-      } else if value > run.last {
-        low = middle + 1
-      } else {
-        return run.escape
-      }
+      if escapeRuns[middle].first <= value { low = middle + 1 } else { high = middle }
     }
-    return nil
+    guard low > 0, value <= escapeRuns[low - 1].last else { return nil }
+    return escapeRuns[low - 1].escape
   }
 
   /// Where the emoji tag sequence that `base` starts ends, when `base` is a tag base and the
