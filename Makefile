@@ -81,8 +81,9 @@ man-lint:
 completions-check:
 	scripts/check-completions.sh
 
-# The width tables are what scripts/gen-width.py makes of the Unicode Character Database that
-# Debian's unicode-data installs (make check-deps).
+# The width tables (NotifText) and the characters diagnostics and notif-show write visibly
+# (NotifModel) are what scripts/gen-width.py makes of the Unicode Character Database that
+# Debian's unicode-data installs (make check-deps); this checks both files.
 width-check:
 	scripts/gen-width.py --check
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Generate NotifText's tables of terminal display widths from the Unicode Character Database.
+"""Generate the tables notif takes from the Unicode Character Database: NotifText's terminal
+display widths, and the characters NotifModel's `Diagnostic.visible` writes visibly.
 
 usage: scripts/gen-width.py [UCD-FOLDER]       (default: $UNICODE_DATA, else /usr/share/unicode)
        scripts/gen-width.py --check [UCD-FOLDER]
@@ -7,10 +8,11 @@ usage: scripts/gen-width.py [UCD-FOLDER]       (default: $UNICODE_DATA, else /us
 Reads the UCD's own files, as Debian's unicode-data package installs them under
 /usr/share/unicode (`apt-get install unicode-data`): EastAsianWidth.txt,
 extracted/DerivedGeneralCategory.txt, PropList.txt, DerivedCoreProperties.txt, Blocks.txt,
-emoji/emoji-data.txt and emoji/emoji-variation-sequences.txt. The Unicode version is read from the files' headers, and
-every file must have the same one. Writes Sources/NotifText/DisplayWidthTable.swift; with
---check, writes nothing and exits 1 when that file is not what the data gives (make check
-runs it where the data is installed).
+auxiliary/GraphemeBreakProperty.txt, emoji/emoji-data.txt, emoji/emoji-variation-sequences.txt
+and emoji/emoji-sequences.txt. The Unicode version is read from the files' headers, and every
+file must have the same one. Writes Sources/NotifText/DisplayWidthTable.swift and
+Sources/NotifModel/Diagnostic+EscapeTable.swift; with --check, writes nothing and exits 1 when
+either file is not what the data gives (`make width-check`, part of `make check`, runs it).
 
 The widths, per code point:
   2  East_Asian_Width Wide (W) or Fullwidth (F), with the defaults the file's @missing lines
@@ -40,6 +42,32 @@ sequence or a skin tone is one emoji, two columns (DisplayWidth.swift).
 
 scripts/gen-width-samples.py checks these tables against an independent implementation
 (Python's wcwidth) and records its answers as test data; CI does not need either library.
+
+The characters written visibly (`Diagnostic.visible`: in every diagnostic, usage errors
+included, and in what notif-show shows), per code point:
+  always     the C0 controls, DEL and the C1 controls (Cc: they start escape sequences);
+             every Bidi_Control character of PropList.txt (U+061C, LRM, RLM, the embeddings,
+             overrides and isolates: they reorder the text around them); U+2028 and U+2029
+             (they break a line); and every Default_Ignorable_Code_Point of
+             DerivedCoreProperties.txt whose Grapheme_Cluster_Break is not Extend or ZWJ: such a
+             character is a grapheme cluster of its own (Control: U+00AD, U+180E, U+200B,
+             U+2060-U+206F, U+FEFF, the shorthand and musical format controls, the unassigned
+             ones; L, V, Other: the Hangul fillers U+115F, U+1160, U+3164, U+FFA0) and draws
+             nothing, so it can only hide what the text holds.
+  unattached the other Default_Ignorable_Code_Point characters (Grapheme_Cluster_Break Extend
+             or ZWJ, outside the Tags block): U+034F, U+17B4-U+17B5, the Mongolian and other
+             variation selectors, ZWNJ U+200C and ZWJ U+200D. They belong to the character
+             before them (an emoji sequence, a Persian or Indic word): kept after a character
+             that is shown as it is, written visibly at the start of the text, after a space
+             or after a character written visibly, where they would join nothing.
+  tag        the tag characters (Default_Ignorable, Extend, in the Tags block U+E0000-U+E007F):
+             kept only in an emoji tag sequence, a tag base of emoji-sequences.txt
+             (RGI_Emoji_Tag_Sequence: U+1F3F4) then 3 to 7 tag letters or digits (a CLDR
+             subdivision, `gbsct`) and CANCEL TAG U+E007F, which is the flag of Scotland;
+             written visibly anywhere else, where they would carry text no one sees.
+Everything else is shown as it is: letters, marks, emoji modifiers, the regional indicators.
+The generator stops if the data breaks a rule the Swift code relies on (a Bidi_Control that
+is not a Control, a tag sequence of another shape).
 """
 
 import os
@@ -48,6 +76,7 @@ import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 TABLE_OUT = os.path.join(ROOT, "Sources", "NotifText", "DisplayWidthTable.swift")
+ESCAPE_OUT = os.path.join(ROOT, "Sources", "NotifModel", "Diagnostic+EscapeTable.swift")
 MAX = 0x110000
 
 FILES = {  # read in this order; every file but the emoji ones names the Unicode version
@@ -56,9 +85,12 @@ FILES = {  # read in this order; every file but the emoji ones names the Unicode
     "props": "PropList.txt",
     "core": "DerivedCoreProperties.txt",
     "blocks": "Blocks.txt",
+    "graphemes": os.path.join("auxiliary", "GraphemeBreakProperty.txt"),
     "emoji": os.path.join("emoji", "emoji-data.txt"),
     "variations": os.path.join("emoji", "emoji-variation-sequences.txt"),
+    "sequences": os.path.join("emoji", "emoji-sequences.txt"),
 }
+EMOJI_FILES = ("emoji", "variations", "sequences")
 
 RANGE = re.compile(r"^([0-9A-F]{4,6})(?:\.\.([0-9A-F]{4,6}))?\s*;\s*([^#]+?)\s*(?:#.*)?$")
 MISSING = re.compile(r"^#\s*@missing:\s*([0-9A-F]{4,6})\.\.([0-9A-F]{4,6})\s*;\s*(\S+)")
@@ -107,14 +139,15 @@ def load(folder):
     for key in FILES:
         path, lines = read_lines(folder, key)
         data[key] = lines
-        if key not in ("emoji", "variations"):
+        if key not in EMOJI_FILES:
             versions[path] = version_of(path, lines)
     if len(set(versions.values())) != 1:
         sys.exit(f"gen-width: the files are of different Unicode versions: {versions}")
     version = next(iter(versions.values()))
-    declared = emoji_version(data["emoji"])
-    if declared and not version.startswith(declared):
-        sys.exit(f"gen-width: emoji-data.txt is emoji {declared}, the UCD is {version}")
+    for key in ("emoji", "sequences"):
+        declared = emoji_version(data[key])
+        if declared and not version.startswith(declared):
+            sys.exit(f"gen-width: {FILES[key]} is emoji {declared}, the UCD is {version}")
     return data, version
 
 
@@ -197,6 +230,102 @@ def tables(data):
     return width, ambiguous, bases, emoji_blocks
 
 
+def escapes(data):
+    """What `Diagnostic.visible` does with each code point it may write visibly: a dict of
+    code point to "always", "unattached" or "tag", and the tag bases (see the docstring)."""
+    def having(key, value):
+        found = set()
+        for first, last, name in ranges(data[key]):
+            if name == value:
+                found.update(range(first, last + 1))
+        return found
+
+    control = set(range(0x20)) | set(range(0x7F, 0xA0))
+    bidi = having("props", "Bidi_Control")
+    ignorable = having("core", "Default_Ignorable_Code_Point")
+    attaching = having("graphemes", "Extend") | having("graphemes", "ZWJ")
+    tags_block = set()
+    for first, last, name in ranges(data["blocks"]):
+        if name == "Tags":
+            tags_block.update(range(first, last + 1))
+    if not tags_block:
+        sys.exit("gen-width: Blocks.txt has no Tags block")
+
+    kind = {}
+    for cp in control | bidi | {0x2028, 0x2029} | (ignorable - attaching):
+        kind[cp] = "always"
+    for cp in ignorable & attaching:
+        if cp in kind:
+            sys.exit(f"gen-width: U+{cp:04X} is both a control and an extending character")
+        kind[cp] = "tag" if cp in tags_block else "unattached"
+
+    for cp, expected in [(0x200C, "unattached"), (0x200D, "unattached"), (0xFE0F, "unattached"),
+                         (0xE0067, "tag"), (0xE007F, "tag"), (0x200B, "always")]:
+        if kind.get(cp) != expected:
+            sys.exit(f"gen-width: U+{cp:04X} is {kind.get(cp)}, the rules expect {expected}")
+
+    bases = set()
+    for line in data["sequences"]:
+        found = re.match(r"^([0-9A-F ]+?)\s*;\s*RGI_Emoji_Tag_Sequence\s*;", line)
+        if not found:
+            continue
+        points = [int(part, 16) for part in found.group(1).split()]
+        base, spec, end = points[0], points[1:-1], points[-1]
+        letters_digits = set(range(0xE0030, 0xE003A)) | set(range(0xE0061, 0xE007B))
+        if (kind.get(base) is not None or end != 0xE007F or not 3 <= len(spec) <= 7
+                or not all(cp in letters_digits and kind.get(cp) == "tag" for cp in spec)):
+            sys.exit(f"gen-width: the tag sequence {found.group(1)} is not of the shape "
+                     "Diagnostic.visible keeps")
+        bases.add(base)
+    if not bases:
+        sys.exit("gen-width: emoji-sequences.txt has no RGI_Emoji_Tag_Sequence")
+    return kind, bases
+
+
+def escape_runs(kind):
+    runs = []
+    for cp in sorted(kind):
+        if runs and runs[-1][1] == cp - 1 and runs[-1][2] == kind[cp]:
+            runs[-1][1] = cp
+        else:
+            runs.append([cp, cp, kind[cp]])
+    return runs
+
+
+def render_escapes(version, kind, bases):
+    lines = [
+        f"// Generated by scripts/gen-width.py from the Unicode Character Database {version}: do not",
+        "// edit. The rules are in the script's docstring and at `Diagnostic.visible`.",
+        "",
+        "extension Diagnostic {",
+        "  /// How `visible` treats a character of `escapeRuns`.",
+        "  enum Escape: Sendable {",
+        "    /// Written visibly wherever it is.",
+        "    case always",
+        "    /// Kept after a character shown as it is (not a space), written visibly elsewhere.",
+        "    case unattached",
+        "    /// Kept in an emoji tag sequence, written visibly elsewhere.",
+        "    case tag",
+        "  }",
+        "",
+        "  /// The code points `visible` may write visibly, as sorted runs that do not overlap:",
+        "  /// `(first, last, escape)`. C0 and DEL are here too, though `visible` decides ASCII",
+        "  /// without the table.",
+        "  static let escapeRuns: [(first: UInt32, last: UInt32, escape: Escape)] = [",
+    ]
+    for first, last, name in escape_runs(kind):
+        lines.append(f"    (0x{first:05X}, 0x{last:05X}, .{name}),")
+    lines += [
+        "  ]",
+        "",
+        "  /// The characters an emoji tag sequence starts with (RGI_Emoji_Tag_Sequence).",
+        "  static let tagBases: [UInt32] = [" + ", ".join(f"0x{cp:05X}" for cp in sorted(bases))
+        + "]",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def runs_of(points):
     runs = []
     for cp in sorted(points):
@@ -268,22 +397,29 @@ def main():
     folder = arguments[0] if arguments else os.environ.get("UNICODE_DATA", "/usr/share/unicode")
     data, version = load(folder)
     width, ambiguous, bases, emoji_blocks = tables(data)
-    text = render(version, width, ambiguous, bases, emoji_blocks)
+    kind, tag_bases = escapes(data)
+    outputs = [
+        (TABLE_OUT, render(version, width, ambiguous, bases, emoji_blocks)),
+        (ESCAPE_OUT, render_escapes(version, kind, tag_bases)),
+    ]
     if check:
-        try:
-            with open(TABLE_OUT, encoding="utf-8") as handle:
-                committed = handle.read()
-        except OSError:
-            committed = ""
-        if committed != text:
-            sys.exit(f"gen-width: {TABLE_OUT} is not what {folder} (Unicode {version}) gives: "
-                     "run scripts/gen-width.py")
-        print(f"gen-width: the table is Unicode {version}'s, as {folder} gives it")
+        for path, text in outputs:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    committed = handle.read()
+            except OSError:
+                committed = ""
+            if committed != text:
+                sys.exit(f"gen-width: {os.path.relpath(path, ROOT)} is not what {folder} "
+                         f"(Unicode {version}) gives: run scripts/gen-width.py")
+        print(f"gen-width: both tables are Unicode {version}'s, as {folder} gives it")
         return
-    with open(TABLE_OUT, "w", encoding="utf-8") as out:
-        out.write(text)
+    for path, text in outputs:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
     print(f"gen-width: {len(width_runs(width))} runs, {len(runs_of(bases))} variation-selector "
-          f"bases, {len(runs_of(ambiguous))} ambiguous runs, Unicode {version}")
+          f"bases, {len(runs_of(ambiguous))} ambiguous runs; {len(escape_runs(kind))} runs "
+          f"written visibly; Unicode {version}")
 
 
 if __name__ == "__main__":

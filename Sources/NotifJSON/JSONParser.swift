@@ -387,7 +387,7 @@ public struct JSONParser: ~Copyable {
         throw .failed(
           JSONError(
             .invalidJSON, at: i,
-            "unescaped control character \(Self.scalarName(UInt32(b))) in a string"
+            "unescaped control character \(Self.controlName(UInt32(b))) in a string"
               + (b == 0x0A ? " (a line break must be written \\n)" : "")))
       } else if b < 0x80 {
         i += 1
@@ -446,9 +446,14 @@ public struct JSONParser: ~Copyable {
       return i + 12
     default:
       if Self.messageNeedsMore(c, i + 1, word: false) { throw .incomplete }
-      throw .failed(
-        JSONError(
-          .invalidJSON, at: i, "invalid escape \(Self.describe(c, i + 1, quoted: "'\\", "'"))"))
+      // A backslash before what has no quotable text (a space, a control character, the end)
+      // says so; `'\x'` quotes the rest.
+      let next = i + 1 < c.n ? c.p[i + 1] : 0
+      let message =
+        next <= 0x20 || next == 0x7F
+        ? "invalid escape: a backslash before \(Self.describe(c, i + 1))"
+        : "invalid escape \(Self.describe(c, i + 1, quoted: "'\\", "'"))"
+      throw .failed(JSONError(.invalidJSON, at: i, message))
     }
   }
 
@@ -881,8 +886,21 @@ public struct JSONParser: ~Copyable {
     return scalarName(scalar.value, text: open + text + close)
   }
 
+  /// Names a control character for a message that already says it is one: `line feed
+  /// (U+000A)`, `tab (U+0009)`, `U+0001` (where `scalarName` says `control character U+0001`).
+  static func controlName(_ value: UInt32) -> String {
+    switch value {
+    case 0x0A, 0x09: scalarName(value)
+    default: codePoint(value)
+    }
+  }
+
+  static func codePoint(_ value: UInt32) -> String {
+    "U+" + String(value, radix: 16, uppercase: true).leftPadded(to: 4)
+  }
+
   static func scalarName(_ value: UInt32, text: String? = nil) -> String {
-    let code = "U+" + String(value, radix: 16, uppercase: true).leftPadded(to: 4)
+    let code = codePoint(value)
     switch value {
     case 0x0A: return "line feed (\(code))"
     case 0x09: return "tab (\(code))"

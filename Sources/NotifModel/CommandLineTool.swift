@@ -72,9 +72,11 @@ public struct CommandLineTool: Sendable {
   }
 
   /// Reports a usage error on `stderr` (`PROG: message`, then the usage lines) and returns
-  /// `.failure` (exit 2).
+  /// `.failure` (exit 2). The message quotes the command line, which is as untrusted as any
+  /// input: it is written visibly (`Diagnostic.visible`), as every diagnostic is, so it stays
+  /// one line and cannot drive the terminal.
   public func reportUsageError(_ error: UsageError, stderr: inout OutputWriter) -> ExitStatus {
-    try? stderr.write("\(name): \(error.message)\n\(usage)")
+    try? stderr.write("\(name): \(Diagnostic.visible(error.message))\n\(usage)")
     try? stderr.flush()
     return .failure
   }

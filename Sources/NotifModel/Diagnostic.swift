@@ -39,22 +39,45 @@ public struct Diagnostic: Sendable, Equatable {
 }
 
 extension Diagnostic {
-  /// `text` with each character that could break a diagnostic's line or drive the terminal it
-  /// is shown on written visibly: `\n`, `\r`, `\t`, `\e` for escape, and `\u{XX}` for the
-  /// other C0 and C1 controls, DEL, the line and paragraph separators and the bidirectional
-  /// formatting characters (U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069).
+  /// `text` with each character that could break a diagnostic's line, drive the terminal it
+  /// is shown on, reorder it or hide what it holds written visibly: `\n`, `\r`, `\t`, `\e`
+  /// for escape, and `\u{XX}` (the code point in hexadecimal) for the others.
   ///
-  /// Messages quote what the input holds (a key, a value, a file name), which is untrusted: a
-  /// newline in it would make two lines of one diagnostic, and an escape sequence would reach
-  /// the user's terminal.
+  /// Messages quote what the input and the command line hold, which is untrusted. The
+  /// characters are those of `escapeRuns`, generated from the Unicode Character Database by
+  /// `scripts/gen-width.py`, whose docstring has the rule: always the controls, DEL, the
+  /// bidirectional controls, U+2028, U+2029 and the default-ignorable characters that draw
+  /// nothing on their own (U+200B, U+FEFF, the Hangul fillers...); ZWJ, ZWNJ and the variation
+  /// selectors unless they follow a character shown as it is, not a space; the tag characters
+  /// outside an emoji tag sequence (the flag of Scotland). Emoji sequences and Persian or
+  /// Indic words come out unchanged.
+  ///
+  /// - Complexity: O(n) in the length of `text`; printable ASCII is returned as it is
+  ///   without a look at the table.
   public static func visible(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    // Printable ASCII, what nearly every diagnostic is, needs nothing.
+    if text.utf8.allSatisfy({ $0 &- 0x20 < 0x5F }) { return text }
+    let scalars = text.unicodeScalars
     var out = ""
-    for scalar in text.unicodeScalars {
-      guard needsEscape(scalar) else {
-        out.unicodeScalars.append(scalar)
+    var copied = scalars.startIndex  // what is before it is in `out`
+    var afterShown = false  // whether the character before is shown as it is
+    var index = scalars.startIndex
+    while index != scalars.endIndex {
+      let scalar = scalars[index]
+      let next = scalars.index(after: index)
+      let shown: Bool
+      switch escape(scalar.value) {
+      case nil: shown = true
+      case .always?, .tag?: shown = false
+      case .unattached?: shown = afterShown
+      }
+      if shown {
+        afterShown = scalar != " "  // a space is nothing to join or vary
+        // An emoji tag sequence is shown whole; its tags are kept nowhere else.
+        index = tagSequenceEnd(scalars, base: scalar, after: next) ?? next
         continue
       }
+      out.unicodeScalars.append(contentsOf: scalars[copied..<index])
       switch scalar {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
@@ -62,15 +85,48 @@ extension Diagnostic {
       case "\u{1B}": out += "\\e"
       default: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
       }
+      afterShown = false
+      copied = next
+      index = next
     }
+    if copied == scalars.startIndex { return text }
+    out.unicodeScalars.append(contentsOf: scalars[copied...])
     return out
   }
 
-  private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: return true
-    default: return false
+  /// How `visible` treats `value`; nil for a character shown as it is.
+  ///
+  /// - Complexity: O(log n) in the runs of `escapeRuns`, O(1) for ASCII.
+  static func escape(_ value: UInt32) -> Escape? {
+    if value < 0x80 { return value < 0x20 || value == 0x7F ? .always : nil }
+    var low = 0  // then: the number of runs that start at or before `value`
+    var high = escapeRuns.count
+    while low < high {
+      let middle = (low + high) / 2
+      if escapeRuns[middle].first <= value { low = middle + 1 } else { high = middle }
     }
+    guard low > 0, value <= escapeRuns[low - 1].last else { return nil }
+    return escapeRuns[low - 1].escape
+  }
+
+  /// Where the emoji tag sequence that `base` starts ends, when `base` is a tag base and the
+  /// scalars from `start` are 3 to 7 tag letters or digits and CANCEL TAG; else nil.
+  private static func tagSequenceEnd(
+    _ scalars: String.UnicodeScalarView, base: Unicode.Scalar, after start: String.Index
+  ) -> String.Index? {
+    guard tagBases.contains(base.value) else { return nil }
+    var index = start
+    var count = 0
+    while index != scalars.endIndex, count <= 7 {
+      let value = scalars[index].value
+      index = scalars.index(after: index)
+      switch value {
+      case 0xE0030...0xE0039, 0xE0061...0xE007A: count += 1
+      case 0xE007F: return count >= 3 ? index : nil
+      default: return nil
+      }
+    }
+    return nil
   }
 }
 

@@ -1,4 +1,7 @@
 /// A command-line usage error: the message, without the program name or usage line.
+///
+/// The message quotes the arguments as given; `CommandLineTool.reportUsageError` writes it
+/// visibly (`Diagnostic.visible`).
 public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
   /// One lowercase line that says what is wrong.
   public var message: String

@@ -143,16 +143,27 @@ public struct SweepOptions: Sendable, Equatable {
     try StoreFiles.requireDistinct(written, reading: read)
   }
 
-  /// `--wait SECONDS`, only with `--store`: whole or decimal seconds, 0 to a day; 0 when not
-  /// given.
+  /// `--wait SECONDS`, only with `--store`: whole or decimal seconds, 0 to a day, unsigned; 0
+  /// when not given.
+  ///
+  /// A sign is refused, as every number option of the tools refuses it. `-0` and `+5` name
+  /// seconds in range, so their message says the sign is what is wrong; a negative number
+  /// is out of range.
   public static func parseWait(_ text: String?, store: String?) throws(UsageError) -> Double {
     guard let text else { return 0 }
     guard store != nil else { throw UsageError("--wait needs --store: only a store is locked") }
-    guard let seconds = Double(text), seconds >= 0, seconds <= 86_400,
-      text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
-    else {
-      throw UsageError("--wait: '\(text)' is not a number of seconds from 0 to 86400")
+    func seconds(_ digits: Substring) -> Double? {
+      guard digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+        let seconds = Double(digits), seconds <= 86_400
+      else { return nil }
+      return seconds
     }
-    return seconds
+    if let seconds = seconds(text[...]) { return seconds }
+    if let sign = text.first, sign == "-" || sign == "+",
+      let unsigned = seconds(text.dropFirst()), sign == "+" || unsigned == 0
+    {
+      throw UsageError("--wait: '\(text)' has a sign: write '\(text.dropFirst())', without one")
+    }
+    throw UsageError("--wait: '\(text)' is not a number of seconds from 0 to 86400")
   }
 }

@@ -1,11 +1,15 @@
 import NotifModel
 
 /// Payload text made safe to show: nothing in it may drive the terminal or the page it is shown
-/// on. Every control character (C0, DEL, C1: `ESC [2J`, OSC 52 and OSC 8 sequences begin with
-/// ESC or the C1 controls), the bidirectional formatting characters (LRM, RLM, the embeddings,
-/// overrides and isolates, which reorder what follows them) and the line and paragraph
-/// separators are written visibly, as in diagnostics (`Diagnostic.visible`): `\e`, `\t`,
-/// `\u{202E}`. A body keeps its line breaks as line breaks.
+/// on, reorder it, or hide what it holds. The characters `Diagnostic.visible` writes visibly
+/// in diagnostics are written so here too, by the same generated rule: every control
+/// character (C0, DEL, C1: `ESC [2J`, OSC 52 and OSC 8 sequences begin with ESC or the C1
+/// controls), the bidirectional controls (U+061C, LRM, RLM, the embeddings, overrides and
+/// isolates, which reorder what follows them), the line and paragraph separators, the
+/// characters that draw nothing on their own (U+200B, U+2060, U+FEFF, the Hangul fillers),
+/// and ZWJ, ZWNJ, the variation selectors and the tag characters where they join nothing:
+/// `\e`, `\t`, `\u{202E}`. Emoji sequences and Persian or Indic words are shown as they are.
+/// A body keeps its line breaks as line breaks.
 enum Visible {
   /// `text` for one line: every character above written visibly, line feeds as `\n`.
   static func line(_ text: String) -> String {

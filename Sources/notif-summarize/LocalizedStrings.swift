@@ -54,6 +54,11 @@ struct LocalizedStrings: Sendable {
   private(set) var entries: [String: LocalizedEntry] = [:]
   /// The files read, in order, for messages.
   private(set) var files: [String] = []
+  /// What is worth a warning: a folder with no strings file in it (`NoStringsFiles`).
+  private(set) var warnings: [SetupProblem] = []
+
+  /// The code of the warning about a `--strings` folder that holds no strings file.
+  static let noStringsFiles = "NoStringsFiles"
 
   init() {}
 
@@ -131,6 +136,27 @@ struct LocalizedStrings: Sendable {
     }
     for name in names where name.hasSuffix(".xcstrings") {
       try loadFile(path + "/" + name, locale: locale, fromFolder: true)
+    }
+    // A folder of another language's strings is quietly not used for this locale (as iOS
+    // does); a folder with no strings at all is most likely not the one meant, and so is a
+    // `<lang>.lproj` folder given itself (its files are read when given one by one).
+    let isStrings = { (name: String) in
+      name.hasSuffix(".strings") || name.hasSuffix(".stringsdict")
+    }
+    let holdsStrings =
+      names.contains { $0.hasSuffix(".xcstrings") }
+      || lprojs.values.contains { folder in
+        (try? Self.list(path + "/" + folder))?.contains(where: isStrings) ?? false
+      }
+    if !holdsStrings {
+      let message =
+        names.contains(where: isStrings)
+        ? "no strings files read from this folder: its .strings and .stringsdict files are read only in a <lang>.lproj folder inside it; give the files, or the folder above"
+        : "no strings files in this folder: no .xcstrings file, and no <lang>.lproj folder with a .strings or .stringsdict file"
+      warnings.append(
+        SetupProblem(
+          file: path, line: nil, code: Self.noStringsFiles, message: message,
+          severity: .warning))
     }
   }
 

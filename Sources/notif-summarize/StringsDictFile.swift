@@ -37,9 +37,10 @@ enum StringsDictFile {
     do {
       root = try PropertyListDecoder().decode(Value.self, from: Data(bytes))
     } catch {
-      let (line, problem) = XMLShape.firstProblem(bytes)
+      let found = XMLShape.firstProblem(bytes)
       throw StringsError(
-        file: path, line: line, message: "not a valid property list: \(problem)")
+        file: path, line: found.line, message: "not a valid property list: \(found.problem)",
+        column: found.column)
     }
     let text = String(decoding: bytes, as: UTF8.self)
     func line(ofKey key: String, after: String.Index? = nil) -> (Int?, String.Index?) {
@@ -102,15 +103,28 @@ enum StringsDictFile {
 
 /// Just enough of XML to say where a property list goes wrong.
 enum XMLShape {
-  /// The line of the first tag that does not nest, or of the end if one stays open.
-  static func firstProblem(_ bytes: [UInt8]) -> (line: Int, problem: String) {
+  /// The line of the first tag that does not nest, or of the end if one stays open, or the
+  /// line and column (in Unicode scalars) of the first reference that names no character:
+  /// whichever comes first.
+  static func firstProblem(_ bytes: [UInt8]) -> (line: Int, column: Int?, problem: String) {
     var line = 1
+    var lineStart = 0
     var stack: [(String, Int)] = []
     var index = 0
-    if bytes.starts(with: Array("bplist".utf8)) { return (1, "a damaged binary property list") }
+    if bytes.starts(with: Array("bplist".utf8)) {
+      return (1, nil, "a damaged binary property list")
+    }
     while index < bytes.count {
       let byte = bytes[index]
-      if byte == 0x0A { line += 1 }
+      if byte == 0x0A {
+        line += 1
+        lineStart = index + 1
+      }
+      if byte == UInt8(ascii: "&"), let problem = badReference(bytes, at: index) {
+        // Columns count Unicode scalars: every byte but UTF-8 continuation bytes.
+        let column = 1 + bytes[lineStart..<index].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        return (line, column, problem)
+      }
       guard byte == UInt8(ascii: "<") else {
         index += 1
         continue
@@ -118,10 +132,13 @@ enum XMLShape {
       let tagLine = line
       var end = index + 1
       while end < bytes.count && bytes[end] != UInt8(ascii: ">") {
-        if bytes[end] == 0x0A { line += 1 }
+        if bytes[end] == 0x0A {
+          line += 1
+          lineStart = end + 1
+        }
         end += 1
       }
-      guard end < bytes.count else { return (tagLine, "a tag is not closed with '>'") }
+      guard end < bytes.count else { return (tagLine, nil, "a tag is not closed with '>'") }
       let body = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
       index = end + 1
       if body.hasPrefix("?") || body.hasPrefix("!") { continue }
@@ -129,11 +146,11 @@ enum XMLShape {
       if body.hasPrefix("/") {
         let name = String(body.dropFirst()).trimmedName
         guard let open = stack.popLast() else {
-          return (tagLine, "closing tag '</\(name)>' has no opening tag")
+          return (tagLine, nil, "closing tag '</\(name)>' has no opening tag")
         }
         guard open.0 == name else {
           return (
-            tagLine, "closing tag '</\(name)>' does not match '<\(open.0)>' of line \(open.1)"
+            tagLine, nil, "closing tag '</\(name)>' does not match '<\(open.0)>' of line \(open.1)"
           )
         }
       } else {
@@ -141,9 +158,44 @@ enum XMLShape {
       }
     }
     if let open = stack.last {
-      return (line, "'<\(open.0)>' of line \(open.1) is never closed")
+      return (line, nil, "'<\(open.0)>' of line \(open.1) is never closed")
     }
-    return (1, "not an XML property list of dictionaries and strings")
+    return (1, nil, "not an XML property list of dictionaries and strings")
+  }
+
+  /// What is wrong with the reference that starts at `bytes[start]` (an `&`), or nil when it
+  /// is one XML allows: `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, or `&#N;` and `&#xH;`
+  /// naming a character XML allows (not U+0000, a surrogate, U+FFFE or U+FFFF).
+  static func badReference(_ bytes: [UInt8], at start: Int) -> String? {
+    var end = start + 1
+    while end < bytes.count, end - start <= 32, bytes[end] != UInt8(ascii: ";"),
+      bytes[end] != UInt8(ascii: "&"), bytes[end] != UInt8(ascii: "<"), bytes[end] > 0x20
+    {
+      end += 1
+    }
+    guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else {
+      let shown = String(decoding: bytes[start..<min(end, bytes.count)], as: UTF8.self)
+      return "'\(shown)' is not a reference: write '&amp;' for '&'"
+    }
+    let name = String(decoding: bytes[(start + 1)..<end], as: UTF8.self)
+    let reference = "'&\(name);'"
+    if ["amp", "lt", "gt", "quot", "apos"].contains(name) { return nil }
+    guard name.hasPrefix("#") else {
+      return "unknown entity \(reference): a property list knows only &amp; &lt; &gt; &quot; &apos;"
+    }
+    let hex = name.hasPrefix("#x")
+    let digits = name.dropFirst(hex ? 2 : 1)
+    guard !digits.isEmpty,
+      digits.allSatisfy({ $0.isASCII && (hex ? $0.isHexDigit : $0.isNumber) }),
+      let value = UInt32(digits, radix: hex ? 16 : 10)
+    else {
+      return
+        "bad character reference \(reference): write '&#' and decimal digits or '&#x' and hex digits, then ';'"
+    }
+    switch value {
+    case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return nil
+    default: return "bad character reference \(reference): it names no character XML allows"
+    }
   }
 
   /// The line of the first `<key>name</key>` at or after `after`, and where it ends.

@@ -77,7 +77,7 @@ struct SummarizeRun {
         locale: configuration.locale, registry: registry,
         registryFile: configuration.categoriesPath ?? "", categoryLines: lines, strings: strings,
         stringsGiven: !configuration.stringsPaths.isEmpty)
-      return .success((summarizer, summarizer.warnings))
+      return .success((summarizer, strings.warnings + summarizer.warnings))
     } catch {
       return .failure(error)
     }
@@ -182,10 +182,9 @@ struct SummarizeRun {
   // MARK: - Diagnostics
 
   private func report(_ problem: SetupProblem, stderr: inout OutputWriter) {
-    let severity: Severity = problem.code == "MissingTranslation" ? .warning : .error
     report(
       Diagnostic(
-        severity, problem.code, problem.message, file: problem.file, line: problem.line,
+        problem.severity, problem.code, problem.message, file: problem.file, line: problem.line,
         column: problem.column), stderr: &stderr)
   }
 

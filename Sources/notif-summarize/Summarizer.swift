@@ -46,13 +46,15 @@ struct GroupFacts: Equatable {
   var leadingWeight: Int
 }
 
-/// A problem found while preparing the formats: where, and what.
+/// A problem found while preparing the formats: where, and what; an error stops the run, a
+/// warning (a missing translation, a strings folder with nothing in it) is reported.
 struct SetupProblem: Error, Equatable {
   var file: String
   var line: Int?
   var code: String
   var message: String
   var column: Int? = nil
+  var severity = Severity.error
 }
 
 extension SetupProblem {
@@ -170,7 +172,7 @@ struct Summarizer {
               file: registryFile, line: line, code: "MissingTranslation",
               message:
                 "no translation of '\(format)' for locale '\(locale.requested)' in the strings files: used as written",
-              column: column))
+              column: column, severity: .warning))
         }
         do {
           return LocalizedFormat(try FormatTemplate(format), rules: locale.plural)

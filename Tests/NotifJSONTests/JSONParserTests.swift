@@ -165,15 +165,19 @@ private let word = " (only true, false and null go unquoted; strings need double
       "\"a\nb\"", at: 2,
       "unescaped control character line feed (U+000A) in a string (a line break must be written \\n)"
     ),
-    Rejection("\"\r\"", at: 1, "unescaped control character control character U+000D in a string"),
-    Rejection(
-      "\"\u{0}\"", at: 1, "unescaped control character control character U+0000 in a string"),
-    Rejection(
-      "\"\u{1F}\"", at: 1, "unescaped control character control character U+001F in a string"),
+    // The message names the character once: not "control character control character".
+    Rejection("\"\r\"", at: 1, "unescaped control character U+000D in a string"),
+    Rejection("\"\u{0}\"", at: 1, "unescaped control character U+0000 in a string"),
+    Rejection("\"\u{1F}\"", at: 1, "unescaped control character U+001F in a string"),
     Rejection(#""\x""#, at: 1, #"invalid escape '\x'"#),
     Rejection(#""ab\a""#, at: 3, #"invalid escape '\a'"#),
     Rejection(#""\U0041""#, at: 1, #"invalid escape '\U'"#),
     Rejection(#""\'""#, at: 1, #"invalid escape '\''"#),
+    Rejection("\"\\\u{1}\"", at: 1, "invalid escape: a backslash before control character U+0001"),
+    Rejection("\"\\ \"", at: 1, "invalid escape: a backslash before space"),
+    Rejection("\"\\\u{7F}\"", at: 1, "invalid escape: a backslash before control character U+007F"),
+    Rejection("\"\\\t\"", at: 1, "invalid escape: a backslash before tab (U+0009)"),
+    Rejection("\"\\é\"", at: 1, "invalid escape '\\é' (U+00E9)"),
     Rejection(#""\u12""#, at: 1, #"invalid \u escape: expected four hex digits"#),
     Rejection(#""\u12G4""#, at: 1, #"invalid \u escape: expected four hex digits"#),
     Rejection(#""\u""#, at: 1, #"invalid \u escape: expected four hex digits"#),
@@ -284,7 +288,7 @@ private let word = " (only true, false and null go unquoted; strings need double
       parseError(text([0x01]))
         == JSONError(
           .invalidJSON, at: 1 + position,
-          "unescaped control character control character U+0001 in a string"))
+          "unescaped control character U+0001 in a string"))
     #expect(
       parseError(text([0xC0, 0x80]))
         == JSONError(.invalidUTF8, at: 1 + position, "invalid UTF-8 byte 0xC0"))

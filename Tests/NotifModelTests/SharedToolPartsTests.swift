@@ -69,6 +69,28 @@ import Testing
     #expect(stderr == "notif-x: bad\nusage: notif-x\n")
   }
 
+  /// Arguments are untrusted text: a usage error quotes them as every diagnostic does.
+  @Test func aUsageErrorWritesTheArgumentsItQuotesVisibly() throws {
+    let arguments = ["--by", "\u{1B}[2J\u{61C}", "--\u{202E}x"]
+    let (status, _, stderr) = try capturingOutput { stdout, stderr in
+      let tool = Self.tool
+      do throws(UsageError) {
+        _ = try OptionScanner.scan(arguments, [.value("by")])
+        return ExitStatus.success
+      } catch {
+        return tool.reportUsageError(error, stderr: &stderr)
+      }
+    }
+    #expect(status == .failure)
+    #expect(stderr == "notif-x: unknown option '--\\u{202E}x'\nusage: notif-x\n")
+    let (_, _, byError) = try capturingOutput { _, stderr in
+      Self.tool.reportUsageError(
+        UsageError("--by: '\u{1B}[2J\u{61C}' is not thread, app or none"), stderr: &stderr)
+    }
+    #expect(
+      byError == "notif-x: --by: '\\e[2J\\u{61C}' is not thread, app or none\nusage: notif-x\n")
+  }
+
   static let help =
     "usage: notif-x\n\nHelp.\n  -h, --help                show this help and exit\n"
     + "      --version             show the version and exit\n"

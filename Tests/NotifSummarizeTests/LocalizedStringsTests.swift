@@ -177,6 +177,22 @@ struct LocalizedStringsTests {
       StringsError(
         file: "x.stringsdict", line: 7, message: "variable 'n' of 'a' has no 'other' variant")
     ),
+    (
+      "<plist version=\"1.0\">\n<dict>\n  <key>a</key>\n  <string>é &#xZZ;</string>\n</dict>\n</plist>\n",
+      StringsError(
+        file: "x.stringsdict", line: 4,
+        message:
+          "not a valid property list: bad character reference '&#xZZ;': write '&#' and decimal digits or '&#x' and hex digits, then ';'",
+        column: 13)
+    ),
+    (
+      "<plist version=\"1.0\">\n<dict>\n  <key>a &nbsp;</key>\n  <string>x</strin>\n</dict>\n</plist>\n",
+      StringsError(
+        file: "x.stringsdict", line: 3,
+        message:
+          "not a valid property list: unknown entity '&nbsp;': a property list knows only &amp; &lt; &gt; &quot; &apos;",
+        column: 10)
+    ),
   ])
   func malformedStringsDictsNameTheLine(text: String, error: StringsError) throws {
     let folder = try scratch(["x.stringsdict": text])
@@ -185,6 +201,29 @@ struct LocalizedStringsTests {
     var expected = error
     expected.file = path
     #expect(throws: expected) { try StringsDictFile.load(path) }
+  }
+
+  @Test(arguments: [
+    ("&amp;", nil), ("&lt;", nil), ("&gt;", nil), ("&quot;", nil), ("&apos;", nil),
+    ("&#65;", nil), ("&#x41;", nil), ("&#x1F600;", nil), ("&#9;", nil), ("&#x10FFFF;", nil),
+    ("&amp", "'&amp' is not a reference: write '&amp;' for '&'"),
+    ("& x", "'&' is not a reference: write '&amp;' for '&'"),
+    ("&nbsp;", "unknown entity '&nbsp;': a property list knows only &amp; &lt; &gt; &quot; &apos;"),
+    (
+      "&#xZZ;",
+      "bad character reference '&#xZZ;': write '&#' and decimal digits or '&#x' and hex digits, then ';'"
+    ),
+    (
+      "&#X41;",
+      "bad character reference '&#X41;': write '&#' and decimal digits or '&#x' and hex digits, then ';'"
+    ),
+    ("&#0;", "bad character reference '&#0;': it names no character XML allows"),
+    ("&#xD800;", "bad character reference '&#xD800;': it names no character XML allows"),
+    ("&#1114112;", "bad character reference '&#1114112;': it names no character XML allows"),
+    ("&#xFFFE;", "bad character reference '&#xFFFE;': it names no character XML allows"),
+  ])
+  func referencesNameACharacterXMLAllows(_ text: String, _ problem: String?) {
+    #expect(XMLShape.badReference(Array(text.utf8), at: 0) == problem)
   }
 
   @Test(arguments: [
@@ -345,5 +384,31 @@ struct StringsFileTests {
       guard let error = error as? StringsError else { return false }
       return error.line == line && error.message == message
     }
+  }
+}
+
+/// A `--strings` folder with nothing to read in it is a warning (`NoStringsFiles`); a folder
+/// with only another language's strings is not.
+@Suite struct StringsFolderWarningTests {
+  static func warnings(_ files: [String: String], locale: String = "en") throws -> [String] {
+    let folder = try scratch(files)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let strings = try LocalizedStrings(paths: [folder.path], locale: try CLDRLocale(locale))
+    for warning in strings.warnings {
+      #expect(warning.file == folder.path && warning.severity == .warning)
+    }
+    return strings.warnings.map(\.code)
+  }
+
+  @Test func aFolderWithoutStringsFilesWarns() throws {
+    #expect(try Self.warnings(["README.txt": "notes"]) == ["NoStringsFiles"])
+    #expect(try Self.warnings(["en.lproj/notes.txt": "x"]) == ["NoStringsFiles"])
+    #expect(try Self.warnings(["Localizable.strings": "\"a\" = \"b\";"]) == ["NoStringsFiles"])
+  }
+
+  @Test func aFolderWithStringsOfAnyLanguageDoesNotWarn() throws {
+    #expect(try Self.warnings(["fr.lproj/Localizable.strings": "\"a\" = \"b\";"]).isEmpty)
+    #expect(try Self.warnings(["en.lproj/Localizable.strings": "\"a\" = \"b\";"]).isEmpty)
+    #expect(try Self.warnings(["Localizable.xcstrings": #"{"strings": {}}"#]).isEmpty)
   }
 }
