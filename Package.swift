@@ -66,6 +66,7 @@ let package = Package(
       name: "NotifSummarizeTests",
       dependencies: [
         "notif-summarize", "NotifModel", "NotifJSON", "NotifCategories", "NotifListing",
+        "TestSupport",
       ],
       exclude: ["Fixtures"]),
     .testTarget(
@@ -75,7 +76,9 @@ let package = Package(
       name: "NotifMarkTests", dependencies: ["notif-mark", "NotifModel", "NotifJSON", "NotifSweep"]),
     .testTarget(
       name: "NotifShowTests",
-      dependencies: ["notif-show", "NotifModel", "NotifJSON", "NotifListing", "NotifText"]),
+      dependencies: [
+        "notif-show", "NotifModel", "NotifJSON", "NotifListing", "NotifText", "TestSupport",
+      ]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["NotifModel", "TestSupport"],
       exclude: ["cases", "Fixtures"]),
