@@ -106,7 +106,8 @@ struct SummarizeCommandTests {
     #expect(warning?.code == "BadSummaryArgCount")
     #expect(
       warning?.message
-        == "the leading record's summary_arg_count '0' is not a positive integer: counted as 1")
+        == "the leading record's 'summary_arg_count' '0' is not a whole number from 1 to 9007199254740991: counted as 1"
+    )
     var none: GroupObject.Problem? = nil
     let ios15 = try withGroup(group) { try GroupObject.read($0, profile: .ios15, warning: &none) }
     #expect(none == nil)
