@@ -66,6 +66,7 @@ let package = Package(
       name: "NotifSummarizeTests",
       dependencies: [
         "notif-summarize", "NotifModel", "NotifJSON", "NotifCategories", "NotifListing",
+        "TestSupport",
       ],
       exclude: ["Fixtures"]),
     .testTarget(
@@ -76,7 +77,9 @@ let package = Package(
       dependencies: ["notif-mark", "NotifModel", "NotifJSON", "NotifSweep", "TestSupport"]),
     .testTarget(
       name: "NotifShowTests",
-      dependencies: ["notif-show", "NotifModel", "NotifJSON", "NotifListing", "NotifText"]),
+      dependencies: [
+        "notif-show", "NotifModel", "NotifJSON", "NotifListing", "NotifText", "TestSupport",
+      ]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["NotifModel", "TestSupport"],
       exclude: ["cases", "Fixtures"]),

@@ -4,15 +4,29 @@
 // the registry check, `--lint`), with `--check`, `--lint`, `--app` and `--platform` set from the
 // input's last byte so that each combination is reached.
 //
+// Then the same on payloads made from the input's bytes (`limitPayloads`): an APNs payload in
+// an envelope, an FCM message and an Expo message whose every numeric field (`badge`,
+// `summary-arg-count`, `relevance-score`, the sound's `volume`, `apns-priority`,
+// `apns-expiration`, `timestamp`, `ttl`, `notification_count`, ...) is one of the limit
+// numbers of fuzz/GroupObjectsFuzz.swift, or a small one.
+//
 // Properties:
 //   (a) every record written is one line holding one JSON object, with the record's keys in
 //       `RecordField` order (notif(5)) and nothing after the object but the newline;
 //   (b) every diagnostic is one line in the documented shape,
 //       `notif-parse: <fuzz>:LINE:COL: error|warning: message [Code]`;
-//   (c) the tally counts every record: accepted plus rejected is what was read.
+//   (c) the tally counts every record: accepted plus rejected is what was read;
+//   (d) every record's `badge` and `summary_arg_count` is null or in its range of
+//       `FieldLimits`, so that notif-group reads it without a warning.
 
 func fuzzAPNs(_ input: UnsafeRawBufferPointer) {
-  let flags = input.last ?? 0
+  parseAndCheck(input, flags: input.last ?? 0)
+  let payloads = limitPayloads(input)
+  payloads.withUnsafeBytes { parseAndCheck($0, flags: input.first ?? 0) }
+}
+
+/// Parses `input` as notif-parse does with the options `flags` picks, and checks (a) to (d).
+func parseAndCheck(_ input: UnsafeRawBufferPointer, flags: UInt8) {
   var configuration = ParseCommand.Configuration(
     defaults: InputDefaults(
       app: flags & 4 != 0 ? "com.example.fuzz" : nil, pushType: nil,
@@ -65,7 +79,49 @@ func checkRecordLine(_ line: UnsafeRawBufferPointer) {
     var keys: [String] = []
     view.forEachMember(of: 0) { key, _ in keys.append(view.string(key)) }
     require(keys == RecordField.allCases.map(\.key), "record keys \(keys)")
+    if let badge = view.member(0, bytes: Array(RecordField.badge.key.utf8)),
+      view.kind(badge) != .null
+    {
+      require(
+        view.integer(badge).map(FieldLimits.tally.contains) ?? false,
+        "a record's badge: \(String(decoding: view.raw(badge), as: UTF8.self))")
+    }
+    let fields = RecordFields(view)
+    var reader = RecordFieldReader()
+    if let facts = try? reader.facts(view, fields) {
+      require(!facts.badWeight, "notif-group warns of a summary_arg_count notif-parse wrote")
+    }
   }
+}
+
+/// Payloads made from `input` (see the top of this file), one a line.
+func limitPayloads(_ input: UnsafeRawBufferPointer) -> [UInt8] {
+  var stream = ByteStream(bytes: input)
+  func n(_ agreeing: String) -> String { stream.number(agreeing) }
+  let apns =
+    #"{"headers":{"apns-priority":\#(n("10")),"apns-expiration":\#(n("0")),"#
+    + #""apns-push-type":"alert"},"payload":{"aps":{"alert":{"title":"T","body":"B","#
+    + #""summary-arg":"Ann","summary-arg-count":\#(n("1"))},"badge":\#(n("1")),"#
+    + #""relevance-score":\#(n("0.5")),"content-available":\#(n("1")),"#
+    + #""mutable-content":\#(n("1")),"sound":{"name":"s","critical":\#(n("1")),"#
+    + #""volume":\#(n("1"))},"timestamp":\#(n("1795338000"))}}}"#
+  let live =
+    #"{"aps":{"event":"update","timestamp":\#(n("1795338000")),"#
+    + #""stale-date":\#(n("1795338000")),"dismissal-date":\#(n("1795338000")),"#
+    + #""relevance-score":\#(n("100")),"content-state":{}}}"#
+  let fcm =
+    #"{"message":{"token":"t","android":{"ttl":"\#(n("60"))s","#
+    + #""notification":{"notification_count":\#(n("1"))}},"#
+    + #""apns":{"payload":{"aps":{"alert":"x","badge":\#(n("1"))}}}}}"#
+  let expo =
+    #"{"to":"ExponentPushToken[x]","title":"T","badge":\#(n("1")),"ttl":\#(n("60")),"#
+    + #""expiration":\#(n("1795338000")),"priority":"high"}"#
+  let legacy =
+    #"{"to":"t","notification":{"title":"T","badge":"\#(n("1"))"},"time_to_live":\#(n("60"))}"#
+  let webPush =
+    #"{"web_push":8030,"notification":{"title":"T","navigate":"https://example.com/","#
+    + #""app_badge":\#(n("1")),"timestamp":\#(n("1795338000000"))}}"#
+  return Array([apns, live, fcm, expo, legacy, webPush].joined(separator: "\n").utf8) + [0x0A]
 }
 
 /// Checks the text form of a diagnostic: `notif-parse: FILE:LINE:COL: error|warning: ... [Code]`.

@@ -19,6 +19,7 @@ let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("group-chunks", fuzzGroupChunks),
   ("store-recovery", fuzzStoreRecovery),
   ("show", fuzzShow),
+  ("sweep-lines", fuzzSweepLines),
 ]
 
 /// The target NOTIF_FUZZ_TARGET names, looked up once.

@@ -169,7 +169,7 @@ for target in "${targets[@]}"; do
   seed_target "$target"
   echo "fuzz: $target: $seeded seed files; corpus has $(find "$corpus" -type f | wc -l) files" >&2
   dict=()
-  case $target in json-reader | apns) dict=(-dict=fuzz/json.dict) ;; esac
+  case $target in json-reader | apns | group-objects) dict=(-dict=fuzz/json.dict) ;; esac
   # SWIFT_BACKTRACE=enable=no: Swift's own crash handler would race libFuzzer's and ASan's.
   # -max_len above the 4096-byte record limit the targets use, so the too-large paths run too.
   status=0

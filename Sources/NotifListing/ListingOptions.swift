@@ -25,13 +25,11 @@ public enum ListingOptions {
     return chosen
   }
 
-  /// `--limit N`, a whole number of 1 or more; nil when not given.
+  /// `--limit N`, a whole number from 1 to `FieldLimits.largest` (what `grouping.limit` holds);
+  /// nil when not given.
   public static func limit(_ scanned: ScannedArguments) throws(UsageError) -> Int? {
     guard let limit = scanned.last("limit") else { return nil }
-    guard let value = OptionScanner.wholeNumber(limit), value >= 1 else {
-      throw UsageError("--limit: '\(limit)' is not a whole number of 1 or more")
-    }
-    return value
+    return try FieldLimits.option("limit", limit, in: FieldLimits.positive)
   }
 
   /// `--last-seen TIME` (RFC 3339 or `@epoch`): only records created after it are new; nil

@@ -2,7 +2,8 @@
 // notif-summarize, notif-expire and notif-mark; every file here is used by at least three.
 //
 // What is here: the record's fields and their order, and the group object's keys
-// (`RecordField.swift`); instants and lengths of time (`Time.swift`); diagnostics and exit
+// (`RecordField.swift`), the range of every count and weight in them (`FieldLimits.swift`);
+// instants and lengths of time (`Time.swift`); diagnostics and exit
 // statuses; the option scanner and the tool skeleton (`Options.swift`, `CommandLineTool.swift`
 // with `ToolCommand`, whose `main()` each main.swift calls, `InputFile.swift`,
 // `ToolEnvironment.swift`); the one loader of JSON configuration files (`ConfigFile.swift`:

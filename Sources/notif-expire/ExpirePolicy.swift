@@ -10,6 +10,9 @@ struct ExpireRule: Equatable {
   var readTTL: Int64?
   /// Keep only the newest `keep` records per group; nil: no cap.
   var keep: Int?
+  /// What `keep` may be: a cap group keeps its newest marks in a heap of `keep` (a policy's
+  /// number, read by notif-expire alone, not a count another tool writes).
+  static let keepRange: ClosedRange<Int64> = 1...Int64(Int32.max)
   /// The rule's number in the policy (0 is the default rule), which separates cap groups.
   var number: Int
 }
@@ -106,10 +109,13 @@ struct ExpirePolicy: Equatable {
         }
         if field == "ttl" { rule.ttl = seconds } else { rule.readTTL = seconds }
       case "keep":
-        guard let count = view.integer(value), count >= 1, count <= Int64(Int32.max) else {
+        guard let count = view.integer(value), ExpireRule.keepRange.contains(count) else {
+          let range = ExpireRule.keepRange
           throw FormatError(
             offset: offset(view, value),
-            message: "'keep' of '\(name)' must be a whole number of records from 1")
+            message:
+              "'keep' of '\(name)' must be a whole number of records from \(range.lowerBound) to \(range.upperBound)"
+          )
         }
         rule.keep = Int(count)
       default:

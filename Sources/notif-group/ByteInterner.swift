@@ -71,6 +71,18 @@ final class ByteInterner {
     return (id, true)
   }
 
+  /// The number of `bytes`, or nil when they are not in the set; adds nothing.
+  func find(_ bytes: UnsafeRawBufferPointer) -> Int32? {
+    let hash = Self.hash(bytes)
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while slots[slot] >= 0 {
+      let id = slots[slot]
+      if hashes[Int(id)] == hash && equals(id, bytes) { return id }
+      slot = (slot + 1) & mask
+    }
+    return nil
+  }
+
   /// Starts a key made of parts (`appendKey`), for `internKey`.
   func beginKey() { keyCount = 0 }
 
@@ -98,6 +110,11 @@ final class ByteInterner {
   /// Interns the key built since `beginKey`.
   func internKey() -> (id: Int32, isNew: Bool) {
     intern(UnsafeRawBufferPointer(start: key, count: keyCount))
+  }
+
+  /// The number of the key built since `beginKey`, or nil when it is not in the set.
+  func findKey() -> Int32? {
+    find(UnsafeRawBufferPointer(start: key, count: keyCount))
   }
 
   private func equals(_ id: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {

@@ -22,8 +22,9 @@ struct Item: Ranked {
 /// A count per category or per summary argument.
 struct Stat: Sendable, Equatable {
   var id: Int32
+  /// At most the group's `count`, which stays within `FieldLimits.largest` (see `Group.merge`).
   var count: Int
-  /// The sum of `summary_arg_count` (categories only).
+  /// The sum of `summary_arg_count` (categories only), saturated at `FieldLimits.largest`.
   var weight: Int64
   /// The newest `created_at` (summary arguments only).
   var latestAt: Timestamp
@@ -37,10 +38,14 @@ struct StatTable {
   private var index: [Int32: Int] = [:]
   private static let listLimit = 8
 
-  mutating func add(_ id: Int32, count: Int, weight: Int64, latestAt: Timestamp) {
+  /// Adds `count` and `weight` to the entry of `id`; `passed` is set when its weight passes
+  /// `FieldLimits.largest` and saturates there.
+  mutating func add(
+    _ id: Int32, count: Int, weight: Int64, latestAt: Timestamp, passed: inout Bool
+  ) {
     if let position = position(of: id) {
       entries[position].count += count
-      entries[position].weight = saturatingSum(entries[position].weight, weight)
+      entries[position].weight = saturatingSum(entries[position].weight, weight, passed: &passed)
       if latestAt > entries[position].latestAt { entries[position].latestAt = latestAt }
       return
     }
@@ -68,10 +73,14 @@ struct StatTable {
   }
 }
 
-/// `a + b`, or the largest value when that overflows: weights are summed over many records.
-func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+/// `a + b` for weights from 0 to `FieldLimits.largest`, or `FieldLimits.largest` when the sum
+/// passes it, which sets `passed`: weights are summed over many records (2^53 is 4,194,305
+/// records of 2^31), and what a group object holds must stay exact in every JSON reader.
+func saturatingSum(_ a: Int64, _ b: Int64, passed: inout Bool) -> Int64 {
   let (sum, overflow) = a.addingReportingOverflow(b)
-  return overflow ? .max : sum
+  guard overflow || sum > FieldLimits.largest else { return sum }
+  passed = true
+  return FieldLimits.largest
 }
 
 /// One group as it is being built: from records, or from group objects being merged.
@@ -80,6 +89,9 @@ struct Group {
   /// `null`): the same bytes whichever of its records (or group objects) gave them.
   var app: [UInt8]
   var thread: [UInt8]
+  /// The number of records: from records, at most the records read; with `--merge`, each
+  /// object is refused that would take it past `FieldLimits.largest` (`Grouper.roomFor`). So
+  /// it, `unread` and `fresh` (at most `count`) add up without overflow.
   var count: Int
   var unread: Int
   var fresh: Int
@@ -89,6 +101,9 @@ struct Group {
   /// The leading record, compact.
   var leading: [UInt8]
   var moreWeight: Int64 = 0
+  /// Whether a sum of weights (`moreWeight`, a category's) passed `FieldLimits.largest` and was
+  /// saturated: notif-group warns (`WeightSaturated`) when it writes the group.
+  var weightPassed = false
   var categories = StatTable()
   var summaryArgs = StatTable()
   /// The items kept, the first `--limit` in feed order or all of them; nil when they are not
@@ -97,10 +112,13 @@ struct Group {
 
   /// Adds a record's contribution to the statistics of the non-leading records.
   mutating func addMore(_ record: Contribution) {
-    moreWeight = saturatingSum(moreWeight, record.weight)
-    categories.add(record.category, count: 1, weight: record.weight, latestAt: record.createdAt)
+    moreWeight = saturatingSum(moreWeight, record.weight, passed: &weightPassed)
+    categories.add(
+      record.category, count: 1, weight: record.weight, latestAt: record.createdAt,
+      passed: &weightPassed)
     if record.summaryArg >= 0 {
-      summaryArgs.add(record.summaryArg, count: 1, weight: 0, latestAt: record.createdAt)
+      summaryArgs.add(
+        record.summaryArg, count: 1, weight: 0, latestAt: record.createdAt, passed: &weightPassed)
     }
   }
 
@@ -121,6 +139,7 @@ struct Group {
     _ other: Group, ranking: Ranking, category: (Int32) -> Int32 = { $0 },
     argument: (Int32) -> Int32 = { $0 }
   ) {
+    // Within `FieldLimits.largest`: see `count`.
     count += other.count
     unread += other.unread
     fresh += other.fresh
@@ -130,13 +149,17 @@ struct Group {
     } else {
       addMore(other.leader)
     }
-    moreWeight = saturatingSum(moreWeight, other.moreWeight)
+    moreWeight = saturatingSum(moreWeight, other.moreWeight, passed: &weightPassed)
+    weightPassed = weightPassed || other.weightPassed
     for stat in other.categories.entries {
       categories.add(
-        category(stat.id), count: stat.count, weight: stat.weight, latestAt: stat.latestAt)
+        category(stat.id), count: stat.count, weight: stat.weight, latestAt: stat.latestAt,
+        passed: &weightPassed)
     }
     for stat in other.summaryArgs.entries {
-      summaryArgs.add(argument(stat.id), count: stat.count, weight: 0, latestAt: stat.latestAt)
+      summaryArgs.add(
+        argument(stat.id), count: stat.count, weight: 0, latestAt: stat.latestAt,
+        passed: &weightPassed)
     }
     if let theirs = other.items, items != nil {
       for item in theirs.elements { items?.insert(item) }

@@ -52,8 +52,17 @@ struct GroupRun {
     for file in files {
       read(file, stderr: &stderr)
     }
+    var written = 0
+    let format = format
     do {
-      try grouper.write { (line: ByteBuffer) throws(SystemError) in try stdout.write(line) }
+      try grouper.write { (line: ByteBuffer, weightPassed: Bool) throws(SystemError) in
+        try stdout.write(line)
+        written += 1
+        guard weightPassed else { return }
+        let warning = Self.weightWarning(file: stdout.name, line: written)
+        try? stderr.write(format.render(warning, program: GroupCommand.name))
+        try? stderr.flush()
+      }
       try stdout.flush()
     } catch {
       return GroupCommand.tool.reportFailedWrite(error, format: format, stderr: &stderr)
@@ -162,6 +171,19 @@ struct GroupRun {
       FileChunk(capacity: chunkSize, results: ChunkGroups())
     }
     return started.count > 0 ? started : nil
+  }
+
+  /// The warning about the group object at `line` of the output, whose sums of weights passed
+  /// `FieldLimits.largest` and were written as it: where the sum passed depends on the order
+  /// in which threads add their parts up, the group object does not.
+  static func weightWarning(file: String, line: Int) -> Diagnostic {
+    Diagnostic(
+      .warning, "WeightSaturated",
+      "'\(GroupField.moreWeight.key)', the sum of the non-leading records' "
+        + "'\(RecordField.summaryArgCount.key)', passes \(FieldLimits.largest): written as "
+        + "\(FieldLimits.largest), and so is every category '\(GroupField.CategoryEntry.weight.key)' "
+        + "that passes it",
+      file: file, line: line)
   }
 
   /// Writes a diagnostic to standard error at once, so it shows while the run goes on. A failed
@@ -273,7 +295,8 @@ struct TextTaker {
       report(
         Diagnostic(
           .warning, "BadSummaryArgCount",
-          "'\(RecordField.summaryArgCount.key)' is not a whole number of 1 or more: counted as 1",
+          FieldLimits.notInRange(RecordField.summaryArgCount.key, FieldLimits.positive)
+            + ": counted as 1",
           file: records.name, line: at.line, column: at.column))
     }
     if unrecorded && !warnedUnrecorded {

@@ -62,13 +62,13 @@ extension Grouper {
         value(field), view)
     }
     let total = try integer(view, value(.count), GroupField.count.key, from: 1)
+    let more = total - 1
     let unreadCount = try integer(
       view, value(.unreadCount), GroupField.unreadCount.key, from: 0, to: total)
     let freshCount = try integer(
       view, value(.newCount), GroupField.newCount.key, from: 0, to: total)
     let latestAt = try time(view, value(.latestAt), GroupField.latestAt.key, &fieldReader)
-    _ = try integer(
-      view, value(.moreCount), GroupField.moreCount.key, from: total - 1, to: total - 1)
+    _ = try integer(view, value(.moreCount), GroupField.moreCount.key, from: more, to: more)
     let weight = try integer(view, value(.moreWeight), GroupField.moreWeight.key, from: 0)
 
     let major = takeMajor()
@@ -88,6 +88,12 @@ extension Grouper {
 
     try expectArray(view, categories, .moreCategories)
     var statProblem: RecordProblem? = nil
+    // What the entries add up to: every count is from 1 to `FieldLimits.largest`, so the sum
+    // of counts is checked (nil once it passes the largest) and that of weights saturates, as
+    // notif-group saturated `more_weight` (which says so already: no news to warn of).
+    var countSum: Int64? = 0
+    var weightSum: Int64 = 0
+    var saturated = false
     view.forEachElement(of: categories) { element in
       guard statProblem == nil else { return }
       do throws(RecordProblem) {
@@ -103,14 +109,25 @@ extension Grouper {
         let id = category == .null ? -1 : internString(view, name, into: self.categories)
         let n = try integer(view, fields[Entry.count.rawValue], Entry.count.key, from: 1)
         let w = try integer(view, fields[Entry.weight.rawValue], Entry.weight.key, from: 1)
-        part.categories.add(id, count: Int(n), weight: w, latestAt: Timestamp(seconds: 0))
+        countSum = countSum.flatMap { Self.checkedSum($0, n) }
+        weightSum = saturatingSum(weightSum, w, passed: &saturated)
+        part.categories.add(
+          id, count: Int(n), weight: w, latestAt: Timestamp(seconds: 0),
+          passed: &part.weightPassed)
       } catch {
         statProblem = error
       }
     }
     if let statProblem { throw statProblem }
+    guard countSum == more, weightSum == weight else {
+      throw bad(
+        "'\(GroupField.moreCategories.key)' must add up to '\(GroupField.moreCount.key)' (\(more)) "
+          + "and '\(GroupField.moreWeight.key)' (\(weight))", categories, view)
+    }
 
     try expectArray(view, arguments, .moreSummaryArgs)
+    // Each non-leading record has one summary argument at most.
+    var argumentSum: Int64? = 0
     view.forEachElement(of: arguments) { element in
       guard statProblem == nil else { return }
       do throws(RecordProblem) {
@@ -125,7 +142,14 @@ extension Grouper {
         let n = try integer(view, fields[Entry.count.rawValue], Entry.count.key, from: 1)
         let at = try time(
           view, fields[Entry.latestAt.rawValue], Entry.latestAt.key, &fieldReader)
-        part.summaryArgs.add(id, count: Int(n), weight: 0, latestAt: at)
+        argumentSum = argumentSum.flatMap { Self.checkedSum($0, n) }
+        guard let sum = argumentSum, sum <= more else {
+          throw bad(
+            "'\(GroupField.moreSummaryArgs.key)' counts more records than '\(GroupField.moreCount.key)' (\(more))",
+            fields[Entry.count.rawValue], view)
+        }
+        part.summaryArgs.add(
+          id, count: Int(n), weight: 0, latestAt: at, passed: &part.weightPassed)
       } catch {
         statProblem = error
       }
@@ -175,32 +199,51 @@ extension Grouper {
       recorded = try Grouping.read(
         view, value(.grouping), offsets: &offsets, fieldReader: &fieldReader)
     }
-    try settle(recorded, hasItems: list != nil, offsets: offsets)
+    let settled = try settlement(recorded, hasItems: list != nil, offsets: offsets)
+    if let merged = mergedCount(view, app: app, thread: thread, by: settled.effective.by),
+      merged > Int(FieldLimits.largest) - part.count
+    {
+      throw RecordProblem(
+        code: "GroupTooLarge",
+        message:
+          "'\(GroupField.count.key)' \(total) and the \(merged) merged before it add up to "
+          + "more than \(FieldLimits.largest), the most a group counts",
+        offset: Int(view.tokens[value(.count)].start))
+    }
+    adopt(settled)
     // Listed with the options as settled: the object may have just settled them.
     part.items = list.map { TopList($0, limit: options.limit, ranking: options.ranking) }
     add(part: part, view: view, app: app, thread: thread)
     return recorded != nil
   }
 
-  /// Settles the merge's options with the object's (`MergeSettlement.admit`), or throws the
-  /// `GroupingMismatch` that rejects the object.
-  private mutating func settle(_ recorded: Grouping?, hasItems: Bool, offsets: [Int])
-    throws(RecordProblem)
+  /// The merge's options settled with the object's (`MergeSettlement.admit`), to `adopt` once
+  /// the object is merged (one rejected settles nothing); or throws the `GroupingMismatch` that
+  /// rejects the object.
+  private func settlement(_ recorded: Grouping?, hasItems: Bool, offsets: [Int])
+    throws(RecordProblem) -> (settlement: MergeSettlement, effective: Grouping)
   {
     var effective = Grouping(
       by: options.by, ranking: options.ranking, order: options.order, limit: options.limit,
       lastSeen: options.lastSeen)
-    // Settled only by an object that is merged: one rejected settles nothing.
     var trial = settlement
     do {
       try trial.admit(recorded, hasItems: hasItems && options.items, into: &effective)
-      settlement = trial
     } catch {
       throw RecordProblem(
         code: "GroupingMismatch",
         message: error.message + ": merged, the groups would not be those of one run",
         offset: offsets.isEmpty ? 0 : offsets[error.entry.rawValue])
     }
+    return (trial, effective)
+  }
+
+  /// Takes the options `settlement` settled.
+  private mutating func adopt(
+    _ settled: (settlement: MergeSettlement, effective: Grouping)
+  ) {
+    settlement = settled.settlement
+    let effective = settled.effective
     options.by = effective.by
     options.ranking = effective.ranking
     options.order = effective.order
@@ -217,16 +260,26 @@ extension Grouper {
     RecordProblem(code: "BadGroupObject", message: message, offset: Int(view.tokens[index].start))
   }
 
+  /// The whole number at `index`, from `low` to `high` (at most `FieldLimits.largest`, where
+  /// every count and weight stops).
   private func integer(
-    _ view: JSONView, _ index: Int, _ name: String, from low: Int64, to high: Int64 = .max
+    _ view: JSONView, _ index: Int, _ name: String, from low: Int64,
+    to high: Int64 = FieldLimits.largest
   ) throws(RecordProblem) -> Int64 {
     guard let value = view.integer(index), value >= low, value <= high else {
-      let range =
+      let message =
         low == high
-        ? "equal to \(low)" : high == .max ? "of \(low) or more" : "from \(low) to \(high)"
-      throw bad("'\(name)' is not a whole number \(range)", index, view)
+        ? "'\(name)' is not a whole number equal to \(low)"
+        : FieldLimits.notInRange(name, low...high)
+      throw bad(message, index, view)
     }
     return value
+  }
+
+  /// `a + b`, or nil when that passes `FieldLimits.largest`.
+  static func checkedSum(_ a: Int64, _ b: Int64) -> Int64? {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow || sum > FieldLimits.largest ? nil : sum
   }
 
   private func time(

@@ -175,6 +175,18 @@ struct Grouper {
     }
   }
 
+  /// The `count` of the group that a group object of key `app` and `thread` would merge into,
+  /// grouped `by`; nil when it would make a group of its own. Adds no key.
+  mutating func mergedCount(_ view: JSONView, app: Int, thread: Int, by: GroupOptions.Key)
+    -> Int?
+  {
+    guard by != .none else { return nil }
+    groupKeys.beginKey()
+    appendKeyPart(view, app)
+    if by == .thread { appendKeyPart(view, thread) }
+    return groupKeys.findKey().map { groups[Int($0)].count }
+  }
+
   /// Makes every group keep the items that `limit` and `ranking` keep: the first `limit` in
   /// feed order.
   mutating func relist(limit: Int?, ranking: Ranking) {
@@ -188,8 +200,8 @@ struct Grouper {
   // MARK: - Output
 
   /// Calls `emit` with each group object (one line, with its newline), groups in the order of
-  /// their leading records.
-  mutating func write<E: Error>(_ emit: (ByteBuffer) throws(E) -> Void) throws(E) {
+  /// their leading records, and whether a sum of its weights passed `FieldLimits.largest`.
+  mutating func write<E: Error>(_ emit: (ByteBuffer, Bool) throws(E) -> Void) throws(E) {
     let ranking = options.ranking
     var order = Array(groups.indices)
     groups.withUnsafeBufferPointer { groups in
@@ -201,7 +213,7 @@ struct Grouper {
     for index in order {
       out.removeAll()
       write(groups[index], grouping: recorded, into: &out)
-      try emit(out)
+      try emit(out, groups[index].weightPassed)
       groups[index].items?.removeAll()  // free the records once written
     }
   }

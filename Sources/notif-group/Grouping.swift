@@ -112,8 +112,9 @@ struct Grouping: Equatable, Sendable {
     var limit: Int? = nil
     let limitIndex = found[Entry.limit.rawValue]
     if view.kind(limitIndex) != .null {
-      guard let value = view.integer(limitIndex), value >= 1, value <= Int64(Int32.max) else {
-        throw bad("'\(name).limit' is not null or a whole number of 1 or more", limitIndex)
+      guard let value = view.integer(limitIndex), FieldLimits.positive.contains(value) else {
+        throw bad(
+          "\(FieldLimits.notInRange("\(name).limit", FieldLimits.positive)), nor null", limitIndex)
       }
       limit = Int(value)
     }

@@ -47,7 +47,8 @@ struct RecordFacts {
   var relevance: Double
   /// `summary_arg_count` as counted: null, missing or bad counts 1.
   var weight: Int64
-  /// Whether `summary_arg_count` was present and not a whole number of 1 or more.
+  /// Whether `summary_arg_count` was present and not a whole number in
+  /// `FieldLimits.positive`.
   var badWeight: Bool
 }
 
@@ -67,7 +68,7 @@ extension RecordFieldReader {
     var weight: Int64 = 1
     var bad = false
     if fields.summaryArgCount >= 0 && view.kind(fields.summaryArgCount) != .null {
-      if let value = view.integer(fields.summaryArgCount), value >= 1 {
+      if let value = view.integer(fields.summaryArgCount), FieldLimits.positive.contains(value) {
         weight = value
       } else {
         bad = true

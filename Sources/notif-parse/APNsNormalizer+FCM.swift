@@ -477,14 +477,11 @@ extension APNsNormalizer {
         }
       case .badge:
         // A string on the wire ("5"); a number is read too.
-        if let badge = Self.headerInteger(view, value), badge >= 0 {
+        if let badge = Self.headerInteger(view, value), FieldLimits.tally.contains(badge) {
           values[.badge] = .integer(badge)
         } else {
           findings.append(
-            .error(
-              "BadBadge",
-              "'badge' must be a whole number 0 or more, not \(Self.quotedValue(view, value))",
-              at: at))
+            Self.badBadge(view, value, "badge", maximum: FieldLimits.largest, at: at))
         }
       case .text: string(view, key, value, into: nil)
       case nil:

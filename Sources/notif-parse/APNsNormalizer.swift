@@ -657,13 +657,14 @@ struct APNsNormalizer {
       case .summaryArg:
         string(view, key, value, into: .summaryArg)
       case .summaryArgCount:
-        if let count = view.integer(value), count >= 1 {
+        let range = FieldLimits.positive
+        if let count = view.integer(value), range.contains(count) {
           values[.summaryArgCount] = .integer(count)
         } else {
           findings.append(
             .error(
               "BadSummaryArgCount",
-              "'summary-arg-count' must be a whole number 1 or more, not \(Self.quotedValue(view, value))",
+              "'summary-arg-count' must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(Self.quotedValue(view, value))",
               at: at))
         }
       case .sound where aps.isLiveActivity:
@@ -794,20 +795,27 @@ struct APNsNormalizer {
 
   // MARK: - Values
 
-  /// A badge: a whole number from 0 to `maximum`, into `badge`; else a `BadBadge` error naming
-  /// `key`.
+  /// A badge: a whole number from 0 to `maximum` (`FieldLimits.tally`, what every reader of
+  /// the record holds exactly, unless the format allows less), into `badge`; else a `BadBadge`
+  /// error naming `key`.
   mutating func readBadge(
-    _ view: JSONView, _ value: Int, _ key: String, maximum: Int64 = .max
+    _ view: JSONView, _ value: Int, _ key: String, maximum: Int64 = FieldLimits.largest
   ) {
     if let badge = view.integer(value), badge >= 0, badge <= maximum {
       values[.badge] = .integer(badge)
     } else {
-      findings.append(
-        .error(
-          "BadBadge",
-          "\(Self.quoted(key)) must be a whole number 0 or more, not \(Self.quotedValue(view, value))",
-          at: offset(view, value)))
+      findings.append(Self.badBadge(view, value, key, maximum: maximum, at: offset(view, value)))
     }
+  }
+
+  /// The `BadBadge` error of a badge `key` that is not a whole number from 0 to `maximum`.
+  static func badBadge(_ view: JSONView, _ value: Int, _ key: String, maximum: Int64, at: Int)
+    -> Finding
+  {
+    .error(
+      "BadBadge",
+      "\(quoted(key)) must be a whole number from 0 to \(maximum), not \(quotedValue(view, value))",
+      at: at)
   }
 
   /// True or false, into `field` if one is given; else a `BadType` error naming `key`.

@@ -161,11 +161,13 @@ struct EntryReader {
     func bad(_ index: Int, _ message: String) -> RecordProblem {
       RecordProblem(code: "BadGroup", message: message, offset: Int(view.tokens[index].start))
     }
-    func count(_ field: GroupField, minimum: Int64, default value: Int) throws(RecordProblem) -> Int
+    /// The count of `field`, a whole number in `range` as every tool reads it (`FieldLimits`).
+    func count(_ field: GroupField, _ range: ClosedRange<Int64>, default value: Int)
+      throws(RecordProblem) -> Int
     {
       guard let index = members[field] else { return value }
-      guard let number = view.integer(index), number >= minimum, number <= Int64(Int32.max) else {
-        throw bad(index, "'\(field.key)' must be an integer of at least \(minimum)")
+      guard let number = view.integer(index), range.contains(number) else {
+        throw bad(index, FieldLimits.notInRange(field.key, range))
       }
       return Int(number)
     }
@@ -179,7 +181,7 @@ struct EntryReader {
     guard members[.count] != nil else {
       throw bad(0, "not a group object: the key '\(GroupField.count.key)' is missing")
     }
-    let total = try count(.count, minimum: 1, default: 1)
+    let total = try count(.count, FieldLimits.positive, default: 1)
     guard let leadingIndex = members[.leading], view.kind(leadingIndex) == .object else {
       throw bad(
         members[.leading] ?? 0, "'\(GroupField.leading.key)' must be the leading record, an object")
@@ -196,10 +198,10 @@ struct EntryReader {
     }
     var stack = ShownStack(
       app: try text(.app), leading: leading, count: total,
-      unreadCount: try count(.unreadCount, minimum: 0, default: leading.isUnread ? 1 : 0),
-      newCount: try count(.newCount, minimum: 0, default: leading.isNew ? 1 : 0),
+      unreadCount: try count(.unreadCount, FieldLimits.tally, default: leading.isUnread ? 1 : 0),
+      newCount: try count(.newCount, FieldLimits.tally, default: leading.isNew ? 1 : 0),
       summary: try text(.summary), hiddenSummary: try text(.hiddenSummary), others: nil,
-      omitted: try count(.itemsOmitted, minimum: 0, default: 0))
+      omitted: try count(.itemsOmitted, FieldLimits.tally, default: 0))
     guard let itemsIndex = members[.items], view.kind(itemsIndex) != .null else {
       stack.omitted = max(stack.omitted, total - 1)
       return stack

@@ -43,21 +43,25 @@ enum GroupObject {
       throw bad(0, "not a group object: the key '\(missing.key)' is missing")
     }
     func value(_ field: GroupField) -> Int { members[field] ?? 0 }
-    func integer(_ index: Int, _ name: @autoclosure () -> String, minimum: Int64) throws(Problem)
-      -> Int
+    /// The whole number at `index` in `range`, as every tool reads it (`FieldLimits`).
+    func integer(_ index: Int, _ name: @autoclosure () -> String, _ range: ClosedRange<Int64>)
+      throws(Problem) -> Int
     {
-      guard let value = view.integer(index), value >= minimum, value <= Int64(Int32.max) else {
-        throw bad(index, "'\(name())' must be an integer of at least \(minimum)")
+      guard let value = view.integer(index), range.contains(value) else {
+        throw bad(index, FieldLimits.notInRange(name(), range))
       }
       return Int(value)
     }
     typealias Key = GroupField
     typealias Category = GroupField.CategoryEntry
-    let count = try integer(value(.count), Key.count.key, minimum: 1)
-    let moreCount = try integer(value(.moreCount), Key.moreCount.key, minimum: 0)
-    let moreWeight = try integer(value(.moreWeight), Key.moreWeight.key, minimum: 0)
+    let count = try integer(value(.count), Key.count.key, FieldLimits.positive)
+    let moreCount = try integer(value(.moreCount), Key.moreCount.key, FieldLimits.tally)
+    let moreWeight = try integer(value(.moreWeight), Key.moreWeight.key, FieldLimits.tally)
     guard moreCount == count - 1 else {
-      throw bad(value(.moreCount), "'\(Key.moreCount.key)' must be '\(Key.count.key)' - 1")
+      throw bad(
+        value(.moreCount),
+        "'\(Key.moreCount.key)' is not a whole number equal to \(count - 1), '\(Key.count.key)' - 1"
+      )
     }
     let leading = value(.leading)
     guard view.kind(leading) == .object else {
@@ -75,13 +79,14 @@ enum GroupObject {
     if profile == .ios12, let index = view.member(leading, bytes: summaryArgCountKey),
       view.kind(index) != .null
     {
-      if let value = view.integer(index), value > 0, value <= Int64(Int32.max) {
+      if let value = view.integer(index), FieldLimits.positive.contains(value) {
         leadingWeight = Int(value)
       } else {
+        let range = FieldLimits.positive
         warning = Problem(
           offset: at(index), code: "BadSummaryArgCount",
           message:
-            "the leading record's \(RecordField.summaryArgCount.key) '\(String(decoding: view.raw(index), as: UTF8.self))' is not a positive integer: counted as 1"
+            "the leading record's '\(RecordField.summaryArgCount.key)' '\(String(decoding: view.raw(index), as: UTF8.self))' is not a whole number from \(range.lowerBound) to \(range.upperBound): counted as 1"
         )
       }
     }
@@ -115,16 +120,19 @@ enum GroupObject {
         categories.append(
           GroupFacts.CategoryCount(
             category: category,
-            count: try integer(countIndex, Category.count.key, minimum: 1),
-            weight: try integer(weightIndex, Category.weight.key, minimum: 1)))
+            count: try integer(countIndex, Category.count.key, FieldLimits.positive),
+            weight: try integer(weightIndex, Category.weight.key, FieldLimits.positive)))
       } catch {
         failure = error
       }
     }
     if let failure { throw failure }
-    guard categories.reduce(0, { $0 + $1.count }) == moreCount,
-      categories.reduce(0, { $0 + $1.weight }) == moreWeight
-    else {
+    // Each entry is at most `FieldLimits.largest`, but their sums may pass it: the counts must
+    // add up exactly, the weights as notif-group adds them, saturating at the largest.
+    let largest = Int(FieldLimits.largest)
+    let countSum = categories.reduce(0) { min($0 + $1.count, largest + 1) }
+    let weightSum = categories.reduce(0) { min($0 + $1.weight, largest) }
+    guard countSum == moreCount, weightSum == moreWeight else {
       throw bad(
         categoriesIndex,
         "'\(Key.moreCategories.key)' must add up to '\(Key.moreCount.key)' (\(moreCount)) and '\(Key.moreWeight.key)' (\(moreWeight))"

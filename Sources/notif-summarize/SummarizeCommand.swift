@@ -69,10 +69,8 @@ struct SummarizeCommand: ToolCommand {
       configuration.profile = chosen
     }
     if let limit = scanned.last("max-args") {
-      guard let value = OptionScanner.wholeNumber(limit), value >= 1 else {
-        throw UsageError("--max-args: '\(limit)' is not a whole number of at least 1")
-      }
-      configuration.maxArguments = value
+      configuration.maxArguments = try FieldLimits.option(
+        "max-args", limit, in: FieldLimits.positive)
     }
     if let format = try CommandLineTool.diagnosticFormat(scanned) {
       configuration.format = format

@@ -226,9 +226,12 @@ struct Summarizer {
     return locale.list.format(parts)
   }
 
-  /// The hidden-previews placeholder of a group: counts every record, the leading one too.
+  /// The hidden-previews placeholder of a group: counts every record, the leading one too, and
+  /// saturates, as notif-group's sums do, at `FieldLimits.largest`.
   func hiddenSummary(_ group: GroupFacts, fallbacks: inout Fallbacks) -> String {
-    let total = profile == .ios12 ? group.moreWeight + group.leadingWeight : group.count
+    let total =
+      profile == .ios12
+      ? min(group.moreWeight + group.leadingWeight, Int(FieldLimits.largest)) : group.count
     let leading = group.leadingCategory.map { Array($0.utf8) }
     let single = group.moreCategories.allSatisfy { $0.category.map { Array($0.utf8) } == leading }
     if single, let leading, let format = categories[leading]?.hidden,

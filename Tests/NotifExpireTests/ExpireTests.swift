@@ -44,6 +44,11 @@ private func expiry(_ line: String, _ rules: String, at now: Timestamp = now) ->
 }
 
 @Suite struct ExpirePolicyTests {
+  @Test func keepsUpToTheLargestCap() throws {
+    let loaded = try policy(#"{"default": {"keep": 2147483647}}"#).get()
+    #expect(loaded.defaultRule?.keep == 2_147_483_647)
+  }
+
   @Test func readsRulesForTheDefaultAndEachCategory() throws {
     let loaded = try policy(
       #"{"default": {"ttl": "7d"}, "categories": {"message": {"ttl": "30d", "read_ttl": "1d12h", "keep": 50}, "promo": {}}}"#
@@ -77,11 +82,19 @@ private func expiry(_ line: String, _ rules: String, at now: Timestamp = now) ->
     ),
     (
       #"{"default": {"keep": 0}}"#, 21,
-      "'keep' of 'default' must be a whole number of records from 1"
+      "'keep' of 'default' must be a whole number of records from 1 to 2147483647"
     ),
     (
       #"{"default": {"keep": 2.5}}"#, 21,
-      "'keep' of 'default' must be a whole number of records from 1"
+      "'keep' of 'default' must be a whole number of records from 1 to 2147483647"
+    ),
+    (
+      #"{"default": {"keep": 2147483648}}"#, 21,
+      "'keep' of 'default' must be a whole number of records from 1 to 2147483647"
+    ),
+    (
+      #"{"default": {"keep": 9223372036854775808}}"#, 21,
+      "'keep' of 'default' must be a whole number of records from 1 to 2147483647"
     ),
     (#"{"categories": []}"#, 15, "'categories' must be an object of rules"),
     (
@@ -150,6 +163,16 @@ private func expiry(_ line: String, _ rules: String, at now: Timestamp = now) ->
       expiry(
         #"{"category":"x","created_at":"2000-01-01T00:00:00Z","expires_at":"2001-01-01T00:00:00Z"}"#,
         rules) == .some(.expired))
+  }
+
+  /// The longest times to live a policy takes, from the latest times a record holds: never
+  /// expired, never a trap.
+  @Test(arguments: ["9223372036854775807s", "15250284452471w", "106751991167300d"])
+  func theLongestTimeToLiveNeverExpires(_ ttl: String) {
+    let rules = #"{"default": {"ttl": "\#(ttl)", "read_ttl": "\#(ttl)"}}"#
+    let line =
+      #"{"category":"m","created_at":"9999-12-31T23:59:59.999999999Z","read_at":"9999-12-31T23:59:59Z"}"#
+    #expect(expiry(line, rules, at: Timestamp.maximum) == .some(nil))
   }
 
   @Test func hugeTimeToLiveDoesNotOverflow() {

@@ -204,7 +204,9 @@ import Testing
     #expect(group(["--merge"], inputs: halves).lines == [line])
   }
 
-  @Test(arguments: ["0", "-2", "1.5", "\"3\"", "true", "99999999999999999999"])
+  @Test(arguments: [
+    "0", "-2", "1.5", "\"3\"", "true", "99999999999999999999", "9007199254740992", "-0", "1.0",
+  ])
   func badSummaryArgCountCountsOneAndWarns(_ count: String) {
     let result = group([
       record("lead", thread: "t", at: "2026-11-22T09:05:00Z"),
@@ -217,7 +219,7 @@ import Testing
       - #","read_at":null,"seen_at":null}"#.utf8.count + 1
     #expect(
       result.stderr
-        == "notif-group: input1:2:\(column): warning: 'summary_arg_count' is not a whole number of 1 or more: counted as 1 [BadSummaryArgCount]\n"
+        == "notif-group: input1:2:\(column): warning: 'summary_arg_count' is not a whole number from 1 to 9007199254740991: counted as 1 [BadSummaryArgCount]\n"
     )
   }
 

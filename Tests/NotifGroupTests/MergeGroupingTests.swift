@@ -196,7 +196,7 @@ import Testing
     ),
     (
       #"{"by":"thread","sort":"time","order":"feed","limit":0,"last_seen":null}"#,
-      "'grouping.limit' is not null or a whole number of 1 or more"
+      "'grouping.limit' is not a whole number from 1 to 9007199254740991, nor null"
     ),
     (
       #"{"by":"thread","sort":"time","order":"feed","limit":null,"last_seen":"today"}"#,

@@ -119,7 +119,7 @@ import Testing
     (#"{"app":null}"#, "input1:1:1: error: the group object has no 'thread_id' [BadGroupObject]"),
     (
       good.replacing(#""count":1"#, with: #""count":0"#),
-      "input1:1:51: error: 'count' is not a whole number of 1 or more [BadGroupObject]"
+      "input1:1:51: error: 'count' is not a whole number from 1 to 9007199254740991 [BadGroupObject]"
     ),
     (
       good.replacing(#""more_count":0"#, with: #""more_count":1"#),

@@ -62,8 +62,8 @@ import Testing
     (["--by", "user"], "--by: 'user' is not thread, app or none"),
     (["--order", "newest"], "--order: 'newest' is not feed or chat"),
     (["--sort", "date"], "--sort: 'date' is not time or relevance"),
-    (["--limit", "0"], "--limit: '0' is not a whole number of 1 or more"),
-    (["--limit", "-3"], "--limit: '-3' is not a whole number of 1 or more"),
+    (["--limit", "0"], "--limit: '0' is not a whole number from 1 to 9007199254740991"),
+    (["--limit", "-3"], "--limit: '-3' is not a whole number from 1 to 9007199254740991"),
     (["--limit", "2", "--no-items"], "--limit and --no-items cannot be used together"),
     (
       ["--last-seen", "yesterday"],

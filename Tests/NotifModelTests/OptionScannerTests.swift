@@ -78,6 +78,28 @@ typealias Option = ScannedArguments.Option
     #expect(OptionScanner.wholeNumber(text) == value)
   }
 
+  /// `--limit`-like options: a whole number in a range of `FieldLimits`, and a message that
+  /// says the range, or "at most" for digits past it.
+  @Test(arguments: [
+    ("1", "1"), ("9007199254740991", "9007199254740991"), ("007", "7"),
+    ("0", "--limit: '0' is not a whole number from 1 to 9007199254740991"),
+    ("-1", "--limit: '-1' is not a whole number from 1 to 9007199254740991"),
+    ("1.0", "--limit: '1.0' is not a whole number from 1 to 9007199254740991"),
+    ("", "--limit: '' is not a whole number from 1 to 9007199254740991"),
+    ("9007199254740992", "--limit: '9007199254740992' is too large: at most 9007199254740991"),
+    (
+      "18446744073709551616",
+      "--limit: '18446744073709551616' is too large: at most 9007199254740991"
+    ),
+  ])
+  func optionsInAFieldsRangeSayTheRange(_ text: String, _ outcome: String) {
+    do {
+      #expect(try "\(FieldLimits.option("limit", text, in: FieldLimits.positive))" == outcome)
+    } catch {
+      #expect(error.message == outcome)
+    }
+  }
+
   @Test func usageErrorDescriptionIsItsMessage() {
     #expect(UsageError("bad").description == "bad")
   }

@@ -171,22 +171,43 @@ private func enveloped(_ headers: String) -> String {
     // BadBadge
     FindingCase(
       #"{"aps":{"badge":-1}}"#,
-      [(.error, "BadBadge", "'badge' must be a whole number 0 or more, not '-1'", "-1")]),
+      [
+        (
+          .error, "BadBadge", "'badge' must be a whole number from 0 to 9007199254740991, not '-1'",
+          "-1"
+        )
+      ]),
     FindingCase(
       #"{"aps":{"badge":"3"}}"#,
-      [(.error, "BadBadge", #"'badge' must be a whole number 0 or more, not '"3"'"#, #""3""#)]),
+      [
+        (
+          .error, "BadBadge",
+          #"'badge' must be a whole number from 0 to 9007199254740991, not '"3"'"#, #""3""#
+        )
+      ]),
     FindingCase(
       #"{"aps":{"badge":1.5}}"#,
-      [(.error, "BadBadge", "'badge' must be a whole number 0 or more, not '1.5'", "1.5")]),
+      [
+        (
+          .error, "BadBadge",
+          "'badge' must be a whole number from 0 to 9007199254740991, not '1.5'", "1.5"
+        )
+      ]),
     FindingCase(
       #"{"aps":{"badge":null}}"#,
-      [(.error, "BadBadge", "'badge' must be a whole number 0 or more, not 'null'", "null")]),
+      [
+        (
+          .error, "BadBadge",
+          "'badge' must be a whole number from 0 to 9007199254740991, not 'null'", "null"
+        )
+      ]),
     FindingCase(
       #"{"aps":{"badge":99999999999999999999}}"#,
       [
         (
           .error, "BadBadge",
-          "'badge' must be a whole number 0 or more, not '99999999999999999999'", "999"
+          "'badge' must be a whole number from 0 to 9007199254740991, not '99999999999999999999'",
+          "999"
         )
       ]),
     // BadSound
@@ -256,7 +277,7 @@ private func enveloped(_ headers: String) -> String {
       [
         (
           .error, "BadSummaryArgCount",
-          "'summary-arg-count' must be a whole number 1 or more, not '0'", ":|0"
+          "'summary-arg-count' must be a whole number from 1 to 9007199254740991, not '0'", ":|0"
         )
       ]),
     FindingCase(
@@ -264,7 +285,8 @@ private func enveloped(_ headers: String) -> String {
       [
         (
           .error, "BadSummaryArgCount",
-          #"'summary-arg-count' must be a whole number 1 or more, not '"2"'"#, #""2""#
+          #"'summary-arg-count' must be a whole number from 1 to 9007199254740991, not '"2"'"#,
+          #""2""#
         )
       ]),
     FindingCase(
@@ -272,7 +294,26 @@ private func enveloped(_ headers: String) -> String {
       [
         (
           .error, "BadSummaryArgCount",
-          "'summary-arg-count' must be a whole number 1 or more, not '1.5'", "1.5"
+          "'summary-arg-count' must be a whole number from 1 to 9007199254740991, not '1.5'", "1.5"
+        )
+      ]),
+    // Past 2^53 - 1, what every JSON reader of the record holds exactly (FieldLimits).
+    FindingCase(
+      #"{"aps":{"alert":{"body":"x","summary-arg-count":9007199254740992}}}"#,
+      [
+        (
+          .error, "BadSummaryArgCount",
+          "'summary-arg-count' must be a whole number from 1 to 9007199254740991, not '9007199254740992'",
+          "9007"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"badge":9007199254740992}}"#,
+      [
+        (
+          .error, "BadBadge",
+          "'badge' must be a whole number from 0 to 9007199254740991, not '9007199254740992'",
+          "9007"
         )
       ]),
     // BadLocArgs
@@ -810,7 +851,7 @@ private func enveloped(_ headers: String) -> String {
           "unknown envelope key 'extra': an envelope has headers, payload, app and received_at",
           at: offset(of: #""extra""#, in: payload)),
         .error(
-          "BadBadge", "'badge' must be a whole number 0 or more, not '-1'",
+          "BadBadge", "'badge' must be a whole number from 0 to 9007199254740991, not '-1'",
           at: offset(of: "-1", in: payload)),
         .warning(
           "CustomKeyInAps",

@@ -59,6 +59,16 @@ private let allKeys = RecordField.allCases.map(\.key)
     #expect(result["title"] == "null")
   }
 
+  /// 2^53 - 1, the largest whole number a record holds (FieldLimits): written as it came, so
+  /// that notif-group, notif-summarize and jq read it exactly.
+  @Test func theLargestCountsAreKeptExactly() {
+    let result = normalize(
+      #"{"aps":{"alert":{"body":"x","summary-arg-count":9007199254740991},"badge":9007199254740991}}"#
+    )
+    #expect(result["summary_arg_count"] == "9007199254740991")
+    #expect(result["badge"] == "9007199254740991")
+  }
+
   @Test func givesDefaultsForWhatThePayloadLeavesOut() {
     let result = normalize(#"{"aps":{"alert":"x"}}"#, now: Timestamp(seconds: 1_795_338_300))
     #expect(result.keys == allKeys)

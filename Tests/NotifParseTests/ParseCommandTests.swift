@@ -200,7 +200,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
       #expect(lines.first?.contains(#""body":"ok""#) == true)
       #expect(
         stderr
-          == "notif-parse: \(path):3:20: error: 'badge' must be a whole number 0 or more, not '-1' [BadBadge]\n"
+          == "notif-parse: \(path):3:20: error: 'badge' must be a whole number from 0 to 9007199254740991, not '-1' [BadBadge]\n"
       )
     }
   }
@@ -211,7 +211,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
       #expect(status == .rejected)
       #expect(
         stdout
-          == "notif-parse: \(path):3:20: error: 'badge' must be a whole number 0 or more, not '-1' [BadBadge]\n"
+          == "notif-parse: \(path):3:20: error: 'badge' must be a whole number from 0 to 9007199254740991, not '-1' [BadBadge]\n"
           + "notif-parse: 2 records in 1 file: 1 accepted, 1 rejected; 1 error, 0 warnings\n")
       #expect(stderr == "")
     }

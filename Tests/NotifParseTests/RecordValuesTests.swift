@@ -37,7 +37,9 @@ private func written(
       .deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("man/notif.5")
     let text = try String(contentsOf: manual, encoding: .utf8)
-    let tableKeys = text.split(separator: "\n").compactMap { line -> String? in
+    // The table of "Records", the first of the page; "Limits" has one of its own.
+    let records = text.split(separator: "\n").drop { $0 != ".Ss Records" }.prefix { $0 != ".El" }
+    let tableKeys = records.compactMap { line -> String? in
       let words = line.split(separator: " ")
       guard words.count > 3, words[0] == ".It", words[1] == "Li", words[3] == "Ta" else {
         return nil

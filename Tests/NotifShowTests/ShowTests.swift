@@ -190,7 +190,9 @@ let now = "2026-11-22T09:00:00Z"
   @Test(arguments: [
     (["--view", "list"], "notif-show: --view: 'list' is not feed or chat"),
     (["--width", "19"], "notif-show: --width: '19' is not a whole number from 20 to 1000"),
-    (["--limit", "0"], "notif-show: --limit: '0' is not a whole number of 1 or more"),
+    (
+      ["--limit", "0"], "notif-show: --limit: '0' is not a whole number from 1 to 9007199254740991"
+    ),
     (["--color", "yes"], "notif-show: --color: 'yes' is not auto, always or never"),
     (["--format", "json"], "notif-show: --format: 'json' is not text or html"),
   ])

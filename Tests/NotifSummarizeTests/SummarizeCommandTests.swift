@@ -78,9 +78,9 @@ struct SummarizeCommandTests {
   }
 
   @Test(arguments: [
-    (["--max-args", "0"], "--max-args: '0' is not a whole number of at least 1"),
-    (["--max-args", "-1"], "--max-args: '-1' is not a whole number of at least 1"),
-    (["--max-args", "two"], "--max-args: 'two' is not a whole number of at least 1"),
+    (["--max-args", "0"], "--max-args: '0' is not a whole number from 1 to 9007199254740991"),
+    (["--max-args", "-1"], "--max-args: '-1' is not a whole number from 1 to 9007199254740991"),
+    (["--max-args", "two"], "--max-args: 'two' is not a whole number from 1 to 9007199254740991"),
     (["--profile", "ios18"], "--profile: 'ios18' is not ios12 or ios15"),
     (["--format", "xml"], "--format: 'xml' is not text, github or json"),
     (["--locale", "xx"], "--locale: 'xx' is not a locale CLDR 47 defines"),
@@ -106,7 +106,8 @@ struct SummarizeCommandTests {
     #expect(warning?.code == "BadSummaryArgCount")
     #expect(
       warning?.message
-        == "the leading record's summary_arg_count '0' is not a positive integer: counted as 1")
+        == "the leading record's 'summary_arg_count' '0' is not a whole number from 1 to 9007199254740991: counted as 1"
+    )
     var none: GroupObject.Problem? = nil
     let ios15 = try withGroup(group) { try GroupObject.read($0, profile: .ios15, warning: &none) }
     #expect(none == nil)
