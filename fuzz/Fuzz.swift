@@ -75,6 +75,12 @@ let scratchFolder: String = {
 /// Writes `input` to the file `name` in `scratchFolder`, replacing it, and returns its path.
 func scratchPath(_ name: String, holding input: UnsafeRawBufferPointer) -> String {
   let path = scratchFolder + "/" + name
+  writeReplacing(path, input)
+  return path
+}
+
+/// Writes `input` to the file at `path`, replacing it.
+func writeReplacing(_ path: String, _ input: UnsafeRawBufferPointer) {
   let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
   require(fd >= 0, "cannot create \(path): errno \(errno)")
   defer { close(fd) }
@@ -85,7 +91,6 @@ func scratchPath(_ name: String, holding input: UnsafeRawBufferPointer) -> Strin
     require(wrote > 0, "cannot write \(path): errno \(errno)")
     done += wrote
   }
-  return path
 }
 
 /// The input as text, invalid UTF-8 repaired, as a command-line argument would reach a tool.

@@ -173,10 +173,9 @@ func createFile(_ path: UnsafePointer<CChar>, _ text: String) -> Int32 {
   return bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count ? 0 : -1
 }
 
-/// Writes `bytes` to `path`, a file in `scratchFolder`.
+/// Writes `bytes` to the file at `path`, replacing it.
 func writeFile(_ path: String, _ bytes: [UInt8]) {
-  let name = String(path.dropFirst(scratchFolder.count + 1))
-  bytes.withUnsafeBytes { _ = scratchPath(name, holding: $0) }
+  bytes.withUnsafeBytes { writeReplacing(path, $0) }
 }
 
 /// The bytes of the file at `path`; nil when it cannot be opened.

@@ -23,7 +23,8 @@ func fuzzSweepLines(_ input: UnsafeRawBufferPointer) {
   let batchSize = 16 + flags
   var lines = splitLines(input)
   if lines.first?.starts(with: [0xEF, 0xBB, 0xBF]) == true { lines[0].removeFirst(3) }
-  let store = scratchPath("sweep-store.ndjson", holding: input)
+  let store = sweepFolder + "/sweep-store.ndjson"
+  writeFile(store, Array(input))
   let maxBytes = ["--max-record-bytes", "\(limit)"]
 
   // (a) notif-mark as a filter changes nothing.
@@ -38,7 +39,7 @@ func fuzzSweepLines(_ input: UnsafeRawBufferPointer) {
   // (b) notif-mark in place: every line in the store or in the quarantine file.
   let whole = input.last == 0x0A || input.isEmpty ? Array(input) : Array(input) + [0x0A]
   writeFile(store, whole)
-  let quarantine = scratchFolder + "/sweep-quarantine.ndjson"
+  let quarantine = sweepFolder + "/sweep-quarantine.ndjson"
   writeFile(quarantine, [])
   let (_, inPlace) = runTool(
     MarkCommand.self, mark + ["--store", store, "--quarantine", quarantine], output: "mark.out")
@@ -53,7 +54,7 @@ func fuzzSweepLines(_ input: UnsafeRawBufferPointer) {
 
   // (c) notif-expire keeps what it cannot remove, and loses nothing in place.
   writeFile(store, Array(input))
-  let policy = scratchFolder + "/sweep-policy.json"
+  let policy = sweepFolder + "/sweep-policy.json"
   writeFile(policy, Array(#"{"default": {"ttl": "100000d"}}"#.utf8))
   let expire = ["-p", policy, "--now", "2026-11-22T09:00:00Z"] + maxBytes
   let (expired, expireStatus) = expireRun(expire + [store], batchSize: batchSize)
@@ -63,7 +64,7 @@ func fuzzSweepLines(_ input: UnsafeRawBufferPointer) {
   for line in lines where line.count > limit {
     require(out.contains(line), "notif-expire dropped a line longer than the limit")
   }
-  let archive = scratchFolder + "/sweep-archive.ndjson"
+  let archive = sweepFolder + "/sweep-archive.ndjson"
   writeFile(archive, [])
   writeFile(quarantine, [])
   writeFile(store, whole)
@@ -76,6 +77,17 @@ func fuzzSweepLines(_ input: UnsafeRawBufferPointer) {
     + splitLines(readFile(quarantine) ?? []).count
   require(held == lines.count, "notif-expire in place holds \(held) lines of \(lines.count)")
 }
+
+/// A folder in memory (`/dev/shm`) where there is one: a sweep in place syncs the store, the
+/// archive and the folder, which on a disk costs most of a run.
+let sweepFolder: String = {
+  var path = Array("/dev/shm/notif-fuzz-XXXXXX".utf8CString)
+  let made = path.withUnsafeMutableBufferPointer { buffer in
+    buffer.baseAddress.flatMap { mkdtemp($0) } != nil
+  }
+  guard made else { return scratchFolder }
+  return String(decoding: path.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}()
 
 /// The lines of `bytes`, without their line feeds (a last line without one too).
 func splitLines(_ bytes: some Collection<UInt8>) -> [[UInt8]] {
