@@ -9,9 +9,6 @@ struct SummarizeRun {
   private var status = ExitStatus.success
   private var warned: Fallbacks = []
 
-  /// The longest group object accepted, in bytes (groups carry their items).
-  static let maxRecordBytes = 64 << 20
-
   init(configuration: SummarizeCommand.Configuration) {
     self.configuration = configuration
   }
@@ -110,7 +107,7 @@ struct SummarizeRun {
     let profile = configuration.profile
     let hiddenPreviews = configuration.hiddenPreviews
     let read = try InputFile.forEachRecord(
-      of: file, maxRecordBytes: Self.maxRecordBytes,
+      of: file, maxRecordBytes: configuration.maxRecordBytes,
       report: { diagnostic in report(diagnostic, stderr: &stderr) },
       whenIdle: { () throws(OutputFailed) in
         // Nothing more to read for now (a pipe): what is summarized goes out before the wait.
