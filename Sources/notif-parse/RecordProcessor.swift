@@ -103,8 +103,10 @@ struct RecordProcessor {
     }
     let rejected = findings.contains { $0.severity == .error || configuration.strict }
     // Most texts have no finding: sorting even an empty array costs an allocation.
-    for finding in findings.count > 1 ? findings.sorted(by: { $0.offset < $1.offset }) : findings {
-      let at = reader.position(ofRecordOffset: finding.offset)
+    let sorted = findings.count > 1 ? findings.sorted(by: { $0.offset < $1.offset }) : findings
+    // The positions in one pass: a long text with a finding every few bytes costs its length.
+    let positions = reader.positions(ofRecordOffsets: sorted.map(\.offset))
+    for (finding, at) in zip(sorted, positions) {
       report(
         Diagnostic(
           finding.severity, finding.code, finding.message, file: name, line: at.line,
