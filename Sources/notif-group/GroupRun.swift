@@ -53,7 +53,9 @@ struct GroupRun {
       read(file, stderr: &stderr)
     }
     do {
-      try grouper.write { (line: ByteBuffer) throws(SystemError) in try stdout.write(line) }
+      try grouper.write { (piece: UnsafeRawBufferPointer) throws(SystemError) in
+        try stdout.write(piece)
+      }
       try stdout.flush()
     } catch {
       return GroupCommand.tool.reportFailedWrite(error, format: format, stderr: &stderr)
