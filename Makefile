@@ -136,6 +136,7 @@ bench: release
 	bench/expire.sh
 	bench/show.sh
 	bench/scale.sh
+	bench/long-line.sh
 
 # Every fuzz target for five minutes; a short run of each is part of `make check`.
 fuzz:

@@ -27,6 +27,9 @@ public struct ByteBuffer: @unchecked Sendable {
   /// The number of bytes written.
   @inlinable public var count: Int { length }
 
+  /// The number of bytes the storage holds before it grows.
+  public var capacity: Int { storage.capacity }
+
   /// Creates an empty buffer that can hold `capacity` bytes before it grows.
   @inlinable public init(capacity: Int = 4096) {
     storage = Storage(capacity: capacity)

@@ -82,14 +82,14 @@ public struct JSONParser: ~Copyable {
   public init(maxDepth: Int = JSONParser.defaultMaxDepth) {
     self.maxDepth = maxDepth
     tapeCapacity = 256
-    tape = UnsafeMutablePointer<JSONToken>.allocate(capacity: tapeCapacity)
+    tape = Self.tokens(nil, capacity: tapeCapacity)
     stack = UnsafeMutablePointer<Int>.allocate(capacity: max(maxDepth, 0) + 1)
     keys = UnsafeMutablePointer<Int>.allocate(capacity: Self.keysComparedInPairs)
     hashes = UnsafeMutablePointer<UInt64>.allocate(capacity: Self.keysComparedInPairs)
   }
 
   deinit {
-    tape.deallocate()
+    free(tape)
     stack.deallocate()
     keys.deallocate()
     hashes.deallocate()
@@ -102,13 +102,24 @@ public struct JSONParser: ~Copyable {
     tokenCount += 1
   }
 
+  // `realloc`, as tokens are plain values: a large tape grows by remapping its pages, without
+  // a copy or both tapes at once, so a text of many small values (a tape of several times its
+  // bytes) peaks at its tape, not one and a half times it.
   @inline(never)
   private mutating func growTape() {
-    let bigger = UnsafeMutablePointer<JSONToken>.allocate(capacity: tapeCapacity * 2)
-    bigger.moveInitialize(from: tape, count: tokenCount)
-    tape.deallocate()
-    tape = bigger
+    tape = Self.tokens(tape, capacity: tapeCapacity * 2)
     tapeCapacity *= 2
+  }
+
+  /// Room for `capacity` tokens from `realloc`: `tape`'s tokens moved there, or new room.
+  private static func tokens(_ tape: UnsafeMutablePointer<JSONToken>?, capacity: Int)
+    -> UnsafeMutablePointer<JSONToken>
+  {
+    let bytes = capacity * MemoryLayout<JSONToken>.stride
+    guard let room = realloc(tape, bytes) else {
+      preconditionFailure("JSONParser: out of memory for a tape of \(capacity) tokens")
+    }
+    return room.bindMemory(to: JSONToken.self, capacity: capacity)
   }
 
   /// Parses one JSON value that starts at the first byte of `bytes` (no leading white space).
@@ -711,8 +722,10 @@ public struct JSONParser: ~Copyable {
         seen |= bit
       }
       if !plain {
+        // Each key decoded once, not once per pair: long escaped keys cost their length.
+        let decoded = (0..<count).map { view.stringBytes(keys[$0]) }
         search: for a in 1..<count {
-          for b in 0..<a where Self.keysEqual(view, keys[a], keys[b]) {
+          for b in 0..<a where decoded[a] == decoded[b] {
             duplicate = keys[a]
             break search
           }
@@ -722,9 +735,14 @@ public struct JSONParser: ~Copyable {
       // Many keys (a notif record has 37): an open-addressing table of the raw keys' hashes,
       // with no String made; a key with an escape sends the object to decoded comparison, so
       // that the first key to repeat an earlier one is the one named either way.
-      if !Self.anyKeyEscaped(view, object: index, count: count) {
-        duplicate = Self.firstRepeatedRawKey(view, object: index, count: count)
-      } else {
+      // A table whose probes run long (keys made to share their hashed bytes: the raw hash
+      // reads only the first and last eight) gives way to the decoded comparison, whose hash
+      // reads every byte with a per-process seed: the check stays linear whatever the keys.
+      let escaped = Self.anyKeyEscaped(view, object: index, count: count)
+      let raw = escaped ? .undecided : Self.firstRepeatedRawKey(view, object: index, count: count)
+      if case .found(let key) = raw {
+        duplicate = key
+      } else if case .undecided = raw {
         var seen = Set<[UInt8]>(minimumCapacity: count)
         var key = index + 1
         for _ in 0..<count {
@@ -744,15 +762,36 @@ public struct JSONParser: ~Copyable {
     }
   }
 
+  /// What `firstRepeatedRawKey` found.
+  private enum RepeatedKey {
+    /// No key repeats another.
+    case none
+    /// The first key that repeats an earlier one.
+    case found(Int)
+    /// The table took too many probes to tell: compare another way.
+    case undecided
+  }
+
   /// The first key of the object at `object` whose raw bytes repeat an earlier key's, found
   /// through a table of twice the keys' number on the stack; for objects with no escaped key.
+  /// `.undecided` when the probes exceed a few per key.
   ///
-  /// - Complexity: O(count) expected.
-  private static func firstRepeatedRawKey(_ view: JSONView, object: Int, count: Int) -> Int? {
+  /// - Complexity: O(count) probes, each a hash compare or a compare of two keys' bytes.
+  private static func firstRepeatedRawKey(_ view: JSONView, object: Int, count: Int)
+    -> RepeatedKey
+  {
     var size = 64
     while size < count * 2 { size *= 2 }
-    guard let base = view.bytes.baseAddress else { return nil }
-    return withUnsafeTemporaryAllocation(of: (hash: UInt64, key: Int).self, capacity: size) {
+    guard let base = view.bytes.baseAddress else { return .none }
+    // The slot is the top bits of the hash times 2^64 / phi (Fibonacci hashing): the low bits
+    // of a raw hash of keys that differ in their last digits (`m00000001`, `m00000002`, ...)
+    // cluster, and took 10 to 45 probes a key. At most half full, a table of distinct hashes
+    // takes under two probes a key on average.
+    let shift = UInt64(64 - size.trailingZeroBitCount)
+    var probesLeft = 8 * count + 64
+    // A slot is 8 bytes, a 32-bit hash and the key's token, the tape's 32-bit index: for an
+    // object of millions of small members, the table is about the size of their bytes.
+    return withUnsafeTemporaryAllocation(of: (hash: UInt32, key: Int32).self, capacity: size) {
       table in
       table.initialize(repeating: (0, -1))
       defer { table.deinitialize() }
@@ -761,14 +800,19 @@ public struct JSONParser: ~Copyable {
         let token = view.tokens[key]
         defer { key = Int(view.tokens[key + 1].next) }
         let hash = keyHash(base + Int(token.start) + 1, Int(token.end - token.start) - 2)
-        var slot = Int(truncatingIfNeeded: hash ^ (hash >> 32)) & (size - 1)
+        let check = UInt32(truncatingIfNeeded: hash)
+        var slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> shift)
         while table[slot].key >= 0 {
-          if table[slot].hash == hash && keysEqual(view, table[slot].key, key) { return key }
+          if table[slot].hash == check && keysEqual(view, Int(table[slot].key), key) {
+            return .found(key)
+          }
+          probesLeft -= 1
+          if probesLeft < 0 { return .undecided }
           slot = (slot + 1) & (size - 1)
         }
-        table[slot] = (hash, key)
+        table[slot] = (check, Int32(truncatingIfNeeded: key))
       }
-      return nil
+      return .none
     }
   }
 

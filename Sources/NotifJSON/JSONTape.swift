@@ -153,6 +153,47 @@ public struct JSONView {
     return decoded.text
   }
 
+  /// The decoded text of the string at `index` from no more than its first `maxBytes` raw
+  /// bytes (escapes as written), cut before an escape or a UTF-8 sequence that would not fit;
+  /// `isWhole` says whether that is all of it. For a caller that needs only the start of a
+  /// string that may be megabytes long.
+  ///
+  /// - Complexity: O(min(`maxBytes`, length of the string)).
+  public func stringPrefix(_ index: Int, maxBytes: Int) -> (text: String, isWhole: Bool) {
+    let raw = rawString(index)
+    guard raw.count > maxBytes, let base = raw.baseAddress else { return (string(index), true) }
+    var cut = 0
+    if tokens[index].flag {
+      // Past the escapes that fit whole: `\x`, `\uXXXX`, or a surrogate pair of two.
+      while cut < maxBytes {
+        guard let hit = memchr(base + cut, Int32(UInt8(ascii: "\\")), maxBytes - cut) else {
+          cut = maxBytes
+          break
+        }
+        let at = base.distance(to: UnsafeRawPointer(hit))
+        var length = 2
+        if raw[at + 1] == UInt8(ascii: "u") {
+          let unit = JSONEscapes.hex4(raw, at + 2)
+          length = unit >= 0xD800 && unit < 0xDC00 ? 12 : 6
+        }
+        if at + length > maxBytes {
+          cut = at
+          break
+        }
+        cut = at + length
+      }
+    } else {
+      cut = maxBytes
+    }
+    // Back to the lead byte of a UTF-8 sequence cut in two (an escape's backslash is one).
+    while cut > 0 && raw[cut] & 0xC0 == 0x80 { cut -= 1 }
+    let prefix = UnsafeRawBufferPointer(rebasing: raw[..<cut])
+    guard tokens[index].flag else { return (String(decoding: prefix, as: UTF8.self), false) }
+    var decoded = ByteBuffer(capacity: cut)
+    JSONEscapes.unescape(prefix, into: &decoded)
+    return (decoded.text, false)
+  }
+
   /// The decoded UTF-8 bytes of the string at `index`.
   ///
   /// Compare keys and identifiers by these, never as `String`s: `String`'s `==` and hashing

@@ -24,11 +24,20 @@ public enum RecordEvent: Equatable {
 /// files and concatenated JSON texts alike, as jq does.
 ///
 /// Bytes come in with `read(2)` into one reusable buffer that grows only for a record longer
-/// than it, up to `maxRecordBytes`: memory stays bounded whatever the input size. One byte
-/// order mark at the start of the stream is skipped. After a malformed text, reading resumes
-/// at the next line that starts with `{` or `[`; if such a line comes before the point where
-/// the error was found, the text is reported as cut short there, so a truncated NDJSON line
-/// never swallows the line after it.
+/// than it, up to `maxRecordBytes` and a little more: memory stays bounded whatever the input
+/// size. A text longer than `maxRecordBytes` is reported (`recordTooLarge`) once that many
+/// bytes of it are read, and the rest of it is read past, never kept: a line of any length
+/// takes time linear in its length and memory bounded by the limit. One byte order mark at the
+/// start of the stream is skipped. After a malformed text, reading resumes at the next line that
+/// starts with `{` or `[`; if such a line comes before the point where the error was found, the
+/// text is reported as cut short there, so a truncated NDJSON line never swallows the line after
+/// it.
+///
+/// A text that arrives in pieces (a long line, or a pretty-printed text, through a pipe) is
+/// not parsed again after every piece: a scan of the new bytes (`TextEndScan`) says when it
+/// may be complete, and it is parsed again then, or once its bytes have doubled since the last
+/// parse (which finds a malformed text's error), or at the end of the input or the limit. So
+/// each byte is parsed at most about three times, whatever the pieces.
 ///
 /// Lines and columns are 1-based; columns count Unicode scalars.
 public struct RecordReader: ~Copyable {
@@ -39,7 +48,8 @@ public struct RecordReader: ~Copyable {
   private let fd: Int32
   private var parser: JSONParser
   private var buffer: UnsafeMutableRawPointer
-  private var capacity: Int
+  /// The bytes the buffer holds (internal for the tests of its bound).
+  private(set) var capacity: Int
   // False for a reader of borrowed bytes (`init(borrowing:...)`), which it never frees.
   private let ownsBuffer: Bool
   private var start = 0  // first byte not yet consumed
@@ -48,6 +58,14 @@ public struct RecordReader: ~Copyable {
   private var atStreamStart = true
   private var skipping = false  // after a failure: looking for a line that starts a record
   private var cutOffByEnd = false  // a text failed because the input ended inside it
+  // A text found incomplete: how many of its bytes the last parse saw (0 when none is
+  // pending), and the scan of its bytes for where it may end.
+  private var parsedLength = 0
+  private var scan = TextEndScan()
+  /// The bytes the parser went through so far (up to where it found each text complete,
+  /// incomplete or wrong), every attempt at every text counted: for the tests that check that
+  /// a text is parsed a few times over at most, however it arrives.
+  private(set) var bytesParsed = 0
   // Whether `.idle` is announced: asked for, and the input is one whose reads can wait.
   private let announcesIdle: Bool
   // Whether `.idle` may be returned before the next read: once per wait, set again by each read
@@ -66,13 +84,14 @@ public struct RecordReader: ~Copyable {
 
   static let readSize = 256 * 1024
 
-  /// Creates a reader of `fd`, which it does not close, named `name` in diagnostics.
+  /// Creates a reader of `fd`, which it does not close, named `name` in diagnostics, that
+  /// accepts JSON texts of at most `maxRecordBytes` bytes.
   ///
   /// With `announcesIdle`, `next()` returns `.idle` before a read that would wait for input
   /// (never for a regular file, whose reads do not wait).
   public init(
-    fd: Int32, name: String, maxRecordBytes: Int = 1 << 20,
-    maxDepth: Int = JSONParser.defaultMaxDepth, announcesIdle: Bool = false
+    fd: Int32, name: String, maxRecordBytes: Int, maxDepth: Int = JSONParser.defaultMaxDepth,
+    announcesIdle: Bool = false
   ) {
     self.announcesIdle = announcesIdle && readsCanWait(fd)
     mayAnnounceIdle = self.announcesIdle
@@ -81,7 +100,7 @@ public struct RecordReader: ~Copyable {
     self.maxRecordBytes = maxRecordBytes
     parser = JSONParser(maxDepth: maxDepth)
     capacity = Self.readSize * 2
-    buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    buffer = allocateBytes(capacity)
     ownsBuffer = true
   }
 
@@ -91,8 +110,8 @@ public struct RecordReader: ~Copyable {
   /// mark is skipped. A worker that reads a piece of a large file reads it so (`FileChunk`),
   /// and asks `endedBetweenTexts` and `isSkipping` whether it read as it would in the whole.
   public init(
-    borrowing bytes: UnsafeRawBufferPointer, name: String, maxRecordBytes: Int = 1 << 20,
-    line: Int, atStreamStart: Bool
+    borrowing bytes: UnsafeRawBufferPointer, name: String, maxRecordBytes: Int, line: Int,
+    atStreamStart: Bool
   ) {
     announcesIdle = false
     mayAnnounceIdle = false
@@ -106,7 +125,7 @@ public struct RecordReader: ~Copyable {
       buffer = UnsafeMutableRawPointer(mutating: base)
       ownsBuffer = false
     } else {
-      buffer = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 16)
+      buffer = allocateBytes(1)
       ownsBuffer = true
     }
     capacity = bytes.count
@@ -123,21 +142,21 @@ public struct RecordReader: ~Copyable {
   /// with `pending`: a caller that cuts a long stream after line feeds reads each piece so, and
   /// asks `endedBetweenTexts` and `isSkipping` whether the piece read as it would in the whole.
   public init(
-    fd: Int32?, name: String, maxRecordBytes: Int = 1 << 20, pending: UnsafeRawBufferPointer,
-    line: Int, atStreamStart: Bool
+    fd: Int32?, name: String, maxRecordBytes: Int, pending: UnsafeRawBufferPointer, line: Int,
+    atStreamStart: Bool
   ) {
     self.init(fd: fd ?? -1, name: name, maxRecordBytes: maxRecordBytes)
     if fd == nil {
       eof = true
       if capacity < pending.count {
-        buffer.deallocate()
+        free(buffer)
         capacity = pending.count
-        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        buffer = allocateBytes(capacity)
       }
     } else if capacity - pending.count < Self.readSize {
-      buffer.deallocate()
+      free(buffer)
       capacity = pending.count + Self.readSize
-      buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+      buffer = allocateBytes(capacity)
     }
     if let base = pending.baseAddress {
       buffer.copyMemory(from: base, byteCount: pending.count)
@@ -148,7 +167,7 @@ public struct RecordReader: ~Copyable {
   }
 
   deinit {
-    if ownsBuffer { buffer.deallocate() }
+    if ownsBuffer { free(buffer) }
   }
 
   /// Whether the input so far ended between JSON texts: no text was cut off by its end and the
@@ -174,29 +193,47 @@ public struct RecordReader: ~Copyable {
         try skipToRecordStart()
         if skipping { return .end }
       }
-      skipSpace()
-      if start == end {
-        if eof { return .end }
-        if wouldWait() { return .idle }
-        try fill()
-        continue
-      }
-      if atStreamStart {
-        if end - start < 3 && !eof {
+      if parsedLength > 0 {
+        // The text at `start` was found incomplete: read on until it is worth parsing again.
+        guard try fillUntilWorthParsing() else { return .idle }
+      } else {
+        skipSpace()
+        if start == end {
+          if eof { return .end }
           if wouldWait() { return .idle }
           try fill()
           continue
         }
-        atStreamStart = false
-        if end - start >= 3 && bytes(start, 3).elementsEqual([0xEF, 0xBB, 0xBF]) {
-          start += 3
-          lineStart = start
-          continue
+        if atStreamStart {
+          if end - start < 3 && !eof {
+            if wouldWait() { return .idle }
+            try fill()
+            continue
+          }
+          atStreamStart = false
+          if end - start >= 3 && bytes(start, 3).elementsEqual([0xEF, 0xBB, 0xBF]) {
+            start += 3
+            lineStart = start
+            continue
+          }
         }
       }
+      // A text longer than the limit is rejected however it goes on: the parser never looks
+      // past the limit, so neither its time nor its tape grows with what lies beyond.
       let available = end - start
-      switch parser.parse(bytes(start, available), isFinal: eof) {
+      let parsed = min(available, maxRecordBytes + 1)
+      let result = parser.parse(bytes(start, parsed), isFinal: eof && parsed == available)
+      if case .incomplete = result, parsed <= maxRecordBytes {
+        bytesParsed &+= parsed
+        parsedLength = parsed
+        scan.lookFurther()
+        continue
+      }
+      parsedLength = 0
+      scan = TextEndScan()
+      switch result {
       case .complete(let length):
+        bytesParsed &+= length
         recordAnchor = (line, lineStart, columnBase)
         recordStart = start
         recordEnd = start + length
@@ -205,14 +242,13 @@ public struct RecordReader: ~Copyable {
         advance(to: recordEnd)
         return event
       case .incomplete:
-        if available > maxRecordBytes {
-          let event = tooLarge(at: start)
-          start += 1
-          skipping = true
-          return event
-        }
-        guard try fillUntilLineEnd() else { return .idle }
+        bytesParsed &+= parsed
+        let event = tooLarge(at: start)
+        start += 1
+        skipping = true
+        return event
       case .failed(let error):
+        bytesParsed &+= min(error.offset + 1, parsed)
         return fail(error)
       }
     }
@@ -224,8 +260,30 @@ public struct RecordReader: ~Copyable {
   }
 
   /// The line and column of a byte offset within the current record.
+  ///
+  /// - Complexity: O(`offset`): for many offsets in one text, `positions(ofRecordOffsets:)`.
   public func position(ofRecordOffset offset: Int) -> (line: Int, column: Int) {
     position(of: recordStart + offset, from: recordAnchor)
+  }
+
+  /// The line and column of each of `offsets`, byte offsets within the current record, in the
+  /// order given: counted in one pass over the record, so that the many diagnostics of one long
+  /// text cost no more than its length.
+  ///
+  /// - Complexity: O(n log n + m) for n offsets within the first m bytes of the record.
+  public func positions(ofRecordOffsets offsets: [Int]) -> [(line: Int, column: Int)] {
+    var found = [(line: Int, column: Int)](repeating: (1, 1), count: offsets.count)
+    var anchor = recordAnchor
+    var at = anchor.lineStart
+    for index in offsets.indices.sorted(by: { offsets[$0] < offsets[$1] }) {
+      let offset = max(recordStart + offsets[index], at)
+      let position = position(of: offset, from: anchor)
+      found[index] = position
+      // The next offset is counted on from this one: its line, and the scalars before it.
+      anchor = (position.line, offset, position.column - 1)
+      at = offset
+    }
+    return found
   }
 
   // MARK: - Buffer
@@ -296,16 +354,20 @@ public struct RecordReader: ~Copyable {
     return readWouldWait(fd)
   }
 
-  /// Reads until a line ends inside the new bytes or input ends, so that a long record is not
-  /// parsed again after every small read from a pipe.
+  /// Reads on after a text found incomplete until parsing it again is worth it: the scan of
+  /// its bytes says it may end, or they have doubled since the last parse (so a malformed text,
+  /// which may never seem to end, is parsed again and its error found), or the input ends, or
+  /// the text is longer than the limit. So a long text is not parsed again after every small
+  /// read from a pipe, and each of its bytes is parsed a few times at most.
   ///
   /// Returns false, having read nothing more, where the next read would wait and `.idle` is
-  /// to be announced first.
-  private mutating func fillUntilLineEnd() throws(SystemError) -> Bool {
+  /// to be announced first (the text is then parsed no sooner than otherwise).
+  private mutating func fillUntilWorthParsing() throws(SystemError) -> Bool {
     while !eof && end - start <= maxRecordBytes {
+      scan.scan(UnsafeRawPointer(buffer + start), count: end - start)
+      if scan.mayEnd || end - start >= 2 * parsedLength { return true }
       if wouldWait() { return false }
-      let count = try fill()
-      if memchr(buffer + (end - count), 0x0A, count) != nil { return true }
+      try fill()
     }
     return true
   }
@@ -322,9 +384,17 @@ public struct RecordReader: ~Copyable {
     lineStart -= shift
   }
 
+  /// Doubles the buffer, to no more than the limit and two reads beyond it, which a text read
+  /// up to the limit needs (`fillUntilWorthParsing` reads no further into a text): a longer
+  /// text is read past, not kept. `realloc` moves a large buffer by remapping its pages,
+  /// without a copy or both buffers at once.
   private mutating func grow() {
-    buffer = moved(buffer, keeping: end, to: capacity * 2)
-    capacity *= 2
+    let bigger = max(min(capacity * 2, maxRecordBytes + 2 * Self.readSize), end + Self.readSize)
+    guard let moved = realloc(buffer, bigger) else {
+      preconditionFailure("RecordReader: out of memory for a buffer of \(bigger) bytes")
+    }
+    buffer = moved
+    capacity = bigger
   }
 
   // MARK: - Positions
@@ -444,6 +514,84 @@ public struct RecordReader: ~Copyable {
       } else {
         start = end
         atLineStart = false
+      }
+    }
+  }
+}
+
+/// `count` bytes from `malloc`, which `grow` can `realloc` and `deinit` frees.
+private func allocateBytes(_ count: Int) -> UnsafeMutableRawPointer {
+  guard let bytes = malloc(count) else {
+    preconditionFailure("RecordReader: out of memory for a buffer of \(count) bytes")
+  }
+  return bytes
+}
+
+/// Where a JSON text may end, found by a scan that keeps a few bytes of state between calls:
+/// enough to tell, as the text's bytes arrive in pieces, when parsing it again may find it
+/// complete, with each byte looked at once.
+///
+/// It follows strings (and their escapes) and the nesting of objects and arrays, nothing more.
+/// For a valid text the end it finds is the text's end: the `}` or `]` that closes it, the
+/// quote that closes a string, the white space after a number or a literal. For an invalid
+/// one it may find none; the parser finds the error.
+struct TextEndScan {
+  /// The bytes of the text scanned so far, from its first.
+  private(set) var scanned = 0
+  /// Whether the text may end within the bytes scanned.
+  private(set) var mayEnd = false
+  private var depth = 0
+  private var inString = false
+  private var escaped = false
+
+  /// Looks for an end after the one found: the parser found the text incomplete there.
+  mutating func lookFurther() {
+    mayEnd = false
+  }
+
+  /// Scans the first `count` bytes of the text at `text` from where the last call stopped, and
+  /// stops where the text may end (`mayEnd`). The bytes scanned before must be unchanged.
+  ///
+  /// - Complexity: O(`count` - `scanned`).
+  mutating func scan(_ text: UnsafeRawPointer, count: Int) {
+    guard !mayEnd else { return }
+    var i = scanned
+    defer { scanned = i }
+    while i < count {
+      let b = text.load(fromByteOffset: i, as: UInt8.self)
+      i += 1
+      if inString {
+        if escaped {
+          escaped = false
+        } else if b == UInt8(ascii: "\\") {
+          escaped = true
+        } else if b == UInt8(ascii: "\"") {
+          inString = false
+          if depth <= 0 {
+            mayEnd = true
+            return
+          }
+        }
+        continue
+      }
+      switch b {
+      case UInt8(ascii: "\""):
+        inString = true
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        depth += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        depth -= 1
+        if depth <= 0 {
+          mayEnd = true
+          return
+        }
+      case 0x20, 0x0A, 0x0D, 0x09:
+        if depth <= 0 {
+          mayEnd = true
+          return
+        }
+      default:
+        break
       }
     }
   }

@@ -92,8 +92,16 @@ public struct CommandLineTool: Sendable {
     return chosen
   }
 
-  /// The limit of `--max-record-bytes` when it is not given, the same in every tool so that
-  /// each reads what another writes: 64 MiB.
+  /// The longest JSON text a tool reads when `--max-record-bytes` is not given: 64 MiB, in every
+  /// tool that reads records or group objects.
+  ///
+  /// One number, so that every tool accepts what another writes: a record notif-parse wrote is
+  /// read by notif-group, notif-expire, notif-mark and notif-show, and a group object
+  /// notif-group wrote by notif-group --merge, notif-summarize and notif-show, under the same
+  /// limit. It bounds a tool's memory whatever its input: a longer text is a `RecordTooLarge`
+  /// diagnostic and is read past, not kept. A group object carries its items, so that of a big
+  /// group written without `--limit` may be longer: `--max-record-bytes` raises the limit (to
+  /// 1 GiB) in the tools that read it.
   public static let defaultMaxRecordBytes = 64 << 20
 
   /// `--max-record-bytes SIZE`, 2 bytes to 1 GiB (see `parseSize`); nil when not given.

@@ -55,7 +55,8 @@ public struct SweepOptions: Sendable, Equatable {
   /// the tool does), without a final newline.
   public static let help = [
     "      --max-record-bytes size",
-    "                            a longer line is not a record (default 64m)",
+    "                            longest JSON text accepted (default 64m); a longer line is",
+    "                            no record, kept or quarantined as it is",
     "      --quarantine file     move lines that are not records to this file, with why",
     "      --missing-ok          with --store: a missing store is nothing to sweep (exit 0)",
     "      --wait seconds        with --store: wait this long for the lock (default 0)",

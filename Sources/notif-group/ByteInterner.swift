@@ -83,8 +83,16 @@ final class ByteInterner {
     return nil
   }
 
-  /// Starts a key made of parts (`appendKey`), for `internKey`.
-  func beginKey() { keyCount = 0 }
+  /// Starts a key made of parts (`appendKey`), for `internKey`. The room a long key took is
+  /// let go of: one long record would otherwise hold it for the whole run.
+  func beginKey() {
+    keyCount = 0
+    if keyCapacity > 1 << 20 {
+      key.deallocate()
+      keyCapacity = 256
+      key = UnsafeMutableRawPointer.allocate(byteCount: keyCapacity, alignment: 8)
+    }
+  }
 
   /// Appends a part to the key: a tag byte, the length, the bytes; so no two different lists of
   /// parts make the same key.

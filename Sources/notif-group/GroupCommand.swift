@@ -25,7 +25,7 @@ struct GroupCommand: ToolCommand {
             --last-seen time      count as new only records created after time (RFC 3339 or @epoch)
             --limit n             keep at most the first n items of each group in feed order
             --max-record-bytes size
-                                  longest JSON text accepted (default 1m, 1g with --merge)
+                                  longest JSON text accepted (default 64m)
             --merge               read group objects and merge those of the same group
             --no-items            write only counts and the leading record (items: null)
             --order order         list items newest first (feed, the default) or last (chat)
@@ -92,10 +92,8 @@ struct GroupCommand: ToolCommand {
     }
     options.lastSeen = try ListingOptions.lastSeen(scanned)
     options.jobs = try CommandLineTool.jobs(scanned) ?? CommandLineTool.defaultJobs
-    options.maxRecordBytes = options.merge ? 1 << 30 : 1 << 20
-    if let bytes = try CommandLineTool.maxRecordBytes(scanned) {
-      options.maxRecordBytes = bytes
-    }
+    options.maxRecordBytes =
+      try CommandLineTool.maxRecordBytes(scanned) ?? CommandLineTool.defaultMaxRecordBytes
     return options
   }
 }
@@ -119,7 +117,7 @@ struct GroupOptions: Sendable {
   var items = true
   var lastSeen: Timestamp? = nil
   var merge = false
-  var maxRecordBytes = 1 << 20
+  var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
   /// Threads that group a large file (`--jobs`).
   var jobs = CommandLineTool.defaultJobs
   /// Which of `--by`, `--sort`, `--order` and `--limit` the command line gave: with `--merge`,

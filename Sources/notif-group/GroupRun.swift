@@ -54,12 +54,14 @@ struct GroupRun {
     }
     var written = 0
     let format = format
+    let outName = stdout.name
     do {
-      try grouper.write { (line: ByteBuffer, weightPassed: Bool) throws(SystemError) in
-        try stdout.write(line)
+      try grouper.write { (piece: UnsafeRawBufferPointer) throws(SystemError) in
+        try stdout.write(piece)
+      } ended: { (weightPassed: Bool) in
         written += 1
         guard weightPassed else { return }
-        let warning = Self.weightWarning(file: stdout.name, line: written)
+        let warning = Self.weightWarning(file: outName, line: written)
         try? stderr.write(format.render(warning, program: GroupCommand.name))
         try? stderr.flush()
       }

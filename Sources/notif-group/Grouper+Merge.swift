@@ -80,8 +80,8 @@ extension Grouper {
     let leader = try record(view, leading, &fieldReader, major: major, minor: -1)
 
     var part = Group(
-      app: compactBytes(view, app, isCompact: false),
-      thread: compactBytes(view, thread, isCompact: false),
+      app: compactBytes(view, app, isCompact: isCompact),
+      thread: compactBytes(view, thread, isCompact: isCompact),
       count: Int(total), unread: Int(unreadCount), fresh: Int(freshCount), latestAt: latestAt,
       leaderKey: leader.key, leader: leader.contribution,
       leading: compactBytes(view, leading, isCompact: isCompact), moreWeight: weight, items: nil)

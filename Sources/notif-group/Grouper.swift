@@ -76,8 +76,9 @@ struct Grouper {
     if isNew {
       groups.append(
         Group(
-          app: jsonText(view, fields.app),
-          thread: options.by == .app ? Array("null".utf8) : jsonText(view, fields.threadID),
+          app: jsonText(view, fields.app, isCompact: isCompact),
+          thread: options.by == .app
+            ? Array("null".utf8) : jsonText(view, fields.threadID, isCompact: isCompact),
           count: 1, unread: unread, fresh: fresh, latestAt: facts.createdAt, leaderKey: key,
           leader: contribution, leading: bytes,
           items: options.items ? TopList(limit: options.limit, ranking: ranking) : nil))
@@ -108,6 +109,7 @@ struct Grouper {
     if !view.tokens[index].flag { return table.intern(raw).id }
     scratch.removeAll()
     JSONEscapes.unescape(raw, into: &scratch)
+    defer { shrinkScratch() }
     return scratch.withUnsafeBytes { table.intern($0).id }
   }
 
@@ -125,12 +127,13 @@ struct Grouper {
     scratch.removeAll()
     JSONEscapes.unescape(raw, into: &scratch)
     scratch.withUnsafeBytes { groupKeys.appendKey(tag: 1, $0) }
+    shrinkScratch()
   }
 
   /// The value at `index` as compact JSON text; `null` for a missing key.
-  private mutating func jsonText(_ view: JSONView, _ index: Int) -> [UInt8] {
+  private mutating func jsonText(_ view: JSONView, _ index: Int, isCompact: Bool) -> [UInt8] {
     guard index >= 0 else { return Array("null".utf8) }
-    return compactBytes(view, index, isCompact: false)
+    return compactBytes(view, index, isCompact: isCompact)
   }
 
   /// The value at `index`, compact: its bytes as read when the text is already compact.
@@ -138,8 +141,17 @@ struct Grouper {
     if isCompact { return Array(view.raw(index)) }
     scratch.removeAll()
     JSONWriter.writeCompact(view, index, into: &scratch)
+    defer { shrinkScratch() }
     return scratch.bytes
   }
+
+  /// Lets go of the scratch buffer once a long value has made it large: it is kept for the
+  /// next record, and one long record would otherwise hold its size for the whole run.
+  private mutating func shrinkScratch() {
+    if scratch.capacity > Self.largeScratch { scratch = ByteBuffer(capacity: 4096) }
+  }
+
+  static let largeScratch = 1 << 20
 
   // MARK: - Group objects
 
@@ -199,30 +211,82 @@ struct Grouper {
 
   // MARK: - Output
 
-  /// Calls `emit` with each group object (one line, with its newline), groups in the order of
-  /// their leading records, and whether a sum of its weights passed `FieldLimits.largest`.
-  mutating func write<E: Error>(_ emit: (ByteBuffer, Bool) throws(E) -> Void) throws(E) {
+  /// Calls `emit` with the group objects (each on one line, with its newline), groups in the
+  /// order of their leading records, in pieces: the records and the other long values go to
+  /// `emit` from where they are kept, so a group object is never copied whole (that of a big
+  /// group, or of a big record, is several times the size of one). After each group object,
+  /// calls `ended` with whether a sum of its weights passed `FieldLimits.largest`.
+  mutating func write<E: Error>(
+    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void, ended: (Bool) -> Void = { _ in }
+  ) throws(E) {
     let ranking = options.ranking
     var order = Array(groups.indices)
     groups.withUnsafeBufferPointer { groups in
       order.sort { ranking.precedes(groups[$0].leaderKey, groups[$1].leaderKey) }
     }
-    var out = ByteBuffer(capacity: 64 * 1024)
+    var out = ByteBuffer(capacity: Self.pieceSize + 4096)
     var recorded = ByteBuffer(capacity: 128)
     grouping.write(into: &recorded)
     for index in order {
-      out.removeAll()
-      write(groups[index], grouping: recorded, into: &out)
-      try emit(out, groups[index].weightPassed)
+      try write(groups[index], grouping: recorded, into: &out, emit)
+      ended(groups[index].weightPassed)
       groups[index].items?.removeAll()  // free the records once written
     }
+    try Self.flush(&out, emit)
   }
 
-  private func write(_ group: Group, grouping: ByteBuffer, into out: inout ByteBuffer) {
+  /// What `write` collects before it calls `emit`, and the shortest value it hands over as it
+  /// is.
+  static let pieceSize = 64 * 1024
+
+  /// Hands what `out` holds to `emit`, and empties it.
+  private static func flush<E: Error>(
+    _ out: inout ByteBuffer, _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
+  ) throws(E) {
+    guard out.count > 0 else { return }
+    let failure: E? = out.withUnsafeBytes { raw in
+      do throws(E) {
+        try emit(raw)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    out.removeAll()
+    if let failure { throw failure }
+  }
+
+  /// Appends `bytes` to `out`; a run of a piece's size or more goes to `emit` where it is,
+  /// after what `out` holds.
+  private static func put<E: Error>(
+    _ bytes: [UInt8], into out: inout ByteBuffer,
+    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
+  ) throws(E) {
+    let failure: E? = bytes.withUnsafeBytes { raw in
+      do throws(E) {
+        if raw.count >= pieceSize {
+          try flush(&out, emit)
+          try emit(raw)
+        } else {
+          out.append(raw)
+          if out.count >= pieceSize { try flush(&out, emit) }
+        }
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  private func write<E: Error>(
+    _ group: Group, grouping: ByteBuffer, into out: inout ByteBuffer,
+    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
+  ) throws(E) {
     Self.append(GroupField.app, into: &out)
-    group.app.withUnsafeBytes { out.append($0) }
+    try Self.put(group.app, into: &out, emit)
     Self.append(GroupField.threadID, into: &out)
-    group.thread.withUnsafeBytes { out.append($0) }
+    try Self.put(group.thread, into: &out, emit)
     Self.append(GroupField.count, into: &out)
     out.append(decimal: Int64(group.count))
     Self.append(GroupField.unreadCount, into: &out)
@@ -234,7 +298,7 @@ struct Grouper {
     group.latestAt.write(into: &out)
     out.append(UInt8(ascii: "\""))
     Self.append(GroupField.leading, into: &out)
-    group.leading.withUnsafeBytes { out.append($0) }
+    try Self.put(group.leading, into: &out, emit)
     Self.append(GroupField.moreCount, into: &out)
     out.append(decimal: Int64(group.count - 1))
     Self.append(GroupField.moreWeight, into: &out)
@@ -258,6 +322,7 @@ struct Grouper {
       Self.append(GroupField.CategoryEntry.weight, into: &out)
       out.append(decimal: stat.weight)
       out.append(UInt8(ascii: "}"))
+      if out.count >= Self.pieceSize { try Self.flush(&out, emit) }
     }
     out.append(UInt8(ascii: "]"))
     Self.append(GroupField.moreSummaryArgs, into: &out)
@@ -276,6 +341,7 @@ struct Grouper {
       out.append(UInt8(ascii: "\""))
       stat.latestAt.write(into: &out)
       out.append("\"}")
+      if out.count >= Self.pieceSize { try Self.flush(&out, emit) }
     }
     out.append(UInt8(ascii: "]"))
     Self.append(GroupField.items, into: &out)
@@ -283,7 +349,7 @@ struct Grouper {
       out.append(UInt8(ascii: "["))
       for (position, item) in items.sorted(options.order).enumerated() {
         if position > 0 { out.append(UInt8(ascii: ",")) }
-        item.bytes.withUnsafeBytes { out.append($0) }
+        try Self.put(item.bytes, into: &out, emit)
       }
       out.append(UInt8(ascii: "]"))
       Self.append(GroupField.itemsOmitted, into: &out)

@@ -28,7 +28,7 @@ struct ParseCommand: ToolCommand {
             --format format       diagnostics as text (default), github or json
         -j, --jobs n              threads that parse a large file (default: cores, at most 2)
             --max-record-bytes size
-                                  longest JSON text accepted (default 1m; k and m suffixes)
+                                  longest JSON text accepted (default 64m)
             --now time            created_at for inputs without received_at (RFC 3339 or @epoch)
             --platform platform   the override block an FCM or SNS message shows: ios
                                   (default), android or web
@@ -56,7 +56,7 @@ struct ParseCommand: ToolCommand {
     var appName: String?
     var categoriesPath: String?
     var format = DiagnosticFormat.text
-    var maxRecordBytes = 1 << 20
+    var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
     var jobs = CommandLineTool.defaultJobs
     /// `--store`: the inbox the records are appended to, instead of standard output.
     var storePath: String?

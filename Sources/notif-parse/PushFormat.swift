@@ -173,27 +173,40 @@ enum PushFormat: Equatable {
 final class EmbeddedText: @unchecked Sendable {
   var parser = JSONParser()
   var bytes = ByteBuffer(capacity: 4096)
-  /// The offset in the outermost text of each decoded byte, and one more for the end.
-  var map: [Int] = []
+  /// Where the decoded bytes came from, a run at a time, in ascending order: from decoded
+  /// offset `decoded` on, the bytes of a run of plain bytes come one for one from the offsets
+  /// of the string's text from `source` on; every byte an escape decodes to points at its
+  /// backslash, at `source`, stored negated (less one). A run, not a byte, a place: the map of
+  /// a megabyte string without escapes is one entry, not a megabyte of them.
+  private var runs: [(decoded: Int32, source: Int32)] = []
+  /// The offset in the string's text of the string's end.
+  private var end = 0
+  /// The text the string was in, when that was an embedded text too.
+  private var parent: EmbeddedText?
 
   /// Decodes the string at `index` of `view` into `bytes`, with its map; `parent` maps
   /// `view`'s offsets to the outermost text (nil when `view` is the outermost text).
   func decode(_ view: JSONView, _ index: Int, parent: EmbeddedText?) {
     bytes.removeAll()
-    map.removeAll(keepingCapacity: true)
+    runs.removeAll(keepingCapacity: true)
+    self.parent = parent
     let raw = view.rawString(index)
     let base = Int(view.tokens[index].start) + 1
-    func outer(_ offset: Int) -> Int {
-      guard let parent else { return offset }
-      return parent.map[min(offset, parent.map.count - 1)]
+    func run(_ source: Int, escape: Bool) {
+      runs.append(
+        (
+          Int32(truncatingIfNeeded: bytes.count),
+          Int32(truncatingIfNeeded: escape ? -source - 1 : source)
+        ))
     }
     var i = 0
     while i < raw.count {
-      let start = i
-      let before = bytes.count
       if raw[i] != UInt8(ascii: "\\") {
-        bytes.append(raw[i])
-        i += 1
+        var j = i + 1
+        while j < raw.count && raw[j] != UInt8(ascii: "\\") { j += 1 }
+        run(base + i, escape: false)
+        bytes.append(UnsafeRawBufferPointer(rebasing: raw[i..<j]))
+        i = j
       } else {
         // One escape, `\n` or `\uXXXX` (two for a surrogate pair): every byte it decodes to
         // points at its backslash.
@@ -208,17 +221,39 @@ final class EmbeddedText: @unchecked Sendable {
           // The parser checked that a low surrogate's escape follows a high one.
           if high >= 0xD800 && high < 0xDC00 { end = i + 12 }
         }
+        run(base + i, escape: true)
         JSONEscapes.unescape(UnsafeRawBufferPointer(rebasing: raw[i..<end]), into: &bytes)
         i = end
       }
-      for _ in before..<bytes.count { map.append(outer(base + start)) }
     }
-    map.append(outer(base + raw.count))
+    end = base + raw.count
   }
 
-  /// The offset in the outermost text of `offset` in the decoded bytes.
+  /// The number of runs of the map (for the tests of its size).
+  var runCount: Int { runs.count }
+
+  /// The offset in the outermost text of `offset` in the decoded bytes (the end for one past
+  /// them).
+  ///
+  /// - Complexity: O(log r) for r runs, at each level.
   func outerOffset(_ offset: Int) -> Int {
-    map.isEmpty ? 0 : map[max(0, min(offset, map.count - 1))]
+    var source = end
+    let offset = max(0, offset)
+    if offset < bytes.count {
+      // The last run that starts at or before `offset`.
+      var low = 0
+      var high = runs.count
+      while high - low > 1 {
+        let middle = (low + high) / 2
+        if Int(runs[middle].decoded) <= offset { low = middle } else { high = middle }
+      }
+      if low < runs.count {
+        let run = runs[low]
+        source =
+          run.source < 0 ? -Int(run.source) - 1 : Int(run.source) + offset - Int(run.decoded)
+      }
+    }
+    return parent?.outerOffset(source) ?? source
   }
 }
 

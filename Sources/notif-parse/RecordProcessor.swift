@@ -102,13 +102,24 @@ struct RecordProcessor {
       return findings
     }
     let rejected = findings.contains { $0.severity == .error || configuration.strict }
-    // Most texts have no finding: sorting even an empty array costs an allocation.
-    for finding in findings.count > 1 ? findings.sorted(by: { $0.offset < $1.offset }) : findings {
+    // Most texts have no finding: sorting even an empty array costs an allocation, and so does
+    // placing none.
+    if findings.count == 1, let finding = findings.first {
       let at = reader.position(ofRecordOffset: finding.offset)
       report(
         Diagnostic(
           finding.severity, finding.code, finding.message, file: name, line: at.line,
           column: at.column), out: &out, err: &err, tally: &tally)
+    } else if findings.count > 1 {
+      let sorted = findings.sorted(by: { $0.offset < $1.offset })
+      // In one pass: a long text with a finding every few bytes costs its length.
+      let positions = reader.positions(ofRecordOffsets: sorted.map(\.offset))
+      for (finding, at) in zip(sorted, positions) {
+        report(
+          Diagnostic(
+            finding.severity, finding.code, finding.message, file: name, line: at.line,
+            column: at.column), out: &out, err: &err, tally: &tally)
+      }
     }
     if rejected {
       tally.rejected += 1

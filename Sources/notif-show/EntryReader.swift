@@ -74,17 +74,25 @@ struct ShownFields {
   }
 }
 
-/// Reads and checks records and group objects into what is shown.
+/// Reads and checks records and group objects into what is shown: of each string, no more
+/// than the page shows (`ShownText`).
 struct EntryReader {
   /// `--last-seen`: a record is new only when created after it.
   let lastSeen: Timestamp?
+  /// How much of each string is kept.
+  let shown: ShownText
+  /// The longest category identifier of the registry, in bytes (0 without one): a longer
+  /// `category` names no category there, and is not kept.
+  let longestCategory: Int
   /// Reads `created_at` (keeping the last one parsed) and checks the types of the fields.
   private var fieldReader = RecordFieldReader()
   private var scratch = ByteBuffer(capacity: 1024)
   private var other = ByteBuffer(capacity: 1024)
 
-  init(lastSeen: Timestamp?) {
+  init(lastSeen: Timestamp?, shown: ShownText, longestCategory: Int) {
     self.lastSeen = lastSeen
+    self.shown = shown
+    self.longestCategory = longestCategory
   }
 
   // MARK: - Records
@@ -121,20 +129,30 @@ struct EntryReader {
 
   /// The record at `fields`' object, checked, as it is shown.
   func item(_ view: JSONView, _ fields: ShownFields, key: SortKey) -> ShownItem {
-    func text(_ index: Int) -> String? { index >= 0 ? view.stringValue(index) : nil }
+    func text(_ index: Int, lines: Int = 1) -> String? { shown.text(view, index, lines: lines) }
     func isNull(_ index: Int) -> Bool { index < 0 || view.kind(index) == .null }
     var relevance: String? = nil
     if fields.relevance >= 0 && view.kind(fields.relevance) == .number {
-      relevance = String(decoding: view.raw(fields.relevance), as: UTF8.self)
+      let raw = view.raw(fields.relevance)
+      let prefix = UnsafeRawBufferPointer(rebasing: raw.prefix(shown.budget(lines: 1) + 1))
+      relevance = shown.cut(
+        String(decoding: prefix, as: UTF8.self), isWhole: prefix.count == raw.count, lines: 1)
+    }
+    // Only looked up in the registry, so kept whole or not at all.
+    var category: String? = nil
+    if fields.category >= 0 && view.kind(fields.category) == .string
+      && view.rawString(fields.category).count <= longestCategory * 6  // at most `\uXXXX` a byte
+    {
+      category = view.string(fields.category)
     }
     var isNew = isNull(fields.seenAt)
     if let lastSeen, key.createdAt <= lastSeen { isNew = false }
     // Without the app's strings a key to localize is shown as it is, where its text would be.
     return ShownItem(
-      key: key, app: text(fields.app), category: text(fields.category),
+      key: key, app: text(fields.app), category: category,
       title: text(fields.title) ?? text(fields.titleLocKey),
       subtitle: text(fields.subtitle) ?? text(fields.subtitleLocKey),
-      body: text(fields.body) ?? text(fields.locKey), relevance: relevance,
+      body: text(fields.body, lines: 2) ?? text(fields.locKey, lines: 2), relevance: relevance,
       target: text(fields.target), isUnread: isNull(fields.readAt), isNew: isNew)
   }
 
@@ -150,12 +168,22 @@ struct EntryReader {
 
   // MARK: - Group objects
 
+  /// Whether two runs of bytes are the same.
+  static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    guard a.count == b.count else { return false }
+    guard let x = a.baseAddress, let y = b.baseAddress else { return true }
+    return memcmp(x, y, a.count) == 0
+  }
+
   /// The group object at the root of `view` as a stack: the leading record, the counts and
   /// summaries, and the other items that have something to show, in `order` by `ranking`; nil
   /// for a group of one notification with nothing to show. Keys it does not know are ignored
   /// (`GroupObjectMembers`).
+  ///
+  /// `isCompact` says that the text is compact and canonical (`RecordReader.recordIsCompact`):
+  /// the leading record is then found among the items by its bytes, with no copy of either.
   mutating func stack(
-    _ view: JSONView, major: Int, ranking: Ranking, order: ListOrder
+    _ view: JSONView, isCompact: Bool, major: Int, ranking: Ranking, order: ListOrder
   ) throws(RecordProblem) -> ShownStack? {
     let members = GroupObjectMembers(view)
     func bad(_ index: Int, _ message: String) -> RecordProblem {
@@ -173,7 +201,7 @@ struct EntryReader {
     }
     func text(_ field: GroupField) throws(RecordProblem) -> String? {
       guard let index = members[field], view.kind(index) != .null else { return nil }
-      guard let value = view.stringValue(index) else {
+      guard let value = shown.text(view, index, lines: 1) else {
         throw bad(index, "'\(field.key)' must be a string or null")
       }
       return value
@@ -209,8 +237,11 @@ struct EntryReader {
     guard view.kind(itemsIndex) == .array else {
       throw bad(itemsIndex, "'\(GroupField.items.key)' must be an array or null")
     }
-    scratch.removeAll()
-    JSONWriter.writeCompact(view, leadingIndex, into: &scratch)
+    if !isCompact {
+      scratch.removeAll()
+      JSONWriter.writeCompact(view, leadingIndex, into: &scratch)
+    }
+    let leadingBytes = view.raw(leadingIndex)
     var others: [ShownItem] = []
     var leadingFound = false
     var position = 0
@@ -224,9 +255,15 @@ struct EntryReader {
         return
       }
       if !leadingFound {
-        other.removeAll()
-        JSONWriter.writeCompact(view, element, into: &other)
-        if other.bytes == scratch.bytes {
+        let same: Bool
+        if isCompact {
+          same = Self.equal(view.raw(element), leadingBytes)
+        } else {
+          other.removeAll()
+          JSONWriter.writeCompact(view, element, into: &other)
+          same = other.withUnsafeBytes { a in scratch.withUnsafeBytes { b in Self.equal(a, b) } }
+        }
+        if same {
           leadingFound = true
           return
         }

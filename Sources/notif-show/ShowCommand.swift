@@ -134,5 +134,5 @@ struct ShowOptions {
   var ascii = false
   var hiddenPreviews = false
   var categoriesPath: String? = nil
-  var maxRecordBytes = 64 << 20
+  var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
 }

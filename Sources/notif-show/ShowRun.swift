@@ -16,7 +16,7 @@ struct ShowRun {
 
   init(options: ShowOptions) {
     self.options = options
-    reader = EntryReader(lastSeen: options.lastSeen)
+    reader = EntryReader(lastSeen: options.lastSeen, shown: ShownText(options), longestCategory: 0)
     entries = TopList(limit: options.limit, ranking: options.ranking)
   }
 
@@ -29,6 +29,9 @@ struct ShowRun {
         report(error.diagnostic, &stderr)
         return .failure
       }
+      reader = EntryReader(
+        lastSeen: options.lastSeen, shown: ShownText(options),
+        longestCategory: registry?.categories.map(\.identifier.utf8.count).max() ?? 0)
     }
     for file in options.files {
       read(file, stderr: &stderr)
@@ -56,7 +59,8 @@ struct ShowRun {
       report: { diagnostic in report(diagnostic, &stderr) },
       whenIdle: {}  // the page is written at the end: nothing is ready before
     ) { reader in
-      let problem = reader.withRecord { view in take(view) }
+      let isCompact = reader.recordIsCompact
+      let problem = reader.withRecord { view in take(view, isCompact: isCompact) }
       if let problem {
         status = max(status, .rejected)
         let at = reader.position(ofRecordOffset: problem.offset)
@@ -71,7 +75,7 @@ struct ShowRun {
 
   /// Reads the JSON text in `view` and keeps what it shows when the view shows it; returns the
   /// problem that rejects it, if any.
-  private mutating func take(_ view: JSONView) -> RecordProblem? {
+  private mutating func take(_ view: JSONView, isCompact: Bool) -> RecordProblem? {
     let major = nextMajor
     nextMajor += 1
     guard view.kind(0) == .object else {
@@ -82,7 +86,7 @@ struct ShowRun {
       let entry: ShownEntry
       if fields.leading >= 0 {
         let stack = try reader.stack(
-          view, major: major, ranking: options.ranking, order: options.view)
+          view, isCompact: isCompact, major: major, ranking: options.ranking, order: options.view)
         guard let stack else { return nil }
         entry = .stack(stack)
       } else {

@@ -8,7 +8,7 @@ import NotifModel
 // the payload written visibly, or as one self-contained HTML page (--format html). It is the
 // end of a pipeline: it writes nothing until its input ends, since the newest item may come
 // last. Memory: every item shown, as the strings it shows (O(records)); with --limit N, the N
-// first of the view in a heap (O(N)), whatever the input's size. FoundationEssentials is not
-// needed.
+// first of the view in a heap (O(N)), whatever the input's size; of each string no more than
+// the page can show (ShownText), whatever its length. FoundationEssentials is not needed.
 
 exit(ShowCommand.main().rawValue)

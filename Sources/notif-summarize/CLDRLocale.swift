@@ -170,17 +170,25 @@ struct ListPattern: Sendable, Equatable {
 
   /// Joins items as CLDR says: one alone, two with the two-item pattern, more with `end` for
   /// the last two, `middle` inside and `start` for the first.
+  ///
+  /// The patterns nest (`start` holds `middle`, which holds the next `middle`, ... which holds
+  /// `end`): the text is written left to right, each pattern's closing part kept until the
+  /// patterns it holds are written, so a list of n items costs its length, not n times it.
   func format(_ items: [String]) -> String {
     switch items.count {
     case 0: return ""
     case 1: return items[0]
     case 2: return two.join(items[0], items[1])
     default:
-      var text = end.join(items[items.count - 2], items[items.count - 1])
-      for index in stride(from: items.count - 3, to: 0, by: -1) {
-        text = middle.join(items[index], text)
+      var text = start.before + items[0] + start.between
+      for index in 1..<(items.count - 2) {
+        text += middle.before
+        text += items[index]
+        text += middle.between
       }
-      return start.join(items[0], text)
+      text += end.join(items[items.count - 2], items[items.count - 1])
+      for _ in 1..<(items.count - 2) { text += middle.after }
+      return text + start.after
     }
   }
 }

@@ -171,11 +171,31 @@ enum GroupObject {
     _ view: JSONView, isCompact: Bool, summary: String?, hidden: String?,
     into out: inout ByteBuffer
   ) {
+    if let kept = keptPart(view, isCompact: isCompact) {
+      out.append(kept)
+    }
+    write(view, isCompact: isCompact, summary: summary, hidden: hidden, after: &out)
+  }
+
+  /// The bytes of the group object at the root of `view` that `write` copies as they are, the
+  /// object but its closing brace, when it is compact and has no summaries; nil when it is
+  /// written again member by member. A caller can write them from where they are and then
+  /// the rest (`write(_:isCompact:summary:hidden:after:)`), never copying the object.
+  static func keptPart(_ view: JSONView, isCompact: Bool) -> UnsafeRawBufferPointer? {
     let hasOld =
       view.member(0, bytes: summaryKey) != nil || view.member(0, bytes: hiddenSummaryKey) != nil
-    if isCompact && !hasOld {
-      let raw = view.raw(0)
-      out.append(UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 1)]))
+    guard isCompact && !hasOld else { return nil }
+    let raw = view.raw(0)
+    return UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 1)])
+  }
+
+  /// Writes what `write` writes after the kept part (`keptPart`), or all of it when there is
+  /// none.
+  static func write(
+    _ view: JSONView, isCompact: Bool, summary: String?, hidden: String?,
+    after out: inout ByteBuffer
+  ) {
+    if keptPart(view, isCompact: isCompact) != nil {
       if view.tokens[0].count > 0 { out.append(UInt8(ascii: ",")) }
     } else {
       out.append(UInt8(ascii: "{"))

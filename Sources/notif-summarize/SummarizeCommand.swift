@@ -8,7 +8,8 @@ struct SummarizeCommand: ToolCommand {
   static let usage =
     "usage: notif-summarize [-h] [--hidden-previews] [--categories file]\n"
     + "                       [--format text|github|json] [--locale locale] [--max-args k]\n"
-    + "                       [--profile ios12|ios15] [--strings path] [file ...]\n"
+    + "                       [--max-record-bytes size] [--profile ios12|ios15]\n"
+    + "                       [--strings path] [file ...]\n"
 
   static let help =
     usage + """
@@ -24,6 +25,8 @@ struct SummarizeCommand: ToolCommand {
             --hidden-previews     write the hidden-previews placeholder as the summary too
             --max-args k          list at most k summary arguments, then "N others"
             --format format       diagnostics as text (default), github or json
+            --max-record-bytes size
+                                  longest JSON text accepted (default 64m)
 
       """
 
@@ -31,8 +34,8 @@ struct SummarizeCommand: ToolCommand {
 
   static let options: [OptionSpec] = [
     .value("categories"), .value("strings"), .value("locale"), .value("profile"),
-    .flag("hidden-previews"), .value("max-args"), .value("format"), .flag("help", "h"),
-    .flag("version"),
+    .flag("hidden-previews"), .value("max-args"), .value("max-record-bytes"), .value("format"),
+    .flag("help", "h"), .flag("version"),
   ]
 
   /// What the command line asked for.
@@ -43,6 +46,8 @@ struct SummarizeCommand: ToolCommand {
     var profile = Profile.ios12
     var hiddenPreviews = false
     var maxArguments: Int?
+    /// `--max-record-bytes`: the longest group object read.
+    var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
     var format = DiagnosticFormat.text
     var files: [String] = []
   }
@@ -74,6 +79,9 @@ struct SummarizeCommand: ToolCommand {
     }
     if let format = try CommandLineTool.diagnosticFormat(scanned) {
       configuration.format = format
+    }
+    if let bytes = try CommandLineTool.maxRecordBytes(scanned) {
+      configuration.maxRecordBytes = bytes
     }
     configuration.files = scanned.files
     return configuration

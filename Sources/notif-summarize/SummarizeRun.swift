@@ -9,9 +9,6 @@ struct SummarizeRun {
   private var status = ExitStatus.success
   private var warned: Fallbacks = []
 
-  /// The longest group object accepted, in bytes (groups carry their items).
-  static let maxRecordBytes = 64 << 20
-
   init(configuration: SummarizeCommand.Configuration) {
     self.configuration = configuration
   }
@@ -110,7 +107,7 @@ struct SummarizeRun {
     let profile = configuration.profile
     let hiddenPreviews = configuration.hiddenPreviews
     let read = try InputFile.forEachRecord(
-      of: file, maxRecordBytes: Self.maxRecordBytes,
+      of: file, maxRecordBytes: configuration.maxRecordBytes,
       report: { diagnostic in report(diagnostic, stderr: &stderr) },
       whenIdle: { () throws(OutputFailed) in
         // Nothing more to read for now (a pipe): what is summarized goes out before the wait.
@@ -125,14 +122,18 @@ struct SummarizeRun {
       var fallbacks: Fallbacks = []
       var warning: GroupObject.Problem? = nil
       output.removeAll()
+      // The group object goes out from where the reader holds it, then the summaries after it
+      // (`output`): a group object is never copied whole.
+      var copiesKeptPart = false
       let problem: GroupObject.Problem? = reader.withRecord { view in
         do throws(GroupObject.Problem) {
           let facts = try GroupObject.read(view, profile: profile, warning: &warning)
           let hidden = summarizer.hiddenSummary(facts, fallbacks: &fallbacks)
           let summary =
             hiddenPreviews ? hidden : summarizer.summary(facts, fallbacks: &fallbacks)
+          copiesKeptPart = GroupObject.keptPart(view, isCompact: isCompact) != nil
           GroupObject.write(
-            view, isCompact: isCompact, summary: summary, hidden: hidden, into: &output)
+            view, isCompact: isCompact, summary: summary, hidden: hidden, after: &output)
           return nil
         } catch {
           return error
@@ -155,10 +156,24 @@ struct SummarizeRun {
         warnEnglish(unwarned, file: reader.name, line: reader.recordLine, stderr: &stderr)
       }
       do throws(SystemError) {
+        if copiesKeptPart {
+          let failure: SystemError? = reader.withRecord { view in
+            guard let kept = GroupObject.keptPart(view, isCompact: isCompact) else { return nil }
+            do throws(SystemError) {
+              try stdout.write(kept)
+              return nil
+            } catch {
+              return error
+            }
+          }
+          if let failure { throw failure }
+        }
         try stdout.write(output)
       } catch {
         throw OutputFailed(error: error)
       }
+      // A long object written member by member made `output` large: let go of it.
+      if output.capacity > 1 << 20 { output = ByteBuffer(capacity: 64 * 1024) }
     }
     status = max(status, read)
   }

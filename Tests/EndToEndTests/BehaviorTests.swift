@@ -1,4 +1,5 @@
 import Foundation
+import NotifModel
 import Testing
 
 /// What golden cases cannot show: how the tools behave toward the processes around them.
@@ -106,6 +107,61 @@ import Testing
     for option in manOptions where !helpOptions.contains(option) {
       Issue.record("man/\(tool).1 documents \(option), which --help does not list")
     }
+  }
+
+  /// The usage lines of `--help` (and of a usage error) are the man page's SYNOPSIS, as mandoc
+  /// renders it, white space aside.
+  @Test(arguments: tools)
+  func usageIsTheManSynopsis(_ tool: String) throws {
+    let help = try Binaries.run(
+      tool, ["--help"], in: Self.packageRoot, environment: Self.environment)
+    let text = String(decoding: help.stdout, as: UTF8.self)
+    let usage = String(text[..<(text.range(of: "\n\n")?.lowerBound ?? text.endIndex)])
+    let page = try Binaries.run(
+      "/usr/bin/env", ["mandoc", "-T", "ascii", "man/\(tool).1"], in: Self.packageRoot,
+      environment: Self.environment)
+    try #require(page.status == 0, "mandoc is needed (make check-deps installs it)")
+    // Bold and underlined letters are overstruck: "x\bx", "_\bx".
+    var rendered = String(decoding: page.stdout, as: UTF8.self)
+    rendered = rendered.replacingOccurrences(
+      of: #"[^\n]\x{08}"#, with: "", options: .regularExpression)
+    let synopsis = rendered.components(separatedBy: "\nSYNOPSIS\n").dropFirst().first?
+      .components(separatedBy: "\nDESCRIPTION\n").first
+    #expect(
+      Self.words(usage) == Self.words("usage: " + (synopsis ?? "")),
+      "the usage of \(tool) --help is not the SYNOPSIS of man/\(tool).1")
+  }
+
+  /// `text` with its runs of white space made one space, and none around `|`.
+  static func words(_ text: String) -> String {
+    text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      .replacingOccurrences(of: " | ", with: "|")
+  }
+
+  /// Every tool that reads records or group objects takes `--max-record-bytes`, with one
+  /// default (`CommandLineTool.defaultMaxRecordBytes`), which its `--help`, its man page and its
+  /// zsh and fish completions all give.
+  @Test(arguments: tools)
+  func maxRecordBytesHasOneDefaultEverywhere(_ tool: String) throws {
+    let help = try Binaries.run(
+      tool, ["--help"], in: Self.packageRoot, environment: Self.environment)
+    let text = String(decoding: help.stdout, as: UTF8.self)
+    guard text.contains("--max-record-bytes") else {
+      Issue.record("\(tool) --help does not list --max-record-bytes")
+      return
+    }
+    let size = "\(CommandLineTool.defaultMaxRecordBytes >> 20)m"
+    #expect(text.contains("longest JSON text accepted (default \(size))"))
+    let root = Self.packageRoot
+    func file(_ path: String) throws -> String {
+      try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+    let man = try file("man/\(tool).1")
+    let item = man.components(separatedBy: ".It Fl -max-record-bytes").dropFirst().first?
+      .components(separatedBy: "\n.It ").first
+    #expect(item?.contains("The default is\n.Cm \(size) ,") == true, "man/\(tool).1")
+    #expect(try file("completions/zsh/_\(tool)").contains("(default \(size))"))
+    #expect(try file("completions/fish/\(tool).fish").contains("(default \(size);"))
   }
 
   static func longOptions(in text: String, pattern: String) -> Set<String> {

@@ -250,4 +250,26 @@ import Testing
     #expect(result.status == .success)
     #expect(result.stdout.isEmpty)
   }
+  /// Long values go out in pieces from where they are kept (`Grouper.write`): a group object
+  /// with an app, a thread, summary arguments and records far longer than a piece is written
+  /// whole and in order, as one with short ones.
+  @Test func groupObjectsOfLongValuesAreWrittenWhole() {
+    let long = String(repeating: "x", count: 3 * Grouper.pieceSize)
+    let app = "com.example." + long
+    let records = [
+      record("a", app: app, thread: long, at: "2026-11-22T09:00:00Z", summaryArg: "A" + long),
+      record("b", app: app, thread: long, at: "2026-11-22T08:00:00Z", summaryArg: "B" + long),
+      record("c", app: "com.example.chat", thread: "short"),
+    ]
+    let result = group(["--max-record-bytes", "1m"], records)
+    #expect(result.status == .success && result.stderr.isEmpty)
+    #expect(result.lines.count == 2)
+    let line = result.lines.first ?? ""
+    #expect(value("app", in: line) == "\"\(app)\"")
+    #expect(value("thread_id", in: line) == "\"\(long)\"")
+    #expect(value("leading", in: line) == records[0])
+    #expect(value("items", in: line) == "[" + records[0] + "," + records[1] + "]")
+    #expect(value("more_summary_args", in: line)?.contains("\"B" + long + "\"") == true)
+    #expect(ids(result.lines.last) == ["c", "c"])
+  }
 }

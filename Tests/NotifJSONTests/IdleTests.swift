@@ -16,7 +16,8 @@ import Testing
     var ends: [Int32] = [0, 0]
     #expect(pipe(&ends) == 0)
     defer { close(ends[0]) }
-    var reader = RecordReader(fd: ends[0], name: "<pipe>", announcesIdle: true)
+    var reader = RecordReader(
+      fd: ends[0], name: "<pipe>", maxRecordBytes: 1 << 20, announcesIdle: true)
     Self.put("{\"a\":1}\n{\"b\":", ends[1])
     #expect(try reader.next() == .record)
     // The second text is cut short and nothing more is in the pipe: idle, before any wait.
@@ -32,7 +33,8 @@ import Testing
     var ends: [Int32] = [0, 0]
     #expect(pipe(&ends) == 0)
     defer { close(ends[0]) }
-    var reader = RecordReader(fd: ends[0], name: "<pipe>", announcesIdle: true)
+    var reader = RecordReader(
+      fd: ends[0], name: "<pipe>", maxRecordBytes: 1 << 20, announcesIdle: true)
     #expect(try reader.next() == .idle)
     Self.put("{\"a\":1}\n", ends[1])
     #expect(try reader.next() == .record)
@@ -48,7 +50,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: url) }
     let fd = open(url.path, O_RDONLY)
     defer { close(fd) }
-    var file = RecordReader(fd: fd, name: "f", announcesIdle: true)
+    var file = RecordReader(fd: fd, name: "f", maxRecordBytes: 1 << 20, announcesIdle: true)
     #expect(try [file.next(), file.next(), file.next()] == [.record, .record, .end])
 
     var ends: [Int32] = [0, 0]
@@ -56,7 +58,7 @@ import Testing
     defer { close(ends[0]) }
     Self.put("{\"a\":1}\n", ends[1])
     close(ends[1])
-    var quiet = RecordReader(fd: ends[0], name: "<pipe>")
+    var quiet = RecordReader(fd: ends[0], name: "<pipe>", maxRecordBytes: 1 << 20)
     #expect(try [quiet.next(), quiet.next()] == [.record, .end])
   }
 }

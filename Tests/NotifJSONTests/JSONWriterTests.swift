@@ -89,3 +89,29 @@ import Testing
     #expect(out.text == "a\"\\/\né😀z")
   }
 }
+
+/// `JSONView.stringPrefix`: the start of a long string, read from its first bytes only, cut
+/// where no escape or UTF-8 sequence is cut in two.
+@Suite struct StringPrefixTests {
+  /// The prefix of the string `raw` (its bytes between the quotes) read from `maxBytes` bytes.
+  static func prefix(_ raw: String, _ maxBytes: Int) -> (text: String, isWhole: Bool) {
+    let bytes = Array(("\"" + raw + "\"").utf8)
+    var parser = JSONParser()
+    return bytes.withUnsafeBytes { buffer in
+      guard case .complete = parser.parse(buffer, isFinal: true) else { return ("?", false) }
+      return parser.withView(over: buffer) { $0.stringPrefix(0, maxBytes: maxBytes) }
+    }
+  }
+
+  @Test(arguments: [
+    // raw string, bytes read, the text read
+    (#"abc\u00e9\n"#, 100, "abcé\n"), (#"abc\u00e9\n"#, 8, "abc"), (#"abc\u00e9\n"#, 9, "abcé"),
+    (#"ab\uD83D\uDE00c"#, 13, "ab"), (#"ab\uD83D\uDE00c"#, 14, "ab😀"), (#"\\\\\\"#, 3, "\\"),
+    ("aé😀", 3, "aé"), ("aé😀", 6, "aé"), ("aé😀", 7, "aé😀"), ("😀", 2, ""),
+  ])
+  func cutsBetweenEscapesAndSequences(_ raw: String, _ maxBytes: Int, _ text: String) {
+    let read = Self.prefix(raw, maxBytes)
+    #expect(read.text == text)
+    #expect(read.isWhole == (maxBytes >= raw.utf8.count))
+  }
+}

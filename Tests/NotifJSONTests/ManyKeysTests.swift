@@ -38,4 +38,29 @@ import Testing
     let last = text.utf8.count - 1 - extra.split(separator: ",").last!.utf8.count
     #expect(error?.offset == last)
   }
+
+  /// Keys of one length that share their first and last eight bytes, which the raw hash reads:
+  /// every key hashes alike, and the table would compare each with all before it. Past a few
+  /// probes a key the check gives way to one that hashes every byte, and still names the first
+  /// key to repeat. (Here the old check took 18 s in a debug build; this one 0.1 s.)
+  @Test(arguments: [nil, 12_345])
+  func keysMadeToShareTheirHashedBytesAreCheckedInLinearTime(_ repeated: Int?) {
+    let count = 20_000
+    func key(_ index: Int) -> String {
+      "\"aaaaaaaa" + String(100_000 + index) + "bbbbbbbb\""
+    }
+    var members = (0..<count).map { key($0) + ":0" }
+    if let repeated { members.append(key(repeated) + ":1") }
+    members.append(key(count) + ":2")
+    let text = "{" + members.joined(separator: ",") + "}"
+    if repeated != nil {
+      let error = parseError(text)
+      #expect(error?.message == "duplicate key 'aaaaaaaa112345bbbbbbbb'")
+      #expect(
+        error?.offset == text.utf8.count - 1 - (key(count) + ":2").utf8.count
+          - 1 - (key(12_345) + ":1").utf8.count)
+    } else {
+      #expect(parse(text).result == .complete(end: text.utf8.count))
+    }
+  }
 }

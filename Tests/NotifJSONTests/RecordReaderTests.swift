@@ -436,7 +436,7 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     // 640,000 bytes on one line: more than one read, so the buffer is compacted mid-line.
     let input = String(repeating: #"{"é":1}"#, count: 80_000) + #"{"a":}"# + "\n[2]\n"
     let result = try withInput(Array(input.utf8), feed) { fd -> (Int, [ReadEvent]) in
-      var reader = RecordReader(fd: fd, name: "input")
+      var reader = RecordReader(fd: fd, name: "input", maxRecordBytes: 1 << 20)
       var records = 0
       var others: [ReadEvent] = []
       while true {
@@ -465,7 +465,7 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
   @Test func givesThePositionOfAnOffsetInTheRecord() throws {
     let input = "\n\n{\n  \"a\": \"é\", \"c\": 3,\n  \"b\": 2\n}\n"
     let positions = try withInput(Array(input.utf8), .file) { fd -> [String] in
-      var reader = RecordReader(fd: fd, name: "input")
+      var reader = RecordReader(fd: fd, name: "input", maxRecordBytes: 1 << 20)
       guard try reader.next() == .record else { return [] }
       let offsets = reader.withRecord { view in
         [0]
@@ -489,7 +489,7 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     let text = "{\"a\":1}\n{\"a\": 1}\n{\"a\":\"\\u00e9\"}\n{\"a\":\"\\n\"}\n"
     let flags = try withInput(Array(text.utf8), .file) {
       fd -> [Bool] in
-      var reader = RecordReader(fd: fd, name: "input")
+      var reader = RecordReader(fd: fd, name: "input", maxRecordBytes: 1 << 20)
       var flags: [Bool] = []
       while try reader.next() == .record { flags.append(reader.recordIsCompact) }
       return flags
@@ -499,7 +499,7 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
 
   @Test func keepsReturningEndAtTheEnd() throws {
     let events = try withInput(Array("{}".utf8), .file) { fd -> [RecordEvent] in
-      var reader = RecordReader(fd: fd, name: "input")
+      var reader = RecordReader(fd: fd, name: "input", maxRecordBytes: 1 << 20)
       return [try reader.next(), try reader.next(), try reader.next()]
     }
     #expect(events == [.record, .end, .end])
@@ -509,7 +509,7 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     let fd = open("/", O_RDONLY)
     try #require(fd >= 0)
     defer { close(fd) }
-    var reader = RecordReader(fd: fd, name: "some-dir")
+    var reader = RecordReader(fd: fd, name: "some-dir", maxRecordBytes: 1 << 20)
     #expect(throws: SystemError(path: "some-dir", message: "read error: is a directory")) {
       _ = try reader.next()
     }
@@ -525,7 +525,8 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
       let events = try withInput(Array(input[split...]), .file) { fd in
         try input[..<split].withUnsafeBytes { pending in
           var reader = RecordReader(
-            fd: fd, name: "input", pending: pending, line: 1, atStreamStart: true)
+            fd: fd, name: "input", maxRecordBytes: 1 << 20, pending: pending, line: 1,
+            atStreamStart: true)
           return try collect(&reader)
         }
       }
@@ -533,7 +534,8 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     }
     let alone = try input.withUnsafeBytes { pending in
       var reader = RecordReader(
-        fd: nil, name: "input", pending: pending, line: 1, atStreamStart: true)
+        fd: nil, name: "input", maxRecordBytes: 1 << 20, pending: pending, line: 1,
+        atStreamStart: true)
       return try collect(&reader)
     }
     #expect(alone == expected)
@@ -548,7 +550,8 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     defer { bytes.deallocate() }
     bytes.copyBytes(from: input)
     var reader = RecordReader(
-      borrowing: UnsafeRawBufferPointer(bytes), name: "input", line: 1, atStreamStart: true)
+      borrowing: UnsafeRawBufferPointer(bytes), name: "input", maxRecordBytes: 1 << 20, line: 1,
+      atStreamStart: true)
     #expect(try collect(&reader) == expected)
     #expect(Array(bytes) == input, "the bytes are left as they were")
   }
@@ -556,7 +559,8 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
   @Test func countsLinesFromTheLineGiven() throws {
     let events = try Array("\n{\"a\":1}\n{\"b\":}\n".utf8).withUnsafeBytes { pending in
       var reader = RecordReader(
-        fd: nil, name: "input", pending: pending, line: 41, atStreamStart: false)
+        fd: nil, name: "input", maxRecordBytes: 1 << 20, pending: pending, line: 41,
+        atStreamStart: false)
       return try collect(&reader)
     }
     #expect(
@@ -582,7 +586,8 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
   func tellsWhetherItEndedBetweenTexts(_ text: String, _ between: Bool, _ skipping: Bool) throws {
     let state = try Array(text.utf8).withUnsafeBytes { pending in
       var reader = RecordReader(
-        fd: nil, name: "input", pending: pending, line: 1, atStreamStart: true)
+        fd: nil, name: "input", maxRecordBytes: 1 << 20, pending: pending, line: 1,
+        atStreamStart: true)
       _ = try collect(&reader)
       return (reader.endedBetweenTexts, reader.isSkipping)
     }

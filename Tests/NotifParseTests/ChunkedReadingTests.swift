@@ -99,7 +99,8 @@ private func goldenInputs() -> [[UInt8]] {
 /// malformed one.
 private func compactLines(_ input: [UInt8]) -> [UInt8] {
   input.withUnsafeBytes { bytes in
-    var reader = RecordReader(fd: nil, name: "input", pending: bytes, line: 1, atStreamStart: true)
+    var reader = RecordReader(
+      fd: nil, name: "input", maxRecordBytes: 1 << 20, pending: bytes, line: 1, atStreamStart: true)
     var out = ByteBuffer()
     while let event = try? reader.next(), event != .end {
       guard event == .record else { return input + [0x0A] }

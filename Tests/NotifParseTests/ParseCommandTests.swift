@@ -98,7 +98,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
     let configuration = try configure([])
     #expect(!configuration.check && !configuration.strict && !configuration.lint)
     #expect(configuration.format == .text)
-    #expect(configuration.maxRecordBytes == 1 << 20)
+    #expect(configuration.maxRecordBytes == CommandLineTool.defaultMaxRecordBytes)
     #expect(configuration.defaults.pushType == nil)
     #expect(configuration.defaults.app == nil)
     #expect(configuration.defaults.now == Timestamp(seconds: 42))

@@ -77,6 +77,23 @@ import Testing
     #expect(result["created_at"] == #""2026-11-22T09:00:00Z""#)
   }
 
+  /// The map from decoded bytes to the file is a run, not a byte, a place: the JSON inside a
+  /// 16 MB SNS message took 128 MB a level (an offset a byte); a long body with no escape is one
+  /// run. Each escape starts a run, and the plain bytes after it another.
+  @Test func theMapOfAnEmbeddedTextIsAPlaceARun() {
+    let body = String(repeating: "x", count: 1 << 20)
+    let text = #"{"APNS":"{\"aps\":{\"alert\":\"\#(body)\",\"badge\":\"x\"}}"}"#
+    var normalizer = APNsNormalizer(
+      defaults: InputDefaults(app: nil, pushType: nil, now: Timestamp(seconds: 0)))
+    let result = normalize(text, with: &normalizer)
+    #expect(
+      result.findings.first { $0.code == "BadBadge" }?.offset
+        == offset(of: #"\"badge\":|\"x\""#, in: text))
+    // 10 escaped quotes, and 11 plain runs around them: `{`, `aps`, `:{`, `alert`, `:`, the
+    // body, `,`, `badge`, `:`, `x`, `}}`.
+    #expect(normalizer.embedded.existing(0)?.runCount == 21)
+  }
+
   @Test func brokenJSONInsideAStringIsPlacedToo() {
     let text = #"{"GCM":"{\"data\":{\"a\":}}"}"#
     let result = normalized(text)

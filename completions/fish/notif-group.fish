@@ -6,7 +6,7 @@ complete -c notif-group -l format -x -a 'text github json' -d 'How to write diag
 complete -c notif-group -s j -l jobs -x -d 'Threads that group a large file'
 complete -c notif-group -l last-seen -x -d 'Count as new only records created after this time'
 complete -c notif-group -l limit -x -d 'Keep at most this many items per group'
-complete -c notif-group -l max-record-bytes -x -d 'Longest JSON text accepted (suffix k, m or g)'
+complete -c notif-group -l max-record-bytes -x -d 'Longest JSON text accepted (default 64m; suffix k, m or g)'
 complete -c notif-group -l merge -d 'Read group objects and merge those of the same group'
 complete -c notif-group -l no-items -d 'Write only counts and the leading record'
 complete -c notif-group -l order -x -a 'feed chat' -d 'Order of the items'

@@ -15,7 +15,7 @@ complete -c notif-mark -l before -x -d 'Records created strictly before this tim
 complete -c notif-mark -s n -l dry-run -d 'Write what would change; change nothing'
 complete -c notif-mark -l archive -r -F -d 'Append every deleted record to this file'
 complete -c notif-mark -l format -x -a 'text github json' -d 'How to write diagnostics'
-complete -c notif-mark -l max-record-bytes -x -d 'A longer line is not a record (suffix k, m or g)'
+complete -c notif-mark -l max-record-bytes -x -d 'Longest JSON text accepted (default 64m; suffix k, m or g)'
 complete -c notif-mark -l quarantine -r -F -d 'Move lines that are not records to this file'
 complete -c notif-mark -l now -x -d 'The time to set (RFC 3339 or @epoch)'
 complete -c notif-mark -l store -r -F -d 'Change this store file in place, under its lock'

@@ -7,6 +7,7 @@ complete -c notif-summarize -l locale -x -a 'ar cy de en es fr it ja ko nl pl pt
 complete -c notif-summarize -l profile -x -a 'ios12 ios15' -d 'Which iOS rules to follow'
 complete -c notif-summarize -l hidden-previews -d 'Write the hidden-previews placeholder as the summary too'
 complete -c notif-summarize -l max-args -x -d 'List at most this many summary arguments'
+complete -c notif-summarize -l max-record-bytes -x -d 'Longest JSON text accepted (default 64m; suffix k, m or g)'
 complete -c notif-summarize -l format -x -a 'text github json' -d 'How to write diagnostics'
 complete -c notif-summarize -s h -l help -d 'Show help and exit'
 complete -c notif-summarize -l version -d 'Show version and exit'
