@@ -50,6 +50,13 @@ public struct SweepDriver: ~Copyable {
   public let options: SweepOptions
   /// The exit status so far.
   public private(set) var status = ExitStatus.success
+  /// What the passes did with the lines, for the report at the end (`SweepOptions.report`):
+  /// the tool counts into it.
+  public var tally = SweepTally()
+  /// When the run started, on the monotonic clock.
+  private let started: Double
+  /// Whether the passes ran to their end: there is something to report.
+  private var ran = false
   private let monotonicClock: () -> Double
   private let pid: Int32
   private var stdout: OutputWriter
@@ -80,6 +87,7 @@ public struct SweepDriver: ~Copyable {
   ) {
     self.options = options
     monotonicClock = environment.monotonicClock
+    started = environment.monotonicClock()
     pid = environment.pid
     self.stdout = stdout
     self.stderr = stderr
@@ -119,7 +127,19 @@ public struct SweepDriver: ~Copyable {
       return .failure
     }
     progressLine.clear(now: monotonicClock, &stderr)
+    if options.report && ran { writeReport() }
     return status
+  }
+
+  /// Writes the one line that says what the sweep did: `PROG: STORE: kept 1204, removed 37
+  /// (30 expired, 7 collapsed), archived 37, in 0.21 s` (without the store as a filter).
+  private mutating func writeReport() {
+    let text = tally.text(
+      archived: options.archive != nil,
+      seconds: monotonicClock() - started, dryRun: options.dryRun)
+    let place = options.store.map { Diagnostic.visible($0) + ": " } ?? ""
+    try? stderr.write("\(progressLine.program): \(place)\(text)\n")
+    try? stderr.flush()
   }
 
   private mutating func runStream<Passes: SweepPasses & ~Copyable>(_ passes: inout Passes)
@@ -135,6 +155,7 @@ public struct SweepDriver: ~Copyable {
     try stdout.flush()
     try archive?.sync()
     try quarantine?.sync()
+    ran = true
   }
 
   /// In place: under the store's lock (released when `session` drops, on every path), after
@@ -161,6 +182,7 @@ public struct SweepDriver: ~Copyable {
       destination = .dryRun
       try passes.sweep(inputs, &self)
       try stdout.flush()
+      ran = true
       return
     }
     rewrite = StoreRewrite(
@@ -170,6 +192,7 @@ public struct SweepDriver: ~Copyable {
     do throws(SystemError) {
       try passes.sweep(inputs, &self)
       if destination == .store { try rewrite?.commit() }
+      ran = true
     } catch {
       rewrite?.abandon()
       reportTakenIn(store)

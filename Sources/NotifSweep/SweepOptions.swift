@@ -27,6 +27,9 @@ public struct SweepOptions: Sendable, Equatable {
   public var wait: Double = 0
   /// Whether to show progress on standard error.
   public var progress = false
+  /// Whether to end with one line on standard error that says what the sweep did
+  /// (`SweepTally`): with `--verbose`, or when standard error is a terminal; never from cron.
+  public var report = false
   /// `--format text|github|json`: the form of the diagnostics.
   public var format = DiagnosticFormat.text
   /// `--max-record-bytes SIZE`: a longer line is not a record (`RecordTooLarge`), kept as it
@@ -46,7 +49,7 @@ public struct SweepOptions: Sendable, Equatable {
   /// The options `init` reads, for the tool's list of options.
   public static let specs: [OptionSpec] = [
     .flag("dry-run", "n"), .value("archive"), .value("quarantine"), .value("store"),
-    .flag("missing-ok"), .value("wait"), .flag("progress"), .flag("no-progress"),
+    .flag("missing-ok"), .value("wait"), .flag("progress"), .flag("no-progress"), .flag("verbose"),
     .value("format"), .value("max-record-bytes"),
   ]
 
@@ -62,6 +65,8 @@ public struct SweepOptions: Sendable, Equatable {
     "      --wait seconds        with --store: wait this long for the lock (default 0)",
     "      --progress            show progress on standard error (default: when a terminal)",
     "      --no-progress         do not show progress",
+    "      --verbose             end with what was kept, removed and moved, and the time",
+    "                            (default: when standard error is a terminal)",
   ].joined(separator: "\n")
 
   /// No options: a dry filter of standard input.
@@ -97,6 +102,7 @@ public struct SweepOptions: Sendable, Equatable {
     wait = try Self.parseWait(scanned.last("wait"), store: store)
     let last = scanned.options.last { $0.name == "progress" || $0.name == "no-progress" }
     progress = last.map { $0.name == "progress" } ?? stderrIsTerminal
+    report = scanned.has("verbose") || stderrIsTerminal
     if store != nil && !scanned.operands.isEmpty {
       throw UsageError("--store \(storeVerb) one file in place: give no file operands with it")
     }

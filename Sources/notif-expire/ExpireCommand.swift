@@ -9,7 +9,7 @@ struct ExpireCommand: ToolCommand {
   static let usage =
     "usage: notif-expire -p policy [-nh] [--archive file] [--format text|github|json]\n"
     + "                    [--max-record-bytes size] [--now time] [--[no-]progress]\n"
-    + "                    [--quarantine file]\n"
+    + "                    [--verbose] [--quarantine file]\n"
     + "                    [--store file [--missing-ok] [--wait seconds] | file ...]\n"
 
   static let help =

@@ -424,6 +424,7 @@ struct ExpireRun: ~Copyable, SweepPasses {
       records += 1
       let message = configuration.sweep.tooLongMessage
       if driver.quarantining {
+        driver.tally.quarantined += 1
         driver.report(
           Diagnostic(
             .warning, "RecordTooLarge", message + driver.quarantineNote, file: part.fileName,
@@ -434,6 +435,7 @@ struct ExpireRun: ~Copyable, SweepPasses {
         longEntry = QuarantineEntry.Streamed(
           number: part.line, code: "RecordTooLarge", reason: message, into: &longEntryBytes)
       } else {
+        driver.tally.kept += 1
         driver.raiseStatus(to: .rejected)
         driver.report(
           Diagnostic(
@@ -487,6 +489,7 @@ struct ExpireRun: ~Copyable, SweepPasses {
     }
     records += batch.lineCount
     bytesDone += Int64(batch.fileBytes)
+    driver.tally.add(batch.tally)
     var keptFrom = 0
     if driver.awaitsFirstChange, let first = batch.firstRemoval {
       try driver.copyPrefix(byteOrderMark..<max(byteOrderMark, batch.fileOffset + Int64(first)))

@@ -51,6 +51,8 @@ final class SweepBatch: @unchecked Sendable {
   var quarantined = ByteBuffer(capacity: 0)
   var findings: [(line: Int, finding: LineFinding)] = []
   var removed = 0
+  /// What the sweep did with the batch's lines, for the report (`SweepTally`).
+  var tally = SweepTally()
   /// The offset in `bytes` of the first removed line.
   var firstRemoval: Int?
 
@@ -76,6 +78,7 @@ final class SweepBatch: @unchecked Sendable {
     quarantined.removeAll()
     findings.removeAll(keepingCapacity: true)
     removed = 0
+    tally = SweepTally()
     firstRemoval = nil
     byteOrderMark = 0
     collapseMarks.removeAll(keepingCapacity: true)
@@ -241,12 +244,16 @@ final class SweepBatch: @unchecked Sendable {
         }
         finding?.severity = .warning
         finding?.message = reason + quarantineNote
+        tally.quarantined += 1
       } else if case .remove(let reason) = verdict {
         if firstRemoval == nil { firstRemoval = start }
         if runStart < start { keptRuns.append(runStart..<start) }
         runStart = stop + 1
         removed += 1
+        tally.remove(for: reason)
         if archiving { decider.writeArchiveEntry(of: line, reason: reason, into: &gone) }
+      } else {
+        tally.kept += 1
       }
       if let finding { findings.append((firstLine + index, finding)) }
       start = stop + 1

@@ -11,7 +11,7 @@ struct MarkCommand: ToolCommand {
     + "                  [--ids-from file] [--app bundle-id] [--thread id]\n"
     + "                  [--category name] [--before time] [--archive file]\n"
     + "                  [--format text|github|json] [--max-record-bytes size]\n"
-    + "                  [--now time] [--[no-]progress] [--quarantine file]\n"
+    + "                  [--now time] [--[no-]progress] [--verbose] [--quarantine file]\n"
     + "                  [--store file [--missing-ok] [--wait seconds] | file ...]\n"
 
   static let help =

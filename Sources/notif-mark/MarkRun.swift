@@ -131,6 +131,7 @@ struct MarkRun: ~Copyable, SweepPasses {
         let quarantine = report(
           "RecordTooLarge", configuration.sweep.tooLongMessage, column: 1, reader.lineNumber,
           name, &driver)
+        if quarantine { driver.tally.quarantined += 1 } else { driver.tally.kept += 1 }
         if pending && !quarantine {
           while try reader.nextPart() != nil {}
           prefixEnd = reader.bytesRead
@@ -148,6 +149,14 @@ struct MarkRun: ~Copyable, SweepPasses {
         continue
       }
       let verdict = decide(line, reader.lineNumber, name, &driver)
+      switch verdict {
+      case .unchanged: driver.tally.kept += 1
+      case .edited:
+        driver.tally.kept += 1
+        driver.tally.changed += 1
+      case .deleted: driver.tally.remove(for: .deleted)
+      case .quarantined: driver.tally.quarantined += 1
+      }
       if pending {
         if verdict == .unchanged {
           prefixEnd = reader.bytesRead

@@ -13,5 +13,6 @@ complete -c notif-expire -l missing-ok -d 'With --store, a missing store is noth
 complete -c notif-expire -l wait -x -d 'With --store, seconds to wait for the lock'
 complete -c notif-expire -l progress -d 'Show progress on standard error'
 complete -c notif-expire -l no-progress -d 'Do not show progress'
+complete -c notif-expire -l verbose -d 'End with what was kept, removed and moved, and the time'
 complete -c notif-expire -s h -l help -d 'Show help and exit'
 complete -c notif-expire -l version -d 'Show version and exit'

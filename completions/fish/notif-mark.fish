@@ -23,5 +23,6 @@ complete -c notif-mark -l missing-ok -d 'With --store, a missing store is nothin
 complete -c notif-mark -l wait -x -d 'With --store, seconds to wait for the lock'
 complete -c notif-mark -l progress -d 'Show progress on standard error'
 complete -c notif-mark -l no-progress -d 'Do not show progress'
+complete -c notif-mark -l verbose -d 'End with what was kept, removed and moved, and the time'
 complete -c notif-mark -s h -l help -d 'Show help and exit'
 complete -c notif-mark -l version -d 'Show version and exit'
