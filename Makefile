@@ -1,6 +1,7 @@
 # notif: build, test, check, benchmark and install the notif-* filters.
-# `make check` runs what CI runs. Every target works from a fresh clone with the Swift
-# toolchain; `make check-deps` installs the Debian packages the checks use.
+# `make test` is the suite to run after every change; `make check` runs what CI runs: the whole
+# suite once, then the rest. Every target works from a fresh clone with the Swift toolchain;
+# `make check-deps` installs the Debian packages (and Python ones) the checks use.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -30,8 +31,17 @@ build:
 release:
 	swift build -c release --static-swift-stdlib
 
+# The suite to run after every change: every test but the slow ones (SlowTests in
+# Tests/TestSupport: the inbox soak, sweeps killed at many points, every CLDR locale against
+# Babel; ten seconds to a minute each), which the output lists as skipped. `make check` runs the
+# whole suite, once: its `test` step runs the slow tests too, and so does `make test` in CI (CI
+# set), where skipping them is refused.
+SLOW_TESTS ?= $(if $(CI),run,skip)
+
 test:
-	swift test
+	NOTIF_SLOW_TESTS=$(SLOW_TESTS) swift test
+	@if [ '$(SLOW_TESTS)' = skip ]; then \
+		echo 'make test: slow tests skipped (marked "slow" above); make check runs them too'; fi
 
 # The main job on the bundled examples: records, a --check report (which finds the broken
 # example on purpose, so its exit status 1 is expected here), then the inbox grouped as
@@ -110,6 +120,10 @@ browser-test: release
 screenshot: demo
 	scripts/screenshot-page.py .build/demo/notifications.html docs/notif-show.png
 
+# What CI runs (.ci/run): the whole test suite once (`make test` with the slow tests), the
+# lints, the release binaries against the golden cases, in Chromium and split across processes,
+# a short fuzz and the instruction-count guard.
+check: SLOW_TESTS = run
 check: build test format-lint man-lint completions-check width-check golden-release \
 	browser-test scale-test fuzz-short
 	bench/callgrind.sh --check-baseline

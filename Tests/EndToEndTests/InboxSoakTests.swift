@@ -5,7 +5,8 @@ import Testing
 /// An inbox fed for days, tested against the built binaries: records appended while sweeps run
 /// (some killed), by `flock(1)` as the README says, by `notif-parse --store`, and by a plain
 /// `>>` that skips the lock; at the end every record is in exactly one of store and archive.
-@Suite(.serialized) struct InboxSoakTests {
+/// Slow (a minute or more on two cores): `make check` runs it, `make test` skips it.
+@Suite(.serialized, .slow) struct InboxSoakTests {
   typealias Safety = SweepSafetyTests
 
   /// A short record, spread over ten days before `now` so that the policy's 5-day default
