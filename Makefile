@@ -9,11 +9,17 @@ BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man
 BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
-# fish looks for completions in its own vendor folder (and under PREFIX only when XDG_DATA_DIRS
-# names PREFIX/share), so they go where fish's pkg-config file says, else under PREFIX.
-# `make install FISHDIR=...` overrides it.
+# Everything goes under PREFIX, fish's completions too: fish reads them there for
+# PREFIX=$HOME/.local (its user data folder) and for a PREFIX whose share/ XDG_DATA_DIRS names.
+# fish's own vendor folder (its pkg-config file says where) only when PREFIX is fish's own
+# prefix; `make install FISHDIR=...` puts them anywhere else.
+FISH_PREFIX := $(shell pkg-config --variable prefix fish 2>/dev/null)
 FISH_VENDOR := $(shell pkg-config --variable completionsdir fish 2>/dev/null)
-FISHDIR = $(DESTDIR)$(or $(FISH_VENDOR),$(PREFIX)/share/fish/vendor_completions.d)
+FISH_OWN = $(and $(FISH_VENDOR),$(filter $(FISH_PREFIX),$(PREFIX)),$(FISH_VENDOR))
+FISHDIR = $(DESTDIR)$(or $(FISH_OWN),$(PREFIX)/share/fish/vendor_completions.d)
+# The binaries are installed stripped (half their size); a packager who strips later, keeping
+# the symbols apart, sets INSTALL_PROGRAM='install -m 755'.
+INSTALL_PROGRAM ?= install -s -m 755
 
 TOOLS = $(notdir $(wildcard Sources/notif-*))
 DEBUG = .build/debug
@@ -21,8 +27,8 @@ RELEASE = .build/release
 NOW = 2026-11-22T09:00:00Z
 
 .PHONY: all build release test demo check format format-lint man-lint completions-check \
-	width-check golden golden-release browser-test screenshot scale-test check-deps bench fuzz \
-	fuzz-short install uninstall clean
+	width-check golden golden-release browser-test screenshot scale-test install-test check-deps \
+	bench fuzz fuzz-short install uninstall clean
 
 all: build
 
@@ -129,11 +135,11 @@ screenshot: demo
 	scripts/screenshot-page.py .build/demo/notifications.html docs/notif-show.png
 
 # What CI runs (.ci/run): the whole test suite once (`make test` with the slow tests), the
-# lints, the release binaries against the golden cases, in Chromium and split across processes,
-# a short fuzz and the instruction-count guard.
+# lints, the release binaries against the golden cases, in Chromium, split across processes and
+# installed by a user, a short fuzz and the instruction-count guard.
 check: SLOW_TESTS = run
 check: build test format-lint man-lint completions-check width-check golden-release \
-	browser-test scale-test fuzz-short
+	browser-test scale-test install-test fuzz-short
 	bench/callgrind.sh --check-baseline
 
 # The README's "Running at scale": the GNU parallel recipes and the Spark example (local mode)
@@ -142,11 +148,18 @@ check: build test format-lint man-lint completions-check width-check golden-rele
 scale-test: release
 	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) scripts/test-scale.sh
 
+# `make install` as a user who is not root, into that user's ~/.local, with the release binaries
+# built here (scripts/test-install.sh): everything under PREFIX, stripped, running, its man
+# pages rendering, and `make uninstall` removing all of it.
+install-test: release
+	scripts/test-install.sh
+
 # pyspark 4 needs Java 17. Where pip refuses the system's Python (PEP 668), it is told not to.
 check-deps:
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq mandoc shellcheck zsh fish valgrind time \
-		unicode-data chromium chromium-driver parallel openjdk-17-jre-headless >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq mandoc man-db binutils shellcheck \
+		zsh fish valgrind time unicode-data chromium chromium-driver parallel \
+		openjdk-17-jre-headless >/dev/null
 	# selenium for the browser tests (Tests/Browser/), pyspark for the Spark checks (make scale-test)
 	python3 -m pip install -q selenium 'pyspark>=4,<5' 2>/dev/null \
 		|| python3 -m pip install -q --break-system-packages selenium 'pyspark>=4,<5'
@@ -169,7 +182,7 @@ fuzz-short:
 install: release
 	install -d $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man7 $(BASHDIR) $(ZSHDIR) $(FISHDIR)
 	for tool in $(TOOLS); do \
-		install -m 755 $(RELEASE)/$$tool $(BINDIR)/$$tool; \
+		$(INSTALL_PROGRAM) $(RELEASE)/$$tool $(BINDIR)/$$tool; \
 		install -m 644 man/$$tool.1 $(MANDIR)/man1/$$tool.1; \
 		install -m 644 completions/bash/$$tool $(BASHDIR)/$$tool; \
 		install -m 644 completions/zsh/_$$tool $(ZSHDIR)/_$$tool; \
