@@ -27,8 +27,8 @@ RELEASE = .build/release
 NOW = 2026-11-22T09:00:00Z
 
 .PHONY: all build release test demo check format format-lint man-lint completions-check \
-	width-check golden golden-release browser-test screenshot scale-test install-test check-deps \
-	bench fuzz fuzz-short install uninstall clean
+	width-check golden golden-release browser-test screenshot scale-test install-test hook-test \
+	check-deps bench fuzz fuzz-short install uninstall clean
 
 all: build
 
@@ -135,11 +135,11 @@ screenshot: demo
 	scripts/screenshot-page.py .build/demo/notifications.html docs/notif-show.png
 
 # What CI runs (.ci/run): the whole test suite once (`make test` with the slow tests), the
-# lints, the release binaries against the golden cases, in Chromium, split across processes and
-# installed by a user, a short fuzz and the instruction-count guard.
+# lints, the release binaries against the golden cases, in Chromium, split across processes,
+# installed by a user and run by pre-commit, a short fuzz and the instruction-count guard.
 check: SLOW_TESTS = run
 check: build test format-lint man-lint completions-check width-check golden-release \
-	browser-test scale-test install-test fuzz-short
+	browser-test scale-test install-test hook-test fuzz-short
 	bench/callgrind.sh --check-baseline
 
 # The README's "Running at scale": the GNU parallel recipes and the Spark example (local mode)
@@ -154,15 +154,22 @@ scale-test: release
 install-test: release
 	scripts/test-install.sh
 
+# The pre-commit hook of .pre-commit-hooks.yaml through `pre-commit try-repo`, the README's four
+# lines that use it and its GitHub workflow's gate step, on the payload examples
+# (scripts/test-pre-commit-hook.sh). pre-commit builds the package itself, twice: 2 to 4 minutes.
+hook-test: release
+	scripts/test-pre-commit-hook.sh
+
 # pyspark 4 needs Java 17. Where pip refuses the system's Python (PEP 668), it is told not to.
 check-deps:
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq mandoc man-db binutils shellcheck \
 		zsh fish valgrind time unicode-data chromium chromium-driver parallel \
 		openjdk-17-jre-headless >/dev/null
-	# selenium for the browser tests (Tests/Browser/), pyspark for the Spark checks (make scale-test)
-	python3 -m pip install -q selenium 'pyspark>=4,<5' 2>/dev/null \
-		|| python3 -m pip install -q --break-system-packages selenium 'pyspark>=4,<5'
+	# selenium for the browser tests (Tests/Browser/), pyspark for the Spark checks (make
+	# scale-test), pre-commit for the hook's (make hook-test)
+	python3 -m pip install -q selenium 'pyspark>=4,<5' pre-commit 2>/dev/null \
+		|| python3 -m pip install -q --break-system-packages selenium 'pyspark>=4,<5' pre-commit
 
 bench: release
 	bench/parse.sh
