@@ -47,19 +47,20 @@ git_quiet -C "$notif" add -A
 git_quiet -C "$notif" commit -q --allow-empty -m "notif's working tree"
 rev=$(git -C "$notif" rev-parse HEAD)
 
-# The payload examples, and the two that are broken on purpose, with their diagnostics.
+# The payload examples, and the two that are broken on purpose, with their diagnostics: where
+# and which (the golden cases check the wording).
 good=(examples/chat.apns examples/new.apns examples/fixtures/* examples/envelope.json
   examples/fcm-message.json examples/sns-message.json examples/payloads.ndjson
   examples/pushes.ndjson)
-broken_apns="fixtures/push/broken.apns:6:29: error: trailing comma before '}' [InvalidJSON]"
-broken_sns="fixtures/push/sns-bad-badge.json:3:90: error: 'badge' must be a whole number 0 or more, not '\"3\"' [BadBadge]"
+broken_apns='fixtures/push/broken\.apns:6:29: error: .* \[InvalidJSON\]$'
+broken_sns='fixtures/push/sns-bad-badge\.json:3:90: error: .* \[BadBadge\]$'
 mkdir -p "$project/fixtures/push"
 cp "${good[@]}" "$project/fixtures/push/"
 git_quiet -C "$project" init
 git_quiet -C "$project" add .
 
-# Runs pre-commit in the project: $1 is the status it must exit with, $2 what its output must
-# contain, $3 what this is; the rest is pre-commit's arguments.
+# Runs pre-commit in the project: $1 is the status it must exit with, $2 a line its output must
+# have (an extended regular expression), $3 what this is; the rest is pre-commit's arguments.
 expect() {
   local status=$1 wanted=$2 what=$3 got=0
   shift 3
@@ -67,7 +68,7 @@ expect() {
   if [[ $got != "$status" ]]; then
     fail "$what: pre-commit exits $got, not $status"
     cat "$scratch/out" >&2
-  elif ! grep -qF -- "$wanted" "$scratch/out"; then
+  elif ! grep -qE -- "$wanted" "$scratch/out"; then
     fail "$what: pre-commit does not print: $wanted"
     cat "$scratch/out" >&2
   else
@@ -83,7 +84,7 @@ cp examples/broken.apns "$project/fixtures/push/"
 git_quiet -C "$project" add .
 expect 1 "$broken_apns" "try-repo, broken.apns among the examples" \
   try-repo "$notif" notif-parse-check --ref "$rev" --all-files
-others=$(grep -E ': (error|warning): ' "$scratch/out" | grep -vF -- "$broken_apns" || true)
+others=$(grep -E ': (error|warning): ' "$scratch/out" | grep -vE -- "$broken_apns" || true)
 [[ -z $others ]] || fail "try-repo: diagnostics for the good examples: $others"
 apns=$(find "$project" -name '*.apns' | wc -l)
 grep -qE "in $apns files: $((apns - 1)) accepted, 1 rejected" "$scratch/out" \
@@ -105,7 +106,7 @@ expect 0 "notif-parse --check" "README's lines, good payloads" run --all-files
 cp examples/broken.apns examples/sns-bad-badge.json "$project/fixtures/push/"
 git_quiet -C "$project" add .
 expect 1 "$broken_apns" "README's lines, with broken payloads" run --all-files
-grep -qF -- "$broken_sns" "$scratch/out" || fail "README's lines: no diagnostic for sns-bad-badge.json"
+grep -qE -- "$broken_sns" "$scratch/out" || fail "README's lines: no diagnostic for sns-bad-badge.json"
 
 # 3. The gate step of the GitHub workflow, as README.md shows it, with notif built in .notif/.
 workflow=examples/github-workflow.yml
@@ -119,8 +120,8 @@ ln -s "$repo" "$project/.notif"
 cp examples/broken.apns "$project/fixtures/push/"
 status=0
 (cd "$project" && bash -c "$step") >"$scratch/out" 2>"$scratch/err" || status=$?
-annotation="::error file=fixtures/push/broken.apns,line=6,col=29,title=InvalidJSON::trailing comma before '}'"
-if [[ $status != 1 ]] || ! grep -qxF "$annotation" "$scratch/out"; then
+annotation='^::error file=fixtures/push/broken\.apns,line=6,col=29,title=InvalidJSON::.'
+if [[ $status != 1 ]] || ! grep -qE "$annotation" "$scratch/out"; then
   fail "the workflow's step exits $status and writes:"
   cat "$scratch/out" "$scratch/err" >&2
 else
