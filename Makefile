@@ -17,8 +17,8 @@ FISH_PREFIX := $(shell pkg-config --variable prefix fish 2>/dev/null)
 FISH_VENDOR := $(shell pkg-config --variable completionsdir fish 2>/dev/null)
 FISH_OWN = $(and $(FISH_VENDOR),$(filter $(FISH_PREFIX),$(PREFIX)),$(FISH_VENDOR))
 FISHDIR = $(DESTDIR)$(or $(FISH_OWN),$(PREFIX)/share/fish/vendor_completions.d)
-# The binaries are installed stripped (half their size); a packager who strips later, keeping
-# the symbols apart, sets INSTALL_PROGRAM='install -m 755'.
+# The binaries are installed stripped (three fifths of their size); a packager who strips later,
+# keeping the symbols apart, sets INSTALL_PROGRAM='install -m 755'.
 INSTALL_PROGRAM ?= install -s -m 755
 
 TOOLS = $(notdir $(wildcard Sources/notif-*))
