@@ -1,6 +1,6 @@
 // Fuzz target `apns`: what notif-parse does with a file of push messages, as one of its worker
 // threads does it: `RecordReader` over the bytes, then `RecordProcessor` (the envelope, the
-// normalizer of every format: APNs, FCM, Web Push, SNS with the JSON inside its strings, Expo;
+// reader of every format: APNs, FCM, Web Push, SNS with the JSON inside its strings, Expo;
 // the registry check, `--lint`), with `--check`, `--lint`, `--app` and `--platform` set from the
 // input's last byte so that each combination is reached.
 //

@@ -150,7 +150,7 @@ enum PushFormat: Equatable {
   /// Whether the string at `index` is an Expo push token, `ExponentPushToken[...]` or
   /// `ExpoPushToken[...]`.
   static func isExpoToken(_ view: JSONView, _ index: Int) -> Bool {
-    APNsNormalizer.withText(view, index) { text in
+    MessageReader.withText(view, index) { text in
       for prefix: StaticString in ["ExponentPushToken[", "ExpoPushToken["] {
         let wanted = UnsafeRawBufferPointer(
           start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
@@ -168,7 +168,7 @@ enum PushFormat: Equatable {
 /// A JSON text inside a JSON string (Amazon SNS's platform values, its HTTP envelope's
 /// `Message`): the decoded bytes, a parser for them, and where each byte came from in the
 /// outermost text, so that diagnostics point into the file.
-// `@unchecked Sendable`: only the normalizer that holds the one reference to it writes to it
+// `@unchecked Sendable`: only the reader that holds the one reference to it writes to it
 // (`EmbeddedTexts.level` makes a new one for a copy that shares it).
 final class EmbeddedText: @unchecked Sendable {
   var parser = JSONParser()
@@ -222,10 +222,10 @@ final class EmbeddedText: @unchecked Sendable {
   }
 }
 
-/// The embedded texts of one normalizer, by depth: an SNS envelope's `Message` is depth 0, a
+/// The embedded texts of one reader, by depth: an SNS envelope's `Message` is depth 0, a
 /// platform's JSON inside it depth 1.
 ///
-/// A copy of a normalizer (one per worker thread) shares them until it first uses one; then it
+/// A copy of a reader (one per worker thread) shares them until it first uses one; then it
 /// makes its own, so that no two threads ever parse into the same buffers.
 struct EmbeddedTexts: Sendable {
   private var levels: [EmbeddedText] = []

@@ -31,13 +31,13 @@ struct Tally: Equatable {
 struct RecordProcessor {
   let configuration: ParseCommand.Configuration
   private let registry: CategoryRegistry?
-  private var normalizer: APNsNormalizer
+  private var messageReader: MessageReader
   private var lint: CopyLint?
 
   init(configuration: ParseCommand.Configuration, registry: CategoryRegistry?) {
     self.configuration = configuration
     self.registry = registry
-    normalizer = APNsNormalizer(defaults: configuration.defaults)
+    messageReader = MessageReader(defaults: configuration.defaults)
     lint = configuration.lint ? CopyLint(appName: configuration.appName) : nil
   }
 
@@ -73,31 +73,31 @@ struct RecordProcessor {
     let name = reader.name
     let line = reader.recordLine
     let findings = reader.withRecord { view in
-      normalizer.normalize(view, isCompact: isCompact)
-      var findings = normalizer.findings
-      guard !normalizer.rejected || configuration.check else { return findings }
-      if let registry, let category = normalizer.values.string(.category, in: view),
+      messageReader.read(view, isCompact: isCompact)
+      var findings = messageReader.findings
+      guard !messageReader.rejected || configuration.check else { return findings }
+      if let registry, let category = messageReader.values.string(.category, in: view),
         registry[category] == nil
       {
         findings.append(
           .warning(
             "UnknownCategory",
             "category '\(category)' is not in the registry: iOS shows no actions and no custom summary",
-            at: normalizer.offset(of: .category, in: view)))
+            at: messageReader.offset(of: .category, in: view)))
       }
       if lint != nil {
         // Optional chaining mutates the lint in place: a copy would duplicate its memory of
         // every event seen, once per record.
-        let values = normalizer.values
-        let normalizer = normalizer
+        let values = messageReader.values
+        let messageReader = messageReader
         findings +=
           lint?.check(values, view, file: name, line: line) { field in
-            normalizer.offset(of: field, in: view)
+            messageReader.offset(of: field, in: view)
           } ?? []
       }
       let rejected = findings.contains { $0.severity == .error || configuration.strict }
       if !rejected && !configuration.check {
-        normalizer.writeRecord(view, into: &out)
+        messageReader.writeRecord(view, into: &out)
       }
       return findings
     }

@@ -1,14 +1,13 @@
 import NotifJSON
 import NotifModel
 
-// Amazon SNS: a message published with MessageStructure json, whose platform keys hold each
-// platform's message as a JSON string, and the JSON body SNS posts to an HTTP subscriber
-// (notif-parse(1), "Amazon SNS"; the sources are cited in notif(5)). The JSON inside a string
-// is parsed on its own, and every position in it is carried back to the file.
-
-extension APNsNormalizer {
+/// Reads Amazon SNS messages (notif-rules(7), "Amazon SNS"): a message published with
+/// MessageStructure json, whose platform keys hold each platform's message as a JSON string,
+/// and the JSON body SNS posts to an HTTP subscriber. The JSON inside a string is parsed on its
+/// own, and every position in it is carried back to the file.
+enum SNSReader: FormatReader {
   /// The platform keys each `--platform` reads, most wanted first.
-  static func snsPlatformKeys(_ platform: Platform) -> [String] {
+  static func platformKeys(_ platform: Platform) -> [String] {
     switch platform {
     case .ios:
       return ["APNS", "APNS_SANDBOX", "APNS_VOIP", "APNS_VOIP_SANDBOX", "MACOS", "MACOS_SANDBOX"]
@@ -18,31 +17,31 @@ extension APNsNormalizer {
   }
 
   /// The order in which a platform's message stands in for one `--platform` does not find.
-  static let snsFallbackKeys = [
+  static let fallbackKeys = [
     "APNS", "APNS_SANDBOX", "APNS_VOIP", "APNS_VOIP_SANDBOX", "MACOS", "MACOS_SANDBOX", "GCM",
     "FCM", "ADM", "BAIDU",
   ]
 
   /// A `MessageStructure: json` message at `root` of `view`; `depth` is the depth of the
   /// embedded texts its platform strings are read into.
-  mutating func readSNSMessage(_ view: JSONView, _ root: Int, depth: Int) {
+  static func readMessage(_ view: JSONView, _ root: Int, depth: Int, into m: inout MessageReader) {
     var platforms: [(name: String, value: Int)] = []
     var defaultText: Int?
     view.forEachMember(of: root) { key, value in
       guard let name = PushFormat.snsPlatforms.find(view, key) else {
-        findings.append(
+        m.findings.append(
           .warning(
             "SNSUnknownPlatform",
             "unknown platform \(Self.quoted(view.string(key))): SNS sends nothing for it",
-            at: offset(view, key)))
+            at: m.offset(view, key)))
         return
       }
       guard view.kind(value) == .string else {
-        findings.append(
+        m.findings.append(
           .error(
             "SNSBadPlatformValue",
             "\(Self.quoted(name)) must be a string\(name == "default" ? "" : " holding the platform's message as JSON"), not \(Self.kindName(view, value))",
-            at: offset(view, value)))
+            at: m.offset(view, value)))
         return
       }
       if name == "default" {
@@ -51,52 +50,52 @@ extension APNsNormalizer {
         platforms.append((name, value))
       }
     }
-    let wanted = Self.snsPlatformKeys(defaults.platform)
+    let wanted = Self.platformKeys(m.defaults.platform)
     var chosen = wanted.lazy.compactMap { name in platforms.first { $0.name == name } }.first
     if chosen == nil && defaultText == nil {
       chosen =
-        Self.snsFallbackKeys.lazy.compactMap { name in platforms.first { $0.name == name } }
+        Self.fallbackKeys.lazy.compactMap { name in platforms.first { $0.name == name } }
         .first
     }
     for platform in platforms where platform.name != "MPNS" && platform.name != "WNS" {
       // MPNS and WNS messages are XML; every other platform's is JSON, and is checked.
       let isChosen = platform.value == chosen?.value
-      withState(kept: isChosen) { normalizer in
-        normalizer.readEmbedded(view, platform.value, depth: depth, naming: platform.name) {
-          $0.readSNSPlatform(platform.name, $1)
+      m.withState(kept: isChosen) { reader in
+        readEmbedded(view, platform.value, depth: depth, naming: platform.name, into: &reader) {
+          readPlatform(platform.name, $1, into: &$0)
         }
       }
     }
     if chosen == nil, let defaultText {
-      values[.body] = .input(defaultText)
+      m.values[.body] = .input(defaultText)
     }
   }
 
   /// One platform's message, parsed from its string.
-  private mutating func readSNSPlatform(_ name: String, _ view: JSONView) {
-    guard checkObject(view, 0, name) else { return }
+  private static func readPlatform(_ name: String, _ view: JSONView, into m: inout MessageReader) {
+    guard m.checkObject(view, 0, name) else { return }
     switch name {
     case "APNS", "APNS_SANDBOX", "MACOS", "MACOS_SANDBOX", "APNS_VOIP", "APNS_VOIP_SANDBOX":
-      if name.hasPrefix("APNS_VOIP") && headers.pushType == nil { headers.pushType = "voip" }
-      readAPNs(
-        view, payload: 0, payloadSize: compactSize(view, 0),
-        mdm: view.member(0, "mdm") != nil)
+      if name.hasPrefix("APNS_VOIP") && m.headers.pushType == nil { m.headers.pushType = "voip" }
+      APNsReader.read(
+        view, payload: 0, payloadSize: m.compactSize(view, 0),
+        mdm: view.member(0, "mdm") != nil, into: &m)
     case "GCM", "FCM":
       // FCM HTTP v1 as SNS takes it (`{"fcmV1Message": {"message": ...}}`), or the legacy
       // shape; SNS supplies the target either way.
       if let wrapper = view.member(0, "fcmV1Message") {
-        if checkObject(view, wrapper, "fcmV1Message"),
+        if m.checkObject(view, wrapper, "fcmV1Message"),
           let message = view.member(wrapper, "message")
         {
-          readFCM(view, message: message, root: wrapper, requiresTarget: false)
+          FCMReader.read(view, message: message, root: wrapper, requiresTarget: false, into: &m)
         } else if view.kind(wrapper) == .object {
-          findings.append(
-            .error("BadType", "'fcmV1Message' needs a 'message'", at: offset(view, wrapper)))
+          m.findings.append(
+            .error("BadType", "'fcmV1Message' needs a 'message'", at: m.offset(view, wrapper)))
         }
       } else if case .fcm(let message) = PushFormat.detect(view, 0), message != 0 {
-        readFCM(view, message: message, root: 0, requiresTarget: false)
+        FCMReader.read(view, message: message, root: 0, requiresTarget: false, into: &m)
       } else {
-        readFCMLegacy(view, 0)
+        FCMLegacyReader.read(view, 0, into: &m)
       }
     default:
       break  // ADM and Baidu: JSON, checked as JSON
@@ -116,7 +115,7 @@ extension APNsNormalizer {
 
   /// The JSON body of an HTTP notification from SNS: `Message` is the text published, plain
   /// or a JSON text (a `MessageStructure: json` message, or one platform's message).
-  mutating func readSNSEnvelope(_ view: JSONView, _ root: Int) {
+  static func readEnvelope(_ view: JSONView, _ root: Int, into m: inout MessageReader) {
     var members: (type: Int?, id: Int?, topic: Int?, subject: Int?, message: Int?, time: Int?) =
       (nil, nil, nil, nil, nil, nil)
     view.forEachMember(of: root) { key, value in
@@ -129,119 +128,116 @@ extension APNsNormalizer {
       case .timestamp: members.time = value
       case .known: break
       case nil:
-        findings.append(
+        m.findings.append(
           .warning(
             "SNSUnknownKey",
             "unknown key \(Self.quoted(view.string(key))) in an SNS notification",
-            at: offset(view, key)))
+            at: m.offset(view, key)))
       }
     }
     // The message first: what it holds is read from another text, whose fields are copied
     // once it is read; the envelope's own fields come after.
     if let message = members.message {
       if view.kind(message) != .string {
-        findings.append(
+        m.findings.append(
           .error(
             "SNSBadEnvelope", "'Message' must be a string, not \(Self.kindName(view, message))",
-            at: offset(view, message)))
+            at: m.offset(view, message)))
       } else if Self.withText(view, message, { Self.firstNonSpace($0) == UInt8(ascii: "{") }) {
-        readEmbedded(view, message, depth: 0, naming: "Message") { normalizer, inner in
+        readEmbedded(view, message, depth: 0, naming: "Message", into: &m) { reader, inner in
           switch PushFormat.detect(inner, 0) {
           case .snsMessage:
-            normalizer.readSNSMessage(inner, 0, depth: 1)
+            readMessage(inner, 0, depth: 1, into: &reader)
           case .fcm(let fcm):
-            normalizer.readFCM(inner, message: fcm, root: 0, requiresTarget: false)
+            FCMReader.read(inner, message: fcm, root: 0, requiresTarget: false, into: &reader)
           case .webPush:
-            normalizer.readWebPush(inner, 0)
+            WebPushReader.read(inner, 0, into: &reader)
           case .expo:
-            normalizer.readExpo(inner, 0)
+            ExpoReader.read(inner, 0, into: &reader)
           case .fcmLegacy:
-            normalizer.readFCMLegacy(inner, 0)
+            FCMLegacyReader.read(inner, 0, into: &reader)
           case .apns, .snsEnvelope:
-            normalizer.readAPNs(
-              inner, payload: 0, payloadSize: normalizer.compactSize(inner, 0),
-              mdm: inner.member(0, "mdm") != nil)
+            APNsReader.read(
+              inner, payload: 0, payloadSize: reader.compactSize(inner, 0),
+              mdm: inner.member(0, "mdm") != nil, into: &reader)
           }
         }
       } else {
-        values[.body] = .input(message)
+        m.values[.body] = .input(message)
       }
     } else {
-      findings.append(
-        .error("SNSBadEnvelope", "an SNS notification needs a 'Message'", at: offset(view, root)))
+      m.findings.append(
+        .error("SNSBadEnvelope", "an SNS notification needs a 'Message'", at: m.offset(view, root)))
     }
     if let type = members.type {
       if !(view.kind(type) == .string && view.keyEquals(type, "Notification")) {
-        findings.append(
+        m.findings.append(
           .error(
             "SNSNotANotification",
             "'Type' is \(Self.quotedValue(view, type)): only a Notification carries a message to show",
-            at: offset(view, type)))
+            at: m.offset(view, type)))
       }
     }
     if let id = members.id {
       if view.kind(id) == .string && view.tokens[id].end - view.tokens[id].start > 2 {
-        values[.id] = .input(id)
+        m.values[.id] = .input(id)
       } else {
-        findings.append(
-          .error("SNSBadEnvelope", "'MessageId' must be a string", at: offset(view, id)))
+        m.findings.append(
+          .error("SNSBadEnvelope", "'MessageId' must be a string", at: m.offset(view, id)))
       }
     } else {
-      findings.append(
-        .error("SNSBadEnvelope", "an SNS notification needs a 'MessageId'", at: offset(view, root)))
+      m.findings.append(
+        .error(
+          "SNSBadEnvelope", "an SNS notification needs a 'MessageId'", at: m.offset(view, root)))
     }
-    if let subject = members.subject, case .null = values[.title] {
-      string(view, subject, subject, into: .title)
+    if let subject = members.subject, case .null = m.values[.title] {
+      m.string(view, subject, subject, into: .title)
     }
     if let time = members.time {
       if let text = view.stringValue(time), let instant = try? Timestamp(rfc3339: text) {
-        headers.receivedAt = instant
+        m.headers.receivedAt = instant
       } else {
-        findings.append(
+        m.findings.append(
           .error(
             "SNSBadEnvelope",
             "'Timestamp' must be an RFC 3339 time such as 2026-11-22T09:00:00.000Z, not \(Self.quotedValue(view, time))",
-            at: offset(view, time)))
+            at: m.offset(view, time)))
       }
     }
     if let topic = members.topic, view.kind(topic) != .string {
-      findings.append(
-        .error("SNSBadEnvelope", "'TopicArn' must be a string", at: offset(view, topic)))
+      m.findings.append(
+        .error("SNSBadEnvelope", "'TopicArn' must be a string", at: m.offset(view, topic)))
     }
-  }
-
-  static func firstNonSpace(_ raw: UnsafeRawBufferPointer) -> UInt8? {
-    raw.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
   }
 
   /// Parses the JSON text inside the string at `index` of `view` (the outermost text at depth
   /// 0, else the embedded text of depth - 1) and reads it with `body`. Findings in it are
   /// placed in the outermost text, and the record fields it set are copied out of it, since
   /// its tape is gone once the next text is read.
-  mutating func readEmbedded(
-    _ view: JSONView, _ index: Int, depth: Int, naming name: String,
-    _ body: (inout APNsNormalizer, JSONView) -> Void
+  static func readEmbedded(
+    _ view: JSONView, _ index: Int, depth: Int, naming name: String, into m: inout MessageReader,
+    _ body: (inout MessageReader, JSONView) -> Void
   ) {
     guard depth < 2 else { return }  // an envelope, then a platform's message: no deeper
-    let text = embedded.level(depth)
-    text.decode(view, index, parent: depth > 0 ? embedded.existing(depth - 1) : nil)
-    let wasCompact = textIsCompact
-    textIsCompact = false
-    defer { textIsCompact = wasCompact }
-    let before = findings.count
-    let snapshot = values.values
+    let text = m.embedded.level(depth)
+    text.decode(view, index, parent: depth > 0 ? m.embedded.existing(depth - 1) : nil)
+    let wasCompact = m.textIsCompact
+    m.textIsCompact = false
+    defer { m.textIsCompact = wasCompact }
+    let before = m.findings.count
+    let snapshot = m.values.values
     text.bytes.withUnsafeBytes { bytes in
       let start = bytes.firstIndex { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 } ?? 0
       let trimmed = UnsafeRawBufferPointer(rebasing: bytes[start...])
       switch text.parser.parse(trimmed, isFinal: true) {
       case .failed(let error):
-        findings.append(
+        m.findings.append(
           Finding(
             severity: .error, code: error.code.rawValue,
             message: "in the JSON inside \(Self.quoted(name)): \(error.message)",
             offset: text.outerOffset(start + error.offset)))
       case .incomplete:
-        findings.append(
+        m.findings.append(
           .error(
             "InvalidJSON", "in the JSON inside \(Self.quoted(name)): unexpected end of input",
             at: text.outerOffset(bytes.count)))
@@ -251,30 +247,32 @@ extension APNsNormalizer {
           let after =
             trimmed[end...].firstIndex { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
             ?? end
-          findings.append(
+          m.findings.append(
             .error(
               "InvalidJSON", "in the JSON inside \(Self.quoted(name)): more text after the JSON",
               at: text.outerOffset(start + after)))
           return
         }
         text.parser.withView(over: trimmed) { inner in
-          body(&self, inner)
+          body(&m, inner)
           // Copy the fields set from this text, and place their values in the file.
           for field in RecordField.allCases {
-            guard case .input(let token) = values[field], snapshot[field.rawValue] != values[field]
+            guard case .input(let token) = m.values[field],
+              snapshot[field.rawValue] != m.values[field]
             else { continue }
-            fieldOffsets[field.rawValue] = text.outerOffset(start + Int(inner.tokens[token].start))
-            hasFieldOffsets = true
-            values.set(field, copying: token, of: inner)
+            m.fieldOffsets[field.rawValue] = text.outerOffset(
+              start + Int(inner.tokens[token].start))
+            m.hasFieldOffsets = true
+            m.values.set(field, copying: token, of: inner)
           }
         }
-        for k in before..<findings.count {
-          findings[k].offset = text.outerOffset(start + findings[k].offset)
+        for k in before..<m.findings.count {
+          m.findings[k].offset = text.outerOffset(start + m.findings[k].offset)
         }
       }
     }
     // Placed: set aside, so that a text around this one does not move them again.
-    placedFindings += findings[before...]
-    findings.removeSubrange(before...)
+    m.placedFindings += m.findings[before...]
+    m.findings.removeSubrange(before...)
   }
 }

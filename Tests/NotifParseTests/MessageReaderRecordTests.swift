@@ -6,7 +6,7 @@ import Testing
 
 private let allKeys = RecordField.allCases.map(\.key)
 
-@Suite struct APNsNormalizerRecordTests {
+@Suite struct MessageReaderRecordTests {
   @Test func fillsEveryFieldFromAnEnvelope() throws {
     let payload =
       #"{"aps":{"alert":{"title":"Hi","subtitle":"Sub","body":"There","title-loc-key":"TK","title-loc-args":["a"],"subtitle-loc-key":"SK","subtitle-loc-args":["b"],"loc-key":"LK","loc-args":["c","d"],"summary-arg":"Ann","summary-arg-count":2},"thread-id":"t1","category":"MSG","relevance-score":0.50,"interruption-level":"active","badge":3,"sound":{"name":"ping.caf","critical":1,"volume":0.8},"content-available":1,"mutable-content":1,"target-content-id":"w1"},"k":"v"}"#
@@ -187,7 +187,7 @@ private let allKeys = RecordField.allCases.map(\.key)
   @Test func theIdIsTheStableHashOfAppReceivedAtAndCompactPayload() {
     let result = normalize(
       #"{"app":"com.a","received_at":"2026-11-22T09:05:00Z","payload":{ "aps" : {"alert":"x"} }}"#)
-    let id = APNsNormalizer.stableID(
+    let id = MessageReader.stableID(
       app: "com.a", receivedAt: Timestamp(seconds: 1_795_338_300),
       payload: ByteBuffer(Array(#"{"aps":{"alert":"x"}}"#.utf8)))
     var hex = ByteBuffer()
@@ -252,7 +252,7 @@ private let allKeys = RecordField.allCases.map(\.key)
 
   @Test func copyingACompactTextGivesTheSameRecordAsWritingIt() {
     let text = #"{"aps":{"alert":{"title":"é","body":"b"},"badge":1},"n":[1.0,1e5]}"#
-    var normalizer = APNsNormalizer(
+    var normalizer = MessageReader(
       defaults: InputDefaults(app: "com.a", pushType: nil, now: Timestamp(seconds: 0)))
     let copied = normalize(text, with: &normalizer, isCompact: true)
     let written = normalize(text, with: &normalizer, isCompact: false)
@@ -261,12 +261,12 @@ private let allKeys = RecordField.allCases.map(\.key)
 
   @Test func aReusedNormalizerKeepsNothingFromTheLastText() {
     let defaults = InputDefaults(app: nil, pushType: nil, now: Timestamp(seconds: 0))
-    var reused = APNsNormalizer(defaults: defaults)
+    var reused = MessageReader(defaults: defaults)
     _ = normalize(
       #"{"app":"com.a","received_at":5,"headers":{"apns-id":"123e4567-e89b-12d3-a456-4266554400a0","apns-collapse-id":"c","apns-priority":5,"apns-push-type":"voip","apns-topic":"com.a.voip","apns-expiration":1700000000},"payload":{"aps":{"alert":{"title":"t","body":"b"},"badge":2,"sound":{"name":"s","critical":1},"content-available":1,"mutable-content":1,"event":"update"}}}"#,
       with: &reused)
     let second = #"{"aps":{"alert":"y"}}"#
-    var fresh = APNsNormalizer(defaults: defaults)
+    var fresh = MessageReader(defaults: defaults)
     #expect(normalize(second, with: &reused).line == normalize(second, with: &fresh).line)
     #expect(reused.findings == [])
   }

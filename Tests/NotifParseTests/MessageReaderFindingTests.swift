@@ -13,7 +13,7 @@ private func enveloped(_ headers: String) -> String {
   #"{"headers":{"# + headers + #"},"payload":{"aps":{"alert":"x"}}}"#
 }
 
-@Suite struct APNsNormalizerFindingTests {
+@Suite struct MessageReaderFindingTests {
   // MARK: - Errors
 
   static let errors: [FindingCase] = [
@@ -880,7 +880,7 @@ private func enveloped(_ headers: String) -> String {
   }
 
   @Test func rejectedIsTrueOnlyForErrors() {
-    var normalizer = APNsNormalizer(
+    var normalizer = MessageReader(
       defaults: InputDefaults(app: nil, pushType: nil, now: Timestamp(seconds: 0)))
     _ = normalize(#"{"foo":1}"#, with: &normalizer)
     #expect(!normalizer.rejected)
