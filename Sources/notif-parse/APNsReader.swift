@@ -31,8 +31,7 @@ enum APNsReader: FormatReader {
     sizeAt: Int = 0, into m: inout MessageReader
   ) {
     if view.tokens[root].count == 0 {
-      m.findings.append(
-        .error("PayloadEmpty", "the payload is empty: APNs rejects '{}'", at: m.offset(view, root)))
+      m.error("PayloadEmpty", "the payload is empty: APNs rejects '{}'", at: m.offset(view, root))
     }
     m.aps = Facts()
     m.aps.isMDM = mdm
@@ -40,17 +39,16 @@ enum APNsReader: FormatReader {
       if view.kind(apsIndex) == .object {
         readAps(view, apsIndex, into: &m)
       } else {
-        m.findings.append(
-          .error(
-            "BadType", "'aps' must be a dictionary, not \(Self.kindName(view, apsIndex))",
-            at: m.offset(view, apsIndex)))
+        m.error(
+          "BadType", "'aps' must be a dictionary, not \(Self.kindName(view, apsIndex))",
+          at: m.offset(view, apsIndex))
       }
     } else if !m.aps.isMDM && view.tokens[root].count > 0 {
       var message = "no 'aps' dictionary: iOS shows nothing and does not wake the app"
       if let format = ForeignFormat.guess(view, root) {
         message = "no 'aps' dictionary: this looks like \(format), which has no notification in it"
       }
-      m.findings.append(.warning("NoAps", message, at: m.offset(view, root)))
+      m.warning("NoAps", message, at: m.offset(view, root))
     }
     finish(payloadSize: payloadSize, sizeAt: sizeAt, into: &m)
   }
@@ -82,20 +80,17 @@ enum APNsReader: FormatReader {
         m.values[.id] = .input(value)
         m.headers.hasID = true
       } else {
-        m.findings.append(
-          .error(
-            "BadMessageId", "'apns-id' must be a UUID such as 123e4567-e89b-12d3-a456-4266554400a0",
-            at: at))
+        m.error(
+          "BadMessageId", "'apns-id' must be a UUID such as 123e4567-e89b-12d3-a456-4266554400a0",
+          at: at)
       }
     case .expiration:
       if let digits = Self.overflowingDigits(view, value) {
-        m.findings.append(
-          .error("BadExpirationDate", "'apns-expiration' \(digits) is after the year 9999", at: at))
+        m.error("BadExpirationDate", "'apns-expiration' \(digits) is after the year 9999", at: at)
         return
       }
       guard let seconds = Self.headerInteger(view, value), seconds >= 0 else {
-        m.findings.append(
-          .error("BadExpirationDate", "'apns-expiration' must be whole seconds since 1970", at: at))
+        m.error("BadExpirationDate", "'apns-expiration' must be whole seconds since 1970", at: at)
         return
       }
       if seconds > 0,
@@ -105,38 +100,35 @@ enum APNsReader: FormatReader {
       }
     case .collapseID:
       guard let id = view.stringValue(value) else {
-        m.findings.append(.error("BadCollapseId", "'apns-collapse-id' must be a string", at: at))
+        m.error("BadCollapseId", "'apns-collapse-id' must be a string", at: at)
         return
       }
-      if id.utf8.count > 64 {
-        m.findings.append(
-          .error(
-            "BadCollapseId",
-            "'apns-collapse-id' is \(id.utf8.count) bytes; APNs accepts at most 64", at: at))
-      } else {
-        m.values[.collapseID] = .input(value)
+      guard id.utf8.count <= 64 else {
+        m.error(
+          "BadCollapseId",
+          "'apns-collapse-id' is \(id.utf8.count) bytes; APNs accepts at most 64", at: at)
+        return
       }
+      m.values[.collapseID] = .input(value)
     case .priority:
       guard let priority = Self.headerInteger(view, value), [1, 5, 10].contains(priority) else {
-        m.findings.append(.error("BadPriority", "'apns-priority' must be 10, 5 or 1", at: at))
+        m.error("BadPriority", "'apns-priority' must be 10, 5 or 1", at: at)
         return
       }
       m.headers.priority = (priority, at)
       m.values[.priority] = .integer(priority)
     case .pushType:
       guard view.kind(value) == .string, let type = pushTypeTable.find(view, value) else {
-        m.findings.append(
-          .error(
-            "InvalidPushType",
-            "'apns-push-type' \(Self.quotedValue(view, value)) is not one of \(pushTypes.sorted().joined(separator: ", "))",
-            at: at))
+        m.error(
+          "InvalidPushType",
+          "'apns-push-type' \(Self.quotedValue(view, value)) is not one of \(pushTypes.sorted().joined(separator: ", "))",
+          at: at)
         return
       }
       m.headers.pushType = type
     case .topic:
       guard let topic = view.stringValue(value), !topic.isEmpty else {
-        m.findings.append(
-          .error("BadEnvelope", "'apns-topic' must be a bundle identifier string", at: at))
+        m.error("BadEnvelope", "'apns-topic' must be a bundle identifier string", at: at)
         return
       }
       m.headers.topic = topic
@@ -147,29 +139,26 @@ enum APNsReader: FormatReader {
       guard let channel = view.stringValue(value), !channel.isEmpty,
         channel.utf8.allSatisfy(Self.isBase64Byte)
       else {
-        m.findings.append(
-          .error(
-            "BadChannelId",
-            "'apns-channel-id' must be the base64 channel identifier APNs returned, not \(Self.quotedValue(view, value))",
-            at: at))
+        m.error(
+          "BadChannelId",
+          "'apns-channel-id' must be the base64 channel identifier APNs returned, not \(Self.quotedValue(view, value))",
+          at: at)
         return
       }
       m.headers.channelID = channel
       m.headers.channelIDAt = at
     case .requestID:
       if view.kind(value) != .string || !Self.withText(view, value, Self.isUUID) {
-        m.findings.append(
-          .error(
-            "BadMessageId",
-            "'apns-request-id' must be a UUID such as 123e4567-e89b-12d3-a456-4266554400a0",
-            at: at))
+        m.error(
+          "BadMessageId",
+          "'apns-request-id' must be a UUID such as 123e4567-e89b-12d3-a456-4266554400a0",
+          at: at)
       }
     case nil:
-      m.findings.append(
-        .warning(
-          "UnknownHeader",
-          "unknown header \(Self.quoted(view.string(key))): APNs headers are apns-id, apns-expiration, apns-collapse-id, apns-priority, apns-push-type, apns-topic, and for broadcasts apns-channel-id and apns-request-id",
-          at: m.offset(view, key)))
+      m.warning(
+        "UnknownHeader",
+        "unknown header \(Self.quoted(view.string(key))): APNs headers are apns-id, apns-expiration, apns-collapse-id, apns-priority, apns-push-type, apns-topic, and for broadcasts apns-channel-id and apns-request-id",
+        at: m.offset(view, key))
     }
   }
 
@@ -186,6 +175,7 @@ enum APNsReader: FormatReader {
     var mutableContentAt: Int?  // where mutable-content: 1 is, to warn when there is no alert
     var contentChanged = false
     var otherKeys = false  // anything but content-available, for "background only"
+    var apsAt: Int?  // where the aps dictionary read is
   }
 
   enum ApsKey: Sendable {
@@ -212,6 +202,7 @@ enum APNsReader: FormatReader {
   private static func readAps(_ view: JSONView, _ apsIndex: Int, into m: inout MessageReader) {
     // Two passes: the first finds Live Activity keys, which change how others are read. Each
     // key is looked up once; the second pass takes its name from `apsNames`.
+    m.aps.apsAt = m.offset(view, apsIndex)
     let count = Int(view.tokens[apsIndex].count)
     if m.apsNames.count < count { m.apsNames = Array(repeating: nil, count: count) }
     var found = 0
@@ -242,11 +233,9 @@ enum APNsReader: FormatReader {
         case .string: m.values[.body] = .input(value)
         case .object: break  // read after the loop, once Live Activity keys are known
         default:
-          m.findings.append(
-            .error(
-              "BadType",
-              "'alert' must be a string or a dictionary, not \(Self.kindName(view, value))", at: at)
-          )
+          m.error(
+            "BadType",
+            "'alert' must be a string or a dictionary, not \(Self.kindName(view, value))", at: at)
         }
       case .badge:
         m.aps.hasBadge = true
@@ -264,11 +253,10 @@ enum APNsReader: FormatReader {
         if view.kind(value) != .string
           || !Self.withText(view, value, { !$0.isEmpty && $0.allSatisfy(Self.isBase64Byte) })
         {
-          m.findings.append(
-            .error(
-              "BadChannelId",
-              "'input-push-channel' must be a broadcast channel's base64 identifier, not \(Self.quotedValue(view, value))",
-              at: at))
+          m.error(
+            "BadChannelId",
+            "'input-push-channel' must be a broadcast channel's base64 identifier, not \(Self.quotedValue(view, value))",
+            at: at)
         }
       case .contentAvailable:
         let on = m.flag(view, value, "content-available")
@@ -282,15 +270,13 @@ enum APNsReader: FormatReader {
         m.interruptionLevel(view, value, spelled: "interruption-level", at: at)
       case .relevanceScore:
         guard let score = view.double(value) else {
-          m.findings.append(
-            .error("BadRelevanceScore", "'relevance-score' must be a number", at: at))
+          m.error("BadRelevanceScore", "'relevance-score' must be a number", at: at)
           return
         }
         if !m.aps.isLiveActivity && !(0...1).contains(score) {
-          m.findings.append(
-            .error(
-              "BadRelevanceScore",
-              "'relevance-score' \(Self.quotedValue(view, value)) is outside 0 to 1", at: at))
+          m.error(
+            "BadRelevanceScore",
+            "'relevance-score' \(Self.quotedValue(view, value)) is outside 0 to 1", at: at)
         } else {
           m.values[.relevance] = .input(value)
         }
@@ -298,47 +284,42 @@ enum APNsReader: FormatReader {
         if view.kind(value) == .string, eventTable.find(view, value) != nil {
           m.values[.event] = .input(value)
         } else {
-          m.findings.append(
-            .error(
-              "BadType",
-              "'event' must be start, update or end, not \(Self.quotedValue(view, value))", at: at))
+          m.error(
+            "BadType",
+            "'event' must be start, update or end, not \(Self.quotedValue(view, value))", at: at)
         }
       case .timestamp: m.date(view, value, "timestamp", into: .timestamp)
       case .staleDate: m.date(view, value, "stale-date", into: .staleAt)
       case .dismissalDate: m.date(view, value, "dismissal-date", into: .dismissAt)
       case .contentState, .attributes:
         if view.kind(value) != .object {
-          m.findings.append(
-            .error("BadType", "\(Self.quoted(view.string(key))) must be a dictionary", at: at))
+          m.error("BadType", "\(Self.quoted(view.string(key))) must be a dictionary", at: at)
         }
       case .urlArgs:
         if !Self.isStringArray(view, value) {
-          m.findings.append(.error("BadType", "'url-args' must be an array of strings", at: at))
+          m.error("BadType", "'url-args' must be an array of strings", at: at)
         }
       case .contentChanged:
         // Apple's WidgetKit push example sends true; 1, as other flags take, is read the same.
         m.aps.contentChanged = true
         if view.bool(value) == nil && view.integer(value) != 1 {
-          m.findings.append(
-            .error(
-              "BadType", "'content-changed' must be true, not \(Self.quotedValue(view, value))",
-              at: at))
+          m.error(
+            "BadType", "'content-changed' must be true, not \(Self.quotedValue(view, value))",
+            at: at)
         }
       case .inputPushToken:
         // Push-to-start asks for an update token with 1.
         _ = m.flag(view, value, "input-push-token")
       case .summaryArg, .summaryArgCount:
-        m.findings.append(
-          .warning(
-            "MisplacedKey",
-            "\(Self.quoted(view.string(key))) belongs inside 'alert'; iOS ignores it in 'aps'",
-            at: m.offset(view, key)))
+        m.warning(
+          "MisplacedKey",
+          "\(Self.quoted(view.string(key))) belongs inside 'alert'; iOS ignores it in 'aps'",
+          at: m.offset(view, key))
       case nil:
-        m.findings.append(
-          .warning(
-            "CustomKeyInAps",
-            "custom key \(Self.quoted(view.string(key))) inside 'aps': Apple reserves 'aps'; put custom keys beside it",
-            at: m.offset(view, key)))
+        m.warning(
+          "CustomKeyInAps",
+          "custom key \(Self.quoted(view.string(key))) inside 'aps': Apple reserves 'aps'; put custom keys beside it",
+          at: m.offset(view, key))
       }
     }
     if let alertIndex, view.kind(alertIndex) == .object {
@@ -396,15 +377,14 @@ enum APNsReader: FormatReader {
         m.string(view, key, value, into: .summaryArg)
       case .summaryArgCount:
         let range = FieldLimits.positive
-        if let count = view.integer(value), range.contains(count) {
-          m.values[.summaryArgCount] = .integer(count)
-        } else {
-          m.findings.append(
-            .error(
-              "BadSummaryArgCount",
-              "'summary-arg-count' must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(Self.quotedValue(view, value))",
-              at: at))
+        guard let count = view.integer(value), range.contains(count) else {
+          m.error(
+            "BadSummaryArgCount",
+            "'summary-arg-count' must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(Self.quotedValue(view, value))",
+            at: at)
+          return
         }
+        m.values[.summaryArgCount] = .integer(count)
       case .sound where m.aps.isLiveActivity:
         m.aps.hasSound = true
         if case .null = m.values[.sound] { readSound(view, value, into: &m) }
@@ -413,23 +393,20 @@ enum APNsReader: FormatReader {
           name == .sound
           ? "directly in 'aps'; outside a Live Activity iOS ignores it inside 'alert'"
           : "directly in 'aps'; iOS ignores it inside 'alert'"
-        m.findings.append(
-          .warning(
-            "MisplacedKey", "\(Self.quoted(view.string(key))) belongs \(where_)",
-            at: m.offset(view, key)))
+        m.warning(
+          "MisplacedKey", "\(Self.quoted(view.string(key))) belongs \(where_)",
+          at: m.offset(view, key))
       case nil:
-        m.findings.append(
-          .warning(
-            "UnknownKey", "unknown key \(Self.quoted(view.string(key))) in 'alert'",
-            at: m.offset(view, key)))
+        m.warning(
+          "UnknownKey", "unknown key \(Self.quoted(view.string(key))) in 'alert'",
+          at: m.offset(view, key))
       }
     }
     if !hasText {
-      m.findings.append(
-        .warning(
-          "NoAlertText",
-          "'alert' has no title, subtitle or body and no localization key: iOS shows nothing",
-          at: m.offset(view, alert)))
+      m.warning(
+        "NoAlertText",
+        "'alert' has no title, subtitle or body and no localization key: iOS shows nothing",
+        at: m.offset(view, alert))
     }
   }
 
@@ -452,19 +429,17 @@ enum APNsReader: FormatReader {
       case .locArgs:
         m.readLocArgs(view, key, value, into: title ? .titleLocArgs : .locArgs)
       case nil:
-        m.findings.append(
-          .warning(
-            "UnknownKey",
-            "unknown key \(Self.quoted(view.string(key))) in a localized \(title ? "title" : "body")",
-            at: m.offset(view, key)))
+        m.warning(
+          "UnknownKey",
+          "unknown key \(Self.quoted(view.string(key))) in a localized \(title ? "title" : "body")",
+          at: m.offset(view, key))
       }
     }
     if !hasKey {
-      m.findings.append(
-        .error(
-          "BadType",
-          "a Live Activity alert's \(title ? "title" : "body") must be a string or a dictionary with 'loc-key'",
-          at: m.offset(view, text)))
+      m.error(
+        "BadType",
+        "a Live Activity alert's \(title ? "title" : "body") must be a string or a dictionary with 'loc-key'",
+        at: m.offset(view, text))
     }
   }
 
@@ -489,52 +464,55 @@ enum APNsReader: FormatReader {
             named = true
             m.values[.sound] = .input(value)
           } else {
-            m.findings.append(
-              .error("BadSound", "the sound's 'name' must be a string", at: valueAt))
+            m.error("BadSound", "the sound's 'name' must be a string", at: valueAt)
           }
         case .critical:
           if let critical = view.integer(value), critical == 0 || critical == 1 {
             m.values[.soundCritical] = .bool(critical == 1)
           } else if let critical = view.bool(value) {
             m.values[.soundCritical] = .bool(critical)
-            m.findings.append(
-              .warning(
-                "BoolForNumber",
-                "the sound's 'critical' is \(critical); Apple documents \(critical ? 1 : 0)",
-                at: valueAt))
+            m.warning(
+              "BoolForNumber",
+              "the sound's 'critical' is \(critical); Apple documents \(critical ? 1 : 0)",
+              at: valueAt)
           } else {
-            m.findings.append(
-              .error("BadSound", "the sound's 'critical' must be 0 or 1", at: valueAt))
+            m.error("BadSound", "the sound's 'critical' must be 0 or 1", at: valueAt)
           }
         case .volume:
           if let volume = view.double(value), (0...1).contains(volume) {
             m.values[.soundVolume] = .input(value)
           } else {
-            m.findings.append(
-              .error(
-                "BadSound",
-                "the sound's 'volume' must be a number from 0 to 1, not \(Self.quotedValue(view, value))",
-                at: valueAt))
+            m.error(
+              "BadSound",
+              "the sound's 'volume' must be a number from 0 to 1, not \(Self.quotedValue(view, value))",
+              at: valueAt)
           }
         case nil:
-          m.findings.append(
-            .warning(
-              "UnknownKey", "unknown key \(Self.quoted(view.string(key))) in 'sound'",
-              at: m.offset(view, key)))
+          m.warning(
+            "UnknownKey", "unknown key \(Self.quoted(view.string(key))) in 'sound'",
+            at: m.offset(view, key))
         }
       }
       if !named {
-        m.findings.append(.error("BadSound", "a sound dictionary needs a 'name'", at: at))
+        m.error("BadSound", "a sound dictionary needs a 'name'", at: at)
       }
     default:
-      m.findings.append(
-        .error(
-          "BadSound", "'sound' must be a sound name or a dictionary with name, critical and volume",
-          at: at))
+      m.error(
+        "BadSound", "'sound' must be a sound name or a dictionary with name, critical and volume",
+        at: at)
     }
   }
 
   // MARK: - Checks across keys, and the push type
+
+  /// Whether an alert or background push with this `aps` does nothing on the device (other push
+  /// types, VoIP or location for one, hand the payload to the app whatever `aps` says): no alert,
+  /// sound or badge, no `content-available` to wake the app, and nothing of a Live Activity, a
+  /// widget or MDM. (A payload with an error is refused, and not warned about this too.)
+  private static func doesNothing(_ aps: Facts) -> Bool {
+    !(aps.hasAlert || aps.hasBadge || aps.hasSound || aps.contentAvailable || aps.isLiveActivity
+      || aps.contentChanged || aps.isMDM)
+  }
 
   /// The APNs checks across keys, and the push type: `payloadSize` is the size of the APNs
   /// payload written compact, reported at `sizeAt`.
@@ -557,34 +535,36 @@ enum APNsReader: FormatReader {
     if let pushType { m.values.set(.pushType, text: pushType) }
 
     if let at = m.aps.mutableContentAt, !m.aps.hasAlert {
-      m.findings.append(
-        .warning(
-          "MutableContentWithoutAlert",
-          "'mutable-content' without an 'alert': iOS runs the notification service extension only for alerts",
-          at: at))
+      m.warning(
+        "MutableContentWithoutAlert",
+        "'mutable-content' without an 'alert': iOS runs the notification service extension only for alerts",
+        at: at)
+    } else if let at = m.aps.apsAt, !m.alertElsewhere, doesNothing(m.aps), !m.rejected,
+      [nil, "alert", "background"].contains(m.headers.pushType ?? m.defaults.pushType)
+    {
+      m.warning(
+        "ApsDoesNothing",
+        "'aps' shows nothing, plays no sound, sets no badge and wakes nothing: iOS takes the push and does nothing with it",
+        at: at)
     }
     if let priority = m.headers.priority, priority.value == 10,
       pushType == "background" || backgroundOnly
     {
-      m.findings.append(
-        .error(
-          "BadPriority", "priority 10 is not allowed for a background push: use 5", at: priority.at)
-      )
+      m.error(
+        "BadPriority", "priority 10 is not allowed for a background push: use 5", at: priority.at)
     }
     if m.headers.channelID != nil && pushType != "liveactivity" {
-      m.findings.append(
-        .error(
-          "BadChannelId",
-          "'apns-channel-id' is for broadcast Live Activity updates: the push type must be liveactivity, not '\(pushType ?? "alert")'",
-          at: m.headers.channelIDAt))
+      m.error(
+        "BadChannelId",
+        "'apns-channel-id' is for broadcast Live Activity updates: the push type must be liveactivity, not '\(pushType ?? "alert")'",
+        at: m.headers.channelIDAt)
     }
     let limit = pushType == "voip" ? 5120 : 4096
     if payloadSize > limit {
-      m.findings.append(
-        .error(
-          "PayloadTooLarge",
-          "the payload is \(payloadSize) bytes; APNs accepts at most \(limit) for \(pushType ?? "alert") pushes",
-          at: sizeAt))
+      m.error(
+        "PayloadTooLarge",
+        "the payload is \(payloadSize) bytes; APNs accepts at most \(limit) for \(pushType ?? "alert") pushes",
+        at: sizeAt)
     }
   }
 }

@@ -25,10 +25,9 @@ extension MessageReader {
     if let on = view.bool(value) {
       if let field { values[field] = .bool(on) }
     } else {
-      findings.append(
-        .error(
-          "BadType", "\(Self.quoted(view.string(key))) must be true or false",
-          at: offset(view, value)))
+      error(
+        "BadType", "\(Self.quoted(view.string(key))) must be true or false",
+        at: offset(view, value))
     }
   }
 
@@ -38,21 +37,19 @@ extension MessageReader {
     if Self.isStringArray(view, value) {
       values[field] = .input(value)
     } else {
-      findings.append(
-        .error(
-          "BadLocArgs", "\(Self.quoted(view.string(key))) must be an array of strings",
-          at: offset(view, value)))
+      error(
+        "BadLocArgs", "\(Self.quoted(view.string(key))) must be an array of strings",
+        at: offset(view, value))
     }
   }
 
   /// A string, into `field` if one is given; else a `BadType` error naming `key`.
   mutating func string(_ view: JSONView, _ key: Int, _ value: Int, into field: RecordField?) {
     guard view.kind(value) == .string else {
-      findings.append(
-        .error(
-          "BadType",
-          "\(Self.quoted(view.string(key))) must be a string, not \(Self.kindName(view, value))",
-          at: offset(view, value)))
+      error(
+        "BadType",
+        "\(Self.quoted(view.string(key))) must be a string, not \(Self.kindName(view, value))",
+        at: offset(view, value))
       return
     }
     if let field { values[field] = .input(value) }
@@ -67,10 +64,9 @@ extension MessageReader {
   @discardableResult
   mutating func checkObject(_ view: JSONView, _ index: Int, _ what: String) -> Bool {
     if view.kind(index) == .object { return true }
-    findings.append(
-      .error(
-        "BadType", "\(Self.quoted(what)) must be a dictionary, not \(Self.kindName(view, index))",
-        at: offset(view, index)))
+    error(
+      "BadType", "\(Self.quoted(what)) must be a dictionary, not \(Self.kindName(view, index))",
+      at: offset(view, index))
     return false
   }
 
@@ -84,11 +80,10 @@ extension MessageReader {
     if view.kind(value) == .string, Self.interruptionLevelTable.find(view, value) != nil {
       values[.interruptionLevel] = .input(value)
     } else {
-      findings.append(
-        .error(
-          "BadInterruptionLevel",
-          "'\(key)' \(Self.quotedValue(view, value)) is not passive, active, time-sensitive or critical",
-          at: at))
+      error(
+        "BadInterruptionLevel",
+        "'\(key)' \(Self.quotedValue(view, value)) is not passive, active, time-sensitive or critical",
+        at: at)
     }
   }
 
@@ -100,12 +95,10 @@ extension MessageReader {
     }
     if let on = view.bool(value) {
       let advice = on ? "Apple documents 1" : "Apple documents 1 for on; leave the key out for off"
-      findings.append(.warning("BoolForNumber", "\(Self.quoted(key)) is \(on); \(advice)", at: at))
+      warning("BoolForNumber", "\(Self.quoted(key)) is \(on); \(advice)", at: at)
       return on
     }
-    findings.append(
-      .error(
-        "BadType", "\(Self.quoted(key)) must be 1, not \(Self.quotedValue(view, value))", at: at))
+    error("BadType", "\(Self.quoted(key)) must be 1, not \(Self.quotedValue(view, value))", at: at)
     return false
   }
 
@@ -113,16 +106,14 @@ extension MessageReader {
   mutating func date(_ view: JSONView, _ value: Int, _ key: String, into field: RecordField) {
     let at = offset(view, value)
     if view.kind(value) == .number, let digits = Self.overflowingDigits(view, value) {
-      findings.append(
-        .error("BadDate", "\(Self.quoted(key)) \(digits) is after the year 9999", at: at))
+      error("BadDate", "\(Self.quoted(key)) \(digits) is after the year 9999", at: at)
       return
     }
     guard let seconds = view.integer(value), seconds >= 0 else {
-      findings.append(
-        .error(
-          "BadDate",
-          "\(Self.quoted(key)) must be whole seconds since 1970, not \(Self.quotedValue(view, value))",
-          at: at))
+      error(
+        "BadDate",
+        "\(Self.quoted(key)) must be whole seconds since 1970, not \(Self.quotedValue(view, value))",
+        at: at)
       return
     }
     if let instant = epoch(seconds, key: key, code: "BadDate", at: at) {
@@ -133,16 +124,15 @@ extension MessageReader {
   /// An epoch-seconds value as an instant; a 13-digit value is flagged, never guessed.
   mutating func epoch(_ seconds: Int64, key: String, code: String, at: Int) -> Timestamp? {
     if seconds >= 1_000_000_000_000 && seconds < 10_000_000_000_000 {
-      findings.append(
-        .warning(
-          "ProbableMilliseconds",
-          "\(Self.quoted(key)) \(seconds) has 13 digits: probably milliseconds, not seconds; left null",
-          at: at))
+      warning(
+        "ProbableMilliseconds",
+        "\(Self.quoted(key)) \(seconds) has 13 digits: probably milliseconds, not seconds; left null",
+        at: at)
       return nil
     }
     let instant = Timestamp(seconds: seconds)
     guard instant.isWritable else {
-      findings.append(.error(code, "\(Self.quoted(key)) \(seconds) is after the year 9999", at: at))
+      error(code, "\(Self.quoted(key)) \(seconds) is after the year 9999", at: at)
       return nil
     }
     return instant
@@ -189,16 +179,14 @@ extension FormatReader {
     return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
   }
 
+  /// Whether `byte` is an ASCII letter or digit.
+  static func isAlphanumeric(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+  }
+
   /// Whether `byte` may appear in base64 text (RFC 4648, either alphabet, with padding).
   static func isBase64Byte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"),
-      UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "="):
-      return true
-    default:
-      return false
-    }
+    isAlphanumeric(byte) || "+/-_=".utf8.contains(byte)
   }
 
   static func isUUID(_ text: String) -> Bool {
@@ -271,6 +259,11 @@ extension FormatReader {
 
   static func quoted(_ text: String) -> String { "'\(text)'" }
 
+  /// "'key' must be `allowed`, not 'value'", the value as `quotedValue` writes it.
+  static func mustBe(_ key: String, _ allowed: String, _ view: JSONView, _ value: Int) -> String {
+    "\(quoted(key)) must be \(allowed), not \(quotedValue(view, value))"
+  }
+
   /// The value as written, shortened, in quotes: `'"1"'`, `'true'`.
   static func quotedValue(_ view: JSONView, _ index: Int) -> String {
     var out = ByteBuffer(capacity: 64)
@@ -301,5 +294,72 @@ extension FormatReader {
       "BadBadge",
       "\(quoted(key)) must be a whole number from 0 to \(maximum), not \(quotedValue(view, value))",
       at: at)
+  }
+}
+
+/// How a reader takes one member of an object it knows: the rules most members follow, so that
+/// a reader lists its keys in a table (`KeyTable<MemberRule<Own>>`) instead of writing each
+/// check again, and handles the rest, its `Own` rules, in a switch of its own.
+enum MemberRule<Own: Sendable>: Sendable {
+  /// A string, into the field if one is given (`BadType` otherwise).
+  case string(RecordField?)
+  /// An array of strings, into the field (`BadLocArgs` otherwise).
+  case locArgs(RecordField)
+  /// True or false, into the field if one is given (`BadType` otherwise).
+  case bool(RecordField?)
+  /// The reader's own rule.
+  case own(Own)
+}
+
+extension MessageReader {
+  /// Reads each member of the object at `index` by its rule in `table`: the common rules here,
+  /// `own` for the reader's own, `unknown` for a key the table does not have.
+  @inline(__always)
+  mutating func readMembers<Own>(
+    _ view: JSONView, of index: Int, _ table: KeyTable<MemberRule<Own>>,
+    own: (inout MessageReader, Own, _ key: Int, _ value: Int) -> Void,
+    unknown: (inout MessageReader, _ key: Int) -> Void
+  ) {
+    view.forEachMember(of: index) { key, value in
+      switch table.find(view, key) {
+      case .string(let field): string(view, key, value, into: field)
+      case .locArgs(let field): readLocArgs(view, key, value, into: field)
+      case .bool(let field): readBool(view, key, value, into: field)
+      case .own(let rule): own(&self, rule, key, value)
+      case nil: unknown(&self, key)
+      }
+    }
+  }
+
+  /// `readMembers` of the object at `index`, if it is a dictionary; else a `BadType` error
+  /// naming it `path`.
+  @inline(__always)
+  mutating func readObject<Own>(
+    _ view: JSONView, _ index: Int, _ path: String, _ table: KeyTable<MemberRule<Own>>,
+    own: (inout MessageReader, Own, _ key: Int, _ value: Int) -> Void,
+    unknown: (inout MessageReader, _ key: Int) -> Void
+  ) {
+    guard checkObject(view, index, path) else { return }
+    readMembers(view, of: index, table, own: own, unknown: unknown)
+  }
+
+  /// Appends an error `code` at `index` of `view`.
+  mutating func error(_ code: String, _ message: String, _ view: JSONView, at index: Int) {
+    error(code, message, at: offset(view, index))
+  }
+
+  /// Appends a warning `code` at `index` of `view`.
+  mutating func warning(_ code: String, _ message: String, _ view: JSONView, at index: Int) {
+    warning(code, message, at: offset(view, index))
+  }
+
+  /// Appends an error `code` at `offset` of the text.
+  mutating func error(_ code: String, _ message: String, at offset: Int) {
+    findings.append(.error(code, message, at: offset))
+  }
+
+  /// Appends a warning `code` at `offset` of the text.
+  mutating func warning(_ code: String, _ message: String, at offset: Int) {
+    findings.append(.warning(code, message, at: offset))
   }
 }

@@ -51,6 +51,9 @@ struct MessageReader {
   var timeToLive: Int64?
   /// The app a message names in its own terms (an Android package name).
   var impliedApp: String?
+  /// Whether the APNs payload being read gets its alert from elsewhere: FCM puts the title and
+  /// body of `message.notification` into the `aps` of its `apns.payload`.
+  var alertElsewhere = false
   /// Where the value of each field is in the outermost text, for values read from JSON inside
   /// a JSON string (Amazon SNS); -1 where the field's value is on the outermost tape itself.
   var fieldOffsets: [Int] = Array(repeating: -1, count: RecordField.allCases.count)
@@ -96,6 +99,7 @@ struct MessageReader {
     eventTime = nil
     timeToLive = nil
     impliedApp = nil
+    alertElsewhere = false
     if !placedFindings.isEmpty { placedFindings.removeAll(keepingCapacity: true) }
     if hasFieldOffsets {
       fieldOffsets.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
@@ -106,20 +110,26 @@ struct MessageReader {
   /// Reads the JSON text in `view` into `values` and `payload`, recording `findings`.
   ///
   /// `isCompact` says the text is already compact and canonical, so the payload's bytes are
-  /// copied rather than written anew.
-  mutating func read(_ view: JSONView, isCompact: Bool = false) {
+  /// copied rather than written anew. `root` and `format` read one message of an Expo request
+  /// (an array of messages): the message at `root`, as an Expo message.
+  mutating func read(
+    _ view: JSONView, isCompact: Bool = false, root message: Int = 0, as given: PushFormat? = nil
+  ) {
     reset()
     textIsCompact = isCompact
-    guard view.kind(0) == .object else {
-      findings.append(
-        .error(
-          "NotAnObject", "a payload must be a JSON object, not \(Self.kindName(view, 0))", at: 0))
+    guard view.kind(message) == .object else {
+      error(
+        "NotAnObject",
+        "a payload must be a JSON object, not \(Self.kindName(view, message))",
+        at: message == 0 ? 0 : offset(view, message))
       return
     }
-    var root = 0
-    var members = Self.members(view, 0)
-    var format = PushFormat.apns
-    if members.aps == nil, let inner = members.payload, view.kind(inner) == .object {
+    var root = message
+    var members = Self.members(view, root)
+    var format = given ?? PushFormat.apns
+    if given != nil {
+      // A message of a request: no envelope around it.
+    } else if members.aps == nil, let inner = members.payload, view.kind(inner) == .object {
       root = inner
       members = Self.members(view, root)
       if members.aps == nil && members.mdm == nil { format = PushFormat.detect(view, root) }
@@ -133,30 +143,19 @@ struct MessageReader {
       JSONWriter.writeCompact(view, root, into: &payload)
     }
     var simulatorApp: String?
+    source = format.source
     switch format {
     case .apns:
       simulatorApp = members.simulatorTarget.flatMap { view.stringValue($0) }
       APNsReader.read(
         view, payload: root, aps: members.aps, payloadSize: payload.count,
         mdm: members.mdm != nil, into: &self)
-    case .fcm(let message):
-      source = .fcm
-      FCMReader.read(view, message: message, root: root, into: &self)
-    case .fcmLegacy:
-      source = .fcmLegacy
-      FCMLegacyReader.read(view, root, into: &self)
-    case .webPush:
-      source = .webPush
-      WebPushReader.read(view, root, into: &self)
-    case .snsMessage:
-      source = .sns
-      SNSReader.readMessage(view, root, depth: 0, into: &self)
-    case .snsEnvelope:
-      source = .sns
-      SNSReader.readEnvelope(view, root, into: &self)
-    case .expo:
-      source = .expo
-      ExpoReader.read(view, root, into: &self)
+    case .fcm(let message): FCMReader.read(view, message: message, root: root, into: &self)
+    case .fcmLegacy: FCMLegacyReader.read(view, root, into: &self)
+    case .webPush: WebPushReader.read(view, root, into: &self)
+    case .snsMessage: SNSReader.readMessage(view, root, depth: 0, into: &self)
+    case .snsEnvelope: SNSReader.readEnvelope(view, root, into: &self)
+    case .expo: ExpoReader.read(view, root, into: &self)
     }
     finish(view, simulatorApp: simulatorApp)
     if !placedFindings.isEmpty { findings += placedFindings }
@@ -220,28 +219,24 @@ struct MessageReader {
             APNsReader.readHeaders(view, value, into: &self)
           }
         } else {
-          findings.append(
-            .error(
-              "BadEnvelope",
-              "'headers' must be a dictionary of \(webPush ? "Web Push" : "APNs") headers",
-              at: offset(view, value)))
+          error(
+            "BadEnvelope",
+            "'headers' must be a dictionary of \(webPush ? "Web Push" : "APNs") headers",
+            at: offset(view, value))
         }
       case .app:
         if let app = view.stringValue(value), !app.isEmpty {
           headers.app = app
         } else {
-          findings.append(
-            .error(
-              "BadEnvelope", "'app' must be a bundle identifier string", at: offset(view, value)))
+          error("BadEnvelope", "'app' must be a bundle identifier string", at: offset(view, value))
         }
       case .receivedAt:
         readReceivedAt(view, value)
       case nil:
-        findings.append(
-          .warning(
-            "UnknownEnvelopeKey",
-            "unknown envelope key \(Self.quoted(view.string(key))): an envelope has headers, payload, app and received_at",
-            at: offset(view, key)))
+        warning(
+          "UnknownEnvelopeKey",
+          "unknown envelope key \(Self.quoted(view.string(key))): an envelope has headers, payload, app and received_at",
+          at: offset(view, key))
       }
     }
   }
@@ -255,8 +250,7 @@ struct MessageReader {
       do {
         headers.receivedAt = try Timestamp(rfc3339: text)
       } catch {
-        findings.append(
-          .error("BadEnvelope", "'received_at': \(error.message)", at: offset(view, value)))
+        self.error("BadEnvelope", "'received_at': \(error.message)", at: offset(view, value))
       }
     } else if view.kind(value) == .number, view.tokens[value].flag {
       // An integer of any length: in the supported range, or an error that names the range.
@@ -264,14 +258,12 @@ struct MessageReader {
       do {
         headers.receivedAt = try Timestamp.epochSeconds(digits[...], naming: digits)
       } catch {
-        findings.append(
-          .error("BadEnvelope", "'received_at': \(error.message)", at: offset(view, value)))
+        self.error("BadEnvelope", "'received_at': \(error.message)", at: offset(view, value))
       }
     } else {
-      findings.append(
-        .error(
-          "BadEnvelope", "'received_at' must be an RFC 3339 time or whole seconds since 1970",
-          at: offset(view, value)))
+      error(
+        "BadEnvelope", "'received_at' must be an RFC 3339 time or whole seconds since 1970",
+        at: offset(view, value))
     }
   }
 

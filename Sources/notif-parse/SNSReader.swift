@@ -6,42 +6,54 @@ import NotifModel
 /// and the JSON body SNS posts to an HTTP subscriber. The JSON inside a string is parsed on its
 /// own, and every position in it is carried back to the file.
 enum SNSReader: FormatReader {
+  /// The keys SNS documents for a `MessageStructure: json` message to mobile endpoints:
+  /// `default` and the platforms. SNS ignores any other key, `FCM` among them: the key of
+  /// Firebase's platform is `GCM`.
+  static let documentedKeys = KeyTable<String>(
+    [
+      "default", "APNS", "APNS_SANDBOX", "APNS_VOIP", "APNS_VOIP_SANDBOX", "MACOS",
+      "MACOS_SANDBOX", "GCM", "ADM", "BAIDU", "MPNS", "WNS",
+    ].map { ($0, $0) })
+
   /// The platform keys each `--platform` reads, most wanted first.
   static func platformKeys(_ platform: Platform) -> [String] {
     switch platform {
     case .ios:
       return ["APNS", "APNS_SANDBOX", "APNS_VOIP", "APNS_VOIP_SANDBOX", "MACOS", "MACOS_SANDBOX"]
-    case .android: return ["GCM", "FCM", "ADM", "BAIDU"]
-    case .web: return ["GCM", "FCM"]
+    case .android: return ["GCM", "ADM", "BAIDU"]
+    case .web: return ["GCM"]
     }
   }
 
   /// The order in which a platform's message stands in for one `--platform` does not find.
   static let fallbackKeys = [
     "APNS", "APNS_SANDBOX", "APNS_VOIP", "APNS_VOIP_SANDBOX", "MACOS", "MACOS_SANDBOX", "GCM",
-    "FCM", "ADM", "BAIDU",
+    "ADM", "BAIDU",
   ]
 
   /// A `MessageStructure: json` message at `root` of `view`; `depth` is the depth of the
   /// embedded texts its platform strings are read into.
+  ///
+  /// SNS delivers each endpoint its platform's string, else `default`; it ignores a key it does
+  /// not know and a value that is not a string (a warning each), and Publish refuses a message
+  /// that leaves no string to deliver (`SNSNoDefault`).
   static func readMessage(_ view: JSONView, _ root: Int, depth: Int, into m: inout MessageReader) {
     var platforms: [(name: String, value: Int)] = []
     var defaultText: Int?
     view.forEachMember(of: root) { key, value in
-      guard let name = PushFormat.snsPlatforms.find(view, key) else {
-        m.findings.append(
-          .warning(
-            "SNSUnknownPlatform",
-            "unknown platform \(Self.quoted(view.string(key))): SNS sends nothing for it",
-            at: m.offset(view, key)))
+      guard let name = documentedKeys.find(view, key) else {
+        m.warning(
+          "SNSUnknownPlatform",
+          "unknown platform \(Self.quoted(view.string(key))): SNS sends nothing for it"
+            + (view.keyEquals(key, "FCM") ? "; Firebase's platform key is GCM" : ""), view,
+          at: key)
         return
       }
       guard view.kind(value) == .string else {
-        m.findings.append(
-          .error(
-            "SNSBadPlatformValue",
-            "\(Self.quoted(name)) must be a string\(name == "default" ? "" : " holding the platform's message as JSON"), not \(Self.kindName(view, value))",
-            at: m.offset(view, value)))
+        m.warning(
+          "SNSBadPlatformValue",
+          "\(Self.quoted(name)) is \(Self.kindName(view, value)), not a string\(name == "default" ? "" : " holding the platform's message as JSON"): SNS ignores it"
+            + (name == "default" ? "" : " and sends 'default'"), view, at: value)
         return
       }
       if name == "default" {
@@ -49,6 +61,12 @@ enum SNSReader: FormatReader {
       } else {
         platforms.append((name, value))
       }
+    }
+    if defaultText == nil && platforms.isEmpty {
+      m.error(
+        "SNSNoDefault",
+        "no 'default' string and no platform's message: SNS Publish answers 400 InvalidParameter (the JSON must contain an entry for 'default')",
+        view, at: root)
     }
     let wanted = Self.platformKeys(m.defaults.platform)
     var chosen = wanted.lazy.compactMap { name in platforms.first { $0.name == name } }.first
@@ -80,7 +98,7 @@ enum SNSReader: FormatReader {
       APNsReader.read(
         view, payload: 0, payloadSize: m.compactSize(view, 0),
         mdm: view.member(0, "mdm") != nil, into: &m)
-    case "GCM", "FCM":
+    case "GCM":
       // FCM HTTP v1 as SNS takes it (`{"fcmV1Message": {"message": ...}}`), or the legacy
       // shape; SNS supplies the target either way.
       if let wrapper = view.member(0, "fcmV1Message") {
@@ -89,8 +107,7 @@ enum SNSReader: FormatReader {
         {
           FCMReader.read(view, message: message, root: wrapper, requiresTarget: false, into: &m)
         } else if view.kind(wrapper) == .object {
-          m.findings.append(
-            .error("BadType", "'fcmV1Message' needs a 'message'", at: m.offset(view, wrapper)))
+          m.error("BadType", "'fcmV1Message' needs a 'message'", at: m.offset(view, wrapper))
         }
       } else if case .fcm(let message) = PushFormat.detect(view, 0), message != 0 {
         FCMReader.read(view, message: message, root: 0, requiresTarget: false, into: &m)
@@ -116,33 +133,25 @@ enum SNSReader: FormatReader {
   /// The JSON body of an HTTP notification from SNS: `Message` is the text published, plain
   /// or a JSON text (a `MessageStructure: json` message, or one platform's message).
   static func readEnvelope(_ view: JSONView, _ root: Int, into m: inout MessageReader) {
-    var members: (type: Int?, id: Int?, topic: Int?, subject: Int?, message: Int?, time: Int?) =
-      (nil, nil, nil, nil, nil, nil)
+    var members: [EnvelopeKey: Int] = [:]
     view.forEachMember(of: root) { key, value in
       switch Self.envelopeKeys.find(view, key) {
-      case .type: members.type = value
-      case .messageID: members.id = value
-      case .topicArn: members.topic = value
-      case .subject: members.subject = value
-      case .message: members.message = value
-      case .timestamp: members.time = value
       case .known: break
+      case let name?: members[name] = value
       case nil:
-        m.findings.append(
-          .warning(
-            "SNSUnknownKey",
-            "unknown key \(Self.quoted(view.string(key))) in an SNS notification",
-            at: m.offset(view, key)))
+        m.warning(
+          "SNSUnknownKey",
+          "unknown key \(Self.quoted(view.string(key))) in an SNS notification",
+          at: m.offset(view, key))
       }
     }
     // The message first: what it holds is read from another text, whose fields are copied
     // once it is read; the envelope's own fields come after.
-    if let message = members.message {
+    if let message = members[.message] {
       if view.kind(message) != .string {
-        m.findings.append(
-          .error(
-            "SNSBadEnvelope", "'Message' must be a string, not \(Self.kindName(view, message))",
-            at: m.offset(view, message)))
+        m.error(
+          "SNSBadEnvelope", "'Message' must be a string, not \(Self.kindName(view, message))",
+          at: m.offset(view, message))
       } else if Self.withText(view, message, { Self.firstNonSpace($0) == UInt8(ascii: "{") }) {
         readEmbedded(view, message, depth: 0, naming: "Message", into: &m) { reader, inner in
           switch PushFormat.detect(inner, 0) {
@@ -166,47 +175,40 @@ enum SNSReader: FormatReader {
         m.values[.body] = .input(message)
       }
     } else {
-      m.findings.append(
-        .error("SNSBadEnvelope", "an SNS notification needs a 'Message'", at: m.offset(view, root)))
+      m.error("SNSBadEnvelope", "an SNS notification needs a 'Message'", at: m.offset(view, root))
     }
-    if let type = members.type {
+    if let type = members[.type] {
       if !(view.kind(type) == .string && view.keyEquals(type, "Notification")) {
-        m.findings.append(
-          .error(
-            "SNSNotANotification",
-            "'Type' is \(Self.quotedValue(view, type)): only a Notification carries a message to show",
-            at: m.offset(view, type)))
+        m.error(
+          "SNSNotANotification",
+          "'Type' is \(Self.quotedValue(view, type)): only a Notification carries a message to show",
+          at: m.offset(view, type))
       }
     }
-    if let id = members.id {
+    if let id = members[.messageID] {
       if view.kind(id) == .string && view.tokens[id].end - view.tokens[id].start > 2 {
         m.values[.id] = .input(id)
       } else {
-        m.findings.append(
-          .error("SNSBadEnvelope", "'MessageId' must be a string", at: m.offset(view, id)))
+        m.error("SNSBadEnvelope", "'MessageId' must be a string", at: m.offset(view, id))
       }
     } else {
-      m.findings.append(
-        .error(
-          "SNSBadEnvelope", "an SNS notification needs a 'MessageId'", at: m.offset(view, root)))
+      m.error("SNSBadEnvelope", "an SNS notification needs a 'MessageId'", at: m.offset(view, root))
     }
-    if let subject = members.subject, case .null = m.values[.title] {
+    if let subject = members[.subject], case .null = m.values[.title] {
       m.string(view, subject, subject, into: .title)
     }
-    if let time = members.time {
+    if let time = members[.timestamp] {
       if let text = view.stringValue(time), let instant = try? Timestamp(rfc3339: text) {
         m.headers.receivedAt = instant
       } else {
-        m.findings.append(
-          .error(
-            "SNSBadEnvelope",
-            "'Timestamp' must be an RFC 3339 time such as 2026-11-22T09:00:00.000Z, not \(Self.quotedValue(view, time))",
-            at: m.offset(view, time)))
+        m.error(
+          "SNSBadEnvelope",
+          "'Timestamp' must be an RFC 3339 time such as 2026-11-22T09:00:00.000Z, not \(Self.quotedValue(view, time))",
+          at: m.offset(view, time))
       }
     }
-    if let topic = members.topic, view.kind(topic) != .string {
-      m.findings.append(
-        .error("SNSBadEnvelope", "'TopicArn' must be a string", at: m.offset(view, topic)))
+    if let topic = members[.topicArn], view.kind(topic) != .string {
+      m.error("SNSBadEnvelope", "'TopicArn' must be a string", at: m.offset(view, topic))
     }
   }
 
@@ -237,20 +239,18 @@ enum SNSReader: FormatReader {
             message: "in the JSON inside \(Self.quoted(name)): \(error.message)",
             offset: text.outerOffset(start + error.offset)))
       case .incomplete:
-        m.findings.append(
-          .error(
-            "InvalidJSON", "in the JSON inside \(Self.quoted(name)): unexpected end of input",
-            at: text.outerOffset(bytes.count)))
+        m.error(
+          "InvalidJSON", "in the JSON inside \(Self.quoted(name)): unexpected end of input",
+          at: text.outerOffset(bytes.count))
       case .complete(let end):
         if let rest = Self.firstNonSpace(UnsafeRawBufferPointer(rebasing: trimmed[end...])) {
           _ = rest
           let after =
             trimmed[end...].firstIndex { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
             ?? end
-          m.findings.append(
-            .error(
-              "InvalidJSON", "in the JSON inside \(Self.quoted(name)): more text after the JSON",
-              at: text.outerOffset(start + after)))
+          m.error(
+            "InvalidJSON", "in the JSON inside \(Self.quoted(name)): more text after the JSON",
+            at: text.outerOffset(start + after))
           return
         }
         text.parser.withView(over: trimmed) { inner in
