@@ -87,9 +87,9 @@ struct ParseCommand: ToolCommand {
       configuration.format = format
     }
     if let type = scanned.last("push-type") {
-      guard APNsNormalizer.pushTypes.contains(type) else {
+      guard APNsReader.pushTypes.contains(type) else {
         throw UsageError(
-          "--push-type: '\(type)' is not one of \(APNsNormalizer.pushTypes.sorted().joined(separator: ", "))"
+          "--push-type: '\(type)' is not one of \(APNsReader.pushTypes.sorted().joined(separator: ", "))"
         )
       }
       configuration.defaults.pushType = type
