@@ -96,12 +96,18 @@ let now = "2026-11-22T09:00:00Z"
       + #""target_content_id":"javascript:alert(1)"}"# + "\n"
     let result = try show(record, ["--now", now, "--format", "html"])
     #expect(
-      result.out.contains("<h2 class=\"title\">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</h2>"))
+      result.out.contains(
+        "<h2 class=\"title\" dir=\"auto\">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</h2>"))
     #expect(
       result.out.contains(
-        "<p class=\"body\">&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; javascript:alert(1) \\e[2J \\u{202E}</p>"
+        "<p class=\"body\" dir=\"auto\">&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; javascript:alert(1) \\e[2J \\u{202E}</p>"
       ))
-    #expect(result.out.contains("<span class=\"app\">&lt;b&gt;app&lt;/b&gt;</span>"))
+    #expect(
+      result.out.contains(
+        "<span class=\"app\" dir=\"auto\" title=\"&lt;b&gt;app&lt;/b&gt;\">&lt;b&gt;app&lt;/b&gt;</span>"
+      ))
+    // Its initial, on its colour: the first character of its name, escaped too.
+    #expect(result.out.contains("aria-hidden=\"true\">?</span>"))
     #expect(!result.out.contains("<script"))
     #expect(!result.out.contains("<img"))
     #expect(!result.out.contains("href"))
