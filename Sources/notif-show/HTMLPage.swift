@@ -319,7 +319,7 @@ struct HTMLPage {
     details[open] > summary { margin-bottom: 0; box-shadow: none; }
     details[open] > summary::after { top: 11px; transform: rotate(-135deg); }
     summary:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
-    details > .item { margin-top: 8px; }
+    details > .item { margin: 8px 0 0 12px; }
     @media (min-width: 768px) {
       :root { --icon: 40px; --gap: 14px; --pad: 18px; }
       body { padding: 40px 24px 48px; }
