@@ -1,6 +1,7 @@
 import Foundation
 import NotifJSON
 import NotifModel
+import NotifText
 import TestSupport
 import Testing
 
@@ -206,5 +207,53 @@ let now = "2026-11-22T09:00:00Z"
     let result = try show("", ["--now", now] + arguments)
     #expect(result.status == .failure)
     #expect(result.err.hasPrefix(message + "\nusage: notif-show"))
+  }
+}
+
+/// The action line at any width: wrapped between actions, never wider than the line, none lost.
+@Suite struct ActionLineTests {
+  static let registry = """
+    {"message": {"actions": [
+      {"identifier": "reply", "title": "Reply"},
+      {"identifier": "read", "title": "Mark as Read"},
+      {"identifier": "snooze", "title": "Remind Me Tomorrow Morning at Nine"},
+      {"identifier": "delete", "title": "Delete", "options": ["destructive"]}]},
+     "invite": {"actions": [
+      {"identifier": "accept", "title": "参加する 👨‍👩‍👧‍👦 家族みんなで行きます"},
+      {"identifier": "decline", "title": "Decline"}]}}
+    """
+  static let records =
+    [
+      #"{"app":"com.example.chat","category":"message","title":"Ann","created_at":"2026-11-22T08:58:00Z","target_content_id":"thread-ann"}"#,
+      #"{"app":"com.example.calendar","category":"invite","title":"Dinner","created_at":"2026-11-22T08:50:00Z"}"#,
+    ].joined(separator: "\n") + "\n"
+
+  @Test(arguments: 20...90)
+  func actionsWrapBetweenActionsAndNoneIsLost(_ width: Int) throws {
+    let folder = try makeScratchFolder("notif-show-actions")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let registry = folder.appendingPathComponent("categories.json")
+    try Data(Self.registry.utf8).write(to: registry)
+    let out = try show(
+      Self.records, ["--now", now, "--width", "\(width)", "--categories", registry.path]
+    ).out
+    let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
+    for line in lines {
+      #expect(DisplayWidth.of(String(line)) <= width, "\(width): '\(line)'")
+    }
+    // Each action is shown whole, or cut with the ellipsis on a line of its own.
+    for title in [
+      "[Reply]", "[Mark as Read]", "Remind Me Tomorrow Morning at Nine", "Delete",
+      "open: thread-ann", "[参加する 👨‍👩‍👧‍👦 家族みんなで行きます]", "[Decline]",
+    ] {
+      let shown =
+        out.contains(title)
+        || lines.contains { line in
+          let text = line.drop { $0 == " " }
+          return text.hasSuffix("\u{2026}") && title.hasPrefix(text.dropLast())
+            || text.hasSuffix("\u{2026}]") && title.hasPrefix(text.dropLast(2))
+        }
+      #expect(shown, "\(width): '\(title)' is lost:\n\(out)")
+    }
   }
 }
