@@ -229,7 +229,7 @@ struct ShownApp {
   var name: String
   var icon: AppIcon?
 
-  /// The letter shown on the app's colour where it has no icon: the first character of its
+  /// The letter shown on the app's color where it has no icon: the first character of its
   /// name, upper-cased when that gives one character; `?` when the name starts with nothing
   /// that can stand for it (a space, a control, punctuation, an ASCII symbol such as `<`).
   var initial: String {
@@ -242,9 +242,9 @@ struct ShownApp {
     return upper.count == 1 ? upper : String(first)
   }
 
-  /// The colour of the initial, one of `count`, the same for an identifier on every page and
+  /// The color of the initial, one of `count`, the same for an identifier on every page and
   /// machine: FNV-1a of its UTF-8 bytes.
-  func colour(of count: Int) -> Int {
+  func color(of count: Int) -> Int {
     var hash: UInt32 = 2_166_136_261
     for byte in id.utf8 {
       hash = (hash ^ UInt32(byte)) &* 16_777_619

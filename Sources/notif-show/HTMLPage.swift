@@ -7,7 +7,7 @@ import NotifModel
 /// `default-src 'none'` says so to the browser too, allowing only the inline style sheet and
 /// images from `data:` URIs), the body clamped to two lines by the browser (`line-clamp`), which
 /// draws the ellipsis where the font puts it. Each app shows its name and its icon from the
-/// apps file (`AppDirectory`), embedded once in the style sheet, or its initial on a colour of
+/// apps file (`AppDirectory`), embedded once in the style sheet, or its initial on a color of
 /// its identifier. A stack is its leading notification and, under it, its summary line: the
 /// control (`<summary>` of a `<details>`, no script) that opens the others, saying how many are
 /// not listed. Every string of the payload and of the apps file is written visibly (`Visible`,
@@ -18,9 +18,9 @@ struct HTMLPage {
   let registry: CategoryRegistry?
   let apps: AppDirectory
 
-  /// The colours an app's initial is drawn on, chosen by its identifier: white text on each
+  /// The colors an app's initial is drawn on, chosen by its identifier: white text on each
   /// has a contrast of 6:1 or more (WCAG AA asks 4.5:1), in both color schemes.
-  static let initialColours = [
+  static let initialColors = [
     "#b3261e", "#a43f00", "#7d5700", "#2b6f2e", "#00695c", "#0b57d0", "#5b3aa8", "#a31545",
     "#455a64", "#6a4e3b",
   ]
@@ -130,15 +130,15 @@ struct HTMLPage {
     if item.isUnread { all.append("unread") }
     if shownBadge != nil { all.append("new") }
     out.append(utf8: "<article class=\"\(all.joined(separator: " "))\">\n")
-    // The icon, or the initial on its colour, beside the name that says the same: hidden
+    // The icon, or the initial on its color, beside the name that says the same: hidden
     // from screen readers.
     if let iconClass {
       out.append(utf8: "<span class=\"icon i\(iconClass)\" aria-hidden=\"true\"></span>\n")
     } else {
-      let colour = shownApp.colour(of: Self.initialColours.count)
+      let color = shownApp.color(of: Self.initialColors.count)
       out.append(
         utf8:
-          "<span class=\"icon c\(colour)\" aria-hidden=\"true\">\(Self.escaped(Visible.line(shownApp.initial)))</span>\n"
+          "<span class=\"icon c\(color)\" aria-hidden=\"true\">\(Self.escaped(Visible.line(shownApp.initial)))</span>\n"
       )
     }
     out.append(utf8: "<header>")

@@ -86,9 +86,9 @@ def demo_page(extra=()):
 
 
 def contrast(a, b):
-    """The WCAG contrast ratio of two `rgb(r, g, b)` colours."""
-    def luminance(colour):
-        channels = [int(c) / 255 for c in re.findall(r"[0-9]+", colour)[:3]]
+    """The WCAG contrast ratio of two `rgb(r, g, b)` colors."""
+    def luminance(color):
+        channels = [int(c) / 255 for c in re.findall(r"[0-9]+", color)[:3]]
         linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
         return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
     high, low = sorted((luminance(a), luminance(b)), reverse=True)
@@ -360,9 +360,9 @@ class PageTests(unittest.TestCase):
                   .map(summary => getComputedStyle(summary).boxShadow);""")
             self.assertTrue(shadows)
             for shadow in shadows:
-                colours = re.findall(r"rgba?\([^)]*\)", shadow)
-                self.assertGreaterEqual(len(colours), 2, shadow)
-                best = max(contrast(colour, page) for colour in colours)
+                colors = re.findall(r"rgba?\([^)]*\)", shadow)
+                self.assertGreaterEqual(len(colors), 2, shadow)
+                best = max(contrast(color, page) for color in colors)
                 self.assertGreaterEqual(best, 1.5, f"{'dark' if dark else 'light'}: the layers "
                                         f"{shadow} barely differ from the page {page}")
             self.open_every_stack()

@@ -41,15 +41,15 @@ import Testing
     #expect(ShownApp(id: "x", name: name, icon: nil).initial == initial)
   }
 
-  @Test func theColourOfAnIdentifierIsTheSameEveryTime() {
+  @Test func theColorOfAnIdentifierIsTheSameEveryTime() {
     let chat = ShownApp(id: "com.example.chat", name: "Chat", icon: nil)
     #expect(
-      chat.colour(of: 10) == ShownApp(id: "com.example.chat", name: "x", icon: nil).colour(of: 10))
-    let colours = Set(
+      chat.color(of: 10) == ShownApp(id: "com.example.chat", name: "x", icon: nil).color(of: 10))
+    let colors = Set(
       ["a", "b", "c", "d", "e", "f", "g", "h"].map {
-        ShownApp(id: "com.example.\($0)", name: "", icon: nil).colour(of: 10)
+        ShownApp(id: "com.example.\($0)", name: "", icon: nil).color(of: 10)
       })
-    #expect(colours.count > 3)
+    #expect(colors.count > 3)
   }
 
   static let samples: [[UInt8]] = [

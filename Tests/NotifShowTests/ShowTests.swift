@@ -107,7 +107,7 @@ let now = "2026-11-22T09:00:00Z"
       result.out.contains(
         "<span class=\"app\" dir=\"auto\" title=\"&lt;b&gt;app&lt;/b&gt;\">&lt;b&gt;app&lt;/b&gt;</span>"
       ))
-    // Its initial, on its colour: the first character of its name, escaped too.
+    // Its initial, on its color: the first character of its name, escaped too.
     #expect(result.out.contains("aria-hidden=\"true\">?</span>"))
     #expect(!result.out.contains("<script"))
     #expect(!result.out.contains("<img"))
