@@ -44,7 +44,8 @@ let package = Package(
       dependencies: ["NotifModel", "NotifJSON", "NotifListing", "NotifText", "NotifCategories"]),
     // Helpers the test targets share (scratch files, captured output, parsed views).
     .target(name: "TestSupport", dependencies: ["NotifJSON"], path: "Tests/TestSupport"),
-    .testTarget(name: "NotifJSONTests", dependencies: ["NotifJSON", "TestSupport"]),
+    .testTarget(
+      name: "NotifJSONTests", dependencies: ["NotifJSON", "NotifModel", "TestSupport"]),
     .testTarget(name: "NotifModelTests", dependencies: ["NotifModel", "NotifJSON", "TestSupport"]),
     .testTarget(
       name: "NotifSweepTests",
@@ -58,7 +59,9 @@ let package = Package(
       dependencies: ["NotifCategories", "NotifModel", "TestSupport"]),
     .testTarget(
       name: "NotifParseTests",
-      dependencies: ["notif-parse", "NotifModel", "NotifJSON", "NotifCategories", "NotifSweep"]),
+      dependencies: [
+        "notif-parse", "NotifModel", "NotifJSON", "NotifCategories", "NotifSweep", "TestSupport",
+      ]),
     .testTarget(
       name: "NotifGroupTests",
       dependencies: ["notif-group", "NotifModel", "NotifJSON", "NotifListing", "TestSupport"]),

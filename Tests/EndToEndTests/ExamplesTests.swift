@@ -38,8 +38,8 @@ import Testing
   static let skipped: [(prefix: String, reason: String)] = [
     (
       "make demo",
-      "builds the release binaries, minutes on a shared machine; the output the README shows"
-        + " for it is not checked here"
+      "builds the tools, a minute on a shared machine; the output the README shows for it is"
+        + " not checked here"
     ),
     ("make test", "runs the tests, this one included"),
     ("make install", "writes under PREFIX, outside the repository"),
