@@ -162,6 +162,7 @@ hook-test: release
 
 # pyspark 4 needs Java 17. Where pip refuses the system's Python (PEP 668), it is told not to.
 check-deps:
+	python3 -m pip install -q --no-deps axe-playwright-python 2>/dev/null || python3 -m pip install -q --no-deps --break-system-packages axe-playwright-python
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq mandoc man-db binutils shellcheck \
 		zsh fish valgrind time unicode-data chromium chromium-driver parallel \

@@ -228,10 +228,10 @@ struct EntryReader {
       app: try text(.app), leading: leading, count: total,
       unreadCount: try count(.unreadCount, FieldLimits.tally, default: leading.isUnread ? 1 : 0),
       newCount: try count(.newCount, FieldLimits.tally, default: leading.isNew ? 1 : 0),
-      summary: try text(.summary), hiddenSummary: try text(.hiddenSummary), others: nil,
-      omitted: try count(.itemsOmitted, FieldLimits.tally, default: 0))
+      summary: try text(.summary), hiddenSummary: try text(.hiddenSummary), others: nil)
+    // Checked as every tool reads it; what is not listed is counted from `count` (`unlisted`).
+    _ = try count(.itemsOmitted, FieldLimits.tally, default: 0)
     guard let itemsIndex = members[.items], view.kind(itemsIndex) != .null else {
-      stack.omitted = max(stack.omitted, total - 1)
       return stack
     }
     guard view.kind(itemsIndex) == .array else {

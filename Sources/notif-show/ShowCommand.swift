@@ -7,9 +7,9 @@ struct ShowCommand: ToolCommand {
   static let name = "notif-show"
   static let version = "0.1.0"
   static let usage =
-    "usage: notif-show [-h] [--ascii] [--categories file] [--color auto|always|never]\n"
-    + "                  [--format text|html] [--hidden-previews] [--last-seen time]\n"
-    + "                  [--limit n] [--max-record-bytes size] [--now time]\n"
+    "usage: notif-show [-h] [--apps file] [--ascii] [--categories file]\n"
+    + "                  [--color auto|always|never] [--format text|html] [--hidden-previews]\n"
+    + "                  [--last-seen time] [--limit n] [--max-record-bytes size] [--now time]\n"
     + "                  [--sort time|relevance] [--view feed|chat] [--width columns]\n"
     + "                  [file ...]\n"
 
@@ -25,6 +25,7 @@ struct ShowCommand: ToolCommand {
             --now time            reference for relative times (RFC 3339 or @epoch)
             --last-seen time      mark as new only records created after time
             --categories file     category registry (notif-categories(5)): action buttons
+            --apps file           apps file (notif-apps(5)): each app's name and icon
             --hidden-previews     show placeholders instead of titles and bodies
             --format format       text for a terminal (the default) or html, one web page
             --width columns       line width of the text (default: the terminal's, COLUMNS, 80)
@@ -38,7 +39,7 @@ struct ShowCommand: ToolCommand {
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
   static let options: [OptionSpec] = [
-    .flag("ascii"), .value("categories"), .value("color"), .value("format"),
+    .value("apps"), .flag("ascii"), .value("categories"), .value("color"), .value("format"),
     .flag("hidden-previews"), .value("last-seen"), .value("limit"), .value("max-record-bytes"),
     .value("now"), .value("sort"), .value("view"), .value("width"), .flag("help", "h"),
     .flag("version"),
@@ -74,6 +75,7 @@ struct ShowCommand: ToolCommand {
     options.ascii = scanned.has("ascii")
     options.hiddenPreviews = scanned.has("hidden-previews")
     options.categoriesPath = scanned.last("categories")
+    options.appsPath = scanned.last("apps")
     if let bytes = try CommandLineTool.maxRecordBytes(scanned) {
       options.maxRecordBytes = bytes
     }
@@ -134,5 +136,6 @@ struct ShowOptions {
   var ascii = false
   var hiddenPreviews = false
   var categoriesPath: String? = nil
+  var appsPath: String? = nil
   var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
 }

@@ -21,6 +21,15 @@ struct ShowRun {
   }
 
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
+    var apps = AppDirectory()
+    if let path = options.appsPath {
+      do {
+        apps = try AppDirectory.load(path)
+      } catch {
+        report(error.diagnostic, &stderr)
+        return .failure
+      }
+    }
     var registry: CategoryRegistry? = nil
     if let path = options.categoriesPath {
       do {
@@ -41,8 +50,10 @@ struct ShowRun {
     let shown = entries.sorted(options.view)
     var page = ByteBuffer(capacity: 64 * 1024)
     switch options.format {
-    case .text: TextPage(options: options, registry: registry).write(shown, into: &page)
-    case .html: HTMLPage(options: options, registry: registry).write(shown, into: &page)
+    case .text:
+      TextPage(options: options, registry: registry, apps: apps).write(shown, into: &page)
+    case .html:
+      HTMLPage(options: options, registry: registry, apps: apps).write(shown, into: &page)
     }
     do {
       try stdout.write(page)
