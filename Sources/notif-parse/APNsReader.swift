@@ -4,6 +4,12 @@ import NotifModel
 /// Reads APNs payloads and their headers by Apple's rules (notif-rules(7), "APNs"): a bare
 /// payload, a simulator `.apns` file, an envelope's payload, and the APNs payloads inside FCM
 /// messages (`apns.payload`) and SNS messages (`APNS`, `APNS_SANDBOX`, ...).
+///
+/// APNs refuses a request for its headers, an empty payload and its size (Apple, "Handling
+/// notification responses from APNs"): those are errors. It does not look inside `aps`: a
+/// value of the wrong type or range there is delivered, and the device ignores or misreads it,
+/// so each such rule is a warning that says what the device does (`Effect.device`). FCM and SNS
+/// pass the payload on to APNs as it is, so the same holds for theirs.
 enum APNsReader: FormatReader {
   static let pushTypes: Set<String> = [
     "alert", "background", "location", "voip", "complication", "fileprovider", "mdm",
@@ -12,6 +18,16 @@ enum APNsReader: FormatReader {
   // The set as a key table, to look a value up by its bytes: no string built.
   private static let pushTypeTable = KeyTable(pushTypes.map { ($0, $0) })
   private static let eventTable = KeyTable([("start", 0), ("update", 1), ("end", 2)])
+
+  // What the device does with a value of the wrong type or range in `aps`, which APNs
+  // delivers: the ends of the warnings.
+  private static let ignoresKey = Effect.device("iOS ignores the key")
+  private static let ignoresDate = Effect.device("ActivityKit ignores the date")
+  private static let withoutIt = Effect.device("iOS shows the alert without it")
+  private static let unlocalized = Effect.device("iOS cannot fill in the localized text")
+  private static let noSound = Effect.device("iOS plays no sound")
+  private static let unread = Effect.device("iOS does not read it")
+  private static let noLiveText = Effect.device("ActivityKit shows no alert text")
 
   /// The APNs rules on the payload at `root` of `view` (`payloadSize` bytes written compact),
   /// with the headers already read: the bare payloads, envelopes and `.apns` files, and the
@@ -39,8 +55,9 @@ enum APNsReader: FormatReader {
       if view.kind(apsIndex) == .object {
         readAps(view, apsIndex, into: &m)
       } else {
-        m.error(
-          "BadType", "'aps' must be a dictionary, not \(Self.kindName(view, apsIndex))",
+        m.report(
+          .device("iOS shows nothing and does not wake the app"), "BadType",
+          "'aps' must be a dictionary, not \(Self.kindName(view, apsIndex))",
           at: m.offset(view, apsIndex))
       }
     } else if !m.aps.isMDM && view.tokens[root].count > 0 {
@@ -233,49 +250,54 @@ enum APNsReader: FormatReader {
         case .string: m.values[.body] = .input(value)
         case .object: break  // read after the loop, once Live Activity keys are known
         default:
-          m.error(
-            "BadType",
+          m.report(
+            .device("iOS shows no alert"), "BadType",
             "'alert' must be a string or a dictionary, not \(Self.kindName(view, value))", at: at)
         }
       case .badge:
         m.aps.hasBadge = true
-        m.readBadge(view, value, "badge")
+        m.readBadge(view, value, "badge", .device("iOS sets no badge"))
       case .sound:
         m.aps.hasSound = true
         readSound(view, value, into: &m)
-      case .threadID: m.string(view, key, value, into: .threadID)
-      case .category: m.string(view, key, value, into: .category)
-      case .targetContentID: m.string(view, key, value, into: .targetContentID)
+      case .threadID: m.string(view, key, value, into: .threadID, ignoresKey)
+      case .category: m.string(view, key, value, into: .category, ignoresKey)
+      case .targetContentID: m.string(view, key, value, into: .targetContentID, ignoresKey)
       case .filterCriteria, .attributesType:
-        m.string(view, key, value, into: nil)
+        m.string(view, key, value, into: nil, ignoresKey)
       case .inputPushChannel:
         // Push-to-start into a broadcast channel: the channel's base64 identifier.
         if view.kind(value) != .string
           || !Self.withText(view, value, { !$0.isEmpty && $0.allSatisfy(Self.isBase64Byte) })
         {
-          m.error(
-            "BadChannelId",
+          m.report(
+            .device("ActivityKit starts no broadcast Live Activity"), "BadChannelId",
             "'input-push-channel' must be a broadcast channel's base64 identifier, not \(Self.quotedValue(view, value))",
             at: at)
         }
       case .contentAvailable:
-        let on = m.flag(view, value, "content-available")
+        let on = m.flag(
+          view, value, "content-available", .device("iOS does not wake the app for it"))
         m.aps.contentAvailable = on
         m.values[.contentAvailable] = .bool(on)
       case .mutableContent:
-        let on = m.flag(view, value, "mutable-content")
+        let on = m.flag(
+          view, value, "mutable-content",
+          .device("iOS does not run the notification service extension"))
         m.values[.mutableContent] = .bool(on)
         if on { m.aps.mutableContentAt = m.offset(view, key) }
       case .interruptionLevel:
-        m.interruptionLevel(view, value, spelled: "interruption-level", at: at)
+        m.interruptionLevel(
+          view, value, spelled: "interruption-level", at: at, .device("iOS uses active"))
       case .relevanceScore:
+        let unranked = Effect.device("iOS ranks the notification without it")
         guard let score = view.double(value) else {
-          m.error("BadRelevanceScore", "'relevance-score' must be a number", at: at)
+          m.report(unranked, "BadRelevanceScore", "'relevance-score' must be a number", at: at)
           return
         }
         if !m.aps.isLiveActivity && !(0...1).contains(score) {
-          m.error(
-            "BadRelevanceScore",
+          m.report(
+            unranked, "BadRelevanceScore",
             "'relevance-score' \(Self.quotedValue(view, value)) is outside 0 to 1", at: at)
         } else {
           m.values[.relevance] = .input(value)
@@ -284,32 +306,37 @@ enum APNsReader: FormatReader {
         if view.kind(value) == .string, eventTable.find(view, value) != nil {
           m.values[.event] = .input(value)
         } else {
-          m.error(
-            "BadType",
+          m.report(
+            .device("ActivityKit ignores the update"), "BadType",
             "'event' must be start, update or end, not \(Self.quotedValue(view, value))", at: at)
         }
-      case .timestamp: m.date(view, value, "timestamp", into: .timestamp)
-      case .staleDate: m.date(view, value, "stale-date", into: .staleAt)
-      case .dismissalDate: m.date(view, value, "dismissal-date", into: .dismissAt)
+      case .timestamp: m.date(view, value, "timestamp", into: .timestamp, ignoresDate)
+      case .staleDate: m.date(view, value, "stale-date", into: .staleAt, ignoresDate)
+      case .dismissalDate: m.date(view, value, "dismissal-date", into: .dismissAt, ignoresDate)
       case .contentState, .attributes:
         if view.kind(value) != .object {
-          m.error("BadType", "\(Self.quoted(view.string(key))) must be a dictionary", at: at)
+          m.report(
+            .device("ActivityKit ignores the update"), "BadType",
+            "\(Self.quoted(view.string(key))) must be a dictionary", at: at)
         }
       case .urlArgs:
         if !Self.isStringArray(view, value) {
-          m.error("BadType", "'url-args' must be an array of strings", at: at)
+          m.report(
+            .device("Safari cannot fill in the website push's URL"), "BadType",
+            "'url-args' must be an array of strings", at: at)
         }
       case .contentChanged:
         // Apple's WidgetKit push example sends true; 1, as other flags take, is read the same.
         m.aps.contentChanged = true
         if view.bool(value) == nil && view.integer(value) != 1 {
-          m.error(
-            "BadType", "'content-changed' must be true, not \(Self.quotedValue(view, value))",
-            at: at)
+          m.report(
+            .device("WidgetKit reloads no widget"), "BadType",
+            "'content-changed' must be true, not \(Self.quotedValue(view, value))", at: at)
         }
       case .inputPushToken:
         // Push-to-start asks for an update token with 1.
-        _ = m.flag(view, value, "input-push-token")
+        _ = m.flag(
+          view, value, "input-push-token", .device("ActivityKit sends no push token for it"))
       case .summaryArg, .summaryArgCount:
         m.warning(
           "MisplacedKey",
@@ -365,21 +392,21 @@ enum APNsReader: FormatReader {
         case .subtitleLocKey: field = .subtitleLocKey
         default: field = .locKey
         }
-        m.string(view, key, value, into: field)
+        m.string(view, key, value, into: field, withoutIt)
       case .launchImage, .actionLocKey, .action:
-        m.string(view, key, value, into: nil)
+        m.string(view, key, value, into: nil, withoutIt)
       case .titleLocArgs, .subtitleLocArgs, .locArgs:
         m.readLocArgs(
           view, key, value,
           into: name == .titleLocArgs
-            ? .titleLocArgs : name == .subtitleLocArgs ? .subtitleLocArgs : .locArgs)
+            ? .titleLocArgs : name == .subtitleLocArgs ? .subtitleLocArgs : .locArgs, unlocalized)
       case .summaryArg:
-        m.string(view, key, value, into: .summaryArg)
+        m.string(view, key, value, into: .summaryArg, withoutIt)
       case .summaryArgCount:
         let range = FieldLimits.positive
         guard let count = view.integer(value), range.contains(count) else {
-          m.error(
-            "BadSummaryArgCount",
+          m.report(
+            .device("iOS counts the notification once"), "BadSummaryArgCount",
             "'summary-arg-count' must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(Self.quotedValue(view, value))",
             at: at)
           return
@@ -425,9 +452,9 @@ enum APNsReader: FormatReader {
       switch localizedKeys.find(view, key) {
       case .locKey:
         hasKey = true
-        m.string(view, key, value, into: title ? .titleLocKey : .locKey)
+        m.string(view, key, value, into: title ? .titleLocKey : .locKey, noLiveText)
       case .locArgs:
-        m.readLocArgs(view, key, value, into: title ? .titleLocArgs : .locArgs)
+        m.readLocArgs(view, key, value, into: title ? .titleLocArgs : .locArgs, unlocalized)
       case nil:
         m.warning(
           "UnknownKey",
@@ -436,8 +463,8 @@ enum APNsReader: FormatReader {
       }
     }
     if !hasKey {
-      m.error(
-        "BadType",
+      m.report(
+        noLiveText, "BadType",
         "a Live Activity alert's \(title ? "title" : "body") must be a string or a dictionary with 'loc-key'",
         at: m.offset(view, text))
     }
@@ -464,7 +491,7 @@ enum APNsReader: FormatReader {
             named = true
             m.values[.sound] = .input(value)
           } else {
-            m.error("BadSound", "the sound's 'name' must be a string", at: valueAt)
+            m.report(noSound, "BadSound", "the sound's 'name' must be a string", at: valueAt)
           }
         case .critical:
           if let critical = view.integer(value), critical == 0 || critical == 1 {
@@ -476,14 +503,14 @@ enum APNsReader: FormatReader {
               "the sound's 'critical' is \(critical); Apple documents \(critical ? 1 : 0)",
               at: valueAt)
           } else {
-            m.error("BadSound", "the sound's 'critical' must be 0 or 1", at: valueAt)
+            m.report(unread, "BadSound", "the sound's 'critical' must be 0 or 1", at: valueAt)
           }
         case .volume:
           if let volume = view.double(value), (0...1).contains(volume) {
             m.values[.soundVolume] = .input(value)
           } else {
-            m.error(
-              "BadSound",
+            m.report(
+              unread, "BadSound",
               "the sound's 'volume' must be a number from 0 to 1, not \(Self.quotedValue(view, value))",
               at: valueAt)
           }
@@ -494,12 +521,12 @@ enum APNsReader: FormatReader {
         }
       }
       if !named {
-        m.error("BadSound", "a sound dictionary needs a 'name'", at: at)
+        m.report(noSound, "BadSound", "a sound dictionary needs a 'name'", at: at)
       }
     default:
-      m.error(
-        "BadSound", "'sound' must be a sound name or a dictionary with name, critical and volume",
-        at: at)
+      m.report(
+        noSound, "BadSound",
+        "'sound' must be a sound name or a dictionary with name, critical and volume", at: at)
     }
   }
 

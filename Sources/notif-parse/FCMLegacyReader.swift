@@ -1,10 +1,14 @@
 import NotifJSON
 import NotifModel
 
-/// Reads FCM legacy HTTP messages, for what they say, with the warning that Google shut the
-/// API down in 2024 (notif-rules(7), "FCM legacy HTTP"): every legacy addressing shape (`to`,
-/// `registration_ids`, `condition`, `notification_key`) gets it. The rules they share with HTTP
-/// v1 messages (`data`, priorities) are `FCMReader`'s.
+/// Reads FCM legacy HTTP messages, for what they say (notif-rules(7), "FCM legacy HTTP").
+///
+/// Google shut the legacy API down in 2024, so a legacy message sent to it is refused: every
+/// legacy addressing shape (`to`, `registration_ids`, `condition`, `notification_key`) is an
+/// error, `FCMLegacyShutDown`. A legacy-shaped payload in an Amazon SNS `GCM` string is not
+/// sent to that API: SNS translates it into an FCM HTTP v1 message (AWS, "Using Google Firebase
+/// Cloud Messaging v1 payloads in Amazon SNS"), so it is read without that error. The rules
+/// they share with HTTP v1 messages (`data`, priorities) are `FCMReader`'s.
 enum FCMLegacyReader: FormatReader {
   private enum Field: Sendable {
     case registrationIDs, notification, data, collapseKey, priority, timeToLive, packageName
@@ -19,12 +23,17 @@ enum FCMLegacyReader: FormatReader {
     ("delay_while_idle", .bool(nil)), ("direct_boot_ok", .bool(nil)),
   ])
 
-  /// An FCM legacy HTTP message, read for what it says, with a warning that the API is gone.
-  static func read(_ view: JSONView, _ root: Int, into m: inout MessageReader) {
-    m.warning(
-      "FCMLegacyShutDown",
-      "this is an FCM legacy HTTP message: Google shut that API down in 2024; send an HTTP v1 message",
-      view, at: root)
+  /// An FCM legacy HTTP message, read for what it says: refused, since the API is gone, unless
+  /// it is an SNS `GCM` string's (`translatedBySNS`), which SNS sends as an HTTP v1 message.
+  static func read(
+    _ view: JSONView, _ root: Int, translatedBySNS: Bool = false, into m: inout MessageReader
+  ) {
+    if !translatedBySNS {
+      m.error(
+        "FCMLegacyShutDown",
+        "this is an FCM legacy HTTP message: Google shut that API down in 2024, and it answers 404; send an HTTP v1 message",
+        view, at: root)
+    }
     var collapseKey: Int?
     m.readMembers(
       view, of: root, fields,

@@ -184,24 +184,70 @@ enum FCMReader: FormatReader {
       })
   }
 
+  private enum OptionField: Sendable { case analyticsLabel, link }
   private static let analyticsOptions = fields([
-    ("analytics_label", MemberRule<Never>.string(nil))
+    ("analytics_label", MemberRule<OptionField>.own(.analyticsLabel))
   ])
   private static let apnsOptions = fields([
-    ("analytics_label", MemberRule<Never>.string(nil)), ("image", .string(nil)),
+    ("analytics_label", MemberRule<OptionField>.own(.analyticsLabel)), ("image", .string(nil)),
   ])
   private static let webpushOptions = fields([
-    ("analytics_label", MemberRule<Never>.string(nil)), ("link", .string(nil)),
+    ("analytics_label", MemberRule<OptionField>.own(.analyticsLabel)), ("link", .own(.link)),
   ])
+  /// The longest analytics label FCM takes.
+  static let maxAnalyticsLabel = 50
 
-  /// An `fcm_options` object, whose fields are strings.
+  /// An `fcm_options` object, whose fields are strings: an analytics label of 1 to 50 of the
+  /// characters FCM allows, and a web push's link, an HTTPS URL.
   private static func readOptions(
-    _ view: JSONView, _ index: Int, _ path: String, _ table: KeyTable<MemberRule<Never>>,
+    _ view: JSONView, _ index: Int, _ path: String, _ table: KeyTable<MemberRule<OptionField>>,
     into m: inout MessageReader
   ) {
     m.readObject(
-      view, index, path, table, own: { _, _, _, _ in },
+      view, index, path, table,
+      own: { m, field, key, value in
+        m.string(view, key, value, into: nil)
+        guard view.kind(value) == .string else { return }
+        switch field {
+        case .analyticsLabel: checkAnalyticsLabel(view, value, path, into: &m)
+        case .link: checkLink(view, value, into: &m)
+        }
+      },
       unknown: { unknownField(view, $1, in: quoted(path), into: &$0) })
+  }
+
+  /// FCM's pattern of an analytics label: `^[a-zA-Z0-9-_.~%]{1,50}$`, the topic name's
+  /// characters.
+  private static func checkAnalyticsLabel(
+    _ view: JSONView, _ value: Int, _ path: String, into m: inout MessageReader
+  ) {
+    let (count, good) = Self.withText(view, value) { raw in
+      (raw.count, !raw.isEmpty && raw.count <= maxAnalyticsLabel && raw.allSatisfy(isTopicByte))
+    }
+    if !good {
+      m.error(
+        "FCMBadAnalyticsLabel",
+        "'\(path).analytics_label' \(Self.quotedValue(view, value)) "
+          + (count > maxAnalyticsLabel
+            ? "is \(count) characters; FCM answers 400 INVALID_ARGUMENT past \(maxAnalyticsLabel)"
+            : "is not 1 to \(maxAnalyticsLabel) letters, digits and -_.~%: FCM answers 400 INVALID_ARGUMENT"),
+        view, at: value)
+    }
+  }
+
+  /// A web push's `fcm_options.link`: FCM takes HTTPS URLs only.
+  private static func checkLink(_ view: JSONView, _ value: Int, into m: inout MessageReader) {
+    let https = Self.withText(view, value) { raw -> Bool in
+      guard raw.count > 8 else { return false }
+      let scheme = raw.prefix(8).map { $0 | 0x20 }
+      return scheme.elementsEqual("https://".utf8)
+    }
+    if !https {
+      m.error(
+        "FCMBadLink",
+        "'webpush.fcm_options.link' \(Self.quotedValue(view, value)) is not an HTTPS URL: FCM answers 400 INVALID_ARGUMENT",
+        view, at: value)
+    }
   }
 
   // MARK: - The apns and webpush blocks
@@ -331,6 +377,17 @@ enum FCMReader: FormatReader {
     }
   }
 
+  /// Whether the string at `index` is a color as `android.notification.color` takes it:
+  /// `#rrggbb`, six hexadecimal digits.
+  private static func isHexColor(_ view: JSONView, _ index: Int) -> Bool {
+    Self.withText(view, index) { raw in
+      raw.count == 7 && raw.first == UInt8(ascii: "#")
+        && raw.dropFirst().allSatisfy {
+          ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66)
+        }
+    }
+  }
+
   /// AndroidConfig's priority as APNs counts it (10 high, 5 normal); nil if it is neither.
   private static func messagePriority(_ view: JSONView, _ value: Int) -> Int64? {
     if view.kind(value) == .string { return messagePriorities.find(view, value) }
@@ -342,7 +399,7 @@ enum FCMReader: FormatReader {
   }
 
   private enum NotificationField: Sendable {
-    case eventTime, notificationPriority, visibility, count, vibrate, proxy, lightSettings
+    case eventTime, notificationPriority, visibility, count, vibrate, proxy, lightSettings, color
   }
   private static let androidNotificationFields = fields([
     ("title", MemberRule<NotificationField>.string(.title)), ("body", .string(.body)),
@@ -351,7 +408,7 @@ enum FCMReader: FormatReader {
     ("body_loc_args", .locArgs(.locArgs)), ("title_loc_key", .string(.titleLocKey)),
     ("title_loc_args", .locArgs(.titleLocArgs)), ("event_time", .own(.eventTime)),
     ("notification_priority", .own(.notificationPriority)), ("visibility", .own(.visibility)),
-    ("notification_count", .own(.count)), ("icon", .string(nil)), ("color", .string(nil)),
+    ("notification_count", .own(.count)), ("icon", .string(nil)), ("color", .own(.color)),
     ("channel_id", .string(nil)), ("ticker", .string(nil)), ("image", .string(nil)),
     ("sticky", .bool(nil)), ("local_only", .bool(nil)), ("default_sound", .bool(nil)),
     ("default_vibrate_timings", .bool(nil)), ("default_light_settings", .bool(nil)),
@@ -380,8 +437,16 @@ enum FCMReader: FormatReader {
   ) {
     m.readObject(
       view, index, "android.notification", androidNotificationFields,
-      own: { m, field, _, value in
+      own: { m, field, key, value in
         switch field {
+        case .color:
+          m.string(view, key, value, into: nil)
+          if view.kind(value) == .string && !isHexColor(view, value) {
+            m.error(
+              "FCMBadColor",
+              "'color' \(Self.quotedValue(view, value)) is not a color in #rrggbb form: FCM answers 400 INVALID_ARGUMENT",
+              view, at: value)
+          }
         case .eventTime:
           if let text = view.stringValue(value), let time = try? Timestamp(rfc3339: text) {
             m.eventTime = time

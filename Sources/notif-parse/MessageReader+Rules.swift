@@ -8,14 +8,18 @@ import NotifModel
 extension MessageReader {
   /// A badge: a whole number from 0 to `maximum` (`FieldLimits.tally`, what every reader of
   /// the record holds exactly, unless the format allows less), into `badge`; else a `BadBadge`
-  /// error naming `key`.
+  /// finding naming `key`: an error, or where the vendor takes the message (`Effect`) a
+  /// warning that says what the device does.
   mutating func readBadge(
-    _ view: JSONView, _ value: Int, _ key: String, maximum: Int64 = FieldLimits.largest
+    _ view: JSONView, _ value: Int, _ key: String, maximum: Int64 = FieldLimits.largest,
+    _ effect: Effect = .refused
   ) {
     if let badge = view.integer(value), badge >= 0, badge <= maximum {
       values[.badge] = .integer(badge)
     } else {
-      findings.append(Self.badBadge(view, value, key, maximum: maximum, at: offset(view, value)))
+      var finding = Self.badBadge(view, value, key, maximum: maximum, at: offset(view, value))
+      effect.apply(to: &finding)
+      findings.append(finding)
     }
   }
 
@@ -32,22 +36,27 @@ extension MessageReader {
   }
 
   /// Localization arguments (`loc-args`, `body_loc_args`, ... as the format spells `key`): an
-  /// array of strings, into `field`; else a `BadLocArgs` error.
-  mutating func readLocArgs(_ view: JSONView, _ key: Int, _ value: Int, into field: RecordField) {
+  /// array of strings, into `field`; else a `BadLocArgs` finding (`effect`).
+  mutating func readLocArgs(
+    _ view: JSONView, _ key: Int, _ value: Int, into field: RecordField, _ effect: Effect = .refused
+  ) {
     if Self.isStringArray(view, value) {
       values[field] = .input(value)
     } else {
-      error(
-        "BadLocArgs", "\(Self.quoted(view.string(key))) must be an array of strings",
+      report(
+        effect, "BadLocArgs", "\(Self.quoted(view.string(key))) must be an array of strings",
         at: offset(view, value))
     }
   }
 
-  /// A string, into `field` if one is given; else a `BadType` error naming `key`.
-  mutating func string(_ view: JSONView, _ key: Int, _ value: Int, into field: RecordField?) {
+  /// A string, into `field` if one is given; else a `BadType` finding (`effect`) naming `key`.
+  mutating func string(
+    _ view: JSONView, _ key: Int, _ value: Int, into field: RecordField?,
+    _ effect: Effect = .refused
+  ) {
     guard view.kind(value) == .string else {
-      error(
-        "BadType",
+      report(
+        effect, "BadType",
         "\(Self.quoted(view.string(key))) must be a string, not \(Self.kindName(view, value))",
         at: offset(view, value))
       return
@@ -60,12 +69,16 @@ extension MessageReader {
     if view.kind(index) == .string { values[field] = .input(index) }
   }
 
-  /// Whether the value at `index` is a dictionary; if not, a `BadType` error naming `what`.
+  /// Whether the value at `index` is a dictionary; if not, a `BadType` finding (`effect`)
+  /// naming `what`.
   @discardableResult
-  mutating func checkObject(_ view: JSONView, _ index: Int, _ what: String) -> Bool {
+  mutating func checkObject(
+    _ view: JSONView, _ index: Int, _ what: String, _ effect: Effect = .refused
+  ) -> Bool {
     if view.kind(index) == .object { return true }
-    error(
-      "BadType", "\(Self.quoted(what)) must be a dictionary, not \(Self.kindName(view, index))",
+    report(
+      effect, "BadType",
+      "\(Self.quoted(what)) must be a dictionary, not \(Self.kindName(view, index))",
       at: offset(view, index))
     return false
   }
@@ -76,19 +89,23 @@ extension MessageReader {
 
   /// Reads an interruption level (`key`, as the format spells it): passive, active,
   /// time-sensitive or critical, as APNs and Expo take them.
-  mutating func interruptionLevel(_ view: JSONView, _ value: Int, spelled key: String, at: Int) {
+  mutating func interruptionLevel(
+    _ view: JSONView, _ value: Int, spelled key: String, at: Int, _ effect: Effect = .refused
+  ) {
     if view.kind(value) == .string, Self.interruptionLevelTable.find(view, value) != nil {
       values[.interruptionLevel] = .input(value)
     } else {
-      error(
-        "BadInterruptionLevel",
+      report(
+        effect, "BadInterruptionLevel",
         "'\(key)' \(Self.quotedValue(view, value)) is not passive, active, time-sensitive or critical",
         at: at)
     }
   }
 
   /// Reads content-available or mutable-content: Apple documents 1 (and absent for off).
-  mutating func flag(_ view: JSONView, _ value: Int, _ key: String) -> Bool {
+  mutating func flag(
+    _ view: JSONView, _ value: Int, _ key: String, _ effect: Effect = .refused
+  ) -> Bool {
     let at = offset(view, value)
     if let number = view.integer(value), number == 0 || number == 1 {
       return number == 1
@@ -98,31 +115,38 @@ extension MessageReader {
       warning("BoolForNumber", "\(Self.quoted(key)) is \(on); \(advice)", at: at)
       return on
     }
-    error("BadType", "\(Self.quoted(key)) must be 1, not \(Self.quotedValue(view, value))", at: at)
+    report(
+      effect, "BadType", "\(Self.quoted(key)) must be 1, not \(Self.quotedValue(view, value))",
+      at: at)
     return false
   }
 
-  /// Whole seconds since 1970, into `field`; else a `BadDate` error naming `key`.
-  mutating func date(_ view: JSONView, _ value: Int, _ key: String, into field: RecordField) {
+  /// Whole seconds since 1970, into `field`; else a `BadDate` finding (`effect`) naming `key`.
+  mutating func date(
+    _ view: JSONView, _ value: Int, _ key: String, into field: RecordField,
+    _ effect: Effect = .refused
+  ) {
     let at = offset(view, value)
     if view.kind(value) == .number, let digits = Self.overflowingDigits(view, value) {
-      error("BadDate", "\(Self.quoted(key)) \(digits) is after the year 9999", at: at)
+      report(effect, "BadDate", "\(Self.quoted(key)) \(digits) is after the year 9999", at: at)
       return
     }
     guard let seconds = view.integer(value), seconds >= 0 else {
-      error(
-        "BadDate",
+      report(
+        effect, "BadDate",
         "\(Self.quoted(key)) must be whole seconds since 1970, not \(Self.quotedValue(view, value))",
         at: at)
       return
     }
-    if let instant = epoch(seconds, key: key, code: "BadDate", at: at) {
+    if let instant = epoch(seconds, key: key, code: "BadDate", at: at, effect) {
       values[field] = .time(instant)
     }
   }
 
   /// An epoch-seconds value as an instant; a 13-digit value is flagged, never guessed.
-  mutating func epoch(_ seconds: Int64, key: String, code: String, at: Int) -> Timestamp? {
+  mutating func epoch(
+    _ seconds: Int64, key: String, code: String, at: Int, _ effect: Effect = .refused
+  ) -> Timestamp? {
     if seconds >= 1_000_000_000_000 && seconds < 10_000_000_000_000 {
       warning(
         "ProbableMilliseconds",
@@ -132,7 +156,7 @@ extension MessageReader {
     }
     let instant = Timestamp(seconds: seconds)
     guard instant.isWritable else {
-      error(code, "\(Self.quoted(key)) \(seconds) is after the year 9999", at: at)
+      report(effect, code, "\(Self.quoted(key)) \(seconds) is after the year 9999", at: at)
       return nil
     }
     return instant
@@ -353,6 +377,14 @@ extension MessageReader {
     warning(code, message, at: offset(view, index))
   }
 
+  /// Appends a finding `code` at `offset` of the text: an error where the vendor refuses the
+  /// message, else a warning that ends with what the device does.
+  mutating func report(_ effect: Effect, _ code: String, _ message: String, at offset: Int) {
+    var finding = Finding.error(code, message, at: offset)
+    effect.apply(to: &finding)
+    findings.append(finding)
+  }
+
   /// Appends an error `code` at `offset` of the text.
   mutating func error(_ code: String, _ message: String, at offset: Int) {
     findings.append(.error(code, message, at: offset))
@@ -361,5 +393,23 @@ extension MessageReader {
   /// Appends a warning `code` at `offset` of the text.
   mutating func warning(_ code: String, _ message: String, at offset: Int) {
     findings.append(.warning(code, message, at: offset))
+  }
+}
+
+/// What the vendor does with a value a rule finds wrong: it refuses the message (an error), or
+/// it takes the message and the device ignores or misreads the value (a warning, whose message
+/// ends with what the device does). APNs, for one, refuses a request for its headers and size,
+/// and takes a payload whatever its `aps` values are (notif-rules(7), "APNs").
+enum Effect: Sendable {
+  /// The vendor refuses the message: an error.
+  case refused
+  /// The vendor takes the message; the device does what the text says (`iOS sets no badge`).
+  case device(String)
+
+  /// Makes `finding` what this effect reports: a warning with the device's part, or as it is.
+  func apply(to finding: inout Finding) {
+    guard case .device(let outcome) = self else { return }
+    finding.severity = .warning
+    finding.message += ": " + outcome
   }
 }

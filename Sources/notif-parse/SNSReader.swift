@@ -100,7 +100,7 @@ enum SNSReader: FormatReader {
         mdm: view.member(0, "mdm") != nil, into: &m)
     case "GCM":
       // FCM HTTP v1 as SNS takes it (`{"fcmV1Message": {"message": ...}}`), or the legacy
-      // shape; SNS supplies the target either way.
+      // shape, which SNS translates into an HTTP v1 message; SNS supplies the target either way.
       if let wrapper = view.member(0, "fcmV1Message") {
         if m.checkObject(view, wrapper, "fcmV1Message"),
           let message = view.member(wrapper, "message")
@@ -112,7 +112,7 @@ enum SNSReader: FormatReader {
       } else if case .fcm(let message) = PushFormat.detect(view, 0), message != 0 {
         FCMReader.read(view, message: message, root: 0, requiresTarget: false, into: &m)
       } else {
-        FCMLegacyReader.read(view, 0, into: &m)
+        FCMLegacyReader.read(view, 0, translatedBySNS: true, into: &m)
       }
     default:
       break  // ADM and Baidu: JSON, checked as JSON

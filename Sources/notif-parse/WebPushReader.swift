@@ -57,9 +57,7 @@ enum WebPushReader: FormatReader {
       } else {
         m.error("BadType", "'title' must be a string", view, at: title)
       }
-      if let options = members.options, m.checkObject(view, options, "options") {
-        readNotification(view, options, into: &m)
-      }
+      if let options = members.options { readOptions(view, options, into: &m) }
       return
     }
     readDeclarative(view, root, members, into: &m)
@@ -332,9 +330,52 @@ enum WebPushReader: FormatReader {
     ("click_action", .string(nil)),
   ])
 
+  /// The service-worker shape's `options`, the second argument of `showNotification`, which
+  /// Web IDL converts to a NotificationOptions dictionary: null as no options; any object, an
+  /// array too, by the members it has (an array has none: PHP's `json_encode` writes one for
+  /// empty options); a string, number or boolean throws a TypeError, and nothing is shown.
+  private static func readOptions(_ view: JSONView, _ options: Int, into m: inout MessageReader) {
+    switch view.kind(options) {
+    case .object: readNotification(view, options, into: &m)
+    case .null: break
+    case .array:
+      if view.tokens[options].count > 0 {
+        m.warning(
+          "WebPushIgnoredValue",
+          "'options' is an array: showNotification reads it as no options, and ignores its elements",
+          view, at: options)
+      }
+    default:
+      m.error(
+        "BadType",
+        "'options' must be a dictionary, not \(Self.kindName(view, options)): showNotification throws a TypeError",
+        view, at: options)
+    }
+  }
+
   /// The Notification API options of the service-worker shape and of FCM's
   /// `webpush.notification`, which the page's service worker passes to `showNotification`.
+  ///
+  /// Besides each option's own rule, two throw a TypeError, so that nothing is shown (WHATWG,
+  /// "create a notification"): `silent` true with a `vibrate`, and `renotify` true without a
+  /// `tag` (or with an empty one).
   static func readNotification(_ view: JSONView, _ index: Int, into m: inout MessageReader) {
+    var silent: Int?  // `silent: true`, `renotify: true`, `vibrate` and `tag`, for the checks
+    var renotify: Int?  // across them
+    var vibrate = false
+    var tagged = false
+    view.forEachMember(of: index) { key, value in
+      if view.keyEquals(key, "silent") {
+        if view.bool(value) == true { silent = key }
+      } else if view.keyEquals(key, "renotify") {
+        if view.bool(value) == true { renotify = key }
+      } else if view.keyEquals(key, "vibrate") {
+        vibrate = true
+      } else if view.keyEquals(key, "tag") {
+        tagged =
+          view.kind(value) != .string || view.tokens[value].end - view.tokens[value].start > 2
+      }
+    }
     m.readMembers(
       view, of: index, optionFields,
       own: { m, field, key, value in
@@ -377,6 +418,18 @@ enum WebPushReader: FormatReader {
           "WebPushUnknownKey",
           "unknown key \(Self.quoted(view.string($1))) in a Web Push notification", view, at: $1)
       })
+    if let silent, vibrate {
+      m.error(
+        "WebPushBadValue",
+        "'silent' is true and 'vibrate' is given: showNotification throws a TypeError, and nothing is shown",
+        view, at: silent)
+    }
+    if let renotify, !tagged {
+      m.error(
+        "WebPushBadValue",
+        "'renotify' is true without a 'tag': showNotification throws a TypeError, and nothing is shown",
+        view, at: renotify)
+    }
   }
 
   /// A notification's actions: an array of dictionaries, each with an action and a title.

@@ -246,15 +246,14 @@ import Testing
       ]),
     // extracted lines 57-65 (HTTP section body)
     .init(
-      "071-fcm-legacy-http-web-notification", status: 0,
-      diagnostics: ["1:1 warning FCMLegacyShutDown"],
-      fields: [
-        "source": "\"fcm-legacy\"", "title": "\"Portugal vs. Denmark\"", "body": "\"5 to 1\"",
-      ]),
+      // The legacy endpoint is shut down: the message is refused.
+      "071-fcm-legacy-http-web-notification", status: 1,
+      diagnostics: ["1:1 error FCMLegacyShutDown"], fields: [:]),
     // AWS SNS envelope: platform payload is a JSON document ENCODED AS A STRING under key "GCM"
     .init(
+      // SNS translates the legacy shape into an FCM HTTP v1 message.
       "072-sns-envelope-gcm-stringified", status: 0,
-      diagnostics: ["2:10 warning FCMLegacyShutDown"],
+      diagnostics: [],
       fields: [
         "source": "\"sns\"", "title": "\"TitleTest\"",
         "body": "\"Sample message for Android or iOS endpoints\"",
@@ -262,7 +261,7 @@ import Testing
     // stringified FCM legacy payload with time_to_live (number) and collapse_key placed INSIDE d
     .init(
       "073-sns-envelope-gcm-time-to-live-in-data", status: 1,
-      diagnostics: ["2:11 warning FCMLegacyShutDown", "2:145 error FCMDataNotString"],
+      diagnostics: ["2:145 error FCMDataNotString"],
       fields: [:]),
     // stringified APNs background payload under "APNS" with custom Foo1/Foo2
     .init(

@@ -17,6 +17,16 @@ private func enveloped(_ headers: String) -> String {
   // MARK: - Errors
 
   static let errors: [FindingCase] = [
+    // FCMLegacyShutDown
+    FindingCase(
+      #"{"to":"t","notification":{"title":"x"}}"#,
+      [
+        (
+          .error, "FCMLegacyShutDown",
+          "this is an FCM legacy HTTP message: Google shut that API down in 2024, and it answers 404; send an HTTP v1 message",
+          nil
+        )
+      ]),
     // NotAnObject
     FindingCase(
       "[1]", [(.error, "NotAnObject", "a payload must be a JSON object, not an array", nil)]),
@@ -169,249 +179,14 @@ private func enveloped(_ headers: String) -> String {
       enveloped(#""apns-collapse-id":5"#),
       [(.error, "BadCollapseId", "'apns-collapse-id' must be a string", #""apns-collapse-id":|5"#)]),
     // BadBadge
-    FindingCase(
-      #"{"aps":{"badge":-1}}"#,
-      [
-        (
-          .error, "BadBadge", "'badge' must be a whole number from 0 to 9007199254740991, not '-1'",
-          "-1"
-        )
-      ]),
-    FindingCase(
-      #"{"aps":{"badge":"3"}}"#,
-      [
-        (
-          .error, "BadBadge",
-          #"'badge' must be a whole number from 0 to 9007199254740991, not '"3"'"#, #""3""#
-        )
-      ]),
-    FindingCase(
-      #"{"aps":{"badge":1.5}}"#,
-      [
-        (
-          .error, "BadBadge",
-          "'badge' must be a whole number from 0 to 9007199254740991, not '1.5'", "1.5"
-        )
-      ]),
-    FindingCase(
-      #"{"aps":{"badge":null}}"#,
-      [
-        (
-          .error, "BadBadge",
-          "'badge' must be a whole number from 0 to 9007199254740991, not 'null'", "null"
-        )
-      ]),
-    FindingCase(
-      #"{"aps":{"badge":99999999999999999999}}"#,
-      [
-        (
-          .error, "BadBadge",
-          "'badge' must be a whole number from 0 to 9007199254740991, not '99999999999999999999'",
-          "999"
-        )
-      ]),
     // BadSound
-    FindingCase(
-      #"{"aps":{"sound":{"volume":0.5}}}"#,
-      [(.error, "BadSound", "a sound dictionary needs a 'name'", #""sound":|{"#)]),
-    FindingCase(
-      #"{"aps":{"sound":{"name":"a","volume":1.5}}}"#,
-      [(.error, "BadSound", "the sound's 'volume' must be a number from 0 to 1, not '1.5'", "1.5")]),
-    FindingCase(
-      #"{"aps":{"sound":{"name":"a","volume":"loud"}}}"#,
-      [
-        (
-          .error, "BadSound", #"the sound's 'volume' must be a number from 0 to 1, not '"loud"'"#,
-          #""loud""#
-        )
-      ]),
-    FindingCase(
-      #"{"aps":{"sound":{"name":"a","critical":2}}}"#,
-      [(.error, "BadSound", "the sound's 'critical' must be 0 or 1", #""critical":|2"#)]),
-    FindingCase(
-      #"{"aps":{"sound":{"name":5}}}"#,
-      [
-        (.error, "BadSound", "the sound's 'name' must be a string", "5"),
-        (.error, "BadSound", "a sound dictionary needs a 'name'", #""sound":|{"#),
-      ]),
-    FindingCase(
-      #"{"aps":{"sound":5}}"#,
-      [
-        (
-          .error, "BadSound",
-          "'sound' must be a sound name or a dictionary with name, critical and volume", "5"
-        )
-      ]),
     // BadRelevanceScore
-    FindingCase(
-      #"{"aps":{"alert":"x","relevance-score":1.5}}"#,
-      [(.error, "BadRelevanceScore", "'relevance-score' '1.5' is outside 0 to 1", "1.5")]),
-    FindingCase(
-      #"{"aps":{"alert":"x","relevance-score":-0.1}}"#,
-      [(.error, "BadRelevanceScore", "'relevance-score' '-0.1' is outside 0 to 1", "-0.1")]),
-    FindingCase(
-      #"{"aps":{"alert":"x","relevance-score":"high"}}"#,
-      [(.error, "BadRelevanceScore", "'relevance-score' must be a number", #""high""#)]),
     // BadInterruptionLevel
-    FindingCase(
-      #"{"aps":{"alert":"x","interruption-level":"urgent"}}"#,
-      [
-        (
-          .error, "BadInterruptionLevel",
-          #"'interruption-level' '"urgent"' is not passive, active, time-sensitive or critical"#,
-          #""urgent""#
-        )
-      ]),
-    FindingCase(
-      #"{"aps":{"alert":"x","interruption-level":"Active"}}"#,
-      [
-        (
-          .error, "BadInterruptionLevel",
-          #"'interruption-level' '"Active"' is not passive, active, time-sensitive or critical"#,
-          #""Active""#
-        )
-      ]),
     // BadSummaryArgCount
-    FindingCase(
-      #"{"aps":{"alert":{"body":"x","summary-arg-count":0}}}"#,
-      [
-        (
-          .error, "BadSummaryArgCount",
-          "'summary-arg-count' must be a whole number from 1 to 9007199254740991, not '0'", ":|0"
-        )
-      ]),
-    FindingCase(
-      #"{"aps":{"alert":{"body":"x","summary-arg-count":"2"}}}"#,
-      [
-        (
-          .error, "BadSummaryArgCount",
-          #"'summary-arg-count' must be a whole number from 1 to 9007199254740991, not '"2"'"#,
-          #""2""#
-        )
-      ]),
-    FindingCase(
-      #"{"aps":{"alert":{"body":"x","summary-arg-count":1.5}}}"#,
-      [
-        (
-          .error, "BadSummaryArgCount",
-          "'summary-arg-count' must be a whole number from 1 to 9007199254740991, not '1.5'", "1.5"
-        )
-      ]),
     // Past 2^53 - 1, what every JSON reader of the record holds exactly (FieldLimits).
-    FindingCase(
-      #"{"aps":{"alert":{"body":"x","summary-arg-count":9007199254740992}}}"#,
-      [
-        (
-          .error, "BadSummaryArgCount",
-          "'summary-arg-count' must be a whole number from 1 to 9007199254740991, not '9007199254740992'",
-          "9007"
-        )
-      ]),
-    FindingCase(
-      #"{"aps":{"badge":9007199254740992}}"#,
-      [
-        (
-          .error, "BadBadge",
-          "'badge' must be a whole number from 0 to 9007199254740991, not '9007199254740992'",
-          "9007"
-        )
-      ]),
     // BadLocArgs
-    FindingCase(
-      #"{"aps":{"alert":{"loc-key":"K","loc-args":["a",1]}}}"#,
-      [(.error, "BadLocArgs", "'loc-args' must be an array of strings", "[")]),
-    FindingCase(
-      #"{"aps":{"alert":{"title-loc-key":"K","title-loc-args":"a"}}}"#,
-      [
-        (
-          .error, "BadLocArgs", "'title-loc-args' must be an array of strings",
-          #""title-loc-args":|"#
-        )
-      ]),
-    FindingCase(
-      #"{"aps":{"alert":{"body":"x","subtitle-loc-args":{}}}}"#,
-      [
-        (
-          .error, "BadLocArgs", "'subtitle-loc-args' must be an array of strings",
-          #""subtitle-loc-args":|"#
-        )
-      ]),
     // BadDate
-    FindingCase(
-      #"{"aps":{"event":"update","timestamp":-5}}"#,
-      [(.error, "BadDate", "'timestamp' must be whole seconds since 1970, not '-5'", "-5")]),
-    FindingCase(
-      #"{"aps":{"event":"update","stale-date":"soon"}}"#,
-      [
-        (
-          .error, "BadDate", #"'stale-date' must be whole seconds since 1970, not '"soon"'"#,
-          #""soon""#
-        )
-      ]),
-    FindingCase(
-      #"{"aps":{"event":"end","dismissal-date":9999999999999999}}"#,
-      [(.error, "BadDate", "'dismissal-date' 9999999999999999 is after the year 9999", "999")]),
-    FindingCase(
-      #"{"aps":{"event":"update","stale-date":99999999999999999999}}"#,
-      [(.error, "BadDate", "'stale-date' 99999999999999999999 is after the year 9999", "999")]),
-    FindingCase(
-      #"{"aps":{"event":"update","timestamp":253402300800}}"#,
-      [(.error, "BadDate", "'timestamp' 253402300800 is after the year 9999", "253")]),
-    FindingCase(
-      #"{"aps":{"event":"update","stale-date":"99999999999999999999"}}"#,
-      [
-        (
-          .error, "BadDate",
-          #"'stale-date' must be whole seconds since 1970, not '"99999999999999999999"'"#, #""999"#
-        )
-      ]),
-    FindingCase(
-      #"{"aps":{"event":"update","timestamp":1.5e9}}"#,
-      [(.error, "BadDate", "'timestamp' must be whole seconds since 1970, not '1.5e9'", "1.5e9")]),
     // BadType
-    FindingCase(
-      #"{"aps":[1]}"#, [(.error, "BadType", "'aps' must be a dictionary, not an array", "[")]),
-    FindingCase(
-      #"{"aps":"x"}"#, [(.error, "BadType", "'aps' must be a dictionary, not a string", #""x""#)]),
-    FindingCase(
-      #"{"aps":{"alert":5}}"#,
-      [(.error, "BadType", "'alert' must be a string or a dictionary, not a number", "5")]),
-    FindingCase(
-      #"{"aps":{"alert":"x","category":5}}"#,
-      [(.error, "BadType", "'category' must be a string, not a number", "5")]),
-    FindingCase(
-      #"{"aps":{"alert":"x","thread-id":null}}"#,
-      [(.error, "BadType", "'thread-id' must be a string, not null", "null")]),
-    FindingCase(
-      #"{"aps":{"alert":"x","target-content-id":true}}"#,
-      [(.error, "BadType", "'target-content-id' must be a string, not a boolean", "true")]),
-    FindingCase(
-      #"{"aps":{"alert":"x","filter-criteria":1}}"#,
-      [(.error, "BadType", "'filter-criteria' must be a string, not a number", ":|1")]),
-    FindingCase(
-      #"{"aps":{"event":"begin"}}"#,
-      [(.error, "BadType", #"'event' must be start, update or end, not '"begin"'"#, #""begin""#)]),
-    FindingCase(
-      #"{"aps":{"event":"update","content-state":1}}"#,
-      [(.error, "BadType", "'content-state' must be a dictionary", "1")]),
-    FindingCase(
-      #"{"aps":{"event":"start","attributes":[]}}"#,
-      [(.error, "BadType", "'attributes' must be a dictionary", "[")]),
-    FindingCase(
-      #"{"aps":{"alert":"x","url-args":["a",1]}}"#,
-      [(.error, "BadType", "'url-args' must be an array of strings", "[")]),
-    FindingCase(
-      #"{"aps":{"content-available":2}}"#,
-      [(.error, "BadType", "'content-available' must be 1, not '2'", "2")]),
-    FindingCase(
-      #"{"aps":{"alert":"x","mutable-content":"1"}}"#,
-      [(.error, "BadType", #"'mutable-content' must be 1, not '"1"'"#, #""1""#)]),
-    FindingCase(
-      #"{"aps":{"alert":{"title":5}}}"#,
-      [(.error, "BadType", "'title' must be a string, not a number", "5")]),
-    FindingCase(
-      #"{"aps":{"alert":{"body":"x","launch-image":[]}}}"#,
-      [(.error, "BadType", "'launch-image' must be a string, not an array", "[")]),
     // BadEnvelope
     FindingCase(
       #"{"headers":[],"payload":{"aps":{"alert":"x"}}}"#,
@@ -511,6 +286,402 @@ private func enveloped(_ headers: String) -> String {
   // MARK: - Warnings
 
   static let warnings: [FindingCase] = [
+    // Values inside aps that APNs delivers and iOS ignores (notif-rules(7), APNs)
+    FindingCase(
+      #"{"aps":{"badge":-1}}"#,
+      [
+        (
+          .warning, "BadBadge",
+          "'badge' must be a whole number from 0 to 9007199254740991, not '-1': iOS sets no badge",
+          "-1"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"badge":"3"}}"#,
+      [
+        (
+          .warning, "BadBadge",
+          #"'badge' must be a whole number from 0 to 9007199254740991, not '"3"': iOS sets no badge"#,
+          #""3""#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"badge":1.5}}"#,
+      [
+        (
+          .warning, "BadBadge",
+          "'badge' must be a whole number from 0 to 9007199254740991, not '1.5': iOS sets no badge",
+          "1.5"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"badge":null}}"#,
+      [
+        (
+          .warning, "BadBadge",
+          "'badge' must be a whole number from 0 to 9007199254740991, not 'null': iOS sets no badge",
+          "null"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"badge":99999999999999999999}}"#,
+      [
+        (
+          .warning, "BadBadge",
+          "'badge' must be a whole number from 0 to 9007199254740991, not '99999999999999999999': iOS sets no badge",
+          "999"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"sound":{"volume":0.5}}}"#,
+      [
+        (
+          .warning, "BadSound", "a sound dictionary needs a 'name': iOS plays no sound",
+          #""sound":|{"#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"sound":{"name":"a","volume":1.5}}}"#,
+      [
+        (
+          .warning, "BadSound",
+          "the sound's 'volume' must be a number from 0 to 1, not '1.5': iOS does not read it",
+          "1.5"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"sound":{"name":"a","volume":"loud"}}}"#,
+      [
+        (
+          .warning, "BadSound",
+          #"the sound's 'volume' must be a number from 0 to 1, not '"loud"': iOS does not read it"#,
+          #""loud""#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"sound":{"name":"a","critical":2}}}"#,
+      [
+        (
+          .warning, "BadSound", "the sound's 'critical' must be 0 or 1: iOS does not read it",
+          #""critical":|2"#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"sound":{"name":5}}}"#,
+      [
+        (.warning, "BadSound", "the sound's 'name' must be a string: iOS plays no sound", "5"),
+        (
+          .warning, "BadSound", "a sound dictionary needs a 'name': iOS plays no sound",
+          #""sound":|{"#
+        ),
+      ]),
+    FindingCase(
+      #"{"aps":{"sound":5}}"#,
+      [
+        (
+          .warning, "BadSound",
+          "'sound' must be a sound name or a dictionary with name, critical and volume: iOS plays no sound",
+          "5"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":"x","relevance-score":1.5}}"#,
+      [
+        (
+          .warning, "BadRelevanceScore",
+          "'relevance-score' '1.5' is outside 0 to 1: iOS ranks the notification without it", "1.5"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":"x","relevance-score":-0.1}}"#,
+      [
+        (
+          .warning, "BadRelevanceScore",
+          "'relevance-score' '-0.1' is outside 0 to 1: iOS ranks the notification without it",
+          "-0.1"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":"x","relevance-score":"high"}}"#,
+      [
+        (
+          .warning, "BadRelevanceScore",
+          "'relevance-score' must be a number: iOS ranks the notification without it", #""high""#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":"x","interruption-level":"urgent"}}"#,
+      [
+        (
+          .warning, "BadInterruptionLevel",
+          #"'interruption-level' '"urgent"' is not passive, active, time-sensitive or critical: iOS uses active"#,
+          #""urgent""#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":"x","interruption-level":"Active"}}"#,
+      [
+        (
+          .warning, "BadInterruptionLevel",
+          #"'interruption-level' '"Active"' is not passive, active, time-sensitive or critical: iOS uses active"#,
+          #""Active""#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":{"body":"x","summary-arg-count":0}}}"#,
+      [
+        (
+          .warning, "BadSummaryArgCount",
+          "'summary-arg-count' must be a whole number from 1 to 9007199254740991, not '0': iOS counts the notification once",
+          ":|0"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":{"body":"x","summary-arg-count":"2"}}}"#,
+      [
+        (
+          .warning, "BadSummaryArgCount",
+          #"'summary-arg-count' must be a whole number from 1 to 9007199254740991, not '"2"': iOS counts the notification once"#,
+          #""2""#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":{"body":"x","summary-arg-count":1.5}}}"#,
+      [
+        (
+          .warning, "BadSummaryArgCount",
+          "'summary-arg-count' must be a whole number from 1 to 9007199254740991, not '1.5': iOS counts the notification once",
+          "1.5"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":{"body":"x","summary-arg-count":9007199254740992}}}"#,
+      [
+        (
+          .warning, "BadSummaryArgCount",
+          "'summary-arg-count' must be a whole number from 1 to 9007199254740991, not '9007199254740992': iOS counts the notification once",
+          "9007"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"badge":9007199254740992}}"#,
+      [
+        (
+          .warning, "BadBadge",
+          "'badge' must be a whole number from 0 to 9007199254740991, not '9007199254740992': iOS sets no badge",
+          "9007"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":{"loc-key":"K","loc-args":["a",1]}}}"#,
+      [
+        (
+          .warning, "BadLocArgs",
+          "'loc-args' must be an array of strings: iOS cannot fill in the localized text", "["
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":{"title-loc-key":"K","title-loc-args":"a"}}}"#,
+      [
+        (
+          .warning, "BadLocArgs",
+          "'title-loc-args' must be an array of strings: iOS cannot fill in the localized text",
+          #""title-loc-args":|"#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":{"body":"x","subtitle-loc-args":{}}}}"#,
+      [
+        (
+          .warning, "BadLocArgs",
+          "'subtitle-loc-args' must be an array of strings: iOS cannot fill in the localized text",
+          #""subtitle-loc-args":|"#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"event":"update","timestamp":-5}}"#,
+      [
+        (
+          .warning, "BadDate",
+          "'timestamp' must be whole seconds since 1970, not '-5': ActivityKit ignores the date",
+          "-5"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"event":"update","stale-date":"soon"}}"#,
+      [
+        (
+          .warning, "BadDate",
+          #"'stale-date' must be whole seconds since 1970, not '"soon"': ActivityKit ignores the date"#,
+          #""soon""#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"event":"end","dismissal-date":9999999999999999}}"#,
+      [
+        (
+          .warning, "BadDate",
+          "'dismissal-date' 9999999999999999 is after the year 9999: ActivityKit ignores the date",
+          "999"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"event":"update","stale-date":99999999999999999999}}"#,
+      [
+        (
+          .warning, "BadDate",
+          "'stale-date' 99999999999999999999 is after the year 9999: ActivityKit ignores the date",
+          "999"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"event":"update","timestamp":253402300800}}"#,
+      [
+        (
+          .warning, "BadDate",
+          "'timestamp' 253402300800 is after the year 9999: ActivityKit ignores the date", "253"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"event":"update","stale-date":"99999999999999999999"}}"#,
+      [
+        (
+          .warning, "BadDate",
+          #"'stale-date' must be whole seconds since 1970, not '"99999999999999999999"': ActivityKit ignores the date"#,
+          #""999"#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"event":"update","timestamp":1.5e9}}"#,
+      [
+        (
+          .warning, "BadDate",
+          "'timestamp' must be whole seconds since 1970, not '1.5e9': ActivityKit ignores the date",
+          "1.5e9"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":[1]}"#,
+      [
+        (
+          .warning, "BadType",
+          "'aps' must be a dictionary, not an array: iOS shows nothing and does not wake the app",
+          "["
+        )
+      ]),
+    FindingCase(
+      #"{"aps":"x"}"#,
+      [
+        (
+          .warning, "BadType",
+          "'aps' must be a dictionary, not a string: iOS shows nothing and does not wake the app",
+          #""x""#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":5}}"#,
+      [
+        (
+          .warning, "BadType",
+          "'alert' must be a string or a dictionary, not a number: iOS shows no alert", "5"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":"x","category":5}}"#,
+      [(.warning, "BadType", "'category' must be a string, not a number: iOS ignores the key", "5")]
+    ),
+    FindingCase(
+      #"{"aps":{"alert":"x","thread-id":null}}"#,
+      [(.warning, "BadType", "'thread-id' must be a string, not null: iOS ignores the key", "null")]
+    ),
+    FindingCase(
+      #"{"aps":{"alert":"x","target-content-id":true}}"#,
+      [
+        (
+          .warning, "BadType",
+          "'target-content-id' must be a string, not a boolean: iOS ignores the key", "true"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":"x","filter-criteria":1}}"#,
+      [
+        (
+          .warning, "BadType",
+          "'filter-criteria' must be a string, not a number: iOS ignores the key", ":|1"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"event":"begin"}}"#,
+      [
+        (
+          .warning, "BadType",
+          #"'event' must be start, update or end, not '"begin"': ActivityKit ignores the update"#,
+          #""begin""#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"event":"update","content-state":1}}"#,
+      [
+        (
+          .warning, "BadType",
+          "'content-state' must be a dictionary: ActivityKit ignores the update", "1"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"event":"start","attributes":[]}}"#,
+      [
+        (
+          .warning, "BadType", "'attributes' must be a dictionary: ActivityKit ignores the update",
+          "["
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":"x","url-args":["a",1]}}"#,
+      [
+        (
+          .warning, "BadType",
+          "'url-args' must be an array of strings: Safari cannot fill in the website push's URL",
+          "["
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"content-available":2}}"#,
+      [
+        (
+          .warning, "BadType",
+          "'content-available' must be 1, not '2': iOS does not wake the app for it", "2"
+        ),
+        (
+          .warning, "ApsDoesNothing",
+          "'aps' shows nothing, plays no sound, sets no badge and wakes nothing: iOS takes the push and does nothing with it",
+          #""aps":|{"#
+        ),
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":"x","mutable-content":"1"}}"#,
+      [
+        (
+          .warning, "BadType",
+          #"'mutable-content' must be 1, not '"1"': iOS does not run the notification service extension"#,
+          #""1""#
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":{"title":5}}}"#,
+      [
+        (
+          .warning, "BadType",
+          "'title' must be a string, not a number: iOS shows the alert without it", "5"
+        )
+      ]),
+    FindingCase(
+      #"{"aps":{"alert":{"body":"x","launch-image":[]}}}"#,
+      [
+        (
+          .warning, "BadType",
+          "'launch-image' must be a string, not an array: iOS shows the alert without it", "["
+        )
+      ]),
     // MisplacedKey
     FindingCase(
       #"{"aps":{"alert":"x","summary-arg":"Ann"}}"#,
@@ -620,15 +791,6 @@ private func enveloped(_ headers: String) -> String {
         (
           .warning, "NoAps", "no 'aps' dictionary: iOS shows nothing and does not wake the app",
           #""payload":|"#
-        )
-      ]),
-    FindingCase(
-      #"{"to":"t","notification":{"title":"x"}}"#,
-      [
-        (
-          .warning, "FCMLegacyShutDown",
-          "this is an FCM legacy HTTP message: Google shut that API down in 2024; send an HTTP v1 message",
-          nil
         )
       ]),
     // NoAlertText
@@ -850,8 +1012,9 @@ private func enveloped(_ headers: String) -> String {
           "UnknownEnvelopeKey",
           "unknown envelope key 'extra': an envelope has headers, payload, app and received_at",
           at: offset(of: #""extra""#, in: payload)),
-        .error(
-          "BadBadge", "'badge' must be a whole number from 0 to 9007199254740991, not '-1'",
+        .warning(
+          "BadBadge",
+          "'badge' must be a whole number from 0 to 9007199254740991, not '-1': iOS sets no badge",
           at: offset(of: "-1", in: payload)),
         .warning(
           "CustomKeyInAps",
@@ -885,6 +1048,9 @@ private func enveloped(_ headers: String) -> String {
     _ = normalize(#"{"foo":1}"#, with: &normalizer)
     #expect(!normalizer.rejected)
     _ = normalize(#"{"aps":{"badge":-1}}"#, with: &normalizer)
+    #expect(!normalizer.rejected)  // APNs delivers it: a warning
+    _ = normalize(
+      #"{"headers":{"apns-priority":7},"payload":{"aps":{"badge":1}}}"#, with: &normalizer)
     #expect(normalizer.rejected)
     _ = normalize(#"{"aps":{"badge":1}}"#, with: &normalizer)
     #expect(!normalizer.rejected)
