@@ -28,9 +28,14 @@ let package = Package(
     .target(name: "NotifListing", dependencies: ["NotifModel", "NotifJSON"]),
     // How much room text takes on screen: notif-parse's --lint and notif-show.
     .target(name: "NotifText"),
+    // Push messages read and checked as each service reads them: notif-parse and
+    // notif-responses.
+    .target(name: "NotifPush", dependencies: ["NotifModel", "NotifJSON"]),
     .executableTarget(
       name: "notif-parse",
-      dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifText", "NotifSweep"]),
+      dependencies: [
+        "NotifModel", "NotifJSON", "NotifPush", "NotifCategories", "NotifText", "NotifSweep",
+      ]),
     .executableTarget(
       name: "notif-group", dependencies: ["NotifModel", "NotifJSON", "NotifListing"]),
     .executableTarget(
@@ -58,9 +63,13 @@ let package = Package(
       name: "NotifCategoriesTests",
       dependencies: ["NotifCategories", "NotifModel", "TestSupport"]),
     .testTarget(
+      name: "NotifPushTests",
+      dependencies: ["NotifPush", "NotifModel", "NotifJSON", "TestSupport"]),
+    .testTarget(
       name: "NotifParseTests",
       dependencies: [
-        "notif-parse", "NotifModel", "NotifJSON", "NotifCategories", "NotifSweep", "TestSupport",
+        "notif-parse", "NotifPush", "NotifModel", "NotifJSON", "NotifCategories", "NotifSweep",
+        "TestSupport",
       ]),
     .testTarget(
       name: "NotifGroupTests",

@@ -1,5 +1,6 @@
 import NotifJSON
 import NotifModel
+import NotifPush
 import NotifSweep
 
 /// notif-parse's command line: options, the loop over inputs, and the exit status.

@@ -2,14 +2,14 @@ import NotifJSON
 import NotifModel
 
 /// Reads Expo push messages as Expo's push service takes them (notif-rules(7), "Expo").
-enum ExpoReader: FormatReader {
+public enum ExpoReader: FormatReader {
   /// The most notifications one request sends: a message counts once for each token of its
   /// `to` (expo-server-sdk-node's `PUSH_NOTIFICATION_CHUNK_LIMIT`).
-  static let maxNotifications = 100
+  public static let maxNotifications = 100
 
   /// Whether the array at `index` of `view` is an Expo push request: an array of messages, one
   /// of them in a shape only Expo's format has.
-  static func isRequest(_ view: JSONView, _ index: Int) -> Bool {
+  public static func isRequest(_ view: JSONView, _ index: Int) -> Bool {
     var found = false
     view.forEachElement(of: index) { element in
       if !found && view.kind(element) == .object && PushFormat.detect(view, element) == .expo {
@@ -21,7 +21,7 @@ enum ExpoReader: FormatReader {
 
   /// How many notifications the request at `index` of `view` sends: one per message, or one
   /// per token of a `to` that is an array.
-  static func notificationCount(_ view: JSONView, _ index: Int) -> Int {
+  public static func notificationCount(_ view: JSONView, _ index: Int) -> Int {
     var count = 0
     view.forEachElement(of: index) { element in
       if view.kind(element) == .object, let to = view.member(element, "to"),
@@ -36,7 +36,7 @@ enum ExpoReader: FormatReader {
   }
 
   /// The error of a request that sends more than `maxNotifications`, at its `[` (`at`).
-  static func tooMany(_ count: Int, at: Int) -> Finding {
+  public static func tooMany(_ count: Int, at: Int) -> Finding {
     .error(
       "ExpoTooManyNotifications",
       "this Expo request sends \(count) notifications; Expo's push service takes at most \(maxNotifications) a request and refuses the whole request",

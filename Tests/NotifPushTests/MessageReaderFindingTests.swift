@@ -1,7 +1,8 @@
 import NotifModel
+import TestSupport
 import Testing
 
-@testable import notif_parse
+@testable import NotifPush
 
 private let pushTypeList =
   "alert, background, complication, controls, fileprovider, liveactivity, location, mdm, pushtotalk, voip, widgets"

@@ -5,12 +5,12 @@ import NotifModel
 ///
 /// The default is `ios`: a record is shaped after iOS's Notification Center (threads, summary
 /// arguments, interruption levels), and an APNs block fills the most of its fields.
-enum Platform: String, CaseIterable, Sendable {
+public enum Platform: String, CaseIterable, Sendable {
   case ios, android, web
 }
 
 /// The push service format of a JSON text, told by its keys (notif(5), "Inputs").
-enum PushFormat: Equatable {
+public enum PushFormat: Equatable, Sendable {
   /// An APNs payload: `aps`, `mdm`, or nothing any other format has.
   case apns
   /// An FCM HTTP v1 message: `{"message": {...}}` (the message at `message`), or the message

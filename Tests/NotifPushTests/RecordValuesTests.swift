@@ -4,7 +4,7 @@ import NotifModel
 import TestSupport
 import Testing
 
-@testable import notif_parse
+@testable import NotifPush
 
 private let documentedKeys = [
   "id", "app", "thread_id", "category", "title", "subtitle", "body", "title_loc_key",

@@ -2,17 +2,25 @@ import NotifJSON
 import NotifModel
 
 /// What fills the fields an input does not give.
-struct InputDefaults {
+public struct InputDefaults: Sendable {
   /// `--app`.
-  var app: String?
+  public var app: String?
   /// `--push-type`.
-  var pushType: String?
+  public var pushType: String?
   /// `--now`, `SOURCE_DATE_EPOCH` or the clock: the `created_at` of inputs with no
   /// `received_at`.
-  var now: Timestamp
+  public var now: Timestamp
   /// `--platform`: which override block of a cross-platform message (FCM HTTP v1, Amazon SNS)
   /// the record shows.
-  var platform = Platform.ios
+  public var platform = Platform.ios
+
+  /// Defaults from the options.
+  public init(app: String?, pushType: String?, now: Timestamp, platform: Platform = .ios) {
+    self.app = app
+    self.pushType = pushType
+    self.now = now
+    self.platform = platform
+  }
 }
 
 /// Reads one push message into a notification record, checking it the way the push service
@@ -27,14 +35,14 @@ struct InputDefaults {
 /// notif-rules(7), whose data is `rules/rules.tsv`.
 ///
 /// One instance is reused for every message: its buffers keep their storage.
-struct MessageReader {
+public struct MessageReader: Sendable {
   let defaults: InputDefaults
   /// The record's fields.
-  var values = RecordValues()
+  public internal(set) var values = RecordValues()
   /// The payload, compact, as it goes into the record.
   var payload = ByteBuffer(capacity: 8192)
   /// What was found wrong, in the order found.
-  var findings: [Finding] = []
+  public internal(set) var findings: [Finding] = []
 
   // Facts gathered while reading, used by the checks that span several keys.
   var headers = Headers()
@@ -68,21 +76,22 @@ struct MessageReader {
   /// Room to write a value compact, to measure it.
   var scratch = ByteBuffer(capacity: 1024)
 
-  init(defaults: InputDefaults) {
+  /// A reader that fills what a message does not give from `defaults`.
+  public init(defaults: InputDefaults) {
     self.defaults = defaults
   }
 
   /// Appends the record of the last message read, as one NDJSON line.
-  mutating func writeRecord(_ view: JSONView, into out: inout ByteBuffer) {
+  public mutating func writeRecord(_ view: JSONView, into out: inout ByteBuffer) {
     values.write(view: view, payload: payload, into: &out)
   }
 
   /// Whether the last message read has an error.
-  var rejected: Bool { findings.contains { $0.severity == .error } }
+  public var rejected: Bool { findings.contains { $0.severity == .error } }
 
   /// Where the value of `field` of the last message read is, as an offset in its text; 0 when
   /// it has none there.
-  func offset(of field: RecordField, in view: JSONView) -> Int {
+  public func offset(of field: RecordField, in view: JSONView) -> Int {
     if fieldOffsets[field.rawValue] >= 0 { return fieldOffsets[field.rawValue] }
     if case .input(let index) = values[field] { return Int(view.tokens[index].start) }
     return 0
@@ -112,7 +121,7 @@ struct MessageReader {
   /// `isCompact` says the text is already compact and canonical, so the payload's bytes are
   /// copied rather than written anew. `root` and `format` read one message of an Expo request
   /// (an array of messages): the message at `root`, as an Expo message.
-  mutating func read(
+  public mutating func read(
     _ view: JSONView, isCompact: Bool = false, root message: Int = 0, as given: PushFormat? = nil
   ) {
     reset()

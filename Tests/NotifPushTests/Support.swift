@@ -1,10 +1,11 @@
 import NotifJSON
 import NotifModel
+import TestSupport
 import Testing
 
-@testable import notif_parse
+@testable import NotifPush
 
-// Helpers shared by the unit tests of notif-parse: parse a text, run the normalizer over it
+// Helpers shared by the unit tests of the message readers: parse a text, run a reader over it
 // and show what it found and wrote as plain values.
 
 /// What the normalizer made of one JSON text.
@@ -19,21 +20,6 @@ struct Normalized {
   var line: String
 
   subscript(key: String) -> String? { fields[key] }
-}
-
-/// The byte offset of `needle` in `text`. A `|` in the needle marks the point wanted, so
-/// `"badge":|-1` is where `-1` starts after `"badge":`.
-func offset(of needle: String, in text: String) -> Int {
-  let parts = needle.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
-  let whole = Array(parts.joined().utf8)
-  let shift = parts.count == 2 ? parts[0].utf8.count : 0
-  let bytes = Array(text.utf8)
-  guard whole.count <= bytes.count else { return -1 }
-  for start in 0...(bytes.count - whole.count)
-  where Array(bytes[start..<start + whole.count]) == whole {
-    return start + shift
-  }
-  return -1
 }
 
 /// The members of the JSON object `line`, in order, each value in compact form.

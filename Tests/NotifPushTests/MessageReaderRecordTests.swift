@@ -2,7 +2,7 @@ import NotifJSON
 import NotifModel
 import Testing
 
-@testable import notif_parse
+@testable import NotifPush
 
 private let allKeys = RecordField.allCases.map(\.key)
 

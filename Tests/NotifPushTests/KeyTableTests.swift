@@ -2,7 +2,7 @@ import NotifJSON
 import NotifModel
 import Testing
 
-@testable import notif_parse
+@testable import NotifPush
 
 /// The key table compares words, not strings: every length class (under 2, 2-3, 4-7, 8-16,
 /// over 16 bytes) must find its own names and nothing else.

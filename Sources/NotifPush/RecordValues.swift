@@ -17,7 +17,7 @@ extension RecordField {
 }
 
 /// The push service format an input was read as: the record's `source` (notif(5)).
-enum PushSource: UInt8, Sendable {
+public enum PushSource: UInt8, Sendable {
   case apns, fcm, fcmLegacy, webPush, sns, expo
 
   /// The JSON string written for it.
@@ -37,7 +37,7 @@ enum PushSource: UInt8, Sendable {
 ///
 /// Trivially copyable on purpose: a record is filled and written a million times a second, and
 /// a `String` payload here would cost a retain and a release on every access.
-enum FieldValue: Sendable, Equatable {
+public enum FieldValue: Sendable, Equatable {
   /// JSON `null`.
   case null
   /// A value copied from the input, by its index on the input's tape, in canonical form.
@@ -58,7 +58,7 @@ enum FieldValue: Sendable, Equatable {
 }
 
 /// The fields of one record, filled in any order and written in `RecordField` order.
-struct RecordValues: Sendable {
+public struct RecordValues: Sendable {
   var values: [FieldValue]
   private var texts = ByteBuffer(capacity: 256)
   // The last instant written and its text, one for created_at (most records of a run share
@@ -78,7 +78,7 @@ struct RecordValues: Sendable {
   }
 
   /// The value of a field.
-  subscript(field: RecordField) -> FieldValue {
+  public subscript(field: RecordField) -> FieldValue {
     get { values[field.rawValue] }
     set { values[field.rawValue] = newValue }
   }
@@ -99,7 +99,7 @@ struct RecordValues: Sendable {
   }
 
   /// The string value of a field (from the input or set as text), or nil for any other value.
-  func string(_ field: RecordField, in view: JSONView) -> String? {
+  public func string(_ field: RecordField, in view: JSONView) -> String? {
     switch values[field.rawValue] {
     case .input(let index):
       return view.stringValue(index)

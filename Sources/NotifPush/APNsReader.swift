@@ -10,8 +10,8 @@ import NotifModel
 /// value of the wrong type or range there is delivered, and the device ignores or misreads it,
 /// so each such rule is a warning that says what the device does (`Effect.device`). FCM and SNS
 /// pass the payload on to APNs as it is, so the same holds for theirs.
-enum APNsReader: FormatReader {
-  static let pushTypes: Set<String> = [
+public enum APNsReader: FormatReader {
+  public static let pushTypes: Set<String> = [
     "alert", "background", "location", "voip", "complication", "fileprovider", "mdm",
     "liveactivity", "pushtotalk", "widgets", "controls",
   ]

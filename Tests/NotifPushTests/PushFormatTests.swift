@@ -1,8 +1,9 @@
 import NotifJSON
 import NotifModel
+import TestSupport
 import Testing
 
-@testable import notif_parse
+@testable import NotifPush
 
 /// The formats other than APNs: which one a text is, what the record takes from it, and where
 /// problems inside JSON escaped in a string are placed.
