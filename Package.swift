@@ -11,6 +11,7 @@ let package = Package(
     .executable(name: "notif-summarize", targets: ["notif-summarize"]),
     .executable(name: "notif-expire", targets: ["notif-expire"]),
     .executable(name: "notif-mark", targets: ["notif-mark"]),
+    .executable(name: "notif-responses", targets: ["notif-responses"]),
     .executable(name: "notif-show", targets: ["notif-show"]),
     .library(name: "NotifModel", targets: ["NotifModel"]),
   ],
@@ -44,6 +45,9 @@ let package = Package(
     .executableTarget(
       name: "notif-expire", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
     .executableTarget(name: "notif-mark", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
+    .executableTarget(
+      name: "notif-responses",
+      dependencies: ["NotifModel", "NotifJSON", "NotifPush", "NotifSweep"]),
     .executableTarget(
       name: "notif-show",
       dependencies: ["NotifModel", "NotifJSON", "NotifListing", "NotifText", "NotifCategories"]),
@@ -87,6 +91,9 @@ let package = Package(
     .testTarget(
       name: "NotifMarkTests",
       dependencies: ["notif-mark", "NotifModel", "NotifJSON", "NotifSweep", "TestSupport"]),
+    .testTarget(
+      name: "NotifResponsesTests",
+      dependencies: ["notif-responses", "NotifModel", "NotifJSON", "TestSupport"]),
     .testTarget(
       name: "NotifShowTests",
       dependencies: [

@@ -7,7 +7,7 @@ import NotifModel
 /// last eight bytes as two words, which decides every name up to 16 bytes without a loop. The
 /// words and buckets sit in one flat allocation: a lookup runs for every key of every payload,
 /// and arrays would add a bounds check to each step.
-struct KeyTable<Name: Sendable>: @unchecked Sendable {  // the storage is never written after init
+public struct KeyTable<Name: Sendable>: @unchecked Sendable {  // the storage is never written after init
   private let storage: Storage
 
   private final class Storage {
@@ -46,13 +46,14 @@ struct KeyTable<Name: Sendable>: @unchecked Sendable {  // the storage is never 
     }
   }
 
-  init(_ table: [(String, Name)]) {
+  /// A table of `table`'s names, each with its value.
+  public init(_ table: [(String, Name)]) {
     storage = Storage(table)
   }
 
   /// The name of the key string at `index` of `view`, or nil if it is none of them.
   @inline(__always)
-  func find(_ view: JSONView, _ index: Int) -> Name? {
+  public func find(_ view: JSONView, _ index: Int) -> Name? {
     if view.tokens[index].flag {  // escaped: compare the decoded text
       var text = view.string(index)
       return text.withUTF8 { find(UnsafeRawBufferPointer($0)) }
