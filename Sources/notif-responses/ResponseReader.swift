@@ -125,6 +125,7 @@ struct ResponseReader: ~Copyable {
       return named
     }
     if m.notification != 0 && m.delivery != 0 { return .sns }
+    if m.apnsID != 0 || header(view, m.headers, "apns-id") != nil { return .apns }
     if m.data != 0 || (m.status != 0 && view.kind(m.status) == .string) { return .expo }
     if m.endpoint != 0 { return .webpush }
     if m.error != 0 || m.name != 0 { return .fcm }
@@ -139,9 +140,7 @@ struct ResponseReader: ~Copyable {
         return facts.vendor ?? .apns
       }
     }
-    if m.apnsID != 0 || m.reason != 0 || header(view, m.headers, "apns-id") != nil {
-      return .apns
-    }
+    if m.reason != 0 { return .apns }
     throw ResponseProblem(
       code: "UnknownResponse",
       message:
