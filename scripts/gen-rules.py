@@ -184,7 +184,14 @@ def swift_table(rows):
         out.append("      status: %s," % status)
         out.append("      reason: %s," % reason)
         out.append("      action: .%s," % camel(row["action"]))
-        out.append('      why: "%s"),' % row["vendor"])
+        why = '      why: "%s"),' % row["vendor"]
+        if len(why) <= 100:
+            out.append(why)
+        else:
+            # As swift format lays out a string too long for its line.
+            out.append("      why:")
+            out.append('        "%s"' % row["vendor"])
+            out.append("    ),")
     out.append("  ]")
     out.append("}")
     return "\n".join(out) + "\n"

@@ -7,7 +7,8 @@ import NotifModel
 /// last eight bytes as two words, which decides every name up to 16 bytes without a loop. The
 /// words and buckets sit in one flat allocation: a lookup runs for every key of every payload,
 /// and arrays would add a bounds check to each step.
-public struct KeyTable<Name: Sendable>: @unchecked Sendable {  // the storage is never written after init
+// Unchecked: the storage is never written after init.
+public struct KeyTable<Name: Sendable>: @unchecked Sendable {
   private let storage: Storage
 
   private final class Storage {

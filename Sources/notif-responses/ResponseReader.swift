@@ -119,7 +119,8 @@ struct ResponseReader: ~Copyable {
       else {
         throw ResponseProblem(
           code: "UnknownService",
-          message: "'service' must be apns, fcm, webpush, expo or sns, not \(quoted(view, m.service))",
+          message:
+            "'service' must be apns, fcm, webpush, expo or sns, not \(quoted(view, m.service))",
           offset: offset(view, m.service))
       }
       return named
@@ -229,7 +230,8 @@ struct ResponseReader: ~Copyable {
     let delivery = m.delivery
     if view.kind(delivery) != .object {
       throw ResponseProblem(
-        code: "BadResponse", message: "'delivery' must be an object", offset: offset(view, delivery))
+        code: "BadResponse", message: "'delivery' must be an object", offset: offset(view, delivery)
+      )
     }
     if r.requestID == nil, view.kind(m.notification) == .object,
       let id = view.member(m.notification, "messageId"), view.kind(id) == .string
@@ -250,7 +252,8 @@ struct ResponseReader: ~Copyable {
       r.attempt = count
     }
     r.status = try status(view, view.member(delivery, "statusCode") ?? 0, required: false)
-    let succeeded = m.status != 0 && view.kind(m.status) == .string && view.string(m.status) == "SUCCESS"
+    let succeeded =
+      m.status != 0 && view.kind(m.status) == .string && view.string(m.status) == "SUCCESS"
     if r.status == nil && succeeded { r.status = 200 }
     if r.status == nil {
       throw ResponseProblem(
@@ -386,7 +389,9 @@ struct ResponseReader: ~Copyable {
       facts.reason = text.isEmpty ? nil : text
       facts.vendor = .apns
     }
-    if let timestamp = view.member(object, "timestamp") { facts.timestamp = view.integer(timestamp) }
+    if let timestamp = view.member(object, "timestamp") {
+      facts.timestamp = view.integer(timestamp)
+    }
     return facts
   }
 

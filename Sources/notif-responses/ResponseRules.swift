@@ -24,7 +24,9 @@ extension ResponseRule {
       status: .exact(400),
       reason: .named("BadDeviceToken"),
       action: .pruneToken,
-      why: "the device token is invalid; a sandbox token sent to production (or the reverse) is answered so too: check the environment before pruning many"),
+      why:
+        "the device token is invalid; a sandbox token sent to production (or the reverse) is answered so too: check the environment before pruning many"
+    ),
     ResponseRule(
       id: "apns-bad-expiration-date",
       service: .apns,
@@ -59,7 +61,9 @@ extension ResponseRule {
       status: .exact(400),
       reason: .named("DeviceTokenNotForTopic"),
       action: .fixTopic,
-      why: "the device token does not match the specified topic (another app's token, or the wrong apns-topic)"),
+      why:
+        "the device token does not match the specified topic (another app's token, or the wrong apns-topic)"
+    ),
     ResponseRule(
       id: "apns-duplicate-headers",
       service: .apns,
@@ -150,7 +154,9 @@ extension ResponseRule {
       status: .exact(403),
       reason: .named("MissingProviderToken"),
       action: .fixCredentials,
-      why: "no provider certificate was used to connect and the authorization header has no provider token"),
+      why:
+        "no provider certificate was used to connect and the authorization header has no provider token"
+    ),
     ResponseRule(
       id: "apns-unrelated-key-id-in-token",
       service: .apns,
@@ -199,7 +205,9 @@ extension ResponseRule {
       status: .exact(410),
       reason: .named("Unregistered"),
       action: .giveUp,
-      why: "the device token is inactive since APNs's timestamp, but --tokens has it registered after that: the token is kept, this message is not sent again"),
+      why:
+        "the device token is inactive since APNs's timestamp, but --tokens has it registered after that: the token is kept, this message is not sent again"
+    ),
     ResponseRule(
       id: "apns-payload-too-large",
       service: .apns,
@@ -276,7 +284,9 @@ extension ResponseRule {
       status: .exact(400),
       reason: .named("INVALID_ARGUMENT"),
       action: .fixPayload,
-      why: "request parameters were invalid: a field of the message (the error's details name which)"),
+      why:
+        "request parameters were invalid: a field of the message (the error's details name which)"
+    ),
     ResponseRule(
       id: "fcm-invalid-registration-token",
       service: .fcm,
@@ -297,14 +307,18 @@ extension ResponseRule {
       status: .exact(403),
       reason: .named("SENDER_ID_MISMATCH"),
       action: .fixCredentials,
-      why: "the authenticated sender id is different from the sender id of the registration token: send with the credentials of the project the token belongs to"),
+      why:
+        "the authenticated sender id is different from the sender id of the registration token: send with the credentials of the project the token belongs to"
+    ),
     ResponseRule(
       id: "fcm-quota-exceeded",
       service: .fcm,
       status: .exact(429),
       reason: .named("QUOTA_EXCEEDED"),
       action: .slowDown,
-      why: "the sending limit was exceeded: lower the rate, back off exponentially from at least a minute"),
+      why:
+        "the sending limit was exceeded: lower the rate, back off exponentially from at least a minute"
+    ),
     ResponseRule(
       id: "fcm-unavailable",
       service: .fcm,
@@ -437,7 +451,9 @@ extension ResponseRule {
       status: .none,
       reason: .named("DeviceNotRegistered"),
       action: .pruneToken,
-      why: "the device cannot receive push notifications anymore: stop sending to this Expo push token"),
+      why:
+        "the device cannot receive push notifications anymore: stop sending to this Expo push token"
+    ),
     ResponseRule(
       id: "expo-message-too-big",
       service: .expo,

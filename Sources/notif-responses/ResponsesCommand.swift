@@ -107,7 +107,9 @@ struct ResponsesCommand: ToolCommand {
       configuration.prune = sweep
     } else {
       if scanned.has("archive") { throw UsageError("--archive needs --prune") }
-      if scanned.has("wait") { throw UsageError("--wait needs --prune: only a token file is locked") }
+      if scanned.has("wait") {
+        throw UsageError("--wait needs --prune: only a token file is locked")
+      }
     }
     configuration.now = try environment.now(scanned)
     return configuration
@@ -121,7 +123,8 @@ struct ResponsesCommand: ToolCommand {
       range.contains(value)
     else {
       throw UsageError(
-        "--\(name): '\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        "--\(name): '\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)"
+      )
     }
     return value
   }

@@ -160,7 +160,8 @@ struct ResponsesRun: ~Copyable {
     switch parser.parse(text, isFinal: true) {
     case .failed(let error):
       reject(
-        ResponseProblem(code: error.code.rawValue, message: error.message, offset: start + error.offset),
+        ResponseProblem(
+          code: error.code.rawValue, message: error.message, offset: start + error.offset),
         line, number, file, &stderr)
       return
     case .incomplete:

@@ -20,7 +20,9 @@ struct RetryTime: Sendable {
 
   /// The back-off, in seconds, of `attempt` for `action`, jittered by `key` (the bytes that
   /// tell the answer: token and request id).
-  func backoff(attempt: Int64, slowDown: Bool, key: UnsafeRawBufferPointer?, salt: UnsafeRawBufferPointer?) -> Int64 {
+  func backoff(
+    attempt: Int64, slowDown: Bool, key: UnsafeRawBufferPointer?, salt: UnsafeRawBufferPointer?
+  ) -> Int64 {
     let base = slowDown ? Self.slowDownBase : Self.retryBase
     let doublings = min(max(attempt - 1, 0), 20)
     let delay = min(Self.cap, base << doublings)
@@ -57,7 +59,9 @@ struct RetryTime: Sendable {
     }
     guard let text = view.stringValue(index) else { return nil }
     let trimmed = text.trimmingSpaces
-    if !trimmed.isEmpty && trimmed.utf8.count <= 12 && trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+    if !trimmed.isEmpty && trimmed.utf8.count <= 12
+      && trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+    {
       return Int64(trimmed).map { .seconds($0) }
     }
     return httpDate(trimmed).map { .time($0) }
@@ -88,7 +92,8 @@ struct RetryTime: Sendable {
       "\(parts[3])-\(month < 9 ? "0" : "")\(month + 1)-\(parts[1])T\(parts[4])Z"
     guard year >= 1, let time = try? Timestamp(rfc3339: rfc3339), day >= 1 else { return nil }
     // 1970-01-01 was a Thursday (3, counting Monday as 0).
-    let daysSinceEpoch = time.seconds >= 0 ? time.seconds / 86_400 : (time.seconds - 86_399) / 86_400
+    let daysSinceEpoch =
+      time.seconds >= 0 ? time.seconds / 86_400 : (time.seconds - 86_399) / 86_400
     let computed = Int(((daysSinceEpoch % 7) + 7 + 3) % 7)
     return computed == weekday ? time : nil
   }

@@ -27,7 +27,8 @@ func forEachLine(
       next = try reader.next()
     } catch {
       throw SideFileError(
-        diagnostic: Diagnostic(.error, "Unreadable", "\(option): \(error.message)", file: input.name))
+        diagnostic: Diagnostic(
+          .error, "Unreadable", "\(option): \(error.message)", file: input.name))
     }
     guard let line = next else { break }
     do {

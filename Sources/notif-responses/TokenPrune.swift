@@ -92,7 +92,9 @@ struct TokenPrune: ~Copyable, SweepPasses {
         try driver.copyPrefix(start..<max(start, prefixEnd))
       }
       var text = LineReader.trimmed(line)
-      if let last = text.last, last == 0x0D { text = UnsafeRawBufferPointer(rebasing: text.dropLast()) }
+      if let last = text.last, last == 0x0D {
+        text = UnsafeRawBufferPointer(rebasing: text.dropLast())
+      }
       if text[0] == UInt8(ascii: "{") {
         ArchiveEntry.write(
           record: text, isEmptyObject: false, removedAt: now, reason: .pruned, into: &gone)

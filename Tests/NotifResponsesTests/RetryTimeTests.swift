@@ -56,10 +56,12 @@ import Testing
     #expect(table.rows[table.reregistered].id == "apns-unregistered-reregistered")
     #expect(table.rows[table.invalidRegistrationToken].id == "fcm-invalid-registration-token")
     #expect(table.rows[table.pastMaxAttempts].id == "any-past-max-attempts")
-    #expect(table.row(.apns, status: 410, reason: "Unregistered").map { table.rows[$0].id }
-      == "apns-unregistered")
-    #expect(table.row(.apns, status: 418, reason: "Teapot").map { table.rows[$0].id }
-      == "apns-other-4xx")
+    #expect(
+      table.row(.apns, status: 410, reason: "Unregistered").map { table.rows[$0].id }
+        == "apns-unregistered")
+    #expect(
+      table.row(.apns, status: 418, reason: "Teapot").map { table.rows[$0].id }
+        == "apns-other-4xx")
     #expect(table.row(.expo, status: nil, reason: nil).map { table.rows[$0].id } == "expo-ok")
   }
 
