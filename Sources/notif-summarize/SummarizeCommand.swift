@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifLocalization
 import NotifModel
 
 /// notif-summarize's command line: options, configuration, and the exit status.

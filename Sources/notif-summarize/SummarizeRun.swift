@@ -1,5 +1,6 @@
 import NotifCategories
 import NotifJSON
+import NotifLocalization
 import NotifModel
 
 /// One run of notif-summarize: prepares the formats, then reads, summarizes and writes groups.

@@ -4,17 +4,23 @@
 /// English: "%u more notifications" (summary), "%u notifications" (hidden previews) and
 /// "%u others" (the end of a list cut short by `--max-args`, English only: other languages
 /// give it through `NOTIF_SUMMARY_OTHERS`).
-enum BuiltinTexts {
-  typealias Variants = [PluralCategory: String]
+public enum BuiltinTexts {
+  /// A text's plural variants.
+  public typealias Variants = [PluralCategory: String]
 
-  struct Language {
-    var summary: Variants
-    var hidden: Variants
+  /// The texts of one language.
+  public struct Language: Sendable {
+    /// "%u more notifications".
+    public var summary: Variants
+    /// "%u notifications".
+    public var hidden: Variants
   }
 
-  static let others: Variants = [.one: "%u other", .other: "%u others"]
+  /// "%u others", in English.
+  public static let others: Variants = [.one: "%u other", .other: "%u others"]
 
-  static let languages: [String: Language] = [
+  /// The languages with built-in texts, by CLDR identifier.
+  public static let languages: [String: Language] = [
     "en": Language(
       summary: [.one: "%u more notification", .other: "%u more notifications"],
       hidden: [.one: "%u notification", .other: "%u notifications"]),

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import notif_summarize
+@testable import NotifLocalization
 
 /// The fixture `scripts/gen-cldr.py` writes: Babel's own plural category for every locale and
 /// a set of integers and decimals.

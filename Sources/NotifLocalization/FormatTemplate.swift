@@ -9,18 +9,20 @@ import NotifModel
 /// `%2$@`, and, in localized entries, `%#@name@` / `%1$#@name@` for a plural variable. Without a
 /// position, a number directive takes the count and `%@` the list. Arguments are put in
 /// literally: a `%` inside a summary argument is never read as a directive.
-struct FormatTemplate: Sendable, Equatable {
-  indirect enum Piece: Sendable, Equatable {
+public struct FormatTemplate: Sendable, Equatable {
+  /// One piece of a template.
+  public indirect enum Piece: Sendable, Equatable {
     case literal(String)
     case count
     case arguments
     case plural(name: String, variants: [PluralCategory: FormatTemplate])
   }
 
-  var pieces: [Piece]
+  /// The pieces, in order.
+  public var pieces: [Piece]
 
   /// Whether the format shows the list of summary arguments (`%@`), in any variant.
-  var usesArguments: Bool {
+  public var usesArguments: Bool {
     pieces.contains {
       switch $0 {
       case .arguments: return true
@@ -31,13 +33,16 @@ struct FormatTemplate: Sendable, Equatable {
   }
 
   /// A problem with a format, in one lowercase line.
-  struct FormatError: Error, Equatable, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+  public struct FormatError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+    public var description: String { message }
   }
 
   /// Parses `format`; `variables` gives the variants of each plural variable it may name.
-  init(_ format: String, variables: [String: [PluralCategory: String]] = [:]) throws(FormatError) {
+  public init(_ format: String, variables: [String: [PluralCategory: String]] = [:])
+    throws(FormatError)
+  {
     try self.init(format, variables: variables, depth: 0)
   }
 
@@ -71,7 +76,7 @@ struct FormatTemplate: Sendable, Equatable {
 
   /// The text for `count` and the already joined `arguments`; `rules` choose plural variants,
   /// with Apple's rule that a `zero` variant wins for 0 in every language.
-  func render(count: Int, arguments: String, rules: PluralRules) -> String {
+  public func render(count: Int, arguments: String, rules: PluralRules) -> String {
     var text = ""
     render(count: count, arguments: arguments, rules: rules, into: &text)
     return text

@@ -1,7 +1,7 @@
 import NotifModel
 import Testing
 
-@testable import notif_summarize
+@testable import NotifLocalization
 
 struct CLDRLocaleTests {
   @Test(arguments: [

@@ -3,23 +3,33 @@ import NotifModel
 
 /// One localized string: a format and the variants of the plural variables it names, with
 /// where it was found (a column only in a string catalog, JSON read by `ConfigFile`).
-struct LocalizedEntry: Sendable, Equatable {
-  var format: String
-  var variables: [String: [PluralCategory: String]] = [:]
-  var file: String
-  var line: Int?
-  var column: Int? = nil
+public struct LocalizedEntry: Sendable, Equatable {
+  /// The format.
+  public var format: String
+  /// The variants of each plural variable the format names.
+  public var variables: [String: [PluralCategory: String]] = [:]
+  /// The file it was found in.
+  public var file: String
+  /// The line, where known.
+  public var line: Int?
+  /// The column, where known.
+  public var column: Int? = nil
 }
 
 /// A strings file that cannot be used: the file, the line (and column) where known, one
 /// lowercase line, and the code: `BadStrings`, or that of a file that cannot be read
 /// (`Unreadable`) or is not strict JSON (`InvalidJSON`...), as `ConfigFile` gives it.
-struct StringsError: Error, Equatable {
-  var file: String
-  var line: Int?
-  var message: String
-  var column: Int? = nil
-  var code = "BadStrings"
+public struct StringsError: Error, Equatable {
+  /// The file.
+  public var file: String
+  /// The line, where known.
+  public var line: Int?
+  /// One lowercase line.
+  public var message: String
+  /// The column, where known.
+  public var column: Int? = nil
+  /// The diagnostic code.
+  public var code = "BadStrings"
 
   /// The error of a file `ConfigFile` read or loaded.
   init(_ error: ConfigFileError) {
@@ -50,19 +60,22 @@ struct StringsError: Error, Equatable {
 
 /// The localized strings of the `--strings` sources for one locale, by key (a category's
 /// format string, or one of the `NOTIF_*` keys). Earlier sources win over later ones.
-struct LocalizedStrings: Sendable {
-  private(set) var entries: [String: LocalizedEntry] = [:]
+public struct LocalizedStrings: Sendable {
+  /// The entries, by key.
+  public private(set) var entries: [String: LocalizedEntry] = [:]
   /// The files read, in order, for messages.
-  private(set) var files: [String] = []
+  public private(set) var files: [String] = []
   /// What is worth a warning: a folder with no strings file in it (`NoStringsFiles`).
-  private(set) var warnings: [SetupProblem] = []
+  public private(set) var warnings: [SetupProblem] = []
 
   /// The code of the warning about a `--strings` folder that holds no strings file.
-  static let noStringsFiles = "NoStringsFiles"
+  public static let noStringsFiles = "NoStringsFiles"
 
-  init() {}
+  /// No strings.
+  public init() {}
 
-  subscript(key: String) -> LocalizedEntry? { entries[key] }
+  /// The entry of `key`, if a strings file has one.
+  public subscript(key: String) -> LocalizedEntry? { entries[key] }
 
   /// Loads every source for `locale`: a `.stringsdict` or `.strings` file (used when it is not
   /// inside a `<lang>.lproj` folder, or when that folder's language is on the locale's fallback
@@ -71,7 +84,7 @@ struct LocalizedStrings: Sendable {
   /// `*.xcstrings`.
   ///
   /// - Throws: `StringsError` for an unreadable or malformed source.
-  init(paths: [String], locale: CLDRLocale) throws(StringsError) {
+  public init(paths: [String], locale: CLDRLocale) throws(StringsError) {
     for path in paths {
       var info = stat()
       guard stat(path, &info) == 0 else { throw StringsError.unreadable(path, errno: errno) }

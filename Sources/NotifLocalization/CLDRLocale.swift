@@ -2,15 +2,17 @@ import NotifModel
 
 /// A locale as CLDR knows it: the identifier asked for, the fallback chain from it to root, and
 /// the plural rules and list patterns found along that chain.
-struct CLDRLocale: Sendable {
+public struct CLDRLocale: Sendable {
   /// The identifier as given on the command line.
-  var requested: String
+  public var requested: String
   /// The chain of CLDR identifiers from the most specific to `root` (`de_AT`, `de`, `root`).
-  var chain: [String]
+  public var chain: [String]
   /// The first identifier of `chain` that CLDR defines.
-  var identifier: String
-  var plural: PluralRules
-  var list: ListPattern
+  public var identifier: String
+  /// The cardinal plural rules.
+  public var plural: PluralRules
+  /// The "standard" list patterns.
+  public var list: ListPattern
 
   /// The fields after `key` on the line of `table` (`key field...` lines) that starts with it.
   ///
@@ -45,12 +47,12 @@ struct CLDRLocale: Sendable {
   }
 
   /// Whether CLDR defines this exact identifier (in CLDR's `ll_Ssss_RR` form).
-  static func isDefined(_ identifier: String) -> Bool { indexes(of: identifier) != nil }
+  public static func isDefined(_ identifier: String) -> Bool { indexes(of: identifier) != nil }
 
   /// Rewrites a BCP 47 or POSIX tag (`pt-BR`, `pt_BR`, `sr-Latn`, `de_DE.UTF-8`) in CLDR's form:
   /// language lowercase, script titlecase, region and variants uppercase, `_` between; nil for
   /// anything that is not made of letters and digits so.
-  static func canonical(_ tag: String) -> String? {
+  public static func canonical(_ tag: String) -> String? {
     var text = Substring(tag)
     if let dot = text.firstIndex(where: { $0 == "." || $0 == "@" }) { text = text[..<dot] }
     let subtags = text.split(
@@ -76,7 +78,7 @@ struct CLDRLocale: Sendable {
 
   /// The fallback chain of a canonical identifier: CLDR's explicit parents where it has one,
   /// else the identifier less its last subtag, down to `root`.
-  static func chain(of identifier: String) -> [String] {
+  public static func chain(of identifier: String) -> [String] {
     var chain: [String] = []
     var current = identifier
     while current != "root" {
@@ -97,7 +99,7 @@ struct CLDRLocale: Sendable {
   ///
   /// - Throws: `UsageError` when the tag is malformed or CLDR knows neither it nor any locale
   ///   on its fallback chain but root.
-  init(_ tag: String) throws(UsageError) {
+  public init(_ tag: String) throws(UsageError) {
     guard let canonical = Self.canonical(tag) else {
       throw UsageError("--locale: '\(tag)' is not a locale identifier such as en, pt-BR or sr_Latn")
     }
@@ -129,7 +131,7 @@ struct CLDRLocale: Sendable {
 
 /// A CLDR list pattern set ("standard" type): how to join two items, and the start, middle
 /// and end of a longer list.
-struct ListPattern: Sendable, Equatable {
+public struct ListPattern: Sendable, Equatable {
   /// A pattern split at its `{0}` and `{1}`: the text before, between and after them.
   struct Pair: Sendable, Equatable {
     var before: String
@@ -174,7 +176,7 @@ struct ListPattern: Sendable, Equatable {
   /// The patterns nest (`start` holds `middle`, which holds the next `middle`, ... which holds
   /// `end`): the text is written left to right, each pattern's closing part kept until the
   /// patterns it holds are written, so a list of n items costs its length, not n times it.
-  func format(_ items: [String]) -> String {
+  public func format(_ items: [String]) -> String {
     switch items.count {
     case 0: return ""
     case 1: return items[0]

@@ -1,5 +1,5 @@
 /// A CLDR cardinal plural category.
-enum PluralCategory: String, CaseIterable, Sendable, Comparable {
+public enum PluralCategory: String, CaseIterable, Sendable, Comparable {
   case zero, one, two, few, many, other
 
   private var rank: Int {
@@ -13,7 +13,7 @@ enum PluralCategory: String, CaseIterable, Sendable, Comparable {
     }
   }
 
-  static func < (a: PluralCategory, b: PluralCategory) -> Bool { a.rank < b.rank }
+  public static func < (a: PluralCategory, b: PluralCategory) -> Bool { a.rank < b.rank }
 }
 
 /// The operands of a number that CLDR plural rules look at (UTS #35, "Plural Operand
@@ -75,7 +75,7 @@ extension UInt {
 /// Supported: the operands `n i v w f t c e`, `%` (modulo), `=` and `!=` with comma-separated
 /// values and `a..b` ranges, `and` binding tighter than `or`. A relation on `n` matches a range
 /// only when `n` is an integer (a visible non-zero fraction never matches), as CLDR says.
-struct PluralRules: Sendable {
+public struct PluralRules: Sendable {
   struct Relation: Sendable {
     var operand: UInt8
     var modulus: UInt64?
@@ -87,7 +87,7 @@ struct PluralRules: Sendable {
   private(set) var rules: [(PluralCategory, [[Relation]])] = []
 
   /// The categories the rules can give, `other` included, in CLDR order.
-  var categories: [PluralCategory] { rules.map(\.0) + [.other] }
+  public var categories: [PluralCategory] { rules.map(\.0) + [.other] }
 
   struct SyntaxError: Error, Equatable, CustomStringConvertible {
     var message: String
@@ -162,7 +162,7 @@ struct PluralRules: Sendable {
   }
 
   /// The category of an integer.
-  func category(_ value: Int) -> PluralCategory { category(PluralOperands(value)) }
+  public func category(_ value: Int) -> PluralCategory { category(PluralOperands(value)) }
 
   private static func holds(_ relation: Relation, _ x: PluralOperands) -> Bool {
     var value: UInt64

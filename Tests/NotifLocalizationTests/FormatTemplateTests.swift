@@ -1,8 +1,8 @@
 import Testing
 
-@testable import notif_summarize
+@testable import NotifLocalization
 
-private let english = Summarizer.englishLocale.plural
+private let english = FormatBook.english.plural
 
 private func render(
   _ format: String, _ count: Int, _ arguments: String = "",
