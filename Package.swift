@@ -30,7 +30,8 @@ let package = Package(
     .target(name: "NotifText"),
     // Summaries and digests in every language (CLDR plural rules and list patterns, strings
     // files): notif-summarize and notif-digest.
-    .target(name: "NotifLocalization", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
+    .target(
+      name: "NotifLocalization", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
     .executableTarget(
       name: "notif-parse",
       dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifText", "NotifSweep"]),
