@@ -29,12 +29,15 @@ let package = Package(
     // How much room text takes on screen: notif-parse's --lint and notif-show.
     .target(name: "NotifText"),
     // Summaries and digests in every language (CLDR plural rules and list patterns, strings
-    // files): notif-summarize and notif-digest.
+    // files): notif-summarize and notif-digest; notif-parse's plural check of a registry.
     .target(
       name: "NotifLocalization", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
     .executableTarget(
       name: "notif-parse",
-      dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifText", "NotifSweep"]),
+      dependencies: [
+        "NotifModel", "NotifJSON", "NotifCategories", "NotifText", "NotifSweep",
+        "NotifLocalization",
+      ]),
     .executableTarget(
       name: "notif-group", dependencies: ["NotifModel", "NotifJSON", "NotifListing"]),
     .executableTarget(
