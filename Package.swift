@@ -28,14 +28,23 @@ let package = Package(
     .target(name: "NotifListing", dependencies: ["NotifModel", "NotifJSON"]),
     // How much room text takes on screen: notif-parse's --lint and notif-show.
     .target(name: "NotifText"),
+    // Summaries and digests in every language (CLDR plural rules and list patterns, strings
+    // files): notif-summarize and notif-digest; notif-parse's plural check of a registry.
+    .target(
+      name: "NotifLocalization", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
     .executableTarget(
       name: "notif-parse",
-      dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifText", "NotifSweep"]),
+      dependencies: [
+        "NotifModel", "NotifJSON", "NotifCategories", "NotifText", "NotifSweep",
+        "NotifLocalization",
+      ]),
     .executableTarget(
       name: "notif-group", dependencies: ["NotifModel", "NotifJSON", "NotifListing"]),
     .executableTarget(
       name: "notif-summarize",
-      dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifListing"]),
+      dependencies: [
+        "NotifModel", "NotifJSON", "NotifCategories", "NotifListing", "NotifLocalization",
+      ]),
     .executableTarget(
       name: "notif-expire", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
     .executableTarget(name: "notif-mark", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
@@ -66,12 +75,15 @@ let package = Package(
       name: "NotifGroupTests",
       dependencies: ["notif-group", "NotifModel", "NotifJSON", "NotifListing", "TestSupport"]),
     .testTarget(
+      name: "NotifLocalizationTests",
+      dependencies: ["NotifLocalization", "NotifModel", "NotifCategories", "TestSupport"],
+      exclude: ["Fixtures"]),
+    .testTarget(
       name: "NotifSummarizeTests",
       dependencies: [
         "notif-summarize", "NotifModel", "NotifJSON", "NotifCategories", "NotifListing",
-        "TestSupport",
-      ],
-      exclude: ["Fixtures"]),
+        "NotifLocalization", "TestSupport",
+      ]),
     .testTarget(
       name: "NotifExpireTests",
       dependencies: ["notif-expire", "NotifModel", "NotifJSON", "NotifSweep", "TestSupport"]),
