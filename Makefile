@@ -53,11 +53,13 @@ test:
 # The main job on the bundled examples: records, a --check report (which finds the broken
 # example on purpose and exits 1: the recipe says so, and fails on any other status), then the
 # inbox grouped as Notification Center stacks it, with each group's summary (picked out with jq
-# when it is installed: the group objects are long). The debug build: two fifths of the release
-# build's work, as fast on these few records, and the one `make test` and the README's examples
-# use.
-DEMO_CHECK = $(DEBUG)/notif-parse --check --lint --app-name Chat --categories \
-	examples/categories.json examples/chat.apns examples/broken.apns examples/pushes.ndjson
+# when it is installed: the group objects are long). The summaries and the check read the
+# example app's strings (examples/Resources: English and Russian plural forms), so that one
+# message is "1 message". The debug build: two fifths of the release build's work, as fast on
+# these few records, and the one `make test` and the README's examples use.
+DEMO_STRINGS = --categories examples/categories.json --strings examples/Resources
+DEMO_CHECK = $(DEBUG)/notif-parse --check --lint --app-name Chat $(DEMO_STRINGS) \
+	examples/chat.apns examples/broken.apns examples/pushes.ndjson
 
 demo: build
 	@echo "== notif-parse examples/chat.apns examples/pushes.ndjson"
@@ -66,7 +68,7 @@ demo: build
 	@echo '== notif-parse examples/fcm-message.json examples/sns-message.json (FCM and SNS messages)'
 	$(DEBUG)/notif-parse --now $(NOW) examples/fcm-message.json examples/sns-message.json
 	@echo
-	@echo '== notif-parse --check --lint --categories examples/categories.json examples/*'
+	@echo '== notif-parse --check --lint --categories examples/categories.json --strings examples/Resources examples/*'
 	@echo '$(DEMO_CHECK)'
 	@$(DEMO_CHECK); status=$$?; \
 		echo "(exit $$status: examples/broken.apns has a trailing comma, on purpose)"; \
@@ -75,7 +77,7 @@ demo: build
 	@echo '== notif-parse examples/*.ndjson | notif-group --no-items | notif-summarize'
 	$(DEBUG)/notif-parse --now $(NOW) examples/group-chat.ndjson examples/pushes.ndjson \
 		| $(DEBUG)/notif-group --no-items \
-		| $(DEBUG)/notif-summarize --categories examples/categories.json \
+		| $(DEBUG)/notif-summarize $(DEMO_STRINGS) \
 		| if command -v jq >/dev/null; then \
 			jq -c '{app, thread_id, count, leading: .leading.title, summary, hidden_summary}'; \
 		else cat; fi
@@ -84,7 +86,7 @@ demo: build
 	@mkdir -p .build/demo
 	$(DEBUG)/notif-parse --now $(NOW) examples/group-chat.ndjson examples/pushes.ndjson \
 		| $(DEBUG)/notif-group --limit 3 \
-		| $(DEBUG)/notif-summarize --categories examples/categories.json \
+		| $(DEBUG)/notif-summarize $(DEMO_STRINGS) \
 		| $(DEBUG)/notif-show --format html --now $(NOW) --categories examples/categories.json \
 		> .build/demo/notifications.html
 	@echo 'wrote .build/demo/notifications.html: open it in a browser'

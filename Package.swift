@@ -32,16 +32,23 @@ let package = Package(
     // Push messages read and checked as each service reads them: notif-parse and
     // notif-responses.
     .target(name: "NotifPush", dependencies: ["NotifModel", "NotifJSON"]),
+    // Summaries and digests in every language (CLDR plural rules and list patterns, strings
+    // files): notif-summarize and notif-digest; notif-parse's plural check of a registry.
+    .target(
+      name: "NotifLocalization", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
     .executableTarget(
       name: "notif-parse",
       dependencies: [
         "NotifModel", "NotifJSON", "NotifPush", "NotifCategories", "NotifText", "NotifSweep",
+        "NotifLocalization",
       ]),
     .executableTarget(
       name: "notif-group", dependencies: ["NotifModel", "NotifJSON", "NotifListing"]),
     .executableTarget(
       name: "notif-summarize",
-      dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifListing"]),
+      dependencies: [
+        "NotifModel", "NotifJSON", "NotifCategories", "NotifListing", "NotifLocalization",
+      ]),
     .executableTarget(
       name: "notif-expire", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
     .executableTarget(name: "notif-mark", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
@@ -79,12 +86,15 @@ let package = Package(
       name: "NotifGroupTests",
       dependencies: ["notif-group", "NotifModel", "NotifJSON", "NotifListing", "TestSupport"]),
     .testTarget(
+      name: "NotifLocalizationTests",
+      dependencies: ["NotifLocalization", "NotifModel", "NotifCategories", "TestSupport"],
+      exclude: ["Fixtures"]),
+    .testTarget(
       name: "NotifSummarizeTests",
       dependencies: [
         "notif-summarize", "NotifModel", "NotifJSON", "NotifCategories", "NotifListing",
-        "TestSupport",
-      ],
-      exclude: ["Fixtures"]),
+        "NotifLocalization", "TestSupport",
+      ]),
     .testTarget(
       name: "NotifExpireTests",
       dependencies: ["notif-expire", "NotifModel", "NotifJSON", "NotifSweep", "TestSupport"]),

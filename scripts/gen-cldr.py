@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Generate notif-summarize's CLDR data from Babel.
+"""Generate the CLDR data of NotifLocalization (notif-summarize, notif-digest) from Babel.
 
 Writes
-  Sources/notif-summarize/CLDRData.swift
+  Sources/NotifLocalization/CLDRData.swift
       for every locale Babel knows (babel.localedata.locale_identifiers(), plus root): its
       cardinal plural rules, in CLDR's rule syntax, and its "standard" list patterns
       (start, middle, end, 2). Identical rule sets and pattern sets are stored once and
@@ -10,7 +10,7 @@ Writes
       ones and the "nonlikelyScript" ones, such as sr_Latn -> root) are listed for the
       fallback chain, and language_Region tags that CLDR has only with a script (zh_TW is
       zh_Hant_TW, by likely subtags) as aliases.
-  Tests/NotifSummarizeTests/Fixtures/cldr-plural-samples.json
+  Tests/NotifLocalizationTests/Fixtures/cldr-plural-samples.json
       for every locale, the plural category Babel's own plural function gives for a set of
       integers and decimals written as strings (visible fraction digits kept), which the
       Swift evaluator must reproduce exactly.
@@ -36,9 +36,9 @@ from babel.core import get_global
 from babel import localedata
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-SWIFT_OUT = os.path.join(ROOT, "Sources", "notif-summarize", "CLDRData.swift")
+SWIFT_OUT = os.path.join(ROOT, "Sources", "NotifLocalization", "CLDRData.swift")
 FIXTURE_OUT = os.path.join(
-    ROOT, "Tests", "NotifSummarizeTests", "Fixtures", "cldr-plural-samples.json")
+    ROOT, "Tests", "NotifLocalizationTests", "Fixtures", "cldr-plural-samples.json")
 
 CATEGORIES = ["zero", "one", "two", "few", "many"]
 LETTERS = {"zero": "z", "one": "o", "two": "t", "few": "f", "many": "m", "other": "x"}

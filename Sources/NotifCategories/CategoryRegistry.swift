@@ -113,8 +113,10 @@ public struct CategoryRegistry: Sendable {
         }
         if name == "category_summary_format" {
           category.summaryFormat = text
+          category.summaryFormatOffset = offset(view, fieldValue)
         } else {
           category.hiddenPreviewsBodyPlaceholder = text
+          category.hiddenPreviewsBodyPlaceholderOffset = offset(view, fieldValue)
         }
       case "actions":
         for element in try elements(of: fieldValue, in: view, or: "'actions' must be an array") {
@@ -189,6 +191,10 @@ public struct NotificationCategory: Sendable, Equatable {
   public var actions: [NotificationAction] = []
   /// The byte offset of the category's key in the registry's JSON text.
   public var offset: Int
+  /// The byte offset of `summaryFormat`'s value, when the category has one.
+  public var summaryFormatOffset: Int? = nil
+  /// The byte offset of `hiddenPreviewsBodyPlaceholder`'s value, when the category has one.
+  public var hiddenPreviewsBodyPlaceholderOffset: Int? = nil
 }
 
 /// One action button of a category.

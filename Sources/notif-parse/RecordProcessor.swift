@@ -189,6 +189,7 @@ struct RecordProcessor {
     switch diagnostic.severity {
     case .error: tally.errors += 1
     case .warning: tally.warnings += 1
+    case .note: break  // notif-parse writes none: a note is counted nowhere
     }
     let line = configuration.format.render(diagnostic, program: ParseCommand.name)
     if configuration.check {

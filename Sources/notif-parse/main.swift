@@ -11,7 +11,9 @@ import NotifModel
 // 128 KiB is read in chunks of 128 KiB cut after line feeds, which --jobs worker threads turn
 // into records while the next are read; a fixed ring of 2 x jobs + 1 chunks and their output
 // is in memory then, and results are written in input order, so the output is the same as from
-// one thread. FoundationEssentials is not needed: the model does its own JSON, time and I/O;
-// the threads are POSIX threads.
+// one thread. The model does its own JSON, time and I/O, and the threads are POSIX threads;
+// FoundationEssentials comes in only through NotifLocalization, whose StringsDictFile.swift
+// reads the .stringsdict files of --strings with PropertyListDecoder (property lists, XML or
+// binary), for the plural check of --categories.
 
 exit(ParseCommand.main().rawValue)

@@ -1,4 +1,5 @@
 import NotifCategories
+import NotifLocalization
 import NotifModel
 
 /// Which iOS rules to follow.
@@ -8,23 +9,6 @@ enum Profile: String, Sendable, CaseIterable {
   /// iOS 15 and later as we read it: `summaryArgument` and `summaryArgumentCount` are ignored,
   /// each notification counts 1 and a format that shows the list falls back to the default.
   case ios15
-}
-
-/// A format ready to render: its parsed template and the plural rules of its language.
-struct LocalizedFormat: Sendable {
-  var template: FormatTemplate
-  var rules: PluralRules
-  var usesArguments: Bool
-
-  init(_ template: FormatTemplate, rules: PluralRules) {
-    self.template = template
-    self.rules = rules
-    usesArguments = template.usesArguments
-  }
-
-  func render(_ count: Int, _ arguments: String = "") -> String {
-    template.render(count: count, arguments: arguments, rules: rules)
-  }
 }
 
 /// What a group object says that a summary needs.
@@ -44,26 +28,6 @@ struct GroupFacts: Equatable {
   var leadingCategory: String?
   /// The leading record's `summary_arg_count` as a weight (1 when absent or invalid).
   var leadingWeight: Int
-}
-
-/// A problem found while preparing the formats: where, and what; an error stops the run, a
-/// warning (a missing translation, a strings folder with nothing in it) is reported.
-struct SetupProblem: Error, Equatable {
-  var file: String
-  var line: Int?
-  var code: String
-  var message: String
-  var column: Int? = nil
-  var severity = Severity.error
-}
-
-extension SetupProblem {
-  /// The problem a diagnostic (a config file's error) reports.
-  init(_ diagnostic: Diagnostic) {
-    self.init(
-      file: diagnostic.file, line: diagnostic.line, code: diagnostic.code,
-      message: diagnostic.message, column: diagnostic.column)
-  }
 }
 
 /// The default texts a summary may fall back to, for the warning about English fallbacks.
@@ -87,6 +51,8 @@ struct Summarizer {
   private(set) var defaultSummary: LocalizedFormat
   private(set) var defaultHidden: LocalizedFormat
   private(set) var others: LocalizedFormat
+  /// The formats of the run, localized.
+  private(set) var book: FormatBook
   /// The defaults that are the English text because the locale has no translation.
   private(set) var englishFallbacks: Fallbacks = []
   /// Warnings found while preparing, such as a format with no translation.
@@ -109,94 +75,51 @@ struct Summarizer {
     self.profile = profile
     self.maxArguments = maxArguments
     self.locale = locale
-    let english = Self.englishLocale
-    func builtin(_ variants: [PluralCategory: String], rules: PluralRules) -> LocalizedFormat {
-      do {
-        return LocalizedFormat(
-          try FormatTemplate("%#@n@", variables: ["n": variants]), rules: rules)
-      } catch {
-        preconditionFailure("built-in text \(variants): \(error)")  // the unit tests check them
-      }
-    }
-    func fromStrings(_ key: String) throws(SetupProblem) -> LocalizedFormat? {
-      guard let entry = strings[key] else { return nil }
-      do {
-        return LocalizedFormat(
-          try FormatTemplate(entry.format, variables: entry.variables), rules: locale.plural)
-      } catch {
-        throw SetupProblem(
-          file: entry.file, line: entry.line, code: "BadFormat",
-          message: "localized '\(key)': \(error.message)", column: entry.column)
-      }
-    }
-    let language = locale.chain.first { BuiltinTexts.languages[$0] != nil }
-    let texts = language.flatMap { BuiltinTexts.languages[$0] }
-    let textRules =
-      language.map { (try? CLDRLocale($0))?.plural ?? english.plural } ?? english.plural
-    if let found = try fromStrings(Self.summaryKey) {
+    let book = FormatBook(locale: locale, strings: strings, stringsGiven: stringsGiven)
+    let english = FormatBook.english
+    let texts = book.builtinTexts
+    let textRules = book.builtinRules
+    if let found = try book.localized(Self.summaryKey) {
       defaultSummary = found
     } else if let texts {
-      defaultSummary = builtin(texts.summary, rules: textRules)
+      defaultSummary = FormatBook.builtin(texts.summary, rules: textRules)
     } else {
-      defaultSummary = builtin(BuiltinTexts.languages["en"]?.summary ?? [:], rules: english.plural)
+      defaultSummary = FormatBook.builtin(
+        BuiltinTexts.languages["en"]?.summary ?? [:], rules: english.plural)
       englishFallbacks.insert(.summary)
     }
-    if let found = try fromStrings(Self.hiddenKey) {
+    if let found = try book.localized(Self.hiddenKey) {
       defaultHidden = found
     } else if let texts {
-      defaultHidden = builtin(texts.hidden, rules: textRules)
+      defaultHidden = FormatBook.builtin(texts.hidden, rules: textRules)
     } else {
-      defaultHidden = builtin(BuiltinTexts.languages["en"]?.hidden ?? [:], rules: english.plural)
+      defaultHidden = FormatBook.builtin(
+        BuiltinTexts.languages["en"]?.hidden ?? [:], rules: english.plural)
       englishFallbacks.insert(.hidden)
     }
-    if let found = try fromStrings(Self.othersKey) {
+    if let found = try book.localized(Self.othersKey) {
       others = found
     } else {
-      others = builtin(BuiltinTexts.others, rules: english.plural)
-      if language != "en" { englishFallbacks.insert(.others) }
+      others = FormatBook.builtin(BuiltinTexts.others, rules: english.plural)
+      if book.builtinLanguage != "en" { englishFallbacks.insert(.others) }
     }
+    self.book = book
     guard let registry else { return }
     for category in registry.categories {
       let position = categoryLines[category.identifier]
-      let line = position?.line
-      let column = position?.column
-      let identifier = Array(category.identifier.utf8)
       func prepare(_ format: String?, _ field: String) throws(SetupProblem) -> LocalizedFormat? {
-        guard let format, !format.isEmpty else { return nil }
-        if let found = try fromStrings(format) { return found }
-        // The registry's formats are the development language's (English, as Apple's
-        // examples are): only another language misses a translation.
-        if stringsGiven && !locale.chain.contains("en") {
-          warnings.append(
-            SetupProblem(
-              file: registryFile, line: line, code: "MissingTranslation",
-              message:
-                "no translation of '\(format)' for locale '\(locale.requested)' in the strings files: used as written",
-              column: column, severity: .warning))
-        }
-        do {
-          return LocalizedFormat(try FormatTemplate(format), rules: locale.plural)
-        } catch {
-          throw SetupProblem(
-            file: registryFile, line: line, code: "BadFormat",
-            message: "\(field) of category '\(category.identifier)': \(error.message)",
-            column: column)
-        }
+        try book.registryFormat(
+          format, field: field, category: category.identifier, registryFile: registryFile,
+          position: position, warnings: &warnings)
       }
-      categories[identifier] = (
+      categories[Array(category.identifier.utf8)] = (
         try prepare(category.summaryFormat, "category_summary_format"),
         try prepare(category.hiddenPreviewsBodyPlaceholder, "hidden_previews_body_placeholder")
       )
     }
   }
 
-  static let englishLocale: CLDRLocale = {
-    do {
-      return try CLDRLocale("en")
-    } catch {
-      preconditionFailure("the generated CLDR data has no 'en'")
-    }
-  }()
+  static var englishLocale: CLDRLocale { FormatBook.english }
 
   /// The shown summary of a group: nil for a group of one.
   func summary(_ group: GroupFacts, fallbacks: inout Fallbacks) -> String? {
@@ -246,8 +169,9 @@ struct Summarizer {
   /// The list of summary arguments in the locale's list pattern, cut to `maxArguments` and
   /// "N others".
   func arguments(_ values: [String], fallbacks: inout Fallbacks) -> String {
-    guard let limit = maxArguments, values.count > limit else { return locale.list.format(values) }
-    fallbacks.formUnion(englishFallbacks.intersection(.others))
-    return locale.list.format(Array(values.prefix(limit)) + [others.render(values.count - limit)])
+    if let limit = maxArguments, values.count > limit {
+      fallbacks.formUnion(englishFallbacks.intersection(.others))
+    }
+    return book.list(values, limit: maxArguments, others: others)
   }
 }

@@ -6,9 +6,9 @@ import NotifModel
 // "hidden_summary" added: the text iOS shows under a notification group, built from the
 // categories' summary formats (--categories), localized through .stringsdict, .strings and
 // .xcstrings files (--strings), with CLDR plural rules and list patterns embedded for every
-// locale. It keeps one group object and its tape in memory at a time, plus every format parsed
-// once at start. FoundationEssentials is imported only by StringsDictFile.swift, for
-// PropertyListDecoder (.stringsdict files are property lists, XML or binary); the group path is
-// NotifModel bytes.
+// locale (NotifLocalization, which notif-digest shares). It keeps one group object and its tape
+// in memory at a time, plus every format parsed once at start. FoundationEssentials comes in
+// only through NotifLocalization's StringsDictFile.swift, for PropertyListDecoder (.stringsdict
+// files are property lists, XML or binary); the group path is NotifModel bytes.
 
 exit(SummarizeCommand.main().rawValue)

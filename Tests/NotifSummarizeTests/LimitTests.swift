@@ -3,6 +3,7 @@ import NotifModel
 import TestSupport
 import Testing
 
+@testable import NotifLocalization
 @testable import notif_summarize
 
 /// Counts and weights at their limits: notif-summarize reads every group object notif-group

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import NotifLocalization
 @testable import notif_summarize
 
 private let russianStringsDict = """

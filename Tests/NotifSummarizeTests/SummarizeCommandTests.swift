@@ -2,6 +2,7 @@ import NotifJSON
 import NotifModel
 import Testing
 
+@testable import NotifLocalization
 @testable import notif_summarize
 
 private func configure(_ arguments: [String]) throws(UsageError) -> SummarizeCommand.Configuration {

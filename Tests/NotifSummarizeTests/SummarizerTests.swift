@@ -1,6 +1,7 @@
 import NotifModel
 import Testing
 
+@testable import NotifLocalization
 @testable import notif_summarize
 
 private let podcasts: [(String?, String?, Int)] = [

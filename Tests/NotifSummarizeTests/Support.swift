@@ -3,6 +3,7 @@ import NotifCategories
 import NotifJSON
 import NotifModel
 
+@testable import NotifLocalization
 @testable import notif_summarize
 
 struct TestFailure: Error, CustomStringConvertible {
