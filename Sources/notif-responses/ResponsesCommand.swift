@@ -38,7 +38,8 @@ struct ResponsesCommand: ToolCommand {
             --wait seconds        with --prune: wait this long for the lock (default 0)
             --format format       diagnostics as text (default), github or json
             --max-record-bytes size
-                                  longest line read (default 64m)
+                                  longest JSON text accepted (default 64m); a longer
+                                  line is reported and skipped
 
       """
 
