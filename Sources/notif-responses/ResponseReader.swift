@@ -80,7 +80,7 @@ struct ResponseReader: ~Copyable {
   mutating func read(_ view: JSONView, _ body: (inout Response) -> Void) throws(ResponseProblem) {
     guard view.kind(0) == .object else {
       throw ResponseProblem(
-        code: "NotAnObject", message: "a response must be a JSON object, not \(kind(view, 0))",
+        code: "NotAnObject", message: "a response must be a JSON object",
         offset: 0)
     }
     let members = Members(view, 0)
@@ -478,17 +478,6 @@ struct ResponseReader: ~Copyable {
   }
 
   private func offset(_ view: JSONView, _ index: Int) -> Int { Int(view.tokens[index].start) }
-
-  private func kind(_ view: JSONView, _ index: Int) -> String {
-    switch view.kind(index) {
-    case .object: return "an object"
-    case .array: return "an array"
-    case .string: return "a string"
-    case .number: return "a number"
-    case .bool: return "a boolean"
-    case .null: return "null"
-    }
-  }
 
   /// The value at `index` for a message: its JSON text, cut at 40 bytes, in single quotes.
   private func quoted(_ view: JSONView, _ index: Int) -> String {

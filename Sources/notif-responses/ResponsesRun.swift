@@ -262,11 +262,7 @@ struct ResponsesRun: ~Copyable {
     output.append(",\"request_id\":")
     if let id = response.requestID { output.append(id) } else { output.append("null") }
     output.append(",\"status\":")
-    if let status = response.status {
-      output.append(decimal: Int64(status))
-    } else {
-      output.append("null")
-    }
+    output.append(orNull: response.status.map(Int64.init))
     output.append(",\"reason\":")
     if let reason = response.reason {
       JSONEscapes.writeString(reason, into: &output)
@@ -450,5 +446,12 @@ struct ResponsesRun: ~Copyable {
     // A failed write to standard error cannot be reported anywhere: it does not stop the run.
     try? stderr.write(configuration.format.render(diagnostic, program: ResponsesCommand.name))
     try? stderr.flush()
+  }
+}
+
+extension ByteBuffer {
+  /// Appends `value` in decimal, or `null` when there is none.
+  fileprivate mutating func append(orNull value: Int64?) {
+    if let value { append(decimal: value) } else { append("null") }
   }
 }

@@ -9,7 +9,7 @@ struct SideFileError: Error {
 
 /// Reads each line of the file at `path` and calls `body` with the line (without its
 /// newline; a `\r` before it dropped) and its number; blank lines are skipped.
-func forEachLine(
+func forEachSideFileLine(
   of path: String, option: String, maxLineBytes: Int,
   _ body: (UnsafeRawBufferPointer, Int) throws(SideFileError) -> Void
 ) throws(SideFileError) {
@@ -63,7 +63,7 @@ struct TokenRegistry: Sendable {
   init(path: String, maxLineBytes: Int) throws(SideFileError) {
     var parser = JSONParser()
     var registered: [[UInt8]: Timestamp] = [:]
-    try forEachLine(of: path, option: "--tokens", maxLineBytes: maxLineBytes) {
+    try forEachSideFileLine(of: path, option: "--tokens", maxLineBytes: maxLineBytes) {
       (line, number) throws(SideFileError) in
       func bad(_ message: String) -> SideFileError {
         SideFileError(
@@ -126,7 +126,7 @@ struct RequestIndex: Sendable {
     self.path = path
     var parser = JSONParser()
     var requests: [[UInt8]: (text: [UInt8], line: Int)] = [:]
-    try forEachLine(of: path, option: "--requests", maxLineBytes: maxLineBytes) {
+    try forEachSideFileLine(of: path, option: "--requests", maxLineBytes: maxLineBytes) {
       (line, number) throws(SideFileError) in
       guard case .complete(let end) = parser.parse(line, isFinal: true), end == line.count else {
         throw SideFileError(
