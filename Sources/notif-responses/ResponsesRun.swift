@@ -276,8 +276,11 @@ struct ResponsesRun: ~Copyable {
     output.append(",\"retry_at\":")
     if rule.action.retries {
       output.append(UInt8(ascii: "\""))
-      retryAt(response, attempt, view, file, number, &stderr, line: line, textStart: textStart)
-        .write(into: &output)
+      retryAt(
+        response, attempt, slowDown: rule.action == .slowDown, view, file, number, &stderr,
+        line: line, textStart: textStart
+      )
+      .write(into: &output)
       output.append(UInt8(ascii: "\""))
     } else {
       output.append("null")
@@ -316,14 +319,17 @@ struct ResponsesRun: ~Copyable {
   /// When to send again: `Retry-After` (seconds from now, or its date, never before now),
   /// else the back-off of this attempt.
   private func retryAt(
-    _ response: Response, _ attempt: Int64, _ view: JSONView?, _ file: String, _ number: Int,
+    _ response: Response, _ attempt: Int64, slowDown: Bool, _ view: JSONView?, _ file: String,
+    _ number: Int,
     _ stderr: inout OutputWriter, line: UnsafeRawBufferPointer, textStart: Int
   ) -> Timestamp {
     let now = configuration.now
     if let view, let index = response.retryAfter {
       switch RetryTime.retryAfter(view, index) {
       case .seconds(let seconds):
-        return Timestamp(seconds: now.seconds + seconds, nanoseconds: now.nanoseconds)
+        // Never past the last instant RFC 3339 writes (a Retry-After of 2^40 seconds).
+        return min(
+          Timestamp(seconds: now.seconds + seconds, nanoseconds: now.nanoseconds), .maximum)
       case .time(let time):
         return max(time, now)
       case nil:
@@ -336,17 +342,9 @@ struct ResponsesRun: ~Copyable {
       }
     }
     let delay = retryTime.backoff(
-      attempt: attempt, slowDown: response.vendor != .any && tableAction(response) == .slowDown,
+      attempt: attempt, slowDown: slowDown,
       key: response.token, salt: response.requestID)
-    return Timestamp(seconds: now.seconds + delay, nanoseconds: now.nanoseconds)
-  }
-
-  private func tableAction(_ response: Response) -> ResponseAction {
-    let status = response.vendor == .expo ? nil : response.status
-    guard let row = table.row(response.vendor, status: status, reason: response.reason) else {
-      return .retry
-    }
-    return table.rows[row].action
+    return min(Timestamp(seconds: now.seconds + delay, nanoseconds: now.nanoseconds), .maximum)
   }
 
   /// What notif-parse finds in the request with this id: an array of the diagnostics, or null
