@@ -63,9 +63,13 @@ struct ResponseRule: Sendable {
 
   /// The row's id, the record's `rule`.
   let id: String
+  /// The service whose answer it is (`any`: notif-responses's own row).
   let service: ResponseService
+  /// The status the row is about: one, a class, or none.
   let status: Status
+  /// The reason the row is about: one, any other, or none.
   let reason: Reason
+  /// What to do.
   let action: ResponseAction
   /// The vendor's words: the record's `why`.
   let why: String
