@@ -111,6 +111,6 @@ let package = Package(
       ]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["NotifModel", "TestSupport"],
-      exclude: ["cases", "Fixtures"]),
+      exclude: ["cases", "Fixtures", "VendorCorpus.tsv"]),
   ]
 )
