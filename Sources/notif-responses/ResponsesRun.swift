@@ -325,7 +325,7 @@ struct ResponsesRun: ~Copyable {
   ) -> Timestamp {
     let now = configuration.now
     if let view, let index = response.retryAfter {
-      switch RetryTime.retryAfter(view, index) {
+      switch RetryTime.retryAfter(view, index, now: now) {
       case .seconds(let seconds):
         // Never past the last instant RFC 3339 writes (a Retry-After of 2^40 seconds).
         return min(

@@ -52,8 +52,8 @@ struct RetryTime: Sendable {
   }
 
   /// Reads a `Retry-After` value: a JSON number of whole seconds, or a string of digits, or an
-  /// HTTP date (IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`); nil for anything else.
-  static func retryAfter(_ view: JSONView, _ index: Int) -> After? {
+  /// HTTP date (`httpDate`); nil for anything else.
+  static func retryAfter(_ view: JSONView, _ index: Int, now: Timestamp) -> After? {
     if let seconds = view.integer(index) {
       return seconds >= 0 && seconds <= 1 << 40 ? .seconds(seconds) : nil
     }
@@ -64,33 +64,53 @@ struct RetryTime: Sendable {
     {
       return Int64(trimmed).map { .seconds($0) }
     }
-    return httpDate(trimmed).map { .time($0) }
+    return httpDate(trimmed, now: now).map { .time($0) }
   }
 
   private static let months = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
   ]
   private static let days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+  private static let longDays = [
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+  ]
 
-  /// An IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT` (RFC 9110, section 5.6.7), its day name
-  /// checked against its date.
-  static func httpDate(_ text: String) -> Timestamp? {
-    let parts = text.split(separator: " ", omittingEmptySubsequences: false)
-    guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","),
-      let weekday = days.firstIndex(of: String(parts[0].dropLast())),
-      parts[1].count == 2, let day = Int(parts[1]),
-      let month = months.firstIndex(of: String(parts[2])),
-      parts[3].count == 4, let year = Int(parts[3]),
-      parts[5] == "GMT"
+  /// An HTTP date in any of RFC 9110's three forms (section 5.6.7), which a recipient must
+  /// all accept: the IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, and the obsolete
+  /// `Sunday, 06-Nov-94 08:49:37 GMT` (RFC 850; its two-digit year is the latest year with
+  /// those digits not more than 50 years after `now`) and `Sun Nov  6 08:49:37 1994` (C's
+  /// asctime). The day name is checked against the date.
+  static func httpDate(_ text: String, now: Timestamp) -> Timestamp? {
+    let parts = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    var weekday: Int?
+    var day = "", month: Int?, year = "", clock = ""
+    if parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT", parts[1].count == 2,
+      parts[3].count == 4
+    {
+      weekday = days.firstIndex(of: String(parts[0].dropLast()))
+      (day, month, year, clock) = (parts[1], months.firstIndex(of: parts[2]), parts[3], parts[4])
+    } else if parts.count == 4, parts[0].hasSuffix(","), parts[3] == "GMT" {
+      weekday = longDays.firstIndex(of: String(parts[0].dropLast()))
+      let date = parts[1].split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+      guard date.count == 3, date[0].count == 2, date[2].count == 2,
+        date[2].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let twoDigits = Int(date[2])
+      else { return nil }
+      // The latest year ending in these digits that is not more than 50 years ahead.
+      let thisYear = Int(now.description.prefix(4)) ?? 1970
+      var full = thisYear - thisYear % 100 + twoDigits
+      if full > thisYear + 50 { full -= 100 }
+      guard full >= 1000 else { return nil }
+      (day, month, year, clock) = (date[0], months.firstIndex(of: date[1]), "\(full)", parts[2])
+    } else if parts.count == 5, parts[2].count <= 2, parts[4].count == 4 {
+      weekday = days.firstIndex(of: parts[0])
+      let padded = parts[2].count == 1 ? "0" + parts[2] : parts[2]
+      (day, month, year, clock) = (padded, months.firstIndex(of: parts[1]), parts[4], parts[3])
+    }
+    guard let weekday, let month, clock.count == 8,
+      (day + year + clock).utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x3A })
     else { return nil }
-    let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
-    guard clock.count == 3, clock.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
-      let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
-      hour < 24, minute < 60, second < 61
-    else { return nil }
-    let rfc3339 =
-      "\(parts[3])-\(month < 9 ? "0" : "")\(month + 1)-\(parts[1])T\(parts[4])Z"
-    guard year >= 1, let time = try? Timestamp(rfc3339: rfc3339), day >= 1 else { return nil }
+    let rfc3339 = "\(year)-\(month < 9 ? "0" : "")\(month + 1)-\(day)T\(clock)Z"
+    guard let time = try? Timestamp(rfc3339: rfc3339) else { return nil }
     // 1970-01-01 was a Thursday (3, counting Monday as 0).
     let daysSinceEpoch =
       time.seconds >= 0 ? time.seconds / 86_400 : (time.seconds - 86_399) / 86_400

@@ -5,24 +5,43 @@ import Testing
 @testable import notif_responses
 
 @Suite struct RetryTimeTests {
+  static let now = Timestamp(seconds: 1_795_341_600)  // 2026-11-26T10:00:00Z
+
   @Test(arguments: [
     ("Sun, 06 Nov 1994 08:49:37 GMT", "1994-11-06T08:49:37Z"),
     ("Thu, 26 Nov 2026 10:30:00 GMT", "2026-11-26T10:30:00Z"),
+    ("Sunday, 06-Nov-94 08:49:37 GMT", "1994-11-06T08:49:37Z"),
+    ("Thursday, 26-Nov-26 10:30:00 GMT", "2026-11-26T10:30:00Z"),
+    ("Wednesday, 26-Nov-petty 10:30:00 GMT", nil),
+    ("Sun Nov  6 08:49:37 1994", "1994-11-06T08:49:37Z"),
+    ("Thu Nov 26 10:30:00 2026", "2026-11-26T10:30:00Z"),
   ])
-  func readsAnIMFFixdate(_ text: String, _ rfc3339: String) throws {
-    #expect(RetryTime.httpDate(text) == (try Timestamp(rfc3339: rfc3339)))
+  func readsTheThreeFormsOfAnHTTPDate(_ text: String, _ rfc3339: String?) throws {
+    let wanted = try rfc3339.map { try Timestamp(rfc3339: $0) }
+    #expect(RetryTime.httpDate(text, now: Self.now) == wanted)
+  }
+
+  /// RFC 9110: a two-digit year more than 50 years ahead is the latest past year with those
+  /// digits.
+  @Test func aTwoDigitYearIsNeverFarAhead() throws {
+    #expect(
+      RetryTime.httpDate("Wednesday, 01-Jan-76 00:00:00 GMT", now: Self.now)
+        == (try Timestamp(rfc3339: "2076-01-01T00:00:00Z")))
+    #expect(
+      RetryTime.httpDate("Saturday, 01-Jan-77 00:00:00 GMT", now: Self.now)
+        == (try Timestamp(rfc3339: "1977-01-01T00:00:00Z")))
   }
 
   @Test(arguments: [
     "Mon, 06 Nov 1994 08:49:37 GMT",  // the wrong day of the week
     "Sun, 6 Nov 1994 08:49:37 GMT",
     "Sun, 06 Nov 1994 08:49:37 UTC",
-    "Sunday, 06-Nov-94 08:49:37 GMT",
+    "Sunday, 06-Nov-1994 08:49:37 GMT",
     "Sun, 31 Feb 1994 08:49:37 GMT",
     "",
   ])
   func refusesWhatIsNoIMFFixdate(_ text: String) {
-    #expect(RetryTime.httpDate(text) == nil)
+    #expect(RetryTime.httpDate(text, now: Self.now) == nil)
   }
 
   @Test func backoffIsReproducibleAndInTheUpperHalf() {
