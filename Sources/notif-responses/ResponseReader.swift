@@ -198,15 +198,19 @@ struct ResponseReader: ~Copyable {
     } else if m.body != 0, let body = bodyFacts(view, m.body) {
       facts = body
     }
-    if m.body != 0 && view.kind(m.body) == .object, r.requestID == nil,
-      let name = view.member(m.body, "name"), view.kind(name) == .string
+    // A success names the message it made: `projects/p/messages/id`.
+    var name = m.name != 0 && view.kind(m.name) == .string ? m.name : nil
+    if m.body != 0 && view.kind(m.body) == .object, let inner = view.member(m.body, "name"),
+      view.kind(inner) == .string
     {
-      setRequestID(view, name, into: &r)
+      name = inner
     }
-    if m.name != 0 && view.kind(m.name) == .string && r.requestID == nil {
-      setRequestID(view, m.name, into: &r)
-    }
-    r.status = try status(view, m.status, required: facts.status == nil) ?? facts.status
+    if let name, r.requestID == nil { setRequestID(view, name, into: &r) }
+    // A message name alone is FCM's answer of 200, status logged or not.
+    let success: Int? = name != nil && m.error == 0 && facts.reason == nil ? 200 : nil
+    r.status =
+      try status(view, m.status, required: facts.status == nil && success == nil)
+      ?? facts.status ?? success
     r.reason = facts.reason
     r.retryAfter = header(view, m.headers, "retry-after")
     if let message = facts.message, r.reason == "INVALID_ARGUMENT" {
