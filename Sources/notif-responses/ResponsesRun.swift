@@ -93,6 +93,10 @@ struct ResponsesRun: ~Copyable {
       maxLineBytes: configuration.maxRecordBytes)
     var parser = JSONParser()
     var reader = ResponseReader()
+    // A JSON text that goes on over lines (a pretty-printed answer), from line `pendingLine`.
+    var pending = ByteBuffer(capacity: 4096)
+    var pendingLine = 1
+    var parsedLength = 0
     while true {
       let line: UnsafeRawBufferPointer
       do throws(SystemError) {
@@ -114,14 +118,33 @@ struct ResponsesRun: ~Copyable {
         throw OutputFailed(error: error)
       }
       if lines.isOverlong {
-        reject(
-          ResponseProblem(
-            code: "RecordTooLarge",
-            message: SweepOptions.tooLongMessage(limit: configuration.maxRecordBytes), offset: 0),
-          line, lines.lineNumber, input.name, &stderr)
+        if pending.count > 0 { tooLarge(pendingLine, input.name, &stderr) }
+        pending.removeAll()
+        tooLarge(lines.lineNumber, input.name, &stderr)
         continue
       }
-      handle(line, lines.lineNumber, input.name, &parser, &reader, &stderr)
+      // A text that goes on is parsed again only where it may end: at a line that starts
+      // with a bracket (a pretty-printed text's last line, or the next text after one cut
+      // short), or once it has doubled since the last parse; so a long one is not parsed
+      // again after every line.
+      var worthParsing = pending.count == 0 || pending.count >= 2 * parsedLength
+      if pending.count == 0 {
+        pendingLine = lines.lineNumber
+      } else {
+        pending.append(UInt8(ascii: "\n"))
+        if let first = line.first, "{}[]".utf8.contains(first) { worthParsing = true }
+      }
+      pending.append(line)
+      if pending.count > configuration.maxRecordBytes {
+        tooLarge(pendingLine, input.name, &stderr)
+        pending.removeAll()
+        continue
+      }
+      if worthParsing {
+        parsedLength = pending.count
+        keepRest(
+          of: &pending, from: &pendingLine, final: false, input.name, &parser, &reader, &stderr)
+      }
       if output.count >= 128 * 1024 {
         do throws(SystemError) {
           try stdout.write(output)
@@ -131,67 +154,154 @@ struct ResponsesRun: ~Copyable {
         }
       }
     }
+    keepRest(of: &pending, from: &pendingLine, final: true, input.name, &parser, &reader, &stderr)
   }
 
-  /// Decides the answers of one line and writes their records.
-  private mutating func handle(
-    _ line: UnsafeRawBufferPointer, _ number: Int, _ file: String, _ parser: inout JSONParser,
-    _ reader: inout ResponseReader, _ stderr: inout OutputWriter
+  private mutating func tooLarge(_ line: Int, _ file: String, _ stderr: inout OutputWriter) {
+    rejected += 1
+    status = max(status, .rejected)
+    report(
+      Diagnostic(
+        .error, "RecordTooLarge",
+        SweepOptions.tooLongMessage(limit: configuration.maxRecordBytes), file: file, line: line,
+        column: 1), &stderr)
+  }
+
+  /// Decides what `pending` holds in full, and keeps in it the start of a JSON text that goes
+  /// on in the lines to come (unless `final`), with `line` the line it starts on.
+  private mutating func keepRest(
+    of pending: inout ByteBuffer, from line: inout Int, final: Bool, _ file: String,
+    _ parser: inout JSONParser, _ reader: inout ResponseReader, _ stderr: inout OutputWriter
   ) {
+    guard pending.count > 0 else { return }
+    let firstLine = line
+    let consumed = pending.withUnsafeBytes { bytes in
+      handle(TextPlace(bytes: bytes, firstLine: firstLine), final, file, &parser, &reader, &stderr)
+    }
+    if consumed >= pending.count {
+      pending.removeAll()
+      return
+    }
+    let rest = pending.withUnsafeBytes { bytes -> [UInt8] in
+      line += bytes[..<consumed].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+      return Array(bytes[consumed...])
+    }
+    pending.removeAll()
+    rest.withUnsafeBytes { pending.append($0) }
+  }
+
+  /// Decides the answers of the JSON texts (or the apns2 line) `place` holds, one after the
+  /// other, and writes their records; returns how many of its bytes it is done with: all, or
+  /// (unless `final`) up to a JSON text that has not ended yet.
+  private mutating func handle(
+    _ place: TextPlace, _ final: Bool, _ file: String, _ parser: inout JSONParser,
+    _ reader: inout ResponseReader, _ stderr: inout OutputWriter
+  ) -> Int {
+    let bytes = place.bytes
     var start = 0
-    while start < line.count && Self.isSpace(line[start]) { start += 1 }
-    var end = line.count
-    while end > start && Self.isSpace(line[end - 1]) { end -= 1 }
-    guard start < end else { return }
-    let text = UnsafeRawBufferPointer(rebasing: line[start..<end])
-    guard text[0] == UInt8(ascii: "{") || text[0] == UInt8(ascii: "[") else {
-      guard var response = Self.apns2Line(text) else {
+    func skipSpace() {
+      while start < bytes.count && (Self.isSpace(bytes[start]) || bytes[start] == 0x0A) {
+        start += 1
+      }
+    }
+    skipSpace()
+    guard start < bytes.count else { return bytes.count }
+    guard bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") else {
+      var end = bytes.count
+      while end > start && Self.isSpace(bytes[end - 1]) { end -= 1 }
+      guard var response = Self.apns2Line(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+      else {
         reject(
           ResponseProblem(
             code: "BadResponse",
             message:
               "not a JSON object, nor the apns2 command's line ('410: 'Unregistered'')",
-            offset: start), line, number, file, &stderr)
-        return
+            offset: start), place, file, &stderr)
+        return bytes.count
       }
-      decide(&response, nil, file, number, &stderr, line: line)
-      return
+      decide(&response, nil, file, place, &stderr)
+      return bytes.count
     }
-    switch parser.parse(text, isFinal: true) {
-    case .failed(let error):
-      reject(
-        ResponseProblem(
-          code: error.code.rawValue, message: error.message, offset: start + error.offset),
-        line, number, file, &stderr)
-      return
-    case .incomplete:
-      reject(
-        ResponseProblem(code: "InvalidJSON", message: "unexpected end of input", offset: end),
-        line, number, file, &stderr)
-      return
-    case .complete(let length):
-      if length != text.count {
+    // Concatenated texts, as jq reads them: one after the other, white space between.
+    while start < bytes.count {
+      guard bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") else {
         reject(
           ResponseProblem(
-            code: "InvalidJSON", message: "more after the JSON text on the line",
-            offset: start + length), line, number, file, &stderr)
-        return
+            code: "InvalidJSON", message: "more after the JSON text that is not JSON",
+            offset: start), place, file, &stderr)
+        return bytes.count
       }
-    }
-    var problem: ResponseProblem?
-    parser.withView(over: text) { view in
-      do throws(ResponseProblem) {
-        try reader.read(view) { response in
-          decide(&response, view, file, number, &stderr, line: line, textStart: start)
+      let text = UnsafeRawBufferPointer(rebasing: bytes[start...])
+      let length: Int
+      switch parser.parse(text, isFinal: final) {
+      case .incomplete:
+        if !final { return start }
+        if let next = Self.nextTextLine(bytes, after: start, before: bytes.count) {
+          return cutShort(at: next, place, file, &stderr)
         }
-      } catch {
-        problem = error
+        reject(
+          ResponseProblem(
+            code: "InvalidJSON", message: "unexpected end of input", offset: bytes.count),
+          place, file, &stderr)
+        return bytes.count
+      case .failed(let error):
+        // A line that starts a text before the error: the text was cut short there (a line
+        // of NDJSON cut off), and the next one starts at that line.
+        if let next = Self.nextTextLine(bytes, after: start, before: start + error.offset + 1) {
+          return cutShort(at: next, place, file, &stderr)
+        }
+        reject(
+          ResponseProblem(
+            code: error.code.rawValue, message: error.message, offset: start + error.offset),
+          place, file, &stderr)
+        return bytes.count
+      case .complete(let end):
+        length = end
       }
+      let textStart = start
+      var problem: ResponseProblem?
+      parser.withView(over: UnsafeRawBufferPointer(rebasing: text[..<length])) { view in
+        do throws(ResponseProblem) {
+          try reader.read(view) { response in
+            decide(&response, view, file, place, &stderr, textStart: textStart)
+          }
+        } catch {
+          problem = error
+        }
+      }
+      if var problem {
+        problem.offset += textStart
+        reject(problem, place, file, &stderr)
+      }
+      start += length
+      skipSpace()
     }
-    if var problem {
-      problem.offset += start
-      reject(problem, line, number, file, &stderr)
+    return bytes.count
+  }
+
+  /// Reports the text that ends before the line at `next` as cut short; returns `next`.
+  private mutating func cutShort(
+    at next: Int, _ place: TextPlace, _ file: String, _ stderr: inout OutputWriter
+  ) -> Int {
+    reject(
+      ResponseProblem(
+        code: "InvalidJSON", message: "unexpected end of input: the next line starts a text",
+        offset: next - 1), place, file, &stderr)
+    return next
+  }
+
+  /// The offset of the first line after `start` and before `end` that starts with `{` or `[`.
+  static func nextTextLine(_ bytes: UnsafeRawBufferPointer, after start: Int, before end: Int)
+    -> Int?
+  {
+    var i = start + 1
+    while i < min(end, bytes.count) {
+      if bytes[i - 1] == 0x0A && (bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[")) {
+        return i
+      }
+      i += 1
     }
+    return nil
   }
 
   private static func isSpace(_ byte: UInt8) -> Bool {
@@ -223,8 +333,8 @@ struct ResponsesRun: ~Copyable {
   // MARK: - Deciding
 
   private mutating func decide(
-    _ response: inout Response, _ view: JSONView?, _ file: String, _ number: Int,
-    _ stderr: inout OutputWriter, line: UnsafeRawBufferPointer, textStart: Int = 0
+    _ response: inout Response, _ view: JSONView?, _ file: String, _ place: TextPlace,
+    _ stderr: inout OutputWriter, textStart: Int = 0
   ) {
     responses += 1
     let status = response.vendor == .expo ? nil : response.status
@@ -277,8 +387,8 @@ struct ResponsesRun: ~Copyable {
     if rule.action.retries {
       output.append(UInt8(ascii: "\""))
       retryAt(
-        response, attempt, slowDown: rule.action == .slowDown, view, file, number, &stderr,
-        line: line, textStart: textStart
+        response, attempt, slowDown: rule.action == .slowDown, view, file, place, &stderr,
+        textStart: textStart
       )
       .write(into: &output)
       output.append(UInt8(ascii: "\""))
@@ -320,8 +430,7 @@ struct ResponsesRun: ~Copyable {
   /// else the back-off of this attempt.
   private func retryAt(
     _ response: Response, _ attempt: Int64, slowDown: Bool, _ view: JSONView?, _ file: String,
-    _ number: Int,
-    _ stderr: inout OutputWriter, line: UnsafeRawBufferPointer, textStart: Int
+    _ place: TextPlace, _ stderr: inout OutputWriter, textStart: Int
   ) -> Timestamp {
     let now = configuration.now
     if let view, let index = response.retryAfter {
@@ -333,12 +442,12 @@ struct ResponsesRun: ~Copyable {
       case .time(let time):
         return max(time, now)
       case nil:
-        let offset = textStart + Int(view.tokens[index].start)
+        let at = place.position(of: textStart + Int(view.tokens[index].start))
         report(
           Diagnostic(
             .warning, "BadRetryAfter",
             "'Retry-After' is neither whole seconds nor an HTTP date: the back-off is used",
-            file: file, line: number, column: Self.column(of: offset, in: line)), &stderr)
+            file: file, line: at.line, column: at.column), &stderr)
       }
     }
     let delay = retryTime.backoff(
@@ -422,22 +531,15 @@ struct ResponsesRun: ~Copyable {
   // MARK: - Diagnostics
 
   private mutating func reject(
-    _ problem: ResponseProblem, _ line: UnsafeRawBufferPointer, _ number: Int, _ file: String,
-    _ stderr: inout OutputWriter
+    _ problem: ResponseProblem, _ place: TextPlace, _ file: String, _ stderr: inout OutputWriter
   ) {
     rejected += 1
     status = max(status, .rejected)
+    let at = place.position(of: problem.offset)
     report(
       Diagnostic(
-        .error, problem.code, problem.message, file: file, line: number,
-        column: Self.column(of: problem.offset, in: line)), &stderr)
-  }
-
-  /// The 1-based column, in Unicode scalars, of byte `offset` of `line`.
-  static func column(of offset: Int, in line: UnsafeRawBufferPointer) -> Int {
-    var column = 1
-    for i in 0..<min(max(offset, 0), line.count) where line[i] & 0xC0 != 0x80 { column += 1 }
-    return column
+        .error, problem.code, problem.message, file: file, line: at.line, column: at.column),
+      &stderr)
   }
 
   private func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
@@ -451,5 +553,27 @@ extension ByteBuffer {
   /// Appends `value` in decimal, or `null` when there is none.
   fileprivate mutating func append(orNull value: Int64?) {
     if let value { append(decimal: value) } else { append("null") }
+  }
+}
+
+/// The bytes of one or more lines of an input, from line `firstLine`: where a byte offset in
+/// them is, for a diagnostic.
+struct TextPlace {
+  let bytes: UnsafeRawBufferPointer
+  let firstLine: Int
+
+  /// The 1-based line and column (in Unicode scalars) of byte `offset`.
+  func position(of offset: Int) -> (line: Int, column: Int) {
+    var line = firstLine
+    var column = 1
+    for i in 0..<min(max(offset, 0), bytes.count) {
+      if bytes[i] == 0x0A {
+        line += 1
+        column = 1
+      } else if bytes[i] & 0xC0 != 0x80 {
+        column += 1
+      }
+    }
+    return (line, column)
   }
 }
