@@ -186,6 +186,7 @@ bench: release
 	bench/summarize.sh
 	bench/group.sh
 	bench/expire.sh
+	bench/responses.sh
 	bench/show.sh
 	bench/scale.sh
 	bench/long-line.sh

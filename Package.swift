@@ -11,6 +11,7 @@ let package = Package(
     .executable(name: "notif-summarize", targets: ["notif-summarize"]),
     .executable(name: "notif-expire", targets: ["notif-expire"]),
     .executable(name: "notif-mark", targets: ["notif-mark"]),
+    .executable(name: "notif-responses", targets: ["notif-responses"]),
     .executable(name: "notif-show", targets: ["notif-show"]),
     .library(name: "NotifModel", targets: ["NotifModel"]),
   ],
@@ -28,6 +29,9 @@ let package = Package(
     .target(name: "NotifListing", dependencies: ["NotifModel", "NotifJSON"]),
     // How much room text takes on screen: notif-parse's --lint and notif-show.
     .target(name: "NotifText"),
+    // Push messages read and checked as each service reads them: notif-parse and
+    // notif-responses.
+    .target(name: "NotifPush", dependencies: ["NotifModel", "NotifJSON"]),
     // Summaries and digests in every language (CLDR plural rules and list patterns, strings
     // files): notif-summarize and notif-digest; notif-parse's plural check of a registry.
     .target(
@@ -35,7 +39,7 @@ let package = Package(
     .executableTarget(
       name: "notif-parse",
       dependencies: [
-        "NotifModel", "NotifJSON", "NotifCategories", "NotifText", "NotifSweep",
+        "NotifModel", "NotifJSON", "NotifPush", "NotifCategories", "NotifText", "NotifSweep",
         "NotifLocalization",
       ]),
     .executableTarget(
@@ -48,6 +52,9 @@ let package = Package(
     .executableTarget(
       name: "notif-expire", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
     .executableTarget(name: "notif-mark", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
+    .executableTarget(
+      name: "notif-responses",
+      dependencies: ["NotifModel", "NotifJSON", "NotifPush", "NotifSweep"]),
     .executableTarget(
       name: "notif-show",
       dependencies: ["NotifModel", "NotifJSON", "NotifListing", "NotifText", "NotifCategories"]),
@@ -67,9 +74,13 @@ let package = Package(
       name: "NotifCategoriesTests",
       dependencies: ["NotifCategories", "NotifModel", "TestSupport"]),
     .testTarget(
+      name: "NotifPushTests",
+      dependencies: ["NotifPush", "NotifModel", "NotifJSON", "TestSupport"]),
+    .testTarget(
       name: "NotifParseTests",
       dependencies: [
-        "notif-parse", "NotifModel", "NotifJSON", "NotifCategories", "NotifSweep", "TestSupport",
+        "notif-parse", "NotifPush", "NotifModel", "NotifJSON", "NotifCategories", "NotifSweep",
+        "TestSupport",
       ]),
     .testTarget(
       name: "NotifGroupTests",
@@ -90,6 +101,9 @@ let package = Package(
     .testTarget(
       name: "NotifMarkTests",
       dependencies: ["notif-mark", "NotifModel", "NotifJSON", "NotifSweep", "TestSupport"]),
+    .testTarget(
+      name: "NotifResponsesTests",
+      dependencies: ["notif-responses", "NotifModel", "NotifJSON", "TestSupport"]),
     .testTarget(
       name: "NotifShowTests",
       dependencies: [

@@ -20,6 +20,7 @@ let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("store-recovery", fuzzStoreRecovery),
   ("show", fuzzShow),
   ("sweep-lines", fuzzSweepLines),
+  ("responses", fuzzResponses),
 ]
 
 /// The target NOTIF_FUZZ_TARGET names, looked up once.

@@ -13,6 +13,8 @@ public enum RemovalReason: String, Sendable, CaseIterable {
   case collapsed
   /// Deleted on request (`notif-mark --delete`).
   case deleted
+  /// A token the push service said is gone (`notif-responses --prune`).
+  case pruned
 }
 
 /// The archive's line format: the removed record with `removed_at` and `removed_reason` added.

@@ -2,6 +2,7 @@ import NotifCategories
 import NotifJSON
 import NotifLocalization
 import NotifModel
+import NotifPush
 import NotifText
 
 /// The copy rules of Apple's Human Interface Guidelines for notifications (seed 002), applied

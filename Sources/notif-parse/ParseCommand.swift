@@ -1,6 +1,7 @@
 import NotifJSON
 import NotifLocalization
 import NotifModel
+import NotifPush
 import NotifSweep
 
 /// notif-parse's command line: options, the loop over inputs, and the exit status.

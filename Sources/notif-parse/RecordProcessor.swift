@@ -1,6 +1,7 @@
 import NotifCategories
 import NotifJSON
 import NotifModel
+import NotifPush
 
 /// What a stretch of input came to: texts read and rejected, diagnostics written, and the exit
 /// status they call for.

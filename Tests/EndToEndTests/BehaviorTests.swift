@@ -56,6 +56,7 @@ import Testing
     ("notif-expire", ["-p", "examples/policy.json", "--now", "@0", "examples/inbox.ndjson"]),
     ("notif-mark", ["--read", "--all", "--now", "@0", "examples/records.ndjson"]),
     ("notif-show", ["--now", "@0", "examples/part-1.ndjson"]),
+    ("notif-responses", ["--now", "@0", "examples/responses.ndjson"]),
   ])
   func everyToolReportsAFailedWriteOneWay(_ tool: String, _ arguments: [String]) throws {
     let outcome = try Binaries.run(

@@ -134,14 +134,19 @@ import Testing
         current = nil
       }
     }
-    let sources = packageRoot.appendingPathComponent("Sources/notif-parse")
     let written = try NSRegularExpression(
       pattern: #"(?:\.error|\.warning|\berror|\bwarning)\(\s*"([A-Z][A-Za-z0-9]+)""#)
-    for file in try FileManager.default.contentsOfDirectory(atPath: sources.path)
-    where file.hasSuffix(".swift") {
-      let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-      for match in written.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-        if let range = Range(match.range(at: 1), in: text) { codes.insert(String(text[range])) }
+    // notif-parse's own checks, and the readers it shares with notif-responses (NotifPush).
+    for folder in ["Sources/notif-parse", "Sources/NotifPush"] {
+      let sources = packageRoot.appendingPathComponent(folder)
+      for file in try FileManager.default.contentsOfDirectory(atPath: sources.path)
+      where file.hasSuffix(".swift") {
+        let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+        for match in written.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+          if let range = Range(match.range(at: 1), in: text) {
+            codes.insert(String(text[range]))
+          }
+        }
       }
     }
     // The registry's and the strings files' own errors (--categories, --strings) are about

@@ -63,6 +63,13 @@ import Testing
     )
   }
 
+  @Test func notifResponsesWritesEachRecordBeforeItsInputEnds() throws {
+    let out = try Self.firstOutput(
+      "notif-responses", ["--now", "2026-11-26T10:00:00Z"],
+      first: "{\"status\":410,\"token\":\"t\",\"body\":{\"reason\":\"Unregistered\"}}\n")
+    #expect(out.hasPrefix("{\"source\":\"apns\",\"token\":\"t\"") && out.contains("prune_token"))
+  }
+
   @Test func notifParseStoreAppendsEachRecordBeforeItsInputEnds() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
       "notif-stream-\(UUID().uuidString)")

@@ -1,8 +1,10 @@
 import NotifCategories
 import NotifJSON
 import NotifModel
+import TestSupport
 import Testing
 
+@testable import NotifPush
 @testable import notif_parse
 
 /// Lints each payload in turn with one `CopyLint`, as `--lint` does for the records of a file

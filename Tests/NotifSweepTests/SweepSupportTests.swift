@@ -300,7 +300,7 @@ private func view<R>(_ line: String, _ body: (RecordLineResult, RecordView?) -> 
   @Test func reasonsAreSpelledAsDocumented() {
     #expect(
       RemovalReason.allCases.map(\.rawValue) == [
-        "expired", "read-expired", "over-cap", "collapsed", "deleted",
+        "expired", "read-expired", "over-cap", "collapsed", "deleted", "pruned",
       ])
   }
 }

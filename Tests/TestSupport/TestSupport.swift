@@ -123,3 +123,18 @@ public enum SlowTests {
     }
   }
 #endif
+
+/// The byte offset of `needle` in `text`. A `|` in the needle marks the point wanted, so
+/// `"badge":|-1` is where `-1` starts after `"badge":`.
+public func offset(of needle: String, in text: String) -> Int {
+  let parts = needle.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+  let whole = Array(parts.joined().utf8)
+  let shift = parts.count == 2 ? parts[0].utf8.count : 0
+  let bytes = Array(text.utf8)
+  guard whole.count <= bytes.count else { return -1 }
+  for start in 0...(bytes.count - whole.count)
+  where Array(bytes[start..<start + whole.count]) == whole {
+    return start + shift
+  }
+  return -1
+}

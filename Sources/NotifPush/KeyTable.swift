@@ -1,0 +1,119 @@
+import NotifJSON
+import NotifModel
+
+/// Finds which of a fixed set of names a JSON key is, comparing raw bytes: no strings built.
+///
+/// Names are bucketed by length; within a bucket a candidate is first compared by its first and
+/// last eight bytes as two words, which decides every name up to 16 bytes without a loop. The
+/// words and buckets sit in one flat allocation: a lookup runs for every key of every payload,
+/// and arrays would add a bounds check to each step.
+// Unchecked: the storage is never written after init.
+public struct KeyTable<Name: Sendable>: @unchecked Sendable {
+  private let storage: Storage
+
+  private final class Storage {
+    let count: Int
+    let maxLength: Int
+    let words: UnsafeMutablePointer<UInt64>  // head and tail of entry i at 2i and 2i + 1
+    let bucketStart: UnsafeMutablePointer<Int>  // entries of length n: [n]..<[n + 1]
+    let names: UnsafeMutablePointer<Name>
+    let spelled: [[UInt8]]
+
+    init(_ table: [(String, Name)]) {
+      let sorted = table.sorted { $0.0.utf8.count < $1.0.utf8.count }
+      spelled = sorted.map { Array($0.0.utf8) }
+      count = sorted.count
+      maxLength = spelled.last?.count ?? 0
+      words = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * max(count, 1))
+      names = UnsafeMutablePointer<Name>.allocate(capacity: max(count, 1))
+      bucketStart = UnsafeMutablePointer<Int>.allocate(capacity: maxLength + 2)
+      for (i, entry) in sorted.enumerated() {
+        let (head, tail) = spelled[i].withUnsafeBytes { KeyTable.words($0) }
+        words[2 * i] = head
+        words[2 * i + 1] = tail
+        (names + i).initialize(to: entry.1)
+      }
+      let lengths = spelled.map(\.count)
+      for length in 0...maxLength + 1 {
+        bucketStart[length] = lengths.firstIndex { $0 >= length } ?? count
+      }
+    }
+
+    deinit {
+      names.deinitialize(count: count)
+      names.deallocate()
+      words.deallocate()
+      bucketStart.deallocate()
+    }
+  }
+
+  /// A table of `table`'s names, each with its value.
+  public init(_ table: [(String, Name)]) {
+    storage = Storage(table)
+  }
+
+  /// The name of the key string at `index` of `view`, or nil if it is none of them.
+  @inline(__always)
+  public func find(_ view: JSONView, _ index: Int) -> Name? {
+    if view.tokens[index].flag {  // escaped: compare the decoded text
+      var text = view.string(index)
+      return text.withUTF8 { find(UnsafeRawBufferPointer($0)) }
+    }
+    return find(view.rawString(index))
+  }
+
+  @inline(__always)
+  private func find(_ raw: UnsafeRawBufferPointer) -> Name? {
+    let length = raw.count
+    let storage = self.storage
+    guard length <= storage.maxLength else { return nil }
+    let (head, tail) = Self.words(raw)
+    var entry = storage.bucketStart[length]
+    let end = storage.bucketStart[length + 1]
+    while entry < end {
+      if storage.words[2 * entry] == head && storage.words[2 * entry + 1] == tail
+        && (length <= 16 || Self.same(storage.spelled[entry], raw))
+      {
+        return storage.names[entry]
+      }
+      entry += 1
+    }
+    return nil
+  }
+
+  private static func same(_ name: [UInt8], _ raw: UnsafeRawBufferPointer) -> Bool {
+    name.withUnsafeBytes { spelled in
+      guard let a = spelled.baseAddress, let b = raw.baseAddress else { return raw.isEmpty }
+      return memcmp(a, b, raw.count) == 0
+    }
+  }
+
+  /// The first and the last eight bytes as words (zero-padded when shorter).
+  @inline(__always)
+  fileprivate static func words(_ raw: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64) {
+    if raw.count >= 8 {
+      return (
+        raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+        raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)
+      )
+    }
+    // Two overlapping loads cover 2 to 7 bytes; the bytes they share are the same, so OR
+    // combines them into exactly the zero-padded word.
+    let word: UInt64
+    switch raw.count {
+    case 4...7:
+      let low = UInt64(raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+      let high = UInt64(raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self))
+      word = low | high << UInt64(8 * (raw.count - 4))
+    case 2...3:
+      let low = UInt64(raw.loadUnaligned(fromByteOffset: 0, as: UInt16.self))
+      let high = UInt64(raw.loadUnaligned(fromByteOffset: raw.count - 2, as: UInt16.self))
+      word = low | high << UInt64(8 * (raw.count - 2))
+    case 1:
+      word = UInt64(raw[0])
+    default:
+      word = 0
+    }
+    return (word, word)
+  }
+}

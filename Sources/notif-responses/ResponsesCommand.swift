@@ -1,0 +1,140 @@
+import NotifJSON
+import NotifModel
+import NotifSweep
+
+/// notif-responses's command line: the options, and the exit status.
+struct ResponsesCommand: ToolCommand {
+  static let name = "notif-responses"
+  static let version = "0.1.0"
+  static let usage =
+    "usage: notif-responses [-h] [--now time] [--attempt n] [--max-attempts n] [--seed n]\n"
+    + "                       [--summary] [--tokens file] [--requests file]\n"
+    + "                       [--prune file [--archive file] [--wait seconds]]\n"
+    + "                       [--format text|github|json] [--max-record-bytes size]\n"
+    + "                       [file ...]\n"
+
+  static let help =
+    usage + """
+
+      Read what push services answered (APNs, FCM, Web Push, Expo, Amazon SNS), one answer
+      a line, and write what to do about each: delivered, prune_token, retry, slow_down,
+      fix_payload, fix_topic, fix_credentials or give_up. See notif-responses(1), notif(5)
+      and notif-rules(7).
+
+      Options:
+            --now time            the time retries count from (RFC 3339 or @epoch)
+            --attempt n           the attempt of answers that do not say (default 1)
+            --max-attempts n      give up a retry from this attempt on (default 10)
+            --seed n              the seed of the back-off's jitter (default 0)
+            --summary             end with one line of counts per action and rule
+            --tokens file         when each token was registered (token, registered_at):
+                                  APNs's 410 keeps a token registered after its timestamp
+            --requests file       the requests by id (request_id, request): a fix_payload
+                                  answer carries notif-parse's diagnostics of its request
+            --prune file          remove the pruned tokens from this token file, in place,
+                                  under its lock
+            --archive file        with --prune: append the removed tokens here (default:
+                                  the token file's name and .pruned)
+            --wait seconds        with --prune: wait this long for the lock (default 0)
+            --format format       diagnostics as text (default), github or json
+            --max-record-bytes size
+                                  longest JSON text accepted (default 64m); a longer
+                                  line is reported and skipped
+
+      """
+
+  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+
+  static let options: [OptionSpec] = [
+    .value("now"), .value("attempt"), .value("max-attempts"), .value("seed"), .flag("summary"),
+    .value("tokens"), .value("requests"), .value("prune"), .value("archive"), .value("wait"),
+    .value("format"), .value("max-record-bytes"), .flag("help", "h"), .flag("version"),
+  ]
+
+  /// What the command line asked for.
+  struct Configuration {
+    var now = Timestamp(seconds: 0)
+    var attempt: Int64 = 1
+    var maxAttempts: Int64 = 10
+    var seed: UInt64 = 0
+    var summary = false
+    var tokensPath: String?
+    var requestsPath: String?
+    /// `--prune`, `--archive` and `--wait`, as a sweep of the token file takes them.
+    var prune: SweepOptions?
+    var format = DiagnosticFormat.text
+    var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
+    var files: [String] = ["-"]
+  }
+
+  static func run(
+    _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
+  ) -> ExitStatus {
+    var run = ResponsesRun(configuration: configuration, environment: environment)
+    return run.execute(stdout: &stdout, stderr: &stderr)
+  }
+
+  static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)
+    throws(UsageError) -> Configuration
+  {
+    var configuration = Configuration()
+    configuration.files = scanned.files
+    configuration.format = try CommandLineTool.diagnosticFormat(scanned) ?? .text
+    configuration.maxRecordBytes =
+      try CommandLineTool.maxRecordBytes(scanned) ?? configuration.maxRecordBytes
+    configuration.attempt = try number(scanned, "attempt", 1...1_000_000) ?? 1
+    configuration.maxAttempts = try number(scanned, "max-attempts", 1...1_000_000) ?? 10
+    configuration.seed = UInt64(try number(scanned, "seed", 0...Int64.max) ?? 0)
+    configuration.summary = scanned.has("summary")
+    configuration.tokensPath = try path(scanned, "tokens")
+    configuration.requestsPath = try path(scanned, "requests")
+    if let prune = try path(scanned, "prune") {
+      var sweep = SweepOptions()
+      sweep.store = prune
+      sweep.archive = try path(scanned, "archive") ?? prune + ".pruned"
+      sweep.wait = try SweepOptions.parseWait(scanned.last("wait"), store: prune)
+      sweep.format = configuration.format
+      sweep.maxRecordBytes = configuration.maxRecordBytes
+      var reading = configuration.files.filter { $0 != "-" }.map { ("the file operand", $0) }
+      if let requests = configuration.requestsPath { reading.append(("--requests", requests)) }
+      // The token file may be --tokens too: it is read before it is swept.
+      if let tokens = configuration.tokensPath, tokens != prune {
+        reading.append(("--tokens", tokens))
+      }
+      try sweep.checkFiles(
+        reading: reading,
+        standardOutput: RunFile(role: "standard output", fd: STDOUT_FILENO, isWritten: true))
+      configuration.prune = sweep
+    } else {
+      if scanned.has("archive") { throw UsageError("--archive needs --prune") }
+      if scanned.has("wait") {
+        throw UsageError("--wait needs --prune: only a token file is locked")
+      }
+    }
+    configuration.now = try environment.now(scanned)
+    return configuration
+  }
+
+  private static func number(
+    _ scanned: ScannedArguments, _ name: String, _ range: ClosedRange<Int64>
+  ) throws(UsageError) -> Int64? {
+    guard let text = scanned.last(name) else { return nil }
+    guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int64(text),
+      range.contains(value)
+    else {
+      throw UsageError(
+        "--\(name): '\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)"
+      )
+    }
+    return value
+  }
+
+  private static func path(_ scanned: ScannedArguments, _ name: String) throws(UsageError)
+    -> String?
+  {
+    guard let path = scanned.last(name) else { return nil }
+    if path.isEmpty { throw UsageError("--\(name): the file name is empty") }
+    return path
+  }
+}

@@ -1,0 +1,130 @@
+import NotifJSON
+import NotifModel
+import TestSupport
+import Testing
+
+@testable import NotifPush
+
+/// The formats other than APNs: which one a text is, what the record takes from it, and where
+/// problems inside JSON escaped in a string are placed.
+@Suite struct PushFormatTests {
+  private func normalized(_ text: String, platform: Platform = .ios) -> Normalized {
+    var normalizer = MessageReader(
+      defaults: InputDefaults(
+        app: nil, pushType: nil, now: Timestamp(seconds: 1_795_338_000), platform: platform))
+    return normalize(text, with: &normalizer)
+  }
+
+  @Test(arguments: [
+    (#"{"aps":{"alert":"x"}}"#, #""apns""#),
+    (#"{"message":{"token":"t","notification":{"title":"x"}}}"#, #""fcm""#),
+    (#"{"topic":"news","notification":{"title":"x"}}"#, #""fcm""#),
+    (#"{"to":"t","notification":{"title":"x"}}"#, #""fcm-legacy""#),
+    (#"{"registration_ids":["a"],"data":{"a":"b"}}"#, #""fcm-legacy""#),
+    (#"{"web_push":8030,"notification":{"title":"x","navigate":"https://e.com"}}"#, #""webpush""#),
+    (#"{"title":"x","options":{"body":"y"}}"#, #""webpush""#),
+    (#"{"default":"x","APNS":"{\"aps\":{}}"}"#, #""sns""#),
+    (#"{"Type":"Notification","MessageId":"m","Message":"hi"}"#, #""sns""#),
+    (#"{"to":"ExponentPushToken[abc]","body":"x"}"#, #""expo""#),
+    (#"{"to":["ExpoPushToken[a]","ExpoPushToken[b]"]}"#, #""expo""#),
+  ])
+  func recordsItsSource(text: String, source: String) {
+    #expect(normalized(text)["source"] == source)
+  }
+
+  @Test func platformPicksTheOverrideBlock() {
+    let message = #"""
+      {"message":{"token":"t","notification":{"title":"All","body":"b"},
+       "android":{"notification":{"title":"Android","tag":"t1"},"priority":"high","ttl":"60s"},
+       "apns":{"headers":{"apns-collapse-id":"c1"},"payload":{"aps":{"alert":{"title":"iOS"}}}},
+       "webpush":{"headers":{"Urgency":"low","Topic":"w1"},"notification":{"title":"Web"}}}}
+      """#
+    let ios = normalized(message, platform: .ios)
+    #expect(ios["title"] == #""iOS""#)
+    #expect(ios["body"] == #""b""#)  // from the cross-platform notification
+    #expect(ios["collapse_id"] == #""c1""#)
+    let android = normalized(message, platform: .android)
+    #expect(android["title"] == #""Android""#)
+    #expect(android["collapse_id"] == #""t1""#)
+    #expect(android["priority"] == "10")
+    #expect(android["expires_at"] == #""2026-11-22T09:01:00Z""#)
+    let web = normalized(message, platform: .web)
+    #expect(web["title"] == #""Web""#)
+    #expect(web["collapse_id"] == #""w1""#)
+    #expect(web["priority"] == "1")
+    // Every block is checked, whichever is shown.
+    #expect(ios.findings.isEmpty && android.findings.isEmpty && web.findings.isEmpty)
+  }
+
+  @Test func findingInsideAnSNSStringPointsIntoTheFile() {
+    // The APNs payload is escaped once; the bad value comes after an escaped é and an emoji
+    // written as a surrogate pair, each several bytes in the file for fewer decoded.
+    let text = #"{"APNS":"{\"aps\":{\"alert\":\"caf\\u00e9 \\ud83c\\udf89\",\"badge\":\"x\"}}"}"#
+    let result = normalized(text)
+    let badge = result.findings.first { $0.code == "BadBadge" }
+    #expect(badge?.offset == offset(of: #"\"badge\":|\"x\""#, in: text))
+    #expect(result["body"] == "\"café 🎉\"")
+  }
+
+  @Test func findingsTwoStringsDeepPointIntoTheFile() {
+    // An SNS HTTP notification whose Message holds a MessageStructure json message whose
+    // APNS string holds the payload: escaped twice.
+    let text =
+      #"{"Type":"Notification","MessageId":"m1","Message":"{\"APNS\":\"{\\\"aps\\\":{\\\"badge\\\":-1}}\"}","Timestamp":"2026-11-22T09:00:00Z"}"#
+    let result = normalized(text)
+    #expect(result.findings.map(\.code) == ["BadBadge"])
+    #expect(result.findings.first?.offset == offset(of: #":|-1"#, in: text))
+    #expect(result["id"] == #""m1""#)
+    #expect(result["created_at"] == #""2026-11-22T09:00:00Z""#)
+  }
+
+  /// The map from decoded bytes to the file is a run, not a byte, a place: the JSON inside a
+  /// 16 MB SNS message took 128 MB a level (an offset a byte); a long body with no escape is one
+  /// run. Each escape starts a run, and the plain bytes after it another.
+  @Test func theMapOfAnEmbeddedTextIsAPlaceARun() {
+    let body = String(repeating: "x", count: 1 << 20)
+    let text = #"{"APNS":"{\"aps\":{\"alert\":\"\#(body)\",\"badge\":\"x\"}}"}"#
+    var normalizer = MessageReader(
+      defaults: InputDefaults(app: nil, pushType: nil, now: Timestamp(seconds: 0)))
+    let result = normalize(text, with: &normalizer)
+    #expect(
+      result.findings.first { $0.code == "BadBadge" }?.offset
+        == offset(of: #"\"badge\":|\"x\""#, in: text))
+    // 10 escaped quotes, and 11 plain runs around them: `{`, `aps`, `:{`, `alert`, `:`, the
+    // body, `,`, `badge`, `:`, `x`, `}}`.
+    #expect(normalizer.embedded.existing(0)?.runCount == 21)
+  }
+
+  @Test func brokenJSONInsideAStringIsPlacedToo() {
+    let text = #"{"GCM":"{\"data\":{\"a\":}}"}"#
+    let result = normalized(text)
+    #expect(result.findings.map(\.code) == ["InvalidJSON"])
+    #expect(result.findings.first?.offset == offset(of: #"\"a\":|}"#, in: text))
+  }
+
+  @Test func fieldsCopiedFromAStringOutliveIt() {
+    // The record is written after the embedded text's buffers are reused by the next text.
+    var normalizer = MessageReader(
+      defaults: InputDefaults(app: nil, pushType: nil, now: Timestamp(seconds: 0)))
+    let first = normalize(
+      #"{"APNS":"{\"aps\":{\"alert\":{\"title\":\"One\",\"loc-args\":[\"a\"]}}}"}"#,
+      with: &normalizer)
+    let second = normalize(
+      #"{"APNS":"{\"aps\":{\"alert\":{\"title\":\"Two\"}}}"}"#, with: &normalizer)
+    #expect(first["title"] == #""One""#)
+    #expect(first["loc_args"] == #"["a"]"#)
+    #expect(second["title"] == #""Two""#)
+  }
+
+  @Test func copiesOfANormalizerParseIntoTheirOwnBuffers() {
+    var first = MessageReader(
+      defaults: InputDefaults(app: nil, pushType: nil, now: Timestamp(seconds: 0)))
+    _ = normalize(#"{"APNS":"{\"aps\":{\"alert\":\"a\"}}"}"#, with: &first)
+    var second = first  // as ChunkWorkers copies one processor per thread
+    let a = normalize(#"{"APNS":"{\"aps\":{\"alert\":\"from a\"}}"}"#, with: &first)
+    let b = normalize(#"{"APNS":"{\"aps\":{\"alert\":\"from b\"}}"}"#, with: &second)
+    #expect(a["body"] == #""from a""#)
+    #expect(b["body"] == #""from b""#)
+    #expect(first.embedded.existing(0) !== second.embedded.existing(0))
+  }
+}
