@@ -7,6 +7,7 @@ import NotifModel
 /// ```json
 /// {"message": {"category_summary_format": "%u more messages from %@",
 ///              "hidden_previews_body_placeholder": "%u messages",
+///              "digest_format": "%u new messages from %@",
 ///              "actions": [{"identifier": "reply", "title": "Reply", "options": ["foreground"]}]}}
 /// ```
 public struct CategoryRegistry: Sendable {
@@ -76,7 +77,7 @@ public struct CategoryRegistry: Sendable {
       guard failure == nil else { return }
       let name = view.string(field)
       switch name {
-      case "category_summary_format", "hidden_previews_body_placeholder":
+      case "category_summary_format", "hidden_previews_body_placeholder", "digest_format":
         guard let text = view.stringValue(fieldValue) else {
           failure = ConfigFile.Rejection(
             offset: offset(view, fieldValue), message: "'\(name)' must be a string")
@@ -90,10 +91,10 @@ public struct CategoryRegistry: Sendable {
             message: "\(name) of category '\(identifier)': \(error)")
           return
         }
-        if name == "category_summary_format" {
-          category.summaryFormat = text
-        } else {
-          category.hiddenPreviewsBodyPlaceholder = text
+        switch name {
+        case "category_summary_format": category.summaryFormat = text
+        case "digest_format": category.digestFormat = text
+        default: category.hiddenPreviewsBodyPlaceholder = text
         }
       case "actions":
         guard view.kind(fieldValue) == .array else {
@@ -113,7 +114,7 @@ public struct CategoryRegistry: Sendable {
         failure = ConfigFile.Rejection(
           offset: offset(view, field),
           message:
-            "unknown key '\(name)' in category '\(identifier)': a category has category_summary_format, hidden_previews_body_placeholder and actions"
+            "unknown key '\(name)' in category '\(identifier)': a category has category_summary_format, hidden_previews_body_placeholder, digest_format and actions"
         )
       }
     }
@@ -187,6 +188,9 @@ public struct NotificationCategory: Sendable, Equatable {
   public var summaryFormat: String?
   /// The text shown instead of the body while previews are hidden, such as `%u messages`.
   public var hiddenPreviewsBodyPlaceholder: String?
+  /// The text of a digest of notifications of this category (notif-digest), such as
+  /// `%u new messages from %@`: the same directives as `summaryFormat`.
+  public var digestFormat: String?
   /// The actions, in order.
   public var actions: [NotificationAction] = []
   /// The byte offset of the category's key in the registry's JSON text.
