@@ -12,6 +12,7 @@ let package = Package(
     .executable(name: "notif-expire", targets: ["notif-expire"]),
     .executable(name: "notif-mark", targets: ["notif-mark"]),
     .executable(name: "notif-show", targets: ["notif-show"]),
+    .executable(name: "notif-digest", targets: ["notif-digest"]),
     .library(name: "NotifModel", targets: ["NotifModel"]),
   ],
   targets: [
@@ -30,7 +31,8 @@ let package = Package(
     .target(name: "NotifText"),
     // Summaries and digests in every language (CLDR plural rules and list patterns, strings
     // files): notif-summarize and notif-digest.
-    .target(name: "NotifLocalization", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
+    .target(
+      name: "NotifLocalization", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
     .executableTarget(
       name: "notif-parse",
       dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifText", "NotifSweep"]),
@@ -47,6 +49,11 @@ let package = Package(
     .executableTarget(
       name: "notif-show",
       dependencies: ["NotifModel", "NotifJSON", "NotifListing", "NotifText", "NotifCategories"]),
+    .executableTarget(
+      name: "notif-digest",
+      dependencies: [
+        "NotifModel", "NotifJSON", "NotifCategories", "NotifLocalization", "NotifSweep",
+      ]),
     // Helpers the test targets share (scratch files, captured output, parsed views).
     .target(name: "TestSupport", dependencies: ["NotifJSON"], path: "Tests/TestSupport"),
     .testTarget(name: "NotifJSONTests", dependencies: ["NotifJSON", "TestSupport"]),
@@ -87,6 +94,11 @@ let package = Package(
       name: "NotifShowTests",
       dependencies: [
         "notif-show", "NotifModel", "NotifJSON", "NotifListing", "NotifText", "TestSupport",
+      ]),
+    .testTarget(
+      name: "NotifDigestTests",
+      dependencies: [
+        "notif-digest", "NotifModel", "NotifJSON", "NotifSweep", "NotifLocalization", "TestSupport",
       ]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["NotifModel", "TestSupport"],

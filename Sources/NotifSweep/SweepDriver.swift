@@ -28,6 +28,18 @@ public protocol SweepPasses: ~Copyable {
 
   /// Closes what `open` opened, once the run is over.
   func close(_ inputs: [Input])
+
+  /// In place, once the sweep is durable (the new store has replaced the old one, or nothing
+  /// changed), still under the store's lock: notif-digest writes out there the digests it
+  /// kept beside the store until then. Not called in a dry run. Does nothing by default.
+  ///
+  /// - Throws: `SystemError` for a failed read or write: the run stops (status 2); the sweep
+  ///   stays done.
+  mutating func afterCommit(_ driver: inout SweepDriver) throws(SystemError)
+}
+
+extension SweepPasses where Self: ~Copyable {
+  public mutating func afterCommit(_ driver: inout SweepDriver) throws(SystemError) {}
 }
 
 /// One run of a sweeping tool (notif-expire, notif-mark), as a filter or in place on a store:
@@ -187,12 +199,14 @@ public struct SweepDriver: ~Copyable {
     }
     rewrite = StoreRewrite(
       store: target, storeStatus: session.status, sweptLength: session.length,
-      archive: options.archive, quarantine: options.quarantine, pid: pid)
+      archive: options.archive, archiveName: options.archiveName, quarantine: options.quarantine,
+      pid: pid)
     destination = .storeBeforeFirstChange
     do throws(SystemError) {
       try passes.sweep(inputs, &self)
       if destination == .store { try rewrite?.commit() }
       ran = true
+      try passes.afterCommit(&self)
     } catch {
       rewrite?.abandon()
       reportTakenIn(store)
@@ -268,6 +282,17 @@ public struct SweepDriver: ~Copyable {
     case .store: try rewrite?.writeKept(lines)
     case .dryRun, .storeBeforeFirstChange: break
     }
+  }
+
+  /// Writes `bytes` to standard output, whatever the mode: what a tool writes there besides the
+  /// lines of the sweep (notif-digest's digests, in place).
+  public mutating func writeStandardOutput(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+    try stdout.write(bytes)
+  }
+
+  /// Writes out what standard output holds, whatever the mode.
+  public mutating func flushAllStandardOutput() throws(SystemError) {
+    try stdout.flush()
   }
 
   /// Writes out what standard output holds: where the input has nothing more yet (a pipe), so
