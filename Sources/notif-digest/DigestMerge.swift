@@ -38,6 +38,9 @@ enum DigestObjectReader {
     guard view.kind(0) == .object else {
       throw bad("a digest object is a JSON object, not \(view.kind(0).phrase)", 0)
     }
+    if view.member(0, "digest_id") == nil && view.member(0, "created_at") != nil {
+      throw bad("a record, not a digest object: --merge reads what notif-digest writes", 0)
+    }
     let found = try members(view, 0, keys: keys, what: "a digest object", bad)
     func value(_ field: DigestField) -> Int { found[field.rawValue] }
     func time(_ index: Int, _ name: String) throws(DigestProblem) -> Timestamp {

@@ -54,6 +54,7 @@ import Testing
     ("notif-expire", ["-p", "examples/policy.json", "--now", "@0", "examples/inbox.ndjson"]),
     ("notif-mark", ["--read", "--all", "--now", "@0", "examples/records.ndjson"]),
     ("notif-show", ["--now", "@0", "examples/records.ndjson"]),
+    ("notif-digest", ["--window", "1h", "--now", "@1795338000", "examples/records.ndjson"]),
   ])
   func everyToolReportsAFailedWriteOneWay(_ tool: String, _ arguments: [String]) throws {
     let outcome = try Binaries.run(

@@ -53,6 +53,10 @@ import Testing
       "*/15 * * * * ",
       "a crontab(5) line, not a command; golden case notif-expire/man-example-3-crontab-sweep runs it"
     ),
+    (
+      "5 * * * * ",
+      "a crontab(5) line, not a command; golden case notif-digest/man-example-3-crontab-digest runs it"
+    ),
   ]
 
   static func skip(_ command: ExampleCommand) -> String? {
@@ -623,7 +627,9 @@ enum ExampleReader {
     for word in words(of: split(command).code) {
       defer { previous = word }
       if word.contains(where: { $0 == "'" || $0 == "\"" || $0 == "$" }) { continue }
-      if previous == ">" || previous == ">>" || previous == "--archive" { continue }
+      if previous == ">" || previous == ">>" || previous == "--archive" || previous == "--out" {
+        continue
+      }
       if previous == "<" || inputOptions.contains(previous) {
         files.append(word)
       } else if word.hasPrefix("-") {
