@@ -20,6 +20,8 @@ let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("store-recovery", fuzzStoreRecovery),
   ("show", fuzzShow),
   ("sweep-lines", fuzzSweepLines),
+  ("digest-objects", fuzzDigestObjects),
+  ("digest-records", fuzzDigestRecords),
 ]
 
 /// The target NOTIF_FUZZ_TARGET names, looked up once.
