@@ -30,12 +30,15 @@ let package = Package(
     // How much room text takes on screen: notif-parse's --lint and notif-show.
     .target(name: "NotifText"),
     // Summaries and digests in every language (CLDR plural rules and list patterns, strings
-    // files): notif-summarize and notif-digest.
+    // files): notif-summarize and notif-digest; notif-parse's plural check of a registry.
     .target(
       name: "NotifLocalization", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
     .executableTarget(
       name: "notif-parse",
-      dependencies: ["NotifModel", "NotifJSON", "NotifCategories", "NotifText", "NotifSweep"]),
+      dependencies: [
+        "NotifModel", "NotifJSON", "NotifCategories", "NotifText", "NotifSweep",
+        "NotifLocalization",
+      ]),
     .executableTarget(
       name: "notif-group", dependencies: ["NotifModel", "NotifJSON", "NotifListing"]),
     .executableTarget(
@@ -56,7 +59,8 @@ let package = Package(
       ]),
     // Helpers the test targets share (scratch files, captured output, parsed views).
     .target(name: "TestSupport", dependencies: ["NotifJSON"], path: "Tests/TestSupport"),
-    .testTarget(name: "NotifJSONTests", dependencies: ["NotifJSON", "TestSupport"]),
+    .testTarget(
+      name: "NotifJSONTests", dependencies: ["NotifJSON", "NotifModel", "TestSupport"]),
     .testTarget(name: "NotifModelTests", dependencies: ["NotifModel", "NotifJSON", "TestSupport"]),
     .testTarget(
       name: "NotifSweepTests",
@@ -70,7 +74,9 @@ let package = Package(
       dependencies: ["NotifCategories", "NotifModel", "TestSupport"]),
     .testTarget(
       name: "NotifParseTests",
-      dependencies: ["notif-parse", "NotifModel", "NotifJSON", "NotifCategories", "NotifSweep"]),
+      dependencies: [
+        "notif-parse", "NotifModel", "NotifJSON", "NotifCategories", "NotifSweep", "TestSupport",
+      ]),
     .testTarget(
       name: "NotifGroupTests",
       dependencies: ["notif-group", "NotifModel", "NotifJSON", "NotifListing", "TestSupport"]),

@@ -1,8 +1,9 @@
 // Fuzz target `config`: the one loader of JSON configuration files (`ConfigFile`) as each of
 // its readers uses it, on the input as a file: notif-expire's policy
-// (`ExpireCommand.loadPolicy`), the category registry (`CategoryRegistry.load`) and
+// (`ExpireCommand.loadPolicy`), the category registry (`CategoryRegistry.load`),
 // notif-summarize's string catalog (`XCStringsFile.load`, for a locale chosen by the input's
-// last byte).
+// last byte) and notif-show's apps file (`AppDirectory.load`, its icons named relative to the
+// scratch folder; a FIFO or a device it names is refused before it is read).
 //
 // Properties:
 //   (a) a file that is refused is refused with a diagnostic that names it, at a 1-based
@@ -12,7 +13,9 @@
 //       `SummaryFormat` accepts;
 //   (c) every catalog entry that keeps a place has one inside the file, as in (a);
 //   (d) loading the same bytes twice, from the file or from the bytes already read
-//       (`ConfigFile(path:bytes:)`), gives the same value or the same diagnostic.
+//       (`ConfigFile(path:bytes:)`), gives the same value or the same diagnostic;
+//   (e) an apps file that loads holds only icons of at most `AppIcon.maxBytes` whose bytes
+//       are of their kind, and whose data: URI decodes to them.
 
 /// The locales a catalog is read for, made once: making one costs more than reading a file.
 let fuzzLocales: [CLDRLocale] = ["en", "fr", "ru", "ar", "ja", "cy", "pl", "de"].map { name in
@@ -80,6 +83,35 @@ func fuzzConfig(_ input: UnsafeRawBufferPointer) {
       fail("the registry loads on a second try")
     } catch {
       require(error == first, "the registry's diagnostic differs on a second load")
+    }
+  }
+
+  // notif-show's apps file, as --apps loads it.
+  let appsPath = scratchPath("apps.json", holding: input)
+  do {
+    let loaded = try AppDirectory.load(appsPath)
+    for entry in loaded.entries.values {
+      guard let icon = entry.icon else { continue }
+      require(icon.bytes.count <= AppIcon.maxBytes, "an icon of \(icon.bytes.count) bytes")
+      require(AppIcon.kind(of: icon.bytes) == icon.kind, "an icon is not of its kind")
+      let uri = Array(icon.dataURI.utf8)
+      let comma = uri.firstIndex(of: UInt8(ascii: ",")) ?? uri.endIndex
+      require(Base64.decode(uri[(comma + 1)...]) == icon.bytes, "an icon's data: URI")
+    }
+    let again = try? ConfigFile(path: appsPath, bytes: Array(input)).interpret(
+      as: "an apps file", code: AppDirectory.code
+    ) { view throws(ConfigFile.Rejection) in
+      try AppDirectory(view, folder: AppDirectory.folder(of: appsPath))
+    }
+    require(again == loaded, "the apps file reads otherwise from the same bytes")
+  } catch {
+    checkDiagnostic(error.diagnostic, path: appsPath, "apps file")
+    let first = error
+    do {
+      _ = try AppDirectory.load(appsPath)
+      fail("the apps file loads on a second try")
+    } catch {
+      require(error == first, "the apps file's diagnostic differs on a second load")
     }
   }
 

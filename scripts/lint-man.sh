@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Lints the manual pages: `mandoc -T lint -W warning man/*` must exit 0 and
-# print nothing. Run from anywhere; exits 1 on any finding.
+# print nothing, and man/notif-rules.7 must be what scripts/gen-rules.py makes of
+# rules/rules.tsv. Run from anywhere; exits 1 on any finding.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -24,4 +25,5 @@ if ((status != 0)) || [[ -n $output ]]; then
   printf 'lint-man: mandoc -T lint -W warning failed (status %d)\n' "$status" >&2
   exit 1
 fi
+scripts/gen-rules.py --check >/dev/null || exit 1
 printf 'lint-man: %d page(s) ok\n' "${#pages[@]}"

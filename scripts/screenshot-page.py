@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Take a screenshot of a page of notif-show in Debian's Chromium, the browser the page's tests
+"""Take screenshots of a page of notif-show in Debian's Chromium, the browser the page's tests
 run in (Tests/Browser/chrome.py), for the README.
 
 usage: scripts/screenshot-page.py PAGE.html OUT.png [--dark] [--width PIXELS]
 
-The window is as tall as the page, so the whole list is in the picture. `make screenshot`
-takes the one the README shows, of the page `make demo` writes.
+With neither --dark nor --width it takes the four pictures the README shows, each as tall as
+the whole page, its stacks closed: OUT.png (light, 390 pixels wide, a phone), OUT-dark.png
+(dark, 390), OUT-wide.png (light, 1280, a desktop) and OUT-wide-dark.png (dark, 1280). With
+either, it takes the one picture they ask for (light, 480 pixels wide unless they say
+otherwise) as OUT.png. `make screenshot` takes the README's, of the page `make demo` writes.
 """
 
 import os
@@ -15,12 +18,27 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Browser"))
 import chrome  # noqa: E402
 
+# The README's pictures: (suffix of the file name, dark, width).
+README_SHOTS = [("", False, 390), ("-dark", True, 390), ("-wide", False, 1280),
+                ("-wide-dark", True, 1280)]
+
+
+def shoot(driver, page, out, dark, width):
+    """One picture of the whole page, `width` CSS pixels wide, at one device pixel each."""
+    # A short viewport first, so that the page's height is its content's, not the window's.
+    chrome.set_view(driver, width, height=100, dark=dark)
+    driver.get("file://" + os.path.abspath(page))
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    chrome.set_view(driver, width, height=height)
+    driver.save_screenshot(out)
+    print(f"screenshot-page: {out}, {width} pixels wide, {'dark' if dark else 'light'}")
+
 
 def main():
     arguments = sys.argv[1:]
     dark = "--dark" in arguments
     arguments = [a for a in arguments if a != "--dark"]
-    width = 480
+    width = None
     if "--width" in arguments:
         at = arguments.index("--width")
         width = int(arguments[at + 1])
@@ -28,19 +46,20 @@ def main():
     if len(arguments) != 2:
         sys.exit("usage: scripts/screenshot-page.py PAGE.html OUT.png [--dark] [--width PIXELS]")
     page, out = arguments
-    lacking = chrome.missing()
+    lacking = chrome.missing(axe=False)
     if lacking:
         sys.exit(f"screenshot-page: missing {lacking}")
-    driver = chrome.start(width=width, dark=dark)
+    if dark or width:
+        shots = [("", dark, width or 480)]
+    else:
+        shots = README_SHOTS
+    stem, extension = os.path.splitext(out)
+    driver = chrome.start()
     try:
-        driver.get("file://" + os.path.abspath(page))
-        height = driver.execute_script("return document.documentElement.scrollHeight")
-        driver.set_window_size(width, height + 140)  # the window's frame, in headless mode too
-        driver.get("file://" + os.path.abspath(page))
-        driver.save_screenshot(out)
+        for suffix, shot_dark, shot_width in shots:
+            shoot(driver, page, stem + suffix + extension, shot_dark, shot_width)
     finally:
         driver.quit()
-    print(f"screenshot-page: {out}, {width} pixels wide")
 
 
 if __name__ == "__main__":

@@ -44,22 +44,50 @@ public struct CategoryRegistry: Sendable {
   ///   wrong types, unknown action options, an action without identifier or title, a format
   ///   with a directive other than those of `SummaryFormat`.
   public init(_ view: JSONView) throws(ConfigFile.Rejection) {
-    var failure: ConfigFile.Rejection? = nil
-    view.forEachMember(of: 0) { key, value in
-      guard failure == nil else { return }
-      do {
-        let category = try Self.category(view, key, value)
-        index[Array(category.identifier.utf8)] = categories.count
-        categories.append(category)
-      } catch {
-        failure = error as? ConfigFile.Rejection
-      }
+    try Self.forEachMember(of: 0, in: view) { key, value throws(ConfigFile.Rejection) in
+      let category = try Self.category(view, key, value)
+      index[Array(category.identifier.utf8)] = categories.count
+      categories.append(category)
     }
-    if let failure { throw failure }
   }
 
   private static func offset(_ view: JSONView, _ index: Int) -> Int {
     Int(view.tokens[index].start)
+  }
+
+  /// Calls `body` with each member of the object at `index`, in order, until it throws.
+  private static func forEachMember(
+    of index: Int, in view: JSONView,
+    _ body: (_ key: Int, _ value: Int) throws(ConfigFile.Rejection) -> Void
+  ) throws(ConfigFile.Rejection) {
+    var failure: ConfigFile.Rejection? = nil
+    view.forEachMember(of: index) { key, value in
+      guard failure == nil else { return }
+      do throws(ConfigFile.Rejection) { try body(key, value) } catch { failure = error }
+    }
+    if let failure { throw failure }
+  }
+
+  /// The elements of the array at `index`; a rejection saying `message` if it is none.
+  private static func elements(of index: Int, in view: JSONView, or message: String)
+    throws(ConfigFile.Rejection) -> [Int]
+  {
+    guard view.kind(index) == .array else {
+      throw ConfigFile.Rejection(offset: offset(view, index), message: message)
+    }
+    var elements: [Int] = []
+    view.forEachElement(of: index) { elements.append($0) }
+    return elements
+  }
+
+  /// The string at `index`; a rejection saying `message` if it is none.
+  private static func string(at index: Int, in view: JSONView, or message: String)
+    throws(ConfigFile.Rejection) -> String
+  {
+    guard let text = view.stringValue(index) else {
+      throw ConfigFile.Rejection(offset: offset(view, index), message: message)
+    }
+    return text
   }
 
   private static func category(_ view: JSONView, _ key: Int, _ value: Int) throws(ConfigFile
@@ -72,53 +100,41 @@ public struct CategoryRegistry: Sendable {
         offset: offset(view, value), message: "category '\(identifier)' must be an object")
     }
     var category = NotificationCategory(identifier: identifier, offset: offset(view, key))
-    var failure: ConfigFile.Rejection? = nil
-    view.forEachMember(of: value) { field, fieldValue in
-      guard failure == nil else { return }
+    try forEachMember(of: value, in: view) { field, fieldValue throws(ConfigFile.Rejection) in
       let name = view.string(field)
       switch name {
       case "category_summary_format", "hidden_previews_body_placeholder", "digest_format":
-        guard let text = view.stringValue(fieldValue) else {
-          failure = ConfigFile.Rejection(
-            offset: offset(view, fieldValue), message: "'\(name)' must be a string")
-          return
-        }
+        let text = try string(at: fieldValue, in: view, or: "'\(name)' must be a string")
         do {
           _ = try SummaryFormat(text)
         } catch {
-          failure = ConfigFile.Rejection(
+          throw ConfigFile.Rejection(
             offset: offset(view, fieldValue),
             message: "\(name) of category '\(identifier)': \(error)")
-          return
         }
         switch name {
-        case "category_summary_format": category.summaryFormat = text
-        case "digest_format": category.digestFormat = text
-        default: category.hiddenPreviewsBodyPlaceholder = text
+        case "category_summary_format":
+          category.summaryFormat = text
+          category.summaryFormatOffset = offset(view, fieldValue)
+        case "digest_format":
+          category.digestFormat = text
+          category.digestFormatOffset = offset(view, fieldValue)
+        default:
+          category.hiddenPreviewsBodyPlaceholder = text
+          category.hiddenPreviewsBodyPlaceholderOffset = offset(view, fieldValue)
         }
       case "actions":
-        guard view.kind(fieldValue) == .array else {
-          failure = ConfigFile.Rejection(
-            offset: offset(view, fieldValue), message: "'actions' must be an array")
-          return
-        }
-        view.forEachElement(of: fieldValue) { element in
-          guard failure == nil else { return }
-          do {
-            category.actions.append(try action(view, element))
-          } catch {
-            failure = error as? ConfigFile.Rejection
-          }
+        for element in try elements(of: fieldValue, in: view, or: "'actions' must be an array") {
+          category.actions.append(try action(view, element))
         }
       default:
-        failure = ConfigFile.Rejection(
+        throw ConfigFile.Rejection(
           offset: offset(view, field),
           message:
             "unknown key '\(name)' in category '\(identifier)': a category has category_summary_format, hidden_previews_body_placeholder, digest_format and actions"
         )
       }
     }
-    if let failure { throw failure }
     return category
   }
 
@@ -130,17 +146,11 @@ public struct CategoryRegistry: Sendable {
         offset: offset(view, element), message: "an action must be an object")
     }
     var action = NotificationAction(offset: offset(view, element))
-    var failure: ConfigFile.Rejection? = nil
-    view.forEachMember(of: element) { key, value in
-      guard failure == nil else { return }
+    try forEachMember(of: element, in: view) { key, value throws(ConfigFile.Rejection) in
       let name = view.string(key)
       switch name {
       case "identifier", "title":
-        guard let text = view.stringValue(value) else {
-          failure = ConfigFile.Rejection(
-            offset: offset(view, value), message: "an action's '\(name)' must be a string")
-          return
-        }
+        let text = try string(at: value, in: view, or: "an action's '\(name)' must be a string")
         if name == "identifier" {
           action.identifier = text
         } else {
@@ -148,30 +158,24 @@ public struct CategoryRegistry: Sendable {
           action.titleOffset = offset(view, value)
         }
       case "options":
-        guard view.kind(value) == .array else {
-          failure = ConfigFile.Rejection(
-            offset: offset(view, value), message: "an action's 'options' must be an array")
-          return
-        }
-        view.forEachElement(of: value) { option in
-          guard failure == nil else { return }
+        let options = try elements(
+          of: value, in: view, or: "an action's 'options' must be an array")
+        for option in options {
           guard let text = view.stringValue(option), actionOptions.contains(text) else {
-            failure = ConfigFile.Rejection(
+            throw ConfigFile.Rejection(
               offset: offset(view, option),
               message:
                 "unknown action option: use destructive, foreground or authentication-required")
-            return
           }
           action.options.insert(text)
         }
       default:
-        failure = ConfigFile.Rejection(
+        throw ConfigFile.Rejection(
           offset: offset(view, key),
           message: "unknown key '\(name)' in an action: an action has identifier, title and options"
         )
       }
     }
-    if let failure { throw failure }
     guard action.identifier != nil, action.title != nil else {
       throw ConfigFile.Rejection(
         offset: action.offset, message: "an action needs an 'identifier' and a 'title'")
@@ -195,6 +199,12 @@ public struct NotificationCategory: Sendable, Equatable {
   public var actions: [NotificationAction] = []
   /// The byte offset of the category's key in the registry's JSON text.
   public var offset: Int
+  /// The byte offset of `summaryFormat`'s value, when the category has one.
+  public var summaryFormatOffset: Int? = nil
+  /// The byte offset of `hiddenPreviewsBodyPlaceholder`'s value, when the category has one.
+  public var hiddenPreviewsBodyPlaceholderOffset: Int? = nil
+  /// The byte offset of `digestFormat`'s value, when the category has one.
+  public var digestFormatOffset: Int? = nil
 }
 
 /// One action button of a category.

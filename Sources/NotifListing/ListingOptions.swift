@@ -2,8 +2,21 @@ import NotifModel
 
 /// The options that choose what a list shows and in which order, read alike by notif-group and
 /// notif-show: `--sort`, the order (notif-group's `--order`, notif-show's `--view`), `--limit`
-/// and `--last-seen`, each with the same usage errors.
+/// and `--last-seen`, each with the same usage errors; and `--all-pushes`, in notif-summarize
+/// too.
 public enum ListingOptions {
+  /// `--all-pushes`: keep the records the device does not list (`DeviceListing`), which the
+  /// tools leave out by default, as the note `NotListed` says.
+  public static let allPushes = "--all-pushes"
+
+  /// The option's spec, one spelling in every tool that lists.
+  public static let allPushesSpec = OptionSpec.flag("all-pushes")
+
+  /// Whether `--all-pushes` was given.
+  public static func allPushes(_ scanned: ScannedArguments) -> Bool {
+    scanned.has("all-pushes")
+  }
+
   /// `--sort time|relevance`; nil when not given.
   public static func ranking(_ scanned: ScannedArguments) throws(UsageError) -> Ranking? {
     guard let sort = scanned.last("sort") else { return nil }

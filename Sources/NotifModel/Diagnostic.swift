@@ -2,16 +2,32 @@ import NotifJSON
 
 /// How serious a diagnostic is.
 public enum Severity: String, Sendable, Comparable {
+  /// Nothing is wrong: what a run did that its output does not show, such as the records
+  /// it left out because the device does not list them (`NotListed`). Never changes the exit
+  /// status.
+  case note
   case warning, error
 
-  public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
+  public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+
+  private var rank: Int {
+    switch self {
+    case .note: 0
+    case .warning: 1
+    case .error: 2
+    }
+  }
+
+  /// The command of a GitHub workflow annotation: `error`, `warning`, or `notice` for a note.
+  public var githubCommand: String { self == .note ? "notice" : rawValue }
 }
 
 /// One problem found in the input, with where it is.
 ///
 /// Tools build diagnostics as values; `DiagnosticFormat` turns them into one line each.
 public struct Diagnostic: Sendable, Equatable {
-  /// Whether the record was rejected (`error`) or kept (`warning`).
+  /// Whether the record was rejected (`error`) or kept (`warning`), or nothing is wrong
+  /// (`note`).
   public var severity: Severity
   /// A stable name for the kind of problem, such as `PayloadTooLarge`.
   public var code: String
@@ -158,7 +174,7 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
       }
       properties += ",title=\(Self.githubProperty(diagnostic.code))"
       return
-        "::\(diagnostic.severity.rawValue) \(properties)::\(Self.githubData(diagnostic.message))\n"
+        "::\(diagnostic.severity.githubCommand) \(properties)::\(Self.githubData(diagnostic.message))\n"
     case .json:
       var out = ByteBuffer(capacity: 160)
       out.append("{\"file\":")

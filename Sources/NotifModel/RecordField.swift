@@ -107,11 +107,11 @@ public enum GroupField: Int, CaseIterable, Sendable {
   }
 
   /// The keys of `grouping`, in the order they are written: the options of notif-group that
-  /// made the object (`--by`, `--sort`, `--order`, `--limit`, `--last-seen`), so that
-  /// `--merge` can refuse objects that were made differently. Objects written before it
-  /// existed lack it.
+  /// made the object (`--by`, `--sort`, `--order`, `--limit`, `--last-seen`, `--all-pushes`),
+  /// so that `--merge` can refuse objects that were made differently. Objects written before it
+  /// existed lack it, and those written before `--all-pushes` lack `all_pushes`.
   public enum GroupingEntry: Int, CaseIterable, Sendable {
-    case by, sort, order, limit, lastSeen
+    case by, sort, order, limit, lastSeen, allPushes
 
     /// The snake_case key.
     public var key: String {
@@ -121,6 +121,7 @@ public enum GroupField: Int, CaseIterable, Sendable {
       case .order: return "order"
       case .limit: return "limit"
       case .lastSeen: return "last_seen"
+      case .allPushes: return "all_pushes"
       }
     }
   }

@@ -15,12 +15,7 @@ public enum QuarantineEntry {
     line: UnsafeRawBufferPointer, number: Int, code: String, reason: String,
     into out: inout ByteBuffer
   ) {
-    out.append("{\"line\":")
-    out.append(decimal: Int64(number))
-    out.append(",\"code\":")
-    JSONEscapes.writeString(code, into: &out)
-    out.append(",\"reason\":")
-    JSONEscapes.writeString(reason, into: &out)
+    writeHead(number: number, code: code, reason: reason, into: &out)
     if String(validating: line, as: UTF8.self) != nil {
       out.append(",\"text\":\"")
       JSONEscapes.appendEscaped(line, into: &out)
@@ -32,6 +27,16 @@ public enum QuarantineEntry {
     }
   }
 
+  /// Appends what every entry starts with: `{"line":N,"code":"...","reason":"..."`.
+  static func writeHead(number: Int, code: String, reason: String, into out: inout ByteBuffer) {
+    out.append("{\"line\":")
+    out.append(decimal: Int64(number))
+    out.append(",\"code\":")
+    JSONEscapes.writeString(code, into: &out)
+    out.append(",\"reason\":")
+    JSONEscapes.writeString(reason, into: &out)
+  }
+
   /// The quarantine line of a line too long to hold in memory (longer than
   /// `--max-record-bytes`), written as its parts come: its bytes always in `"base64"`, since
   /// whether a line is valid UTF-8 is known only at its end.
@@ -41,12 +46,7 @@ public enum QuarantineEntry {
 
     /// Starts the entry of line `number`: appends everything before its bytes to `out`.
     public init(number: Int, code: String, reason: String, into out: inout ByteBuffer) {
-      out.append("{\"line\":")
-      out.append(decimal: Int64(number))
-      out.append(",\"code\":")
-      JSONEscapes.writeString(code, into: &out)
-      out.append(",\"reason\":")
-      JSONEscapes.writeString(reason, into: &out)
+      QuarantineEntry.writeHead(number: number, code: code, reason: reason, into: &out)
       out.append(",\"base64\":\"")
     }
 

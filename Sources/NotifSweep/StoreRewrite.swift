@@ -260,20 +260,18 @@ public struct StoreRewrite: ~Copyable {
       throw SystemError(path: tempPath, doing: "cannot create the new store", errno: errno)
     }
     var journal = "\(Self.journalMagic)\n\(UInt64(tempStatus.st_dev)) \(UInt64(tempStatus.st_ino))"
-    if let archive = archivePath {
-      let (fd, size, entry) = try Self.openAppended(
-        archive, doing: "cannot open the \(archiveName)", store: storeStatus)
-      archiveFD = fd
-      archiveSizeBefore = size
-      archived = OutputWriter(fd: fd, name: archive, bufferSize: 1)
-      journal += entry
-    }
-    if let quarantine = quarantinePath {
-      let (fd, size, entry) = try Self.openAppended(
-        quarantine, doing: "cannot open the quarantine file", store: storeStatus)
-      quarantineFD = fd
-      quarantineSizeBefore = size
-      quarantined = OutputWriter(fd: fd, name: quarantine, bufferSize: 1)
+    // The archive and the quarantine file: opened the same way, each with its journal lines.
+    for (path, isArchive) in [(archivePath, true), (quarantinePath, false)] {
+      guard let path else { continue }
+      let doing = isArchive ? "cannot open the \(archiveName)" : "cannot open the quarantine file"
+      let (fd, size, entry) = try Self.openAppended(path, doing: doing, store: storeStatus)
+      if isArchive {
+        (archiveFD, archiveSizeBefore) = (fd, size)
+        archived = OutputWriter(fd: fd, name: path, bufferSize: 1)
+      } else {
+        (quarantineFD, quarantineSizeBefore) = (fd, size)
+        quarantined = OutputWriter(fd: fd, name: path, bufferSize: 1)
+      }
       journal += entry
     }
     if journal.contains("\npath ") {

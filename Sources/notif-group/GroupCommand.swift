@@ -7,9 +7,9 @@ struct GroupCommand: ToolCommand {
   static let name = "notif-group"
   static let version = "0.1.0"
   static let usage =
-    "usage: notif-group [-h] [--by thread|app|none] [--format text|github|json]\n"
-    + "                   [-j jobs] [--last-seen time] [--limit n] [--max-record-bytes size]\n"
-    + "                   [--merge] [--no-items] [--order feed|chat]\n"
+    "usage: notif-group [-h] [--all-pushes] [--by thread|app|none]\n"
+    + "                   [--format text|github|json] [-j jobs] [--last-seen time] [--limit n]\n"
+    + "                   [--max-record-bytes size] [--merge] [--no-items] [--order feed|chat]\n"
     + "                   [--sort time|relevance] [file ...]\n"
 
   static let help =
@@ -19,6 +19,7 @@ struct GroupCommand: ToolCommand {
       record first: the records of one app and thread, as Notification Center stacks them.
       See notif-group(1) and the "Group objects" section of notif(5).
 
+            --all-pushes          group pushes the device does not list (background, ...) too
             --by key              group by thread (app and thread_id, the default), app or none
             --format format       diagnostics as text (default), github or json
         -j, --jobs n              threads that group a large file (default: cores, at most 2)
@@ -36,7 +37,8 @@ struct GroupCommand: ToolCommand {
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
   static let options: [OptionSpec] = [
-    .value("by"), .value("format"), .value("jobs", "j"), .value("last-seen"), .value("limit"),
+    ListingOptions.allPushesSpec, .value("by"), .value("format"), .value("jobs", "j"),
+    .value("last-seen"), .value("limit"),
     .value("max-record-bytes"),
     .flag("merge"), .flag("no-items"), .value("order"), .value("sort"), .flag("help", "h"),
     .flag("version"),
@@ -82,6 +84,8 @@ struct GroupCommand: ToolCommand {
       ("by", .by), ("sort", .sort), ("order", .order), ("limit", .limit),
     ]
     options.given = Set(spelled.filter { scanned.last($0.0) != nil }.map(\.1))
+    options.allPushes = ListingOptions.allPushes(scanned)
+    if options.allPushes { options.given.insert(.allPushes) }
     options.items = !scanned.has("no-items")
     if !options.items && options.limit != nil {
       throw UsageError("--limit and --no-items cannot be used together")
@@ -117,10 +121,12 @@ struct GroupOptions: Sendable {
   var items = true
   var lastSeen: Timestamp? = nil
   var merge = false
+  /// `--all-pushes`: group the records the device does not list too (`DeviceListing`).
+  var allPushes = false
   var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
   /// Threads that group a large file (`--jobs`).
   var jobs = CommandLineTool.defaultJobs
-  /// Which of `--by`, `--sort`, `--order` and `--limit` the command line gave: with `--merge`,
-  /// the others come from the group objects.
+  /// Which of `--by`, `--sort`, `--order`, `--limit` and `--all-pushes` the command line gave:
+  /// with `--merge`, the others come from the group objects.
   var given: Set<GroupField.GroupingEntry> = []
 }

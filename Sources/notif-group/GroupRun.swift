@@ -28,6 +28,10 @@ struct GroupRun {
   private var workers: ChunkGroupers?  // started with the first file read in chunks
   private var states: [GroupWorker] = []  // the workers'; this thread's between files
   private var ring: [FileChunk<ChunkGroups>] = []
+  /// The records of the input being read that were left out because the device does not list
+  /// them, and its name for the note.
+  private var fileUnlisted = UnlistedTally()
+  private var fileName = ""
   /// Chunks taken from the workers, and files where one reader took over: for tests.
   private(set) var chunkCounts = (accepted: 0, fallBacks: 0)
 
@@ -74,6 +78,11 @@ struct GroupRun {
 
   private mutating func read(_ file: String, stderr: inout OutputWriter) {
     reader.startFile()
+    defer {
+      // What the device does not list was left out: said once per input, never silently.
+      if let note = fileUnlisted.note(file: fileName) { report(note, &stderr) }
+      fileUnlisted = UnlistedTally()
+    }
     let input: InputFile
     do {
       input = try InputFile(operand: file)
@@ -83,6 +92,7 @@ struct GroupRun {
       return
     }
     let (name, fd) = (input.name, input.fd)
+    fileName = name
     // Chunks only pay for a regular file bigger than one. Group objects are few and each may
     // be as long as its group: --merge reads with one thread.
     var info = stat()
@@ -113,6 +123,7 @@ struct GroupRun {
       try? stderr.flush()
     }
     status = max(status, read)
+    fileUnlisted.add(reader.takeUnlisted())
     // More than 2^32 texts from one reader run into the next numbers: skip past them.
     nextNumber = max(number + 1, (grouper.nextNumber >> 32) + 1)
   }
@@ -134,6 +145,7 @@ struct GroupRun {
           try? stderr.flush()
         }
         status = max(status, chunk.results.status)
+        fileUnlisted.add(chunk.results.unlisted)
         reportedBefore = chunk.endLine
       },
       rest: { _, _ in fellBack = true })
@@ -146,6 +158,7 @@ struct GroupRun {
     }
     guard fellBack else { return }
     chunkCounts.fallBacks += 1
+    fileUnlisted = UnlistedTally()  // one reader counts the whole file again
     guard lseek(fd, 0, SEEK_SET) == 0 else {
       status = max(status, .failure)
       let error = SystemError(path: name, doing: "cannot read it again", errno: errno)
@@ -201,6 +214,8 @@ struct GroupRun {
 struct ChunkGroups {
   var diagnostics = ByteBuffer(capacity: 0)
   var status = ExitStatus.success
+  /// The records of the chunk left out because the device does not list them.
+  var unlisted = UnlistedTally()
 }
 
 /// A worker's state: the groups of the chunks it grouped since the file began, and its reader
@@ -224,7 +239,8 @@ final class GroupWorker: @unchecked Sendable {
         diagnostics.append(utf8: format.render($0, program: GroupCommand.name))
       }
     }
-    chunk.results = ChunkGroups(diagnostics: diagnostics, status: status)
+    chunk.results = ChunkGroups(
+      diagnostics: diagnostics, status: status, unlisted: taker.takeUnlisted())
   }
 }
 
@@ -237,6 +253,14 @@ struct TextTaker {
   private var fields = RecordFieldReader()
   /// Whether the file being read has had its `UnrecordedGrouping` warning.
   private var warnedUnrecorded = false
+  /// The records left out because the device does not list them, since `takeUnlisted`.
+  private var unlisted = UnlistedTally()
+
+  /// The records left out since the last call, which starts a new count.
+  mutating func takeUnlisted() -> UnlistedTally {
+    defer { unlisted = UnlistedTally() }
+    return unlisted
+  }
 
   /// A new input starts.
   mutating func startFile() {
@@ -326,10 +350,16 @@ struct TextTaker {
     }
     let found = RecordFields(view)
     let facts: RecordFacts
+    let reason: Unlisted?
     do throws(RecordProblem) {
       facts = try fields.facts(view, found)
+      reason = try DeviceListing.unlisted(view, found.listing)
     } catch {
       return (error, nil)
+    }
+    if let reason, !grouper.options.allPushes {
+      unlisted.add(reason)
+      return (nil, nil)  // not grouped: nor is its summary_arg_count read
     }
     grouper.add(record: view, isCompact: isCompact, fields: found, facts: facts)
     return (nil, facts.badWeight ? Int(view.tokens[found.summaryArgCount].start) : nil)

@@ -225,7 +225,7 @@ extension Grouper {
   {
     var effective = Grouping(
       by: options.by, ranking: options.ranking, order: options.order, limit: options.limit,
-      lastSeen: options.lastSeen)
+      lastSeen: options.lastSeen, allPushes: options.allPushes)
     var trial = settlement
     do {
       try trial.admit(recorded, hasItems: hasItems && options.items, into: &effective)
@@ -254,6 +254,7 @@ extension Grouper {
     }
     options.limit = effective.limit
     options.lastSeen = effective.lastSeen
+    options.allPushes = effective.allPushes
   }
 
   private func bad(_ message: String, _ index: Int, _ view: JSONView) -> RecordProblem {

@@ -34,7 +34,8 @@ struct Grouper {
   var grouping: Grouping {
     Grouping(
       by: options.by, ranking: options.ranking, order: options.order,
-      limit: keepsItems ? options.limit : nil, lastSeen: options.lastSeen)
+      limit: keepsItems ? options.limit : nil, lastSeen: options.lastSeen,
+      allPushes: options.allPushes)
   }
 
   // MARK: - Records

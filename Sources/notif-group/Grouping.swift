@@ -11,6 +11,12 @@ struct Grouping: Equatable, Sendable {
   /// `--limit`; nil without one, and always nil for objects without items.
   var limit: Int?
   var lastSeen: Timestamp?
+  /// `--all-pushes`: whether the records the device does not list were grouped too. An object
+  /// of a notif-group older than the option, whose `grouping` has no `all_pushes`, grouped
+  /// them all: it reads as true.
+  var allPushes = false
+  /// Whether `allPushes` was read from an object whose `grouping` has no `all_pushes`.
+  var allPushesImplied = false
 
   /// The keys of `grouping`, at the position of their `rawValue`.
   static let keys = KeyList(GroupField.GroupingEntry.allCases.map(\.key))
@@ -45,6 +51,8 @@ struct Grouping: Equatable, Sendable {
     } else {
       out.append("null")
     }
+    out.append(Self.keys.memberStart(Entry.allPushes.rawValue))
+    out.append(allPushes ? "true" : "false")
     out.append(UInt8(ascii: "}"))
   }
 
@@ -56,14 +64,19 @@ struct Grouping: Equatable, Sendable {
     case .order: return "--order \(grouping.order.rawValue)"
     case .limit: return grouping.limit.map { "--limit \($0)" } ?? "no --limit"
     case .lastSeen: return grouping.lastSeen.map { "--last-seen \($0)" } ?? "no --last-seen"
+    case .allPushes:
+      if grouping.allPushesImplied {
+        return "every push, by a notif-group older than --all-pushes"
+      }
+      return grouping.allPushes ? "--all-pushes" : "no --all-pushes"
     }
   }
 
   /// Reads the `grouping` object at `index` of `view`; the byte offsets of its values, by
   /// `GroupField.GroupingEntry.rawValue`, go to `offsets`.
   ///
-  /// - Throws: `RecordProblem` (`BadGroupObject`) when it is not an object of exactly the five keys
-  ///   with values notif-group can write.
+  /// - Throws: `RecordProblem` (`BadGroupObject`) when it is not an object of exactly the six keys
+  ///   with values notif-group can write (`all_pushes` may be missing: see `allPushes`).
   static func read(
     _ view: JSONView, _ index: Int, offsets: inout [Int], fieldReader: inout RecordFieldReader
   ) throws(RecordProblem) -> Grouping {
@@ -88,10 +101,11 @@ struct Grouping: Equatable, Sendable {
     if unknown >= 0 {
       throw bad("unknown key '\(view.string(unknown))' in '\(name)'", unknown)
     }
-    if let missing = found.firstIndex(of: -1) {
+    if let missing = found.firstIndex(of: -1), missing != Entry.allPushes.rawValue {
       throw bad("'\(name)' has no '\(Entry.allCases[missing].key)'", index)
     }
-    offsets = found.map { Int(view.tokens[$0].start) }
+    // A missing `all_pushes` is pointed at where it would be: the object.
+    offsets = found.map { Int(view.tokens[$0 >= 0 ? $0 : index].start) }
     func word(_ entry: Entry, _ allowed: String) throws(RecordProblem) -> String {
       let at = found[entry.rawValue]
       guard let text = view.stringValue(at) else {
@@ -127,7 +141,17 @@ struct Grouping: Equatable, Sendable {
         throw RecordProblem(code: "BadGroupObject", message: error.message, offset: error.offset)
       }
     }
-    return Grouping(by: by, ranking: ranking, order: order, limit: limit, lastSeen: lastSeen)
+    var allPushes = true  // made before the option: every record grouped
+    let allPushesIndex = found[Entry.allPushes.rawValue]
+    if allPushesIndex >= 0 {
+      guard let value = view.bool(allPushesIndex) else {
+        throw bad("'\(name).all_pushes' is not true or false", allPushesIndex)
+      }
+      allPushes = value
+    }
+    return Grouping(
+      by: by, ranking: ranking, order: order, limit: limit, lastSeen: lastSeen,
+      allPushes: allPushes, allPushesImplied: allPushesIndex < 0)
   }
 }
 
@@ -142,10 +166,14 @@ struct MergeSettlement {
   private var limitIsSettled = false
   /// Whether `--last-seen` is known: from the first object that records its options.
   private var lastSeenIsSettled = false
+  /// Whether `--all-pushes` is known: from the command line, or the first object that records
+  /// its options.
+  private var allPushesIsSettled = false
 
   init(given: Set<GroupField.GroupingEntry>) {
     self.given = given
     limitIsSettled = given.contains(.limit)
+    allPushesIsSettled = given.contains(.allPushes)
   }
 
   /// A group object's options that a merge with `effective` cannot take exactly.
@@ -157,8 +185,8 @@ struct MergeSettlement {
   /// Settles what is not settled yet in `effective` from `recorded` (nil for an object without
   /// `grouping`), then checks `recorded` against `effective`.
   ///
-  /// A merge joins objects exactly when they rank alike (`--sort`) and count alike
-  /// (`--last-seen`); the command line may coarsen `--by` (thread into app), reorder the items
+  /// A merge joins objects exactly when they rank alike (`--sort`), count alike
+  /// (`--last-seen`) and drew from the same records (`--all-pushes`); the command line may coarsen `--by` (thread into app), reorder the items
   /// (`--order`), and cut them shorter (`--limit`); whatever it does not give comes from the
   /// first object, and every object must then match it.
   mutating func admit(
@@ -178,6 +206,11 @@ struct MergeSettlement {
       lastSeenIsSettled = true
       effective.lastSeen = recorded.lastSeen
     }
+    if !allPushesIsSettled {
+      allPushesIsSettled = true
+      effective.allPushes = recorded.allPushes
+      effective.allPushesImplied = recorded.allPushesImplied
+    }
     if hasItems && !limitIsSettled {
       limitIsSettled = true
       effective.limit = recorded.limit
@@ -196,6 +229,9 @@ struct MergeSettlement {
     }
     if recorded.lastSeen != effective.lastSeen {
       throw mismatch(.lastSeen, "not \(source(.lastSeen))")
+    }
+    if recorded.allPushes != effective.allPushes {
+      throw mismatch(.allPushes, "not \(source(.allPushes))")
     }
     if given.contains(.by) {
       if Grouping.coarseness(recorded.by) > Grouping.coarseness(effective.by) {

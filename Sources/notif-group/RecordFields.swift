@@ -14,12 +14,16 @@ struct RecordFields {
   var summaryArgCount = -1
   var readAt = -1
   var seenAt = -1
+  /// What the rule of what the device lists reads (`DeviceListing`).
+  var listing = ListingFields()
 
-  /// The record fields notif-group reads, and their keys, spelled by `RecordField`.
-  static let fields: [RecordField] = [
-    .app, .threadID, .category, .createdAt, .relevance, .summaryArg, .summaryArgCount, .readAt,
-    .seenAt,
-  ]
+  /// The record fields notif-group reads, and their keys, spelled by `RecordField`: its own,
+  /// then those of the listing rule.
+  static let fields: [RecordField] =
+    [
+      .app, .threadID, .category, .createdAt, .relevance, .summaryArg, .summaryArgCount,
+      .readAt, .seenAt,
+    ] + ListingFields.fields
   static let keys = KeyList(fields.map(\.key))
 
   /// Finds the fields of the object at `index` of `view`.
@@ -35,7 +39,7 @@ struct RecordFields {
       case .summaryArgCount: summaryArgCount = value
       case .readAt: readAt = value
       case .seenAt: seenAt = value
-      default: break
+      case let other: listing.set(other, value)
       }
     }
   }

@@ -1,5 +1,6 @@
 import NotifCategories
 import NotifJSON
+import NotifLocalization
 import NotifModel
 import NotifText
 
@@ -130,6 +131,53 @@ struct CopyLint {
               "destructive action '\(name)' does not require authentication: anyone holding a locked device can use it",
               at: action.offset))
         }
+      }
+    }
+    return findings
+  }
+
+  /// Checks that each format of the registry that shows a count has the plural forms of
+  /// `book`'s locale (`PluralCheck`), each localized through `book`'s strings files as
+  /// notif-summarize localizes it: a warning `CountWithoutPlural` at the format.
+  ///
+  /// - Throws: `SetupProblem` (`BadFormat`) for a translation with a directive notif-summarize
+  ///   refuses.
+  static func checkPlurals(_ registry: CategoryRegistry, book: FormatBook) throws(SetupProblem)
+    -> [Finding]
+  {
+    var findings: [Finding] = []
+    var untranslated: [SetupProblem] = []  // notif-summarize's news (MissingTranslation)
+    let locale = book.locale.requested
+    for category in registry.categories {
+      let formats = [
+        ("category_summary_format", category.summaryFormat, category.summaryFormatOffset),
+        (
+          "hidden_previews_body_placeholder", category.hiddenPreviewsBodyPlaceholder,
+          category.hiddenPreviewsBodyPlaceholderOffset
+        ),
+        ("digest_format", category.digestFormat, category.digestFormatOffset),
+      ]
+      for (field, format, offset) in formats {
+        guard let format, let offset,
+          let localized = try book.registryFormat(
+            format, field: field, category: category.identifier, registryFile: "",
+            position: nil, warnings: &untranslated),
+          let gap = PluralCheck.gap(localized)
+        else { continue }
+        let what = "\(field) of category '\(category.identifier)'"
+        let reads = gap.missing.map { "\($0.count) reads '\($0.text)'" }
+          .joined(separator: ", ")
+        let names = gap.missing.map { "'\($0.category.rawValue)'" }
+        let variants =
+          names.count == 1
+          ? names[0] : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+        let message =
+          gap.hasPluralVariable
+          ? "\(what) has no \(variants) plural variant for locale '\(locale)': \(reads); "
+            + "add it to the entry in the strings files"
+          : "\(what) counts with no plural forms for locale '\(locale)': \(reads); "
+            + "give it plural variants in a .stringsdict or .xcstrings entry (--strings)"
+        findings.append(.warning("CountWithoutPlural", message, at: offset))
       }
     }
     return findings

@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifLocalization
 import NotifModel
 import NotifSweep
 
@@ -8,9 +9,9 @@ struct ParseCommand: ToolCommand {
   static let version = "0.1.0"
   static let usage =
     "usage: notif-parse [-clsh] [--app bundle-id] [--app-name name] [--categories file]\n"
-    + "                   [--format text|github|json] [-j jobs] [--max-record-bytes size]\n"
-    + "                   [--now time] [--platform ios|android|web] [--push-type type]\n"
-    + "                   [--store file] [file ...]\n"
+    + "                   [--format text|github|json] [-j jobs] [--locale locale]\n"
+    + "                   [--max-record-bytes size] [--now time] [--platform ios|android|web]\n"
+    + "                   [--push-type type] [--store file] [--strings path] [file ...]\n"
 
   static let help =
     usage + """
@@ -25,6 +26,10 @@ struct ParseCommand: ToolCommand {
             --app bundle-id       app for payloads that name none
             --app-name name       the app's display name, for --lint
             --categories file     category registry (notif-categories(5)) to check against
+            --strings path        .stringsdict, .strings, .xcstrings, or a folder of
+                                  <lang>.lproj, for the registry's plural forms; may be
+                                  repeated (earlier ones win)
+            --locale locale       locale of those plural forms (default en)
             --format format       diagnostics as text (default), github or json
         -j, --jobs n              threads that parse a large file (default: cores, at most 2)
             --max-record-bytes size
@@ -43,7 +48,7 @@ struct ParseCommand: ToolCommand {
   static let options: [OptionSpec] = [
     .flag("check", "c"), .flag("strict", "s"), .flag("lint", "l"), .value("app"),
     .value("app-name"), .value("categories"), .value("format"), .value("jobs", "j"),
-    .value("max-record-bytes"),
+    .value("locale"), .value("max-record-bytes"), .value("strings"),
     .value("now"), .value("platform"), .value("push-type"), .value("store"), .flag("help", "h"),
     .flag("version"),
   ]
@@ -55,6 +60,15 @@ struct ParseCommand: ToolCommand {
     var lint = false
     var appName: String?
     var categoriesPath: String?
+    /// `--strings`: the strings files the registry's formats are localized through, for the
+    /// plural check (`PluralCheck`).
+    var stringsPaths: [String] = []
+    /// `--locale`: the locale of that check.
+    var locale: CLDRLocale?
+
+    /// The locale of the plural check: `--locale`, else English, the development language of
+    /// the registry's formats.
+    var pluralLocale: CLDRLocale { locale ?? FormatBook.english }
     var format = DiagnosticFormat.text
     var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
     var jobs = CommandLineTool.defaultJobs
@@ -83,13 +97,21 @@ struct ParseCommand: ToolCommand {
     configuration.lint = scanned.has("lint")
     configuration.appName = scanned.last("app-name")
     configuration.categoriesPath = scanned.last("categories")
+    configuration.stringsPaths = scanned.all("strings")
+    if let tag = scanned.last("locale") { configuration.locale = try CLDRLocale(tag) }
+    if configuration.categoriesPath == nil
+      && (!configuration.stringsPaths.isEmpty || configuration.locale != nil)
+    {
+      throw UsageError(
+        "--strings and --locale localize the formats of --categories: give it too")
+    }
     if let format = try CommandLineTool.diagnosticFormat(scanned) {
       configuration.format = format
     }
     if let type = scanned.last("push-type") {
-      guard APNsNormalizer.pushTypes.contains(type) else {
+      guard APNsReader.pushTypes.contains(type) else {
         throw UsageError(
-          "--push-type: '\(type)' is not one of \(APNsNormalizer.pushTypes.sorted().joined(separator: ", "))"
+          "--push-type: '\(type)' is not one of \(APNsReader.pushTypes.sorted().joined(separator: ", "))"
         )
       }
       configuration.defaults.pushType = type

@@ -1,5 +1,6 @@
 import NotifCategories
 import NotifJSON
+import NotifLocalization
 import NotifModel
 import NotifSweep
 
@@ -214,7 +215,32 @@ struct ParseRun {
       return false
     }
     registry = loaded.registry
-    for finding in CopyLint.check(loaded.registry) {
+    var findings = CopyLint.check(loaded.registry)
+    // The plural forms of its formats, localized through --strings as notif-summarize would.
+    let strings: LocalizedStrings
+    do {
+      strings = try LocalizedStrings(
+        paths: configuration.stringsPaths, locale: configuration.pluralLocale)
+    } catch {
+      try report(
+        Diagnostic(
+          .error, error.code, error.message, file: error.file, line: error.line,
+          column: error.column), fatal: true, stdout: &stdout, stderr: &stderr)
+      return false
+    }
+    for warning in strings.warnings {
+      try report(warning.diagnostic, stdout: &stdout, stderr: &stderr)
+    }
+    let book = FormatBook(
+      locale: configuration.pluralLocale, strings: strings,
+      stringsGiven: !configuration.stringsPaths.isEmpty)
+    do {
+      findings += try CopyLint.checkPlurals(loaded.registry, book: book)
+    } catch {
+      try report(error.diagnostic, fatal: true, stdout: &stdout, stderr: &stderr)
+      return false
+    }
+    for finding in findings {
       let at = loaded.file.position(of: finding.offset)
       try report(
         Diagnostic(
@@ -237,6 +263,7 @@ struct ParseRun {
     switch diagnostic.severity {
     case .error: tally.errors += 1
     case .warning: tally.warnings += 1
+    case .note: break  // notif-parse writes none: a note is counted nowhere
     }
     let line = configuration.format.render(diagnostic, program: ParseCommand.name)
     if configuration.check && !fatal {

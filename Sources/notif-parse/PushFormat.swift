@@ -16,7 +16,8 @@ enum PushFormat: Equatable {
   /// An FCM HTTP v1 message: `{"message": {...}}` (the message at `message`), or the message
   /// object itself.
   case fcm(message: Int)
-  /// An FCM legacy HTTP message: `to` or `registration_ids` beside `notification` or `data`.
+  /// An FCM legacy HTTP message: addressed by `to`, `registration_ids`, `notification_key`, or
+  /// by a `condition` with nothing only HTTP v1 has.
   case fcmLegacy
   /// A Web Push message: Declarative (`web_push`, or a `notification` with `navigate`) or the
   /// service-worker shape (`title` and `options`).
@@ -28,14 +29,27 @@ enum PushFormat: Equatable {
   /// An Expo push message: `to` holding Expo push tokens, `title`, `body`, ...
   case expo
 
+  /// The record's `source` for a message of this format.
+  var source: PushSource {
+    switch self {
+    case .apns: return .apns
+    case .fcm: return .fcm
+    case .fcmLegacy: return .fcmLegacy
+    case .webPush: return .webPush
+    case .snsMessage, .snsEnvelope: return .sns
+    case .expo: return .expo
+    }
+  }
+
   private enum Key: Sendable {
     case message, webPush, type, snsMessage, to, registrationIDs, notification, data, fcmTarget
-    case fcmBlock, name, title, options, expoOnly
+    case condition, fcmBlock, name, title, options, expoOnly
   }
   private static let keys = KeyTable<Key>([
     ("message", .message), ("web_push", .webPush), ("Type", .type), ("Message", .snsMessage),
     ("to", .to), ("registration_ids", .registrationIDs), ("notification", .notification),
-    ("data", .data), ("token", .fcmTarget), ("topic", .fcmTarget), ("condition", .fcmTarget),
+    ("notification_key", .registrationIDs), ("data", .data), ("token", .fcmTarget),
+    ("topic", .fcmTarget), ("condition", .condition),
     ("android", .fcmBlock), ("apns", .fcmBlock), ("webpush", .fcmBlock),
     ("fcm_options", .fcmBlock), ("name", .name), ("title", .title), ("options", .options),
     ("subtitle", .expoOnly), ("body", .expoOnly), ("sound", .expoOnly), ("badge", .expoOnly),
@@ -44,7 +58,9 @@ enum PushFormat: Equatable {
     ("interruptionLevel", .expoOnly), ("richContent", .expoOnly),
   ])
 
-  /// The SNS platform keys of a `MessageStructure: json` message.
+  /// The keys that make a text an SNS `MessageStructure: json` message when it has no others:
+  /// the keys SNS documents (`SNSReader.documentedKeys`), and `FCM`, which is none of them but
+  /// is written for `GCM`, so that such a message is read as SNS reads it.
   static let snsPlatforms = KeyTable<String>(
     [
       "default", "APNS", "APNS_SANDBOX", "APNS_VOIP", "APNS_VOIP_SANDBOX", "MACOS",
@@ -53,7 +69,7 @@ enum PushFormat: Equatable {
 
   private struct Found {
     private var slots = (
-      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
     )
 
     subscript(key: Key) -> Int? {
@@ -74,6 +90,7 @@ enum PushFormat: Equatable {
         case .title: value = slots.11
         case .options: value = slots.12
         case .expoOnly: value = slots.13
+        case .condition: value = slots.14
         }
         return value < 0 ? nil : value
       }
@@ -94,6 +111,7 @@ enum PushFormat: Equatable {
         case .title: slots.11 = value
         case .options: slots.12 = value
         case .expoOnly: slots.13 = value
+        case .condition: slots.14 = value
         }
       }
     }
@@ -103,26 +121,33 @@ enum PushFormat: Equatable {
   static func detect(_ view: JSONView, _ root: Int) -> PushFormat {
     // The value of the first key of each kind, or -1; no dictionary: this runs for every text.
     var found = Found()
-    var allPlatforms = view.tokens[root].count > 0
+    // An SNS message: only SNS keys, or a default and a platform's message beside keys SNS
+    // ignores (a protocol's, `email`, say).
+    var sns = (all: view.tokens[root].count > 0, hasDefault: false, hasPlatform: false)
     view.forEachMember(of: root) { key, value in
       if let name = keys.find(view, key), found[name] == nil { found[name] = value }
-      if allPlatforms && snsPlatforms.find(view, key) == nil { allPlatforms = false }
+      if let platform = snsPlatforms.find(view, key) {
+        if platform == "default" { sns.hasDefault = true } else { sns.hasPlatform = true }
+      } else {
+        sns.all = false
+      }
     }
     if let message = found[.message], view.kind(message) == .object {
       return .fcm(message: message)
     }
     if found[.webPush] != nil { return .webPush }
     if found[.type] != nil && found[.snsMessage] != nil { return .snsEnvelope }
-    if allPlatforms { return .snsMessage }
+    if sns.all || (sns.hasDefault && sns.hasPlatform) { return .snsMessage }
     if found[.registrationIDs] != nil { return .fcmLegacy }
     if let to = found[.to] {
       if found[.notification] != nil { return .fcmLegacy }
       if isExpoTarget(view, to) || found[.expoOnly] != nil { return .expo }
       return .fcmLegacy
     }
-    if found[.fcmTarget] != nil || found[.fcmBlock] != nil {
-      return .fcm(message: root)
-    }
+    if found[.fcmTarget] != nil || found[.fcmBlock] != nil { return .fcm(message: root) }
+    // A condition beside nothing only HTTP v1 has (token, topic, a platform block, name) is the
+    // legacy API's: that API took the message bare, where HTTP v1 wraps it in `message`.
+    if found[.condition] != nil { return found[.name] != nil ? .fcm(message: root) : .fcmLegacy }
     if found[.title] != nil && found[.options] != nil { return .webPush }
     if let notification = found[.notification], view.kind(notification) == .object {
       return view.member(notification, "navigate") != nil ? .webPush : .fcm(message: root)
@@ -147,10 +172,11 @@ enum PushFormat: Equatable {
     }
   }
 
-  /// Whether the string at `index` is an Expo push token, `ExponentPushToken[...]` or
-  /// `ExpoPushToken[...]`.
+  /// Whether the string at `index` is an Expo push token: `ExponentPushToken[...]`,
+  /// `ExpoPushToken[...]`, or the 8-4-4-4-12 letters and digits of a device token's id, as
+  /// expo-server-sdk-node's `isExpoPushToken` takes them.
   static func isExpoToken(_ view: JSONView, _ index: Int) -> Bool {
-    APNsNormalizer.withText(view, index) { text in
+    MessageReader.withText(view, index) { text in
       for prefix: StaticString in ["ExponentPushToken[", "ExpoPushToken["] {
         let wanted = UnsafeRawBufferPointer(
           start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
@@ -160,7 +186,14 @@ enum PushFormat: Equatable {
           return true
         }
       }
-      return false
+      guard text.count == 36 else { return false }
+      for (i, byte) in text.enumerated() {
+        let isDash = i == 8 || i == 13 || i == 18 || i == 23
+        if isDash ? byte != UInt8(ascii: "-") : !MessageReader.isAlphanumeric(byte) {
+          return false
+        }
+      }
+      return true
     }
   }
 }
@@ -168,7 +201,7 @@ enum PushFormat: Equatable {
 /// A JSON text inside a JSON string (Amazon SNS's platform values, its HTTP envelope's
 /// `Message`): the decoded bytes, a parser for them, and where each byte came from in the
 /// outermost text, so that diagnostics point into the file.
-// `@unchecked Sendable`: only the normalizer that holds the one reference to it writes to it
+// `@unchecked Sendable`: only the reader that holds the one reference to it writes to it
 // (`EmbeddedTexts.level` makes a new one for a copy that shares it).
 final class EmbeddedText: @unchecked Sendable {
   var parser = JSONParser()
@@ -257,10 +290,10 @@ final class EmbeddedText: @unchecked Sendable {
   }
 }
 
-/// The embedded texts of one normalizer, by depth: an SNS envelope's `Message` is depth 0, a
+/// The embedded texts of one reader, by depth: an SNS envelope's `Message` is depth 0, a
 /// platform's JSON inside it depth 1.
 ///
-/// A copy of a normalizer (one per worker thread) shares them until it first uses one; then it
+/// A copy of a reader (one per worker thread) shares them until it first uses one; then it
 /// makes its own, so that no two threads ever parse into the same buffers.
 struct EmbeddedTexts: Sendable {
   private var levels: [EmbeddedText] = []

@@ -31,13 +31,13 @@ struct Tally: Equatable {
 struct RecordProcessor {
   let configuration: ParseCommand.Configuration
   private let registry: CategoryRegistry?
-  private var normalizer: APNsNormalizer
+  private var messageReader: MessageReader
   private var lint: CopyLint?
 
   init(configuration: ParseCommand.Configuration, registry: CategoryRegistry?) {
     self.configuration = configuration
     self.registry = registry
-    normalizer = APNsNormalizer(defaults: configuration.defaults)
+    messageReader = MessageReader(defaults: configuration.defaults)
     lint = configuration.lint ? CopyLint(appName: configuration.appName) : nil
   }
 
@@ -60,8 +60,12 @@ struct RecordProcessor {
           .error, error.code.rawValue, error.message, file: reader.name, line: line, column: column
         ), out: &out, err: &err, tally: &tally)
     case .record:
-      tally.records += 1
-      process(reader, out: &out, err: &err, tally: &tally)
+      if reader.withRecord({ $0.kind(0) == .array && ExpoReader.isRequest($0, 0) }) {
+        processRequest(reader, out: &out, err: &err, tally: &tally)
+      } else {
+        tally.records += 1
+        process(reader, out: &out, err: &err, tally: &tally)
+      }
     }
   }
 
@@ -69,46 +73,94 @@ struct RecordProcessor {
     _ reader: borrowing RecordReader, out: inout ByteBuffer, err: inout ByteBuffer,
     tally: inout Tally
   ) {
-    let isCompact = reader.recordIsCompact
-    let name = reader.name
-    let line = reader.recordLine
+    let text = (isCompact: reader.recordIsCompact, name: reader.name, line: reader.recordLine)
     let findings = reader.withRecord { view in
-      normalizer.normalize(view, isCompact: isCompact)
-      var findings = normalizer.findings
-      guard !normalizer.rejected || configuration.check else { return findings }
-      if let registry, let category = normalizer.values.string(.category, in: view),
-        registry[category] == nil
-      {
-        findings.append(
-          .warning(
-            "UnknownCategory",
-            "category '\(category)' is not in the registry: iOS shows no actions and no custom summary",
-            at: normalizer.offset(of: .category, in: view)))
+      read(view, isCompact: text.isCompact, file: text.name, line: text.line, out: &out)
+    }
+    report(findings, refused: false, of: reader, out: &out, err: &err, tally: &tally)
+  }
+
+  /// An Expo push request, an array of messages: each message is a record of its own, with its
+  /// diagnostics at their places in the array. A request that sends more notifications than
+  /// Expo takes is refused whole: every message is rejected, and the error is reported once.
+  private mutating func processRequest(
+    _ reader: borrowing RecordReader, out: inout ByteBuffer, err: inout ByteBuffer,
+    tally: inout Tally
+  ) {
+    let text = (isCompact: reader.recordIsCompact, name: reader.name, line: reader.recordLine)
+    let (messages, refused) = reader.withRecord { view -> ([[Finding]], Bool) in
+      let count = ExpoReader.notificationCount(view, 0)
+      let refused = count > ExpoReader.maxNotifications
+      var messages: [[Finding]] = []
+      view.forEachElement(of: 0) { element in
+        var findings = read(
+          view, isCompact: text.isCompact, root: element, as: .expo, writes: !refused,
+          file: text.name, line: text.line, out: &out)
+        if refused && messages.isEmpty {
+          findings.append(ExpoReader.tooMany(count, at: Int(view.tokens[0].start)))
+        }
+        messages.append(findings)
       }
-      if lint != nil {
-        // Optional chaining mutates the lint in place: a copy would duplicate its memory of
-        // every event seen, once per record.
-        let values = normalizer.values
-        let normalizer = normalizer
-        findings +=
-          lint?.check(values, view, file: name, line: line) { field in
-            normalizer.offset(of: field, in: view)
-          } ?? []
-      }
-      let rejected = findings.contains { $0.severity == .error || configuration.strict }
-      if !rejected && !configuration.check {
-        normalizer.writeRecord(view, into: &out)
-      }
-      return findings
+      return (messages, refused)
+    }
+    for findings in messages {
+      tally.records += 1
+      report(findings, refused: refused, of: reader, out: &out, err: &err, tally: &tally)
+    }
+  }
+
+  /// Reads the message at `root` of `view` (`format`, else the format its keys say), with the
+  /// registry's and `--lint`'s checks, and appends its record to `out` unless it is rejected,
+  /// `--check` is on or `writes` is false. Returns its findings.
+  private mutating func read(
+    _ view: JSONView, isCompact: Bool, root: Int = 0, as format: PushFormat? = nil,
+    writes: Bool = true, file name: String, line: Int, out: inout ByteBuffer
+  ) -> [Finding] {
+    messageReader.read(view, isCompact: isCompact, root: root, as: format)
+    var findings = messageReader.findings
+    guard !messageReader.rejected || configuration.check else { return findings }
+    if let registry, let category = messageReader.values.string(.category, in: view),
+      registry[category] == nil
+    {
+      findings.append(
+        .warning(
+          "UnknownCategory",
+          "category '\(category)' is not in the registry: iOS shows no actions and no custom summary",
+          at: messageReader.offset(of: .category, in: view)))
+    }
+    if lint != nil {
+      // Optional chaining mutates the lint in place: a copy would duplicate its memory of
+      // every event seen, once per record.
+      let values = messageReader.values
+      let messageReader = messageReader
+      findings +=
+        lint?.check(values, view, file: name, line: line) { field in
+          messageReader.offset(of: field, in: view)
+        } ?? []
     }
     let rejected = findings.contains { $0.severity == .error || configuration.strict }
+    if !rejected && !configuration.check && writes {
+      messageReader.writeRecord(view, into: &out)
+    }
+    return findings
+  }
+
+  /// Reports the findings of one record at their places in the text `reader` read, and counts
+  /// the record as rejected if they have an error (with `--strict`, any finding), or if it is
+  /// `refused` (a message of a request refused whole).
+  private func report(
+    _ findings: [Finding], refused: Bool, of reader: borrowing RecordReader,
+    out: inout ByteBuffer, err: inout ByteBuffer, tally: inout Tally
+  ) {
+    let hasError = findings.contains { $0.severity == .error }
+    let rejected = refused || hasError || (configuration.strict && !findings.isEmpty)
     // Most texts have no finding: sorting even an empty array costs an allocation, and so does
     // placing none.
     if findings.count == 1, let finding = findings.first {
       let at = reader.position(ofRecordOffset: finding.offset)
       report(
         Diagnostic(
-          finding.severity, finding.code, finding.message, file: name, line: at.line,
+          finding.severity, finding.code, finding.message, file: reader.name, line: at.line,
           column: at.column), out: &out, err: &err, tally: &tally)
     } else if findings.count > 1 {
       let sorted = findings.sorted(by: { $0.offset < $1.offset })
@@ -117,13 +169,13 @@ struct RecordProcessor {
       for (finding, at) in zip(sorted, positions) {
         report(
           Diagnostic(
-            finding.severity, finding.code, finding.message, file: name, line: at.line,
+            finding.severity, finding.code, finding.message, file: reader.name, line: at.line,
             column: at.column), out: &out, err: &err, tally: &tally)
       }
     }
     if rejected {
       tally.rejected += 1
-      if !findings.contains(where: { $0.severity == .error }) { tally.rejectedForWarnings += 1 }
+      if !hasError && !refused { tally.rejectedForWarnings += 1 }
       tally.status = max(tally.status, .rejected)
     }
   }
@@ -136,6 +188,7 @@ struct RecordProcessor {
     switch diagnostic.severity {
     case .error: tally.errors += 1
     case .warning: tally.warnings += 1
+    case .note: break  // notif-parse writes none: a note is counted nowhere
     }
     let line = configuration.format.render(diagnostic, program: ParseCommand.name)
     if configuration.check {

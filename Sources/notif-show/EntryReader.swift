@@ -19,22 +19,33 @@ struct ShownFields {
   var target = -1
   var readAt = -1
   var seenAt = -1
+  var pushType = -1
+  var contentAvailable = -1
+  var source = -1
   var leading = -1
 
   /// The record fields read, spelled by `RecordField`, then the group object's `leading`.
   static let fields: [RecordField] = [
     .app, .category, .title, .subtitle, .body, .titleLocKey, .subtitleLocKey, .locKey,
-    .createdAt, .relevance, .targetContentID, .readAt, .seenAt,
+    .createdAt, .relevance, .targetContentID, .readAt, .seenAt, .pushType, .contentAvailable,
+    .source,
   ]
   static let keys: [[UInt8]] =
     fields.map { Array($0.key.utf8) } + [Array(GroupField.leading.key.utf8)]
 
-  /// Whether the record has something to show: a title, subtitle or body, or the key of one
-  /// to localize. iOS shows nothing for a background push or a badge-only update.
-  func hasContent(_ view: JSONView) -> Bool {
-    func isText(_ index: Int) -> Bool { index >= 0 && view.kind(index) == .string }
-    return isText(title) || isText(subtitle) || isText(body) || isText(titleLocKey)
-      || isText(subtitleLocKey) || isText(locKey)
+  /// What the rule of what the device lists reads (`DeviceListing`), found in the same pass.
+  var listing: ListingFields {
+    var found = ListingFields()
+    found.title = title
+    found.subtitle = subtitle
+    found.body = body
+    found.titleLocKey = titleLocKey
+    found.subtitleLocKey = subtitleLocKey
+    found.locKey = locKey
+    found.pushType = pushType
+    found.contentAvailable = contentAvailable
+    found.source = source
+    return found
   }
 
   /// Finds the members of the object at `index` of `view`.
@@ -67,7 +78,10 @@ struct ShownFields {
       case 10: target = value
       case 11: readAt = value
       case 12: seenAt = value
-      case 13: leading = value
+      case 13: pushType = value
+      case 14: contentAvailable = value
+      case 15: source = value
+      case 16: leading = value
       default: break
       }
     }
@@ -84,15 +98,27 @@ struct EntryReader {
   /// The longest category identifier of the registry, in bytes (0 without one): a longer
   /// `category` names no category there, and is not kept.
   let longestCategory: Int
+  /// `--all-pushes`: show what the device does not list too.
+  let allPushes: Bool
+  /// What was left out because the device does not list it, since the tool last took it
+  /// (`takeUnlisted`): records, items of stacks, and stacks that list nothing.
+  private var unlisted = UnlistedTally()
   /// Reads `created_at` (keeping the last one parsed) and checks the types of the fields.
   private var fieldReader = RecordFieldReader()
   private var scratch = ByteBuffer(capacity: 1024)
   private var other = ByteBuffer(capacity: 1024)
 
-  init(lastSeen: Timestamp?, shown: ShownText, longestCategory: Int) {
+  init(lastSeen: Timestamp?, shown: ShownText, longestCategory: Int, allPushes: Bool = false) {
     self.lastSeen = lastSeen
     self.shown = shown
     self.longestCategory = longestCategory
+    self.allPushes = allPushes
+  }
+
+  /// What was left out since the last call, which starts a new count.
+  mutating func takeUnlisted() -> UnlistedTally {
+    defer { unlisted = UnlistedTally() }
+    return unlisted
   }
 
   // MARK: - Records
@@ -156,14 +182,29 @@ struct EntryReader {
       target: text(fields.target), isUnread: isNull(fields.readAt), isNew: isNew)
   }
 
-  /// The record at `index`, checked, as it is shown, and whether it has anything to show.
+  /// Why the record whose fields are `fields` is not listed (`DeviceListing`); nil when it is.
+  /// With `--all-pushes` it is shown all the same.
+  func unlisted(_ view: JSONView, _ fields: ShownFields) throws(RecordProblem) -> Unlisted? {
+    try DeviceListing.unlisted(view, fields.listing)
+  }
+
+  /// Whether a record the device does not list for `reason` is left out; counts it if so.
+  mutating func leavesOut(_ reason: Unlisted?) -> Bool {
+    guard let reason, !allPushes else { return false }
+    unlisted.add(reason)
+    return true
+  }
+
+  /// The record at `index`, checked, as it is shown, and why the device does not list it
+  /// (nil when it does).
   mutating func record(_ view: JSONView, at index: Int, major: Int, minor: Int)
-    throws(RecordProblem) -> (item: ShownItem, hasContent: Bool)
+    throws(RecordProblem) -> (item: ShownItem, unlisted: Unlisted?)
   {
     let fields = ShownFields(view, object: index)
     let key = try key(view, fields, object: index, major: major, minor: minor)
     try checkStrings(view, fields)
-    return (item(view, fields, key: key), fields.hasContent(view))
+    let reason = try unlisted(view, fields)
+    return (item(view, fields, key: key), reason)
   }
 
   // MARK: - Group objects
@@ -176,9 +217,10 @@ struct EntryReader {
   }
 
   /// The group object at the root of `view` as a stack: the leading record, the counts and
-  /// summaries, and the other items that have something to show, in `order` by `ranking`; nil
-  /// for a group of one notification with nothing to show. Keys it does not know are ignored
-  /// (`GroupObjectMembers`).
+  /// summaries, and the other items the device lists (all of them with `--all-pushes`), in
+  /// `order` by `ranking`; nil for a group that lists nothing (`GroupListing`: a group of one
+  /// background push, say), unless `--all-pushes`. What is left out is counted. Keys it does
+  /// not know are ignored (`GroupObjectMembers`).
   ///
   /// `isCompact` says that the text is compact and canonical (`RecordReader.recordIsCompact`):
   /// the leading record is then found among the items by its bytes, with no copy of either.
@@ -215,24 +257,26 @@ struct EntryReader {
         members[.leading] ?? 0, "'\(GroupField.leading.key)' must be the leading record, an object")
     }
     let leading: ShownItem
+    var listing = GroupListing()
     do {
       let read = try record(view, at: leadingIndex, major: major, minor: -1)
       leading = read.item
-      // A group of one notification with nothing to show (a background push) shows nothing.
-      if !read.hasContent && total == 1 { return nil }
+      listing.add(read.unlisted)
     } catch {
       throw RecordProblem(
         code: "BadGroup", message: "the leading record: \(error.message)", offset: error.offset)
     }
+    // A group of one record the device does not list (a background push) shows nothing.
+    if total == 1 && leavesOut(listing, count: 1) { return nil }
     var stack = ShownStack(
       app: try text(.app), leading: leading, count: total,
       unreadCount: try count(.unreadCount, FieldLimits.tally, default: leading.isUnread ? 1 : 0),
       newCount: try count(.newCount, FieldLimits.tally, default: leading.isNew ? 1 : 0),
-      summary: try text(.summary), hiddenSummary: try text(.hiddenSummary), others: nil,
-      omitted: try count(.itemsOmitted, FieldLimits.tally, default: 0))
+      summary: try text(.summary), hiddenSummary: try text(.hiddenSummary), others: nil)
+    // Checked as every tool reads it; what is not listed is counted from `count` (`unlisted`).
+    _ = try count(.itemsOmitted, FieldLimits.tally, default: 0)
     guard let itemsIndex = members[.items], view.kind(itemsIndex) != .null else {
-      stack.omitted = max(stack.omitted, total - 1)
-      return stack
+      return leavesOut(listing, count: total) ? nil : stack
     }
     guard view.kind(itemsIndex) == .array else {
       throw bad(itemsIndex, "'\(GroupField.items.key)' must be an array or null")
@@ -243,6 +287,7 @@ struct EntryReader {
     }
     let leadingBytes = view.raw(leadingIndex)
     var others: [ShownItem] = []
+    var hidden = UnlistedTally()  // the other items the device does not list
     var leadingFound = false
     var position = 0
     var failure: RecordProblem? = nil
@@ -270,15 +315,31 @@ struct EntryReader {
       }
       do throws(RecordProblem) {
         let read = try record(view, at: element, major: major, minor: position)
-        if read.hasContent { others.append(read.item) }
+        listing.add(read.unlisted)
+        if let reason = read.unlisted, !allPushes {
+          hidden.add(reason)
+        } else {
+          others.append(read.item)
+        }
       } catch {
         failure = RecordProblem(
           code: "BadGroup", message: "an item: \(error.message)", offset: error.offset)
       }
     }
     if let failure { throw failure }
+    if leavesOut(listing, count: total) { return nil }
+    unlisted.add(hidden)
     others.sort { ranking.precedes($0.key, $1.key, in: order) }
     stack.others = others
     return stack
+  }
+
+  /// Whether a stack of `count` records, of which `listing` looked at what the object holds,
+  /// is left out: it lists nothing, and `--all-pushes` was not given. Counts its records if
+  /// so.
+  private mutating func leavesOut(_ listing: GroupListing, count: Int) -> Bool {
+    guard !allPushes, listing.listsNothing(count: count) else { return false }
+    unlisted.add(listing.unlisted)
+    return true
   }
 }

@@ -7,9 +7,9 @@ struct ShowCommand: ToolCommand {
   static let name = "notif-show"
   static let version = "0.1.0"
   static let usage =
-    "usage: notif-show [-h] [--ascii] [--categories file] [--color auto|always|never]\n"
-    + "                  [--format text|html] [--hidden-previews] [--last-seen time]\n"
-    + "                  [--limit n] [--max-record-bytes size] [--now time]\n"
+    "usage: notif-show [-h] [--all-pushes] [--apps file] [--ascii] [--categories file]\n"
+    + "                  [--color auto|always|never] [--format text|html] [--hidden-previews]\n"
+    + "                  [--last-seen time] [--limit n] [--max-record-bytes size] [--now time]\n"
     + "                  [--sort time|relevance] [--view feed|chat] [--width columns]\n"
     + "                  [file ...]\n"
 
@@ -25,7 +25,9 @@ struct ShowCommand: ToolCommand {
             --now time            reference for relative times (RFC 3339 or @epoch)
             --last-seen time      mark as new only records created after time
             --categories file     category registry (notif-categories(5)): action buttons
+            --apps file           apps file (notif-apps(5)): each app's name and icon
             --hidden-previews     show placeholders instead of titles and bodies
+            --all-pushes          show pushes the device does not list (background, ...) too
             --format format       text for a terminal (the default) or html, one web page
             --width columns       line width of the text (default: the terminal's, COLUMNS, 80)
             --color when          color the text: auto (on a terminal, no NO_COLOR), always, never
@@ -38,10 +40,10 @@ struct ShowCommand: ToolCommand {
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
   static let options: [OptionSpec] = [
-    .flag("ascii"), .value("categories"), .value("color"), .value("format"),
+    .value("apps"), .flag("ascii"), .value("categories"), .value("color"), .value("format"),
     .flag("hidden-previews"), .value("last-seen"), .value("limit"), .value("max-record-bytes"),
-    .value("now"), .value("sort"), .value("view"), .value("width"), .flag("help", "h"),
-    .flag("version"),
+    .value("now"), .value("sort"), .value("view"), .value("width"), ListingOptions.allPushesSpec,
+    .flag("help", "h"), .flag("version"),
   ]
 
   /// The narrowest `--width`: room for the marks, the time and a few columns of text.
@@ -73,7 +75,9 @@ struct ShowCommand: ToolCommand {
     }
     options.ascii = scanned.has("ascii")
     options.hiddenPreviews = scanned.has("hidden-previews")
+    options.allPushes = ListingOptions.allPushes(scanned)
     options.categoriesPath = scanned.last("categories")
+    options.appsPath = scanned.last("apps")
     if let bytes = try CommandLineTool.maxRecordBytes(scanned) {
       options.maxRecordBytes = bytes
     }
@@ -133,6 +137,9 @@ struct ShowOptions {
   var color = false
   var ascii = false
   var hiddenPreviews = false
+  /// `--all-pushes`: show what the device does not list too.
+  var allPushes = false
   var categoriesPath: String? = nil
+  var appsPath: String? = nil
   var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
 }

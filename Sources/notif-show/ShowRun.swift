@@ -16,11 +16,22 @@ struct ShowRun {
 
   init(options: ShowOptions) {
     self.options = options
-    reader = EntryReader(lastSeen: options.lastSeen, shown: ShownText(options), longestCategory: 0)
+    reader = EntryReader(
+      lastSeen: options.lastSeen, shown: ShownText(options), longestCategory: 0,
+      allPushes: options.allPushes)
     entries = TopList(limit: options.limit, ranking: options.ranking)
   }
 
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
+    var apps = AppDirectory()
+    if let path = options.appsPath {
+      do {
+        apps = try AppDirectory.load(path)
+      } catch {
+        report(error.diagnostic, &stderr)
+        return .failure
+      }
+    }
     var registry: CategoryRegistry? = nil
     if let path = options.categoriesPath {
       do {
@@ -31,7 +42,8 @@ struct ShowRun {
       }
       reader = EntryReader(
         lastSeen: options.lastSeen, shown: ShownText(options),
-        longestCategory: registry?.categories.map(\.identifier.utf8.count).max() ?? 0)
+        longestCategory: registry?.categories.map(\.identifier.utf8.count).max() ?? 0,
+        allPushes: options.allPushes)
     }
     for file in options.files {
       read(file, stderr: &stderr)
@@ -41,8 +53,10 @@ struct ShowRun {
     let shown = entries.sorted(options.view)
     var page = ByteBuffer(capacity: 64 * 1024)
     switch options.format {
-    case .text: TextPage(options: options, registry: registry).write(shown, into: &page)
-    case .html: HTMLPage(options: options, registry: registry).write(shown, into: &page)
+    case .text:
+      TextPage(options: options, registry: registry, apps: apps).write(shown, into: &page)
+    case .html:
+      HTMLPage(options: options, registry: registry, apps: apps).write(shown, into: &page)
     }
     do {
       try stdout.write(page)
@@ -54,11 +68,13 @@ struct ShowRun {
   }
 
   private mutating func read(_ file: String, stderr: inout OutputWriter) {
+    var name = file  // as the reader names it, once it has read a text
     let read = InputFile.forEachRecord(
       of: file, maxRecordBytes: options.maxRecordBytes,
       report: { diagnostic in report(diagnostic, &stderr) },
       whenIdle: {}  // the page is written at the end: nothing is ready before
     ) { reader in
+      name = reader.name
       let isCompact = reader.recordIsCompact
       let problem = reader.withRecord { view in take(view, isCompact: isCompact) }
       if let problem {
@@ -71,6 +87,10 @@ struct ShowRun {
       }
     }
     status = max(status, read)
+    // What the device does not list was left out: said once per input, never silently.
+    if let note = reader.takeUnlisted().note(file: name) {
+      report(note, &stderr)
+    }
   }
 
   /// Reads the JSON text in `view` and keeps what it shows when the view shows it; returns the
@@ -92,7 +112,7 @@ struct ShowRun {
       } else {
         let key = try reader.key(view, fields, major: major, minor: 0)
         try reader.checkStrings(view, fields)
-        guard fields.hasContent(view) else { return nil }
+        if reader.leavesOut(try reader.unlisted(view, fields)) { return nil }
         guard entries.admits(key) else { return nil }
         entry = .item(reader.item(view, fields, key: key))
       }

@@ -35,11 +35,17 @@ struct ShownStack {
   /// The group's items but the leading one, in the view's order; nil when the object has none
   /// (`--no-items`).
   var others: [ShownItem]?
-  /// How many of the group's records are not among the items.
-  var omitted: Int
 }
 
 extension ShownStack {
+  /// How many of the notifications behind the leading one are not listed: `count` less the
+  /// leading one and the others shown. So the listed and the unlisted add up to the group
+  /// object's `more_count`, and for notif-group's objects the unlisted are its
+  /// `items_omitted`, with the items that have nothing to show (a background push).
+  var unlisted: Int {
+    max(count - 1 - (others?.count ?? 0), 0)
+  }
+
   /// The line under the leading notification: notif-summarize's summary ("5 more messages
   /// from Alice and Bob"), or with hidden previews its placeholder ("6 messages"); where the
   /// group object has none, a count ("5 more notifications", "6 notifications"). None for a

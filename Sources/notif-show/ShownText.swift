@@ -6,13 +6,14 @@ import NotifText
 /// what one with a short body does, and shows the same.
 ///
 /// The terminal page shows a body on two lines of `--width` columns and every other string on
-/// one (`TextPage`). The web page clamps a body to two lines of its card, 420 CSS pixels wide
-/// less its padding, and clips a title to one: at 15 pixels a line there holds some 60
-/// characters, and no more than about 200 of the narrowest glyphs; zooming scales the card and
-/// the font alike. It keeps what the terminal page keeps at its widest, `--width 1000`: five
-/// times what the card can show, so the clamp, not the cut, ends what is shown. (The strings the
-/// web page wraps rather than clamps, a target or a summary line, are cut there too: a page
-/// with thousands of columns of one is no better for them.)
+/// one (`TextPage`). The web page clamps a body to two lines of its card, at most 720 CSS
+/// pixels wide less its padding and icon, and clips a title to one: at 15 pixels a line there
+/// holds some 100 characters, and no more than about 330 of the narrowest glyphs; zooming
+/// scales the card and the font alike. It keeps what the terminal page keeps at its widest,
+/// `--width 1000`: three times what the card can show, so the clamp, not the cut, ends what is
+/// shown. (The strings the web page wraps rather than clamps, a target or a summary line, are
+/// cut there too: a page with thousands of columns of one is no better for them; an app's name
+/// from the apps file is kept as the payload's strings are.)
 ///
 /// A string is kept whole up to a budget of cells: each grapheme cluster costs its display
 /// width, and at least one (an invisible character too); a line break in a body, a whole line.

@@ -3,14 +3,16 @@ import NotifJSON
 import NotifModel
 import NotifText
 
-/// The list as lines for a terminal: each notification a block of a header (unread mark, app,
-/// relevance, new badge, time), the title and subtitle on one line each, the body on two at
-/// most, and the actions; a stack adds its summary line and its other items, indented. Every
-/// string of the payload is written visibly (`Visible`) and cut to the width in display
-/// columns (`TextLayout`); color, when asked for, never counts toward a width.
+/// The list as lines for a terminal: each notification a block of a header (unread mark, the
+/// app's name, relevance, new badge, time), the title and subtitle on one line each, the body
+/// on two at most, and the actions, wrapped between them; a stack adds its summary line and its
+/// other items, indented. Every string of the payload and of the apps file is written visibly
+/// (`Visible`) and cut to the width in display columns (`TextLayout`); color, when asked for,
+/// never counts toward a width.
 struct TextPage {
   let options: ShowOptions
   let registry: CategoryRegistry?
+  let apps: AppDirectory
 
   /// The most actions an alert shows, and the first of them a banner shows.
   static let maxActions = 4
@@ -52,7 +54,7 @@ struct TextPage {
   // MARK: - Blocks
 
   private func writeStack(_ stack: ShownStack, into out: inout ByteBuffer) {
-    let app = Visible.line(stack.app ?? stack.leading.app ?? "")
+    let app = name(stack.app ?? stack.leading.app)
     var header = stack.leading
     header.isUnread = stack.unreadCount > 0
     writeHeader(
@@ -62,21 +64,20 @@ struct TextPage {
     writeContent(stack.leading, indent: 0, into: &out)
     let summary = stack.summaryLine(hiddenPreviews: options.hiddenPreviews)
     if let summary {
-      writeLine([(Visible.line(summary), .dim)], indent: 2, into: &out)
+      writeWrapped(Visible.line(summary), .dim, indent: 2, into: &out)
     }
     guard let others = stack.others else { return }
     for item in others {
       writeItem(item, indent: 4, into: &out)
     }
-    if stack.omitted > 0 {
-      writeLine([("+ \(stack.omitted) more not listed", .dim)], indent: 4, into: &out)
+    if stack.unlisted > 0 {
+      writeWrapped("+ \(stack.unlisted) more not listed", .dim, indent: 4, into: &out)
     }
   }
 
   private func writeItem(_ item: ShownItem, indent: Int, into out: inout ByteBuffer) {
     writeHeader(
-      item, app: Visible.line(item.app ?? ""), badge: item.isNew ? "NEW" : nil, indent: indent,
-      into: &out)
+      item, app: name(item.app), badge: item.isNew ? "NEW" : nil, indent: indent, into: &out)
     writeContent(item, indent: indent, into: &out)
   }
 
@@ -99,7 +100,7 @@ struct TextPage {
       rightWidth -= DisplayWidth.of(right.removeFirst().text) + 1
     }
     let room = max(options.width - indent - 2 - rightWidth - 1, 1)
-    let shownApp = TextLayout.line(app.isEmpty ? "(no app)" : app, width: room, ellipsis: ellipsis)
+    let shownApp = TextLayout.line(app, width: room, ellipsis: ellipsis)
     var spans: [Span] = [
       (item.isUnread ? unreadMark : " ", .unread), (" ", .plain), (shownApp, .bold),
     ]
@@ -135,25 +136,90 @@ struct TextPage {
         }
       }
     }
-    var actions: [Span] = []
+    var actions: [Action] = []
     if let category = item.category, let registered = registry?[category] {
       for (number, action) in registered.actions.prefix(Self.maxActions).enumerated() {
-        let title = Visible.line(action.title ?? "")
         let style: Style = action.options.contains("destructive") ? .destructive : .action
-        if !actions.isEmpty { actions.append((" ", .plain)) }
-        actions.append((number < Self.bannerActions ? "[\(title)]" : title, style))
+        actions.append(
+          Action(
+            text: Visible.line(action.title ?? ""), style: style,
+            isBracketed: number < Self.bannerActions, separator: " "))
       }
     }
     if !options.hiddenPreviews, let target = item.target, !target.isEmpty {
-      if !actions.isEmpty { actions.append(("  ", .plain)) }
-      actions.append(("open: \(Visible.line(target))", .dim))
+      actions.append(
+        Action(
+          text: "open: \(Visible.line(target))", style: .dim, isBracketed: false, separator: "  "))
     }
-    if !actions.isEmpty {
-      writeLine(actions, indent: inner, into: &out)
+    writeActions(actions, indent: inner, into: &out)
+  }
+
+  /// An action of the action line, or the tap target at its end.
+  private struct Action {
+    /// Visible text: an action's title, or `open: ` and the target.
+    var text: String
+    var style: Style
+    /// A banner's action, in brackets.
+    var isBracketed: Bool
+    /// What comes before it when it is not first on its line.
+    var separator: String
+  }
+
+  /// Writes the actions and the tap target as many to a line as fit, the line broken between
+  /// them and never inside one, so that none is lost at any width; one wider than a whole line
+  /// has a line of its own, cut with the ellipsis between grapheme clusters (a banner's action
+  /// inside its brackets).
+  private func writeActions(_ actions: [Action], indent: Int, into out: inout ByteBuffer) {
+    let room = options.width - indent
+    var line: [Span] = []
+    var used = 0
+    for action in actions {
+      var text = action.isBracketed ? "[\(action.text)]" : action.text
+      var width = DisplayWidth.of(text)
+      let separatorWidth = line.isEmpty ? 0 : action.separator.count
+      if !line.isEmpty && used + separatorWidth + width > room {
+        emit(line, indent: indent, into: &out)
+        line = []
+        used = 0
+      }
+      if width > room {
+        if action.isBracketed {
+          text = "[\(TextLayout.line(action.text, width: room - 2, ellipsis: ellipsis))]"
+        } else {
+          text = TextLayout.line(action.text, width: room, ellipsis: ellipsis)
+        }
+        width = DisplayWidth.of(text)
+      }
+      if !line.isEmpty {
+        line.append((action.separator, .plain))
+        used += action.separator.count
+      }
+      line.append((text, action.style))
+      used += width
+    }
+    if !line.isEmpty {
+      emit(line, indent: indent, into: &out)
     }
   }
 
+  /// The name the header shows for the app `id`: the apps file's or one made from `id`, kept
+  /// as a payload string is (`ShownText`) and written visibly.
+  private func name(_ id: String?) -> String {
+    Visible.line(ShownText(options).cut(apps.app(id).name, isWhole: true, lines: 1))
+  }
+
   // MARK: - Lines
+
+  /// Writes `text` in `style` at `indent`, wrapped on two lines at most, as a body is.
+  private func writeWrapped(
+    _ text: String, _ style: Style, indent: Int, into out: inout ByteBuffer
+  ) {
+    let laid = TextLayout.wrap(
+      text, width: options.width - indent, maxLines: 2, ellipsis: ellipsis)
+    for line in laid.lines {
+      emit([(line, style)], indent: indent, into: &out)
+    }
+  }
 
   /// Writes `spans` as one line at `indent`, cut with the ellipsis where it overflows.
   private func writeLine(_ spans: [Span], indent: Int, into out: inout ByteBuffer) {

@@ -165,6 +165,48 @@ enum GroupObject {
       moreArguments: arguments, leadingCategory: leadingCategory, leadingWeight: leadingWeight)
   }
 
+  /// What the device lists of the group object at the root of `view` (read by `read`, so a
+  /// group object): nil when its leading record is listed, which is all it takes for the group
+  /// to be; else what its leading record, or its items when it has them, say
+  /// (`GroupListing`: a group that lists nothing is left out).
+  ///
+  /// - Throws: `BadGroup` for a record in it whose fields the rule reads have the wrong type,
+  ///   or an item that is not a record.
+  static func listing(_ view: JSONView) throws(Problem) -> GroupListing? {
+    let members = GroupObjectMembers(view)
+    func rule(_ index: Int, _ what: String) throws(Problem) -> Unlisted? {
+      do {
+        return try DeviceListing.unlisted(view, record: index)
+      } catch {
+        throw Problem(offset: error.offset, code: "BadGroup", message: "\(what): \(error.message)")
+      }
+    }
+    guard let leading = members[.leading],
+      let reason = try rule(leading, "the leading record")
+    else { return nil }
+    var listing = GroupListing()
+    guard let items = members[.items], view.kind(items) == .array else {
+      listing.add(reason)
+      return listing
+    }
+    var failure: Problem? = nil
+    view.forEachElement(of: items) { element in
+      guard failure == nil else { return }
+      do throws(Problem) {
+        guard view.kind(element) == .object else {
+          throw Problem(
+            offset: Int(view.tokens[element].start), code: "BadGroup",
+            message: "an element of '\(GroupField.items.key)' must be a record, an object")
+        }
+        listing.add(try rule(element, "an item"))
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+    return listing
+  }
+
   /// Writes the group object with `summary` and `hidden_summary` last (replacing them if it
   /// has them), compact, and a newline.
   static func write(

@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifListing
 import NotifLocalization
 import NotifModel
 
@@ -7,7 +8,7 @@ struct SummarizeCommand: ToolCommand {
   static let name = "notif-summarize"
   static let version = "0.1.0"
   static let usage =
-    "usage: notif-summarize [-h] [--hidden-previews] [--categories file]\n"
+    "usage: notif-summarize [-h] [--all-pushes] [--hidden-previews] [--categories file]\n"
     + "                       [--format text|github|json] [--locale locale] [--max-args k]\n"
     + "                       [--max-record-bytes size] [--profile ios12|ios15]\n"
     + "                       [--strings path] [file ...]\n"
@@ -25,6 +26,7 @@ struct SummarizeCommand: ToolCommand {
             --profile profile     ios12 (default: iOS 12-14 rules) or ios15
             --hidden-previews     write the hidden-previews placeholder as the summary too
             --max-args k          list at most k summary arguments, then "N others"
+            --all-pushes          summarize groups the device lists nothing of (background, ...)
             --format format       diagnostics as text (default), github or json
             --max-record-bytes size
                                   longest JSON text accepted (default 64m)
@@ -36,7 +38,7 @@ struct SummarizeCommand: ToolCommand {
   static let options: [OptionSpec] = [
     .value("categories"), .value("strings"), .value("locale"), .value("profile"),
     .flag("hidden-previews"), .value("max-args"), .value("max-record-bytes"), .value("format"),
-    .flag("help", "h"), .flag("version"),
+    ListingOptions.allPushesSpec, .flag("help", "h"), .flag("version"),
   ]
 
   /// What the command line asked for.
@@ -46,6 +48,8 @@ struct SummarizeCommand: ToolCommand {
     var locale: CLDRLocale
     var profile = Profile.ios12
     var hiddenPreviews = false
+    /// `--all-pushes`: summarize the groups in which the device lists nothing too.
+    var allPushes = false
     var maxArguments: Int?
     /// `--max-record-bytes`: the longest group object read.
     var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
@@ -68,6 +72,7 @@ struct SummarizeCommand: ToolCommand {
     configuration.categoriesPath = scanned.last("categories")
     configuration.stringsPaths = scanned.all("strings")
     configuration.hiddenPreviews = scanned.has("hidden-previews")
+    configuration.allPushes = ListingOptions.allPushes(scanned)
     if let profile = scanned.last("profile") {
       guard let chosen = Profile(rawValue: profile) else {
         throw UsageError("--profile: '\(profile)' is not ios12 or ios15")

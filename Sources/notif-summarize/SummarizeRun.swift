@@ -1,5 +1,6 @@
 import NotifCategories
 import NotifJSON
+import NotifListing
 import NotifLocalization
 import NotifModel
 
@@ -9,6 +10,9 @@ struct SummarizeRun {
   private var output = ByteBuffer(capacity: 64 * 1024)
   private var status = ExitStatus.success
   private var warned: Fallbacks = []
+  /// The records of the input being read in group objects left out because the device lists
+  /// none of them.
+  private var unlisted = UnlistedTally()
 
   init(configuration: SummarizeCommand.Configuration) {
     self.configuration = configuration
@@ -107,6 +111,8 @@ struct SummarizeRun {
   ) throws(OutputFailed) {
     let profile = configuration.profile
     let hiddenPreviews = configuration.hiddenPreviews
+    let allPushes = configuration.allPushes
+    var name = file  // as the reader names it, once it has read a text
     let read = try InputFile.forEachRecord(
       of: file, maxRecordBytes: configuration.maxRecordBytes,
       report: { diagnostic in report(diagnostic, stderr: &stderr) },
@@ -119,6 +125,7 @@ struct SummarizeRun {
         }
       }
     ) { (reader: inout RecordReader) throws(OutputFailed) in
+      name = reader.name
       let isCompact = reader.recordIsCompact
       var fallbacks: Fallbacks = []
       var warning: GroupObject.Problem? = nil
@@ -126,9 +133,18 @@ struct SummarizeRun {
       // The group object goes out from where the reader holds it, then the summaries after it
       // (`output`): a group object is never copied whole.
       var copiesKeptPart = false
+      var leftOut: UnlistedTally? = nil
       let problem: GroupObject.Problem? = reader.withRecord { view in
         do throws(GroupObject.Problem) {
           let facts = try GroupObject.read(view, profile: profile, warning: &warning)
+          // A group in which the device lists nothing (one background push) is no stack.
+          if !allPushes, let listing = try GroupObject.listing(view),
+            listing.listsNothing(count: facts.count)
+          {
+            leftOut = listing.unlisted
+            warning = nil  // about a count no summary uses
+            return nil
+          }
           let hidden = summarizer.hiddenSummary(facts, fallbacks: &fallbacks)
           let summary =
             hiddenPreviews ? hidden : summarizer.summary(facts, fallbacks: &fallbacks)
@@ -149,6 +165,10 @@ struct SummarizeRun {
       }
       if problem != nil {
         status = max(status, .rejected)
+        return
+      }
+      if let leftOut {
+        unlisted.add(leftOut)
         return
       }
       let unwarned = fallbacks.subtracting(warned)
@@ -177,6 +197,9 @@ struct SummarizeRun {
       if output.capacity > 1 << 20 { output = ByteBuffer(capacity: 64 * 1024) }
     }
     status = max(status, read)
+    // What the device does not list was left out: said once per input, never silently.
+    if let note = unlisted.note(file: name) { report(note, stderr: &stderr) }
+    unlisted = UnlistedTally()
   }
 
   private func warnEnglish(

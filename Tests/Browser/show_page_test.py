@@ -4,22 +4,33 @@
 usage: Tests/Browser/show_page_test.py        (from the repository; make browser-test)
 
 Writes pages with the built notif-show ($NOTIF_BIN_DIR, else .build/debug) from the inputs of
-the golden cases, loads each from a file, and checks what only a browser can tell:
+the golden cases and from the pipeline of `make demo`, loads each from a file, and checks what
+only a browser can tell:
   - every body is at most two line-heights tall (CSS line-clamp), and a long one is cut with
     the ellipsis the browser draws (the clamped body differs, pixel for pixel, from the same
     two lines cut without an ellipsis; a short body does not);
-  - markup in a payload (<script>, <img onerror>, <iframe>, <a href="javascript:...">) created
-    no element, ran no script, and reads as the text it is;
-  - the page makes no network request (Chromium's own log of the requests it sends);
-  - light and dark follow prefers-color-scheme.
+  - markup in a payload or an apps file (<script>, <img onerror>, <iframe>, <a
+    href="javascript:...">) created no element, ran no script, and reads as the text it is;
+  - the page makes no network request (Chromium's own log of the requests it sends), icons
+    included;
+  - light and dark follow prefers-color-scheme;
+  - axe-core 4 (the axe.min.js of PyPI's axe-playwright-python) finds no violation of the WCAG
+    2.0, 2.1 and 2.2 A and AA rules, contrast included, on the demo page and the hostile ones,
+    light and dark, 390 and 1280 pixels wide, with every stack closed and open; a violation
+    fails the test and is printed;
+  - every stack opens from the keyboard (Tab to its summary line, Enter and Space), and the
+    focused summary line has a visible outline;
+  - a closed stack shows the cards layered behind it in both schemes, an open one does not;
+  - the list fills a phone's width and, on a desktop, a wider column, with no sideways scroll.
 
-Without Chromium, chromedriver or selenium the tests fail, naming what to install; a developer
-who cannot install them runs the rest of the suite with NOTIF_SKIP_BROWSER=1, which skips them
-loudly, and which CI (CI set) refuses.
+Without Chromium, chromedriver, selenium or axe-core the tests fail, naming what to install; a
+developer who cannot install them runs the rest of the suite with NOTIF_SKIP_BROWSER=1, which
+skips them loudly, and which CI (CI set) refuses.
 """
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -31,18 +42,57 @@ sys.path.insert(0, HERE)
 import chrome  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "Tests", "EndToEndTests", "Fixtures", "notif-show")
+EXAMPLES = os.path.join(ROOT, "examples")
 NOW = "2026-11-22T09:00:00Z"
+ENVIRONMENT = {"PATH": "/usr/bin:/bin", "TZ": "UTC", "LC_ALL": "C"}
+
+# What axe-core checks: every WCAG 2.0, 2.1 and 2.2 rule of levels A and AA.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+WIDTHS = (390, 1280)
+
+
+def binary(tool):
+    return os.path.join(os.environ.get("NOTIF_BIN_DIR") or os.path.join(ROOT, ".build", "debug"),
+                        tool)
 
 
 def notif_show(arguments, stdin_path):
-    binary = os.path.join(os.environ.get("NOTIF_BIN_DIR") or os.path.join(ROOT, ".build", "debug"),
-                          "notif-show")
     with open(stdin_path, "rb") as stdin:
-        done = subprocess.run([binary] + arguments, stdin=stdin, capture_output=True,
-                              env={"PATH": "/usr/bin:/bin", "TZ": "UTC", "LC_ALL": "C"})
+        done = subprocess.run([binary("notif-show")] + arguments, stdin=stdin,
+                              capture_output=True, env=ENVIRONMENT)
     if done.returncode != 0:
         raise AssertionError(f"notif-show {arguments} exited {done.returncode}: {done.stderr!r}")
     return done.stdout
+
+
+def demo_page(extra=()):
+    """The page `make demo` writes: the bundled pushes parsed, grouped (--limit 3), summarized
+    and shown, with `extra` arguments for notif-show."""
+    steps = [
+        ["notif-parse", "--now", NOW, "group-chat.ndjson", "pushes.ndjson"],
+        ["notif-group", "--limit", "3"],
+        ["notif-summarize", "--categories", "categories.json"],
+        ["notif-show", "--format", "html", "--now", NOW, "--categories", "categories.json",
+         *extra],
+    ]
+    data = b""
+    for step in steps:
+        done = subprocess.run([binary(step[0])] + step[1:], input=data, capture_output=True,
+                              env=ENVIRONMENT, cwd=EXAMPLES)
+        if done.returncode != 0:
+            raise AssertionError(f"{step} exited {done.returncode}: {done.stderr!r}")
+        data = done.stdout
+    return data
+
+
+def contrast(a, b):
+    """The WCAG contrast ratio of two `rgb(r, g, b)` colors."""
+    def luminance(color):
+        channels = [int(c) / 255 for c in re.findall(r"[0-9]+", color)[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
 
 
 class PageTests(unittest.TestCase):
@@ -51,21 +101,36 @@ class PageTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.folder = tempfile.TemporaryDirectory(prefix="notif-show-browser-")
-        inputs = {
-            "feed": (["--categories", os.path.join(FIXTURES, "categories.json")],
-                     "morning-18-records.ndjson"),
-            "stacks": (["--categories", os.path.join(FIXTURES, "categories.json")],
-                       "stacks-with-summaries-and-items.ndjson"),
-            "hostile": ([], "hostile-text.ndjson"),
-            "cjk": ([], "cjk-emoji-combining-rtl.ndjson"),
+        categories = ["--categories", os.path.join(FIXTURES, "categories.json")]
+        pages = {
+            "feed": notif_show(["--format", "html", "--now", NOW] + categories,
+                               os.path.join(FIXTURES, "morning-18-records.ndjson")),
+            "stacks": notif_show(["--format", "html", "--now", NOW] + categories,
+                                 os.path.join(FIXTURES, "stacks-with-summaries-and-items.ndjson")),
+            "hostile": notif_show(["--format", "html", "--now", NOW],
+                                  os.path.join(FIXTURES, "hostile-text.ndjson")),
+            "cjk": notif_show(["--format", "html", "--now", NOW],
+                              os.path.join(FIXTURES, "cjk-emoji-combining-rtl.ndjson")),
+            "counts": notif_show(["--format", "html", "--now", NOW],
+                                 os.path.join(FIXTURES, "stacks-counts.ndjson")),
+            "hostile-apps": notif_show(
+                ["--format", "html", "--now", NOW, "--apps",
+                 os.path.join(FIXTURES, "apps-hostile-names.json")],
+                os.path.join(FIXTURES, "apps-hostile-records.ndjson")),
+            "icons": notif_show(
+                ["--format", "html", "--now", NOW, "--apps",
+                 os.path.join(FIXTURES, "apps", "apps.json")],
+                os.path.join(FIXTURES, "apps-six-apps-records.ndjson")),
+            "demo": demo_page(),
+            "demo-apps": demo_page(["--apps", "apps.json"]),
         }
-        for name, (extra, source) in inputs.items():
-            page = notif_show(["--format", "html", "--now", NOW] + extra,
-                              os.path.join(FIXTURES, source))
+        for name, page in pages.items():
             path = os.path.join(cls.folder.name, f"{name}.html")
             with open(path, "wb") as out:
                 out.write(page)
             cls.pages[name] = "file://" + path
+        with open(chrome.axe_script_path(), encoding="utf-8") as script:
+            cls.axe_script = script.read()
         cls.driver = chrome.start(log_network=True)
 
     @classmethod
@@ -73,10 +138,15 @@ class PageTests(unittest.TestCase):
         cls.driver.quit()
         cls.folder.cleanup()
 
-    def load(self, name):
+    def load(self, name, width=480, dark=False):
+        chrome.set_view(self.driver, width, dark=dark)
         self.driver.get_log("performance")  # drop what earlier pages logged
         self.driver.get(self.pages[name])
         self.driver.execute_script("return document.readyState")
+
+    def open_every_stack(self):
+        self.driver.execute_script(
+            "document.querySelectorAll('details').forEach(stack => stack.open = true)")
 
     def bodies(self):
         return self.driver.execute_script("""
@@ -152,15 +222,41 @@ class PageTests(unittest.TestCase):
         self.assertNotIn("\u202e", text)
         self.assertNotIn("\x1b", text)
 
+    def test_markup_in_an_apps_file_is_text_and_creates_no_element(self):
+        self.load("hostile-apps")
+        found = self.driver.execute_script("""
+            return {
+              elements: [...document.querySelectorAll(
+                'script, img, iframe, a, b, link, object, embed, form, input, body style')].length,
+              styles: document.querySelectorAll('style').length,
+              handlers: [...document.querySelectorAll('*')].filter(element =>
+                [...element.attributes].some(a => a.name.startsWith('on'))).length,
+              apps: [...document.querySelectorAll('.app')].map(a => a.textContent),
+              titles: [...document.querySelectorAll('.app')].map(a => a.title),
+              hidden: getComputedStyle(document.body).display,
+            };""")
+        self.assertEqual(found["elements"], 0)
+        self.assertEqual(found["styles"], 1)
+        self.assertEqual(found["handlers"], 0)
+        self.assertEqual(found["hidden"], "block")
+        self.assertIn("\\e[2J\\e]8;;https://evil.example/\\e\\Chat</span><script>alert(1)"
+                      "</script>\\u{202E}ppa", found["apps"])
+        self.assertIn('"><img src=x onerror=alert(1)> Food\\u{200B}', found["apps"])
+        self.assertIn("<style>body{display:none}</style>", found["apps"])
+        self.assertIn('"><b>x</b>', found["titles"])
+
     def test_the_page_makes_no_network_request(self):
-        for name in ("feed", "stacks", "hostile", "cjk"):
+        for name in ("feed", "stacks", "hostile", "cjk", "icons", "demo-apps", "hostile-apps"):
             self.load(name)
             requests = []
             for entry in self.driver.get_log("performance"):
                 message = json.loads(entry["message"])["message"]
                 if message["method"] == "Network.requestWillBeSent":
                     requests.append(message["params"]["request"]["url"])
-            self.assertEqual([url for url in requests if url != self.pages[name]], [], name)
+            # An icon's data: URI is logged as a request, but its bytes are in the page.
+            source = self.driver.page_source
+            self.assertEqual([url for url in requests if url != self.pages[name] and not
+                              (url.startswith("data:image/") and url in source)], [], name)
             self.assertIn(self.pages[name], requests, f"{name}: the log saw no request at all")
 
     def test_light_and_dark_follow_the_color_scheme(self):
@@ -173,8 +269,139 @@ class PageTests(unittest.TestCase):
                     "return getComputedStyle(document.body).backgroundColor")
             finally:
                 driver.quit()
-        self.assertEqual(backgrounds[False], "rgb(233, 230, 239)")
-        self.assertEqual(backgrounds[True], "rgb(17, 17, 20)")
+        self.assertEqual(backgrounds[False], "rgb(242, 242, 247)")
+        self.assertEqual(backgrounds[True], "rgb(18, 18, 20)")
+
+    def axe(self):
+        """The violations axe-core finds on the page loaded, as lines to print."""
+        self.driver.execute_script(self.axe_script)
+        result = self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}})
+              .then(result => done({version: axe.version, violations: result.violations.map(
+                rule => ({id: rule.id, impact: rule.impact, help: rule.help,
+                          nodes: rule.nodes.map(node => ({target: node.target.join(' '),
+                            summary: node.failureSummary}))}))}))
+              .catch(error => done({error: String(error)}));""", AXE_TAGS)
+        self.assertNotIn("error", result, result.get("error"))
+        self.assertTrue(result["version"].startswith("4."), result["version"])
+        lines = []
+        for rule in result["violations"]:
+            for node in rule["nodes"]:
+                summary = " ".join(node["summary"].split())
+                lines.append(f"{rule['id']} ({rule['impact']}): {node['target']}: {summary}")
+        return lines
+
+    def test_axe_finds_no_wcag_a_or_aa_violation(self):
+        found = []
+        audits = 0
+        for dark in (False, True):
+            for width in WIDTHS:
+                for name in ("demo", "demo-apps", "hostile", "hostile-apps", "counts", "cjk",
+                             "stacks"):
+                    self.load(name, width=width, dark=dark)
+                    for state in ("closed", "open"):
+                        if state == "open":
+                            self.open_every_stack()
+                        where = f"{name}, {'dark' if dark else 'light'}, {width}px, {state}"
+                        found += [f"{where}: {line}" for line in self.axe()]
+                        audits += 1
+        print(f"\naxe-core: {audits} audits, {len(found)} violations", file=sys.stderr)
+        for line in found:
+            print(f"  {line}", file=sys.stderr)
+        self.assertEqual(found, [], f"{len(found)} violations of WCAG A and AA (printed above)")
+
+    def test_every_stack_opens_from_the_keyboard_with_a_visible_focus(self):
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.keys import Keys
+
+        def press(key):
+            ActionChains(self.driver).send_keys(key).perform()
+
+        def focused():
+            return self.driver.execute_script("""
+                const element = document.activeElement;
+                const style = getComputedStyle(element);
+                const summaries = [...document.querySelectorAll('details > summary')];
+                return {tag: element.tagName, index: summaries.indexOf(element),
+                        outline: style.outlineStyle, outlineWidth: parseFloat(style.outlineWidth),
+                        open: element.tagName === 'SUMMARY' && element.parentElement.open};""")
+
+        for name in ("demo", "stacks", "counts"):
+            self.load(name)
+            count = self.driver.execute_script(
+                "return document.querySelectorAll('details > summary').length")
+            self.assertGreater(count, 0, name)
+            unfocused = self.driver.execute_script(
+                "return getComputedStyle(document.querySelector('summary')).outlineStyle")
+            self.assertEqual(unfocused, "none", f"{name}: an outline without focus")
+            for index in range(count):
+                press(Keys.TAB)
+                state = focused()
+                self.assertEqual((state["tag"], state["index"]), ("SUMMARY", index),
+                                 f"{name}: Tab {index + 1} reached {state}")
+                self.assertTrue(state["outline"] != "none" and state["outlineWidth"] >= 2,
+                                f"{name}: summary {index} has no visible focus: {state}")
+                self.assertFalse(state["open"], f"{name}: summary {index} opened by itself")
+                press(Keys.ENTER)
+                self.assertTrue(focused()["open"], f"{name}: Enter did not open stack {index}")
+                press(Keys.SPACE)
+                self.assertFalse(focused()["open"], f"{name}: Space did not close stack {index}")
+                press(Keys.SPACE)
+                self.assertTrue(focused()["open"], f"{name}: Space did not open stack {index}")
+
+    def test_a_closed_stack_shows_its_layered_cards_in_both_schemes(self):
+        for dark in (False, True):
+            self.load("demo", dark=dark)
+            page = self.driver.execute_script(
+                "return getComputedStyle(document.body).backgroundColor")
+            shadows = self.driver.execute_script("""
+                return [...document.querySelectorAll('.stacked .summary')]
+                  .map(summary => getComputedStyle(summary).boxShadow);""")
+            self.assertTrue(shadows)
+            for shadow in shadows:
+                colors = re.findall(r"rgba?\([^)]*\)", shadow)
+                self.assertGreaterEqual(len(colors), 2, shadow)
+                best = max(contrast(color, page) for color in colors)
+                self.assertGreaterEqual(best, 1.5, f"{'dark' if dark else 'light'}: the layers "
+                                        f"{shadow} barely differ from the page {page}")
+            self.open_every_stack()
+            opened = self.driver.execute_script("""
+                return [...document.querySelectorAll('details > summary')]
+                  .map(summary => getComputedStyle(summary).boxShadow);""")
+            self.assertEqual(set(opened), {"none"})
+
+    def test_the_list_uses_the_width_of_a_phone_and_of_a_desktop(self):
+        measured = {}
+        for width in WIDTHS:
+            self.load("demo-apps", width=width)
+            measured[width] = self.driver.execute_script("""
+                return {main: document.querySelector('main').getBoundingClientRect().width,
+                        icon: document.querySelector('.icon').getBoundingClientRect().width,
+                        scroll: document.documentElement.scrollWidth,
+                        viewport: window.innerWidth};""")
+            self.assertLessEqual(measured[width]["scroll"], measured[width]["viewport"],
+                                 f"{width}px: the page scrolls sideways: {measured[width]}")
+        self.assertGreaterEqual(measured[390]["main"], 390 - 2 * 12)
+        self.assertEqual(measured[1280]["main"], 720)
+        self.assertGreater(measured[1280]["icon"], measured[390]["icon"])
+
+    def test_icons_are_embedded_and_each_app_has_a_face(self):
+        self.load("demo-apps")
+        icons = self.driver.execute_script("""
+            return [...document.querySelectorAll('.icon')].map(icon => ({
+              image: getComputedStyle(icon).backgroundImage, text: icon.textContent,
+              app: icon.parentElement.querySelector('.app').textContent,
+              width: icon.getBoundingClientRect().width}));""")
+        self.assertTrue(icons)
+        for icon in icons:
+            self.assertGreater(icon["width"], 0)
+            if icon["image"] != "none":
+                self.assertTrue(icon["image"].startswith('url("data:image/'), icon)
+            else:
+                self.assertEqual(icon["text"], icon["app"][0], icon)
+        self.assertIn("Chat", {icon["app"] for icon in icons if icon["image"] != "none"})
+        self.assertIn("Morning News", {icon["app"] for icon in icons if icon["image"] == "none"})
 
 
 def main():

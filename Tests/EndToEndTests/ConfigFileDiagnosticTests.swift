@@ -37,6 +37,7 @@ import Testing
     ("notif-summarize", ["--categories"], "broken.json"),
     ("notif-expire", ["--policy"], "broken.json"),
     ("notif-summarize", ["--strings"], "broken.xcstrings"),
+    ("notif-show", ["--apps"], "broken.json"),
   ]
 
   @Test(arguments: broken)

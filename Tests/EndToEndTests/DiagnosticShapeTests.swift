@@ -7,12 +7,12 @@ import Testing
 @Suite struct DiagnosticShapeTests {
   static let packageRoot = BehaviorTests.packageRoot
 
-  /// `PROG: FILE[:LINE[:COL]]: error|warning: message [Code]`.
+  /// `PROG: FILE[:LINE[:COL]]: error|warning|note: message [Code]`.
   static let textShape =
-    #"^notif-[a-z]+: [^\n]+?(:[0-9]+(:[0-9]+)?)?: (error|warning): [^\n]+ \[([A-Za-z0-9]+)\]$"#
-  /// `::error|warning file=F[,line=L[,col=C]],title=Code::message`.
+    #"^notif-[a-z]+: [^\n]+?(:[0-9]+(:[0-9]+)?)?: (error|warning|note): [^\n]+ \[([A-Za-z0-9]+)\]$"#
+  /// `::error|warning|notice file=F[,line=L[,col=C]],title=Code::message`.
   static let githubShape =
-    #"^::(error|warning) file=[^,:]*(,line=[0-9]+(,col=[0-9]+)?)?,title=([A-Za-z0-9]+)::.*$"#
+    #"^::(error|warning|notice) file=[^,:]*(,line=[0-9]+(,col=[0-9]+)?)?,title=([A-Za-z0-9]+)::.*$"#
   /// notif-parse's count line, which ends a run with `--check` or on standard error: no
   /// diagnostic.
   static let countLine = #"^notif-parse: [0-9]+ records? in [0-9]+ files?: "#
@@ -78,7 +78,7 @@ import Testing
         keys == ["file", "line", "column", "severity", "code", "message"],
         "keys of \(line) in \(found.origin)")
       #expect(
-        ["error", "warning"].contains(object["severity"] as? String),
+        ["error", "warning", "note"].contains(object["severity"] as? String),
         "severity of \(line) in \(found.origin)")
       guard let code = object["code"] as? String else {
         Issue.record("no code in \(line) of \(found.origin)")

@@ -5,6 +5,8 @@ import Testing
 /// An inbox fed for days, tested against the built binaries: records appended while sweeps run
 /// (some killed), by `flock(1)` as the README says, by `notif-parse --store`, and by a plain
 /// `>>` that skips the lock; at the end every record is in exactly one of store and archive.
+/// The long runs are `.slow` (8 to 40 seconds each on two cores): `make check` runs them,
+/// `make test` skips them.
 @Suite(.serialized) struct InboxSoakTests {
   typealias Safety = SweepSafetyTests
 
@@ -89,7 +91,7 @@ import Testing
 
   /// The README's protocol at full scale: 60,000 records, 400 of whose batches are appended
   /// under flock(1) while 150 expire and mark sweeps run two at a time, one in five killed.
-  @Test func theProtocolHoldsForSixtyThousandRecordsAndOneHundredFiftySweeps() throws {
+  @Test(.slow) func theProtocolHoldsForSixtyThousandRecordsAndOneHundredFiftySweeps() throws {
     try Safety.withFolder { folder in
       let initial = 20_000
       let batches = 400
@@ -139,7 +141,7 @@ import Testing
 
   /// A producer that runs across sweeps appends through `notif-parse --store`, one payload
   /// every few milliseconds; the sweeps, some killed, neither lose nor duplicate a record.
-  @Test func aSlowProducerThroughParseStoreLosesAndDuplicatesNothing() throws {
+  @Test(.slow) func aSlowProducerThroughParseStoreLosesAndDuplicatesNothing() throws {
     try Safety.withFolder { folder in
       let count = 600
       let payloads = (0..<count).map {
@@ -247,7 +249,7 @@ import Testing
   /// An appender that skips the lock: 10,000 records appended with a plain `>>` during 150
   /// sweeps that each rewrite the store. Each sweep takes in what was appended past what it
   /// read and drains the file it replaced while an appender still has it open.
-  @Test func aPlainAppenderDuringSweepsLosesNothing() throws {
+  @Test(.slow) func aPlainAppenderDuringSweepsLosesNothing() throws {
     try Safety.withFolder { folder in
       let initial = 2_000
       let batches = 200

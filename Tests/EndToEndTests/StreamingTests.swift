@@ -46,7 +46,7 @@ import Testing
   @Test func notifSummarizeWritesEachGroupBeforeItsInputEnds() throws {
     let group =
       #"{"app":"a","thread_id":"t","count":1,"unread_count":1,"new_count":1,"#
-      + #""latest_at":"2026-11-22T08:00:00Z","leading":{"app":"a","created_at":"#
+      + #""latest_at":"2026-11-22T08:00:00Z","leading":{"app":"a","title":"x","created_at":"#
       + #""2026-11-22T08:00:00Z"},"more_count":0,"more_weight":0,"more_categories":[],"#
       + #""more_summary_args":[],"items":null,"items_omitted":1}"# + "\n"
     let out = try Self.firstOutput("notif-summarize", [], first: group)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The sweeps' promise to lose nothing, tested against the built binaries: killed at many
@@ -86,7 +87,7 @@ import Testing
     }
   }
 
-  @Test func killedAtManyPointsLosesNothingAndTheNextSweepFinishes() throws {
+  @Test(.slow) func killedAtManyPointsLosesNothingAndTheNextSweepFinishes() throws {
     try Self.withFolder { folder in
       let original = Self.store(1000)
       let originalIDs = Set((0..<1000).map { String(format: "r%06d", $0) })
@@ -157,7 +158,7 @@ import Testing
 
   /// As `killedAtManyPointsLosesNothingAndTheNextSweepFinishes`, with lines that are not
   /// records moved to a quarantine file: fewer kills, since that test covers the archive.
-  @Test func killedWhileQuarantiningLosesNothingAndTheNextSweepFinishes() throws {
+  @Test(.slow) func killedWhileQuarantiningLosesNothingAndTheNextSweepFinishes() throws {
     try Self.withFolder { folder in
       var original = Data()
       var expected: [String] = []

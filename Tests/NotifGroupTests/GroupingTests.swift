@@ -225,7 +225,8 @@ import Testing
 
   @Test func compactRecordsPassThroughAsReadOthersAreMadeCompact() {
     let spaced = #"{ "id": "s", "app": "x", "created_at": "2026-11-22T09:00:00Z", "body": "a\/b" }"#
-    let compact = #"{"id":"c","app":"x","created_at":"2026-11-22T08:00:00Z","extra":[1.50,2]}"#
+    let compact =
+      #"{"id":"c","app":"x","title":"t","created_at":"2026-11-22T08:00:00Z","extra":[1.50,2]}"#
     let result = group([spaced, compact])
     #expect(
       value("items", in: result.lines[0])
@@ -242,7 +243,7 @@ import Testing
         + #","more_count":0,"more_weight":0,"more_categories":[],"more_summary_args":[],"#
         + #""items":["# + record("a", thread: "t") + #"],"items_omitted":0,"#
         + #""grouping":{"by":"thread","sort":"time","order":"feed","limit":null,"#
-        + #""last_seen":null}}"#)
+        + #""last_seen":null,"all_pushes":false}}"#)
   }
 
   @Test func noRecordsNoGroups() {

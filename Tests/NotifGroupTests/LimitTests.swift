@@ -224,7 +224,7 @@ import Testing
   func everyLimitNumberInARecord(_ key: String) {
     for number in LimitNumbers.all {
       let records = ["a", "b", "c"].enumerated().map { n, id in
-        "{\"id\":\"\(id)\",\"app\":\"x\",\"created_at\":\"2026-11-22T09:0\(n):00Z\",\"\(key)\":\(number)}"
+        "{\"id\":\"\(id)\",\"app\":\"x\",\"title\":\"t\",\"created_at\":\"2026-11-22T09:0\(n):00Z\",\"\(key)\":\(number)}"
       }
       let result = group(["--no-items"], records)
       #expect(result.status == .success, "\(key) \(number): \(result.stderr)")

@@ -40,11 +40,12 @@ import Testing
     #expect(
       value("grouping", in: line)
         == #"{"by":"app","sort":"relevance","order":"chat","limit":4,"#
-        + #""last_seen":"2026-11-22T09:00:00Z"}"#)
+        + #""last_seen":"2026-11-22T09:00:00Z","all_pushes":false}"#)
     let none = group(["--no-items", "--by", "none"], Array(Self.input[..<5])).lines[0]
     #expect(
       value("grouping", in: none)
-        == #"{"by":"none","sort":"time","order":"feed","limit":null,"last_seen":null}"#)
+        == #"{"by":"none","sort":"time","order":"feed","limit":null,"last_seen":null,"#
+        + #""all_pushes":false}"#)
   }
 
   /// Objects made one way, then objects made another: every object of the second kind is
@@ -201,6 +202,11 @@ import Testing
     (
       #"{"by":"thread","sort":"time","order":"feed","limit":null,"last_seen":"today"}"#,
       "'grouping.last_seen' is not an RFC 3339 time: 'today'"
+    ),
+    (
+      #"{"by":"thread","sort":"time","order":"feed","limit":null,"last_seen":null,"#
+        + #""all_pushes":"yes"}"#,
+      "'grouping.all_pushes' is not true or false"
     ),
   ])
   func badGroupingIsABadGroupObject(_ grouping: String, _ message: String) {

@@ -8,17 +8,19 @@ import Testing
 // Helpers shared by the unit tests of notif-group: records in the documented shape, runs of the
 // command with files, and a look at the group objects that come out.
 
-/// A record with every key notif-group reads, in the order of notif(5); other keys left out.
+/// A record with the keys notif-group ranks, counts and groups by, in the order of notif(5),
+/// and a title, so that the device lists it (`DeviceListing`); other keys left out.
 func record(
   _ id: String, app: String? = "com.example.chat", thread: String? = nil,
   at createdAt: String = "2026-11-22T09:00:00Z", relevance: String = "null",
-  category: String? = nil, summaryArg: String? = nil, summaryArgCount: String = "1",
-  readAt: String? = nil, seenAt: String? = nil
+  category: String? = nil, title: String? = "Message", summaryArg: String? = nil,
+  summaryArgCount: String = "1", readAt: String? = nil, seenAt: String? = nil
 ) -> String {
   func text(_ value: String?) -> String { value.map { "\"\($0)\"" } ?? "null" }
   return
     "{\"id\":\"\(id)\",\"app\":\(text(app)),\"thread_id\":\(text(thread)),"
-    + "\"category\":\(text(category)),\"created_at\":\"\(createdAt)\",\"relevance\":\(relevance),"
+    + "\"category\":\(text(category)),\"title\":\(text(title)),"
+    + "\"created_at\":\"\(createdAt)\",\"relevance\":\(relevance),"
     + "\"summary_arg\":\(text(summaryArg)),\"summary_arg_count\":\(summaryArgCount),"
     + "\"read_at\":\(text(readAt)),\"seen_at\":\(text(seenAt))}"
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NotifLocalization
@@ -34,7 +35,7 @@ struct PluralRulesTests {
     }
   }
 
-  @Test func everyLocaleAgreesWithBabelOnEverySample() throws {
+  @Test(.slow) func everyLocaleAgreesWithBabelOnEverySample() throws {
     let samples = try #require(PluralSamples.loaded)
     let operands = try samples.numbers.map { try #require(PluralOperands(decimal: $0)) }
     var checked = 0

@@ -93,6 +93,22 @@ private let located = Diagnostic(
     #expect(Severity.warning < .error)
     #expect(!(Severity.error < .warning))
     #expect([Severity.warning, .error, .warning].max() == .error)
+    #expect(Severity.note < .warning && Severity.note < .error)
+  }
+
+  /// A note reports nothing wrong: `note` in text and JSON, a `notice` annotation on GitHub.
+  @Test func aNoteIsANoticeOnGitHub() {
+    let note = Diagnostic(.note, "NotListed", "1 record not listed: 1 background", file: "in")
+    #expect(
+      DiagnosticFormat.text.render(note, program: "notif-group")
+        == "notif-group: in: note: 1 record not listed: 1 background [NotListed]\n")
+    #expect(
+      DiagnosticFormat.github.render(note, program: "notif-group")
+        == "::notice file=in,title=NotListed::1 record not listed: 1 background\n")
+    #expect(
+      DiagnosticFormat.json.render(note, program: "notif-group")
+        == #"{"file":"in","line":null,"column":null,"severity":"note","code":"NotListed","#
+        + #""message":"1 record not listed: 1 background"}"# + "\n")
   }
 
   @Test(arguments: [

@@ -9,7 +9,7 @@ import Testing
 /// named `in.ndjson`; returns the findings of each.
 private func lint(_ payloads: [String], appName: String? = nil) -> [[Finding]] {
   var lint = CopyLint(appName: appName)
-  var normalizer = APNsNormalizer(
+  var normalizer = MessageReader(
     defaults: InputDefaults(app: "com.example", pushType: nil, now: Timestamp(seconds: 0)))
   return payloads.enumerated().map { index, text in
     var parser = JSONParser()
@@ -18,7 +18,7 @@ private func lint(_ payloads: [String], appName: String? = nil) -> [[Finding]] {
       guard case .complete = parser.parse(raw, isFinal: true) else { return [] }
       let isCompact = parser.isCompact
       return parser.withView(over: raw) { view in
-        normalizer.normalize(view, isCompact: isCompact)
+        normalizer.read(view, isCompact: isCompact)
         let values = normalizer.values
         return lint.check(values, view, file: "in.ndjson", line: index + 1) { field in
           if case .input(let value) = values[field] { return Int(view.tokens[value].start) }

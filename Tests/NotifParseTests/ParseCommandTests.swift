@@ -62,7 +62,9 @@ private func withFile<R>(_ text: String, _ body: (String) throws -> R) rethrows 
   return try body(path)
 }
 
-private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}\n}\n"
+// The second payload is refused by APNs: its apns-priority is not one of 10, 5 and 1.
+private let mixed =
+  "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"payload\": {\"aps\": {\"badge\": 1}}, \"headers\": {\"apns-priority\": 7}\n}\n"
 
 @Suite struct ParseCommandTests {
   @Test(arguments: [
@@ -200,7 +202,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
       #expect(lines.first?.contains(#""body":"ok""#) == true)
       #expect(
         stderr
-          == "notif-parse: \(path):3:20: error: 'badge' must be a whole number from 0 to 9007199254740991, not '-1' [BadBadge]\n"
+          == "notif-parse: \(path):3:66: error: 'apns-priority' must be 10, 5 or 1 [BadPriority]\n"
       )
     }
   }
@@ -211,7 +213,7 @@ private let mixed = "{\"aps\":{\"alert\":\"ok\"}}\n{\n  \"aps\": {\"badge\": -1}
       #expect(status == .rejected)
       #expect(
         stdout
-          == "notif-parse: \(path):3:20: error: 'badge' must be a whole number from 0 to 9007199254740991, not '-1' [BadBadge]\n"
+          == "notif-parse: \(path):3:66: error: 'apns-priority' must be 10, 5 or 1 [BadPriority]\n"
           + "notif-parse: 2 records in 1 file: 1 accepted, 1 rejected; 1 error, 0 warnings\n")
       #expect(stderr == "")
     }

@@ -8,7 +8,7 @@ import Testing
 /// problems inside JSON escaped in a string are placed.
 @Suite struct PushFormatTests {
   private func normalized(_ text: String, platform: Platform = .ios) -> Normalized {
-    var normalizer = APNsNormalizer(
+    var normalizer = MessageReader(
       defaults: InputDefaults(
         app: nil, pushType: nil, now: Timestamp(seconds: 1_795_338_000), platform: platform))
     return normalize(text, with: &normalizer)
@@ -83,7 +83,7 @@ import Testing
   @Test func theMapOfAnEmbeddedTextIsAPlaceARun() {
     let body = String(repeating: "x", count: 1 << 20)
     let text = #"{"APNS":"{\"aps\":{\"alert\":\"\#(body)\",\"badge\":\"x\"}}"}"#
-    var normalizer = APNsNormalizer(
+    var normalizer = MessageReader(
       defaults: InputDefaults(app: nil, pushType: nil, now: Timestamp(seconds: 0)))
     let result = normalize(text, with: &normalizer)
     #expect(
@@ -103,7 +103,7 @@ import Testing
 
   @Test func fieldsCopiedFromAStringOutliveIt() {
     // The record is written after the embedded text's buffers are reused by the next text.
-    var normalizer = APNsNormalizer(
+    var normalizer = MessageReader(
       defaults: InputDefaults(app: nil, pushType: nil, now: Timestamp(seconds: 0)))
     let first = normalize(
       #"{"APNS":"{\"aps\":{\"alert\":{\"title\":\"One\",\"loc-args\":[\"a\"]}}}"}"#,
@@ -116,7 +116,7 @@ import Testing
   }
 
   @Test func copiesOfANormalizerParseIntoTheirOwnBuffers() {
-    var first = APNsNormalizer(
+    var first = MessageReader(
       defaults: InputDefaults(app: nil, pushType: nil, now: Timestamp(seconds: 0)))
     _ = normalize(#"{"APNS":"{\"aps\":{\"alert\":\"a\"}}"}"#, with: &first)
     var second = first  // as ChunkWorkers copies one processor per thread

@@ -59,12 +59,12 @@ func normalize(
   _ text: String, app: String? = nil, pushType: String? = nil,
   now: Timestamp = Timestamp(seconds: 0)
 ) -> Normalized {
-  var normalizer = APNsNormalizer(defaults: InputDefaults(app: app, pushType: pushType, now: now))
+  var normalizer = MessageReader(defaults: InputDefaults(app: app, pushType: pushType, now: now))
   return normalize(text, with: &normalizer)
 }
 
 /// Normalizes `text` with `normalizer`, as notif-parse does for each record.
-func normalize(_ text: String, with normalizer: inout APNsNormalizer, isCompact: Bool? = nil)
+func normalize(_ text: String, with normalizer: inout MessageReader, isCompact: Bool? = nil)
   -> Normalized
 {
   var parser = JSONParser()
@@ -76,7 +76,7 @@ func normalize(_ text: String, with normalizer: inout APNsNormalizer, isCompact:
     }
     let compact = isCompact ?? parser.isCompact
     return parser.withView(over: raw) { view in
-      normalizer.normalize(view, isCompact: compact)
+      normalizer.read(view, isCompact: compact)
       var out = ByteBuffer()
       if view.kind(0) == .object { normalizer.writeRecord(view, into: &out) }
       let line = out.text

@@ -25,7 +25,7 @@ import Testing
       ["--now", now, "--width", "80", "--color", "never"])
     #expect(result.status == .success)
     #expect(result.err == "")
-    #expect(result.out.contains("com.example.chat (3000000000)"))
+    #expect(result.out.contains("Chat (3000000000)"))
     #expect(result.out.contains("2147483648 NEW"))
     #expect(result.out.contains("2999999999 more notifications"))
   }

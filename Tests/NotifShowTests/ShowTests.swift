@@ -1,6 +1,7 @@
 import Foundation
 import NotifJSON
 import NotifModel
+import NotifText
 import TestSupport
 import Testing
 
@@ -96,12 +97,18 @@ let now = "2026-11-22T09:00:00Z"
       + #""target_content_id":"javascript:alert(1)"}"# + "\n"
     let result = try show(record, ["--now", now, "--format", "html"])
     #expect(
-      result.out.contains("<h2 class=\"title\">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</h2>"))
+      result.out.contains(
+        "<h2 class=\"title\" dir=\"auto\">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</h2>"))
     #expect(
       result.out.contains(
-        "<p class=\"body\">&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; javascript:alert(1) \\e[2J \\u{202E}</p>"
+        "<p class=\"body\" dir=\"auto\">&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; javascript:alert(1) \\e[2J \\u{202E}</p>"
       ))
-    #expect(result.out.contains("<span class=\"app\">&lt;b&gt;app&lt;/b&gt;</span>"))
+    #expect(
+      result.out.contains(
+        "<span class=\"app\" dir=\"auto\" title=\"&lt;b&gt;app&lt;/b&gt;\">&lt;b&gt;app&lt;/b&gt;</span>"
+      ))
+    // Its initial, on its color: the first character of its name, escaped too.
+    #expect(result.out.contains("aria-hidden=\"true\">?</span>"))
     #expect(!result.out.contains("<script"))
     #expect(!result.out.contains("<img"))
     #expect(!result.out.contains("href"))
@@ -200,5 +207,53 @@ let now = "2026-11-22T09:00:00Z"
     let result = try show("", ["--now", now] + arguments)
     #expect(result.status == .failure)
     #expect(result.err.hasPrefix(message + "\nusage: notif-show"))
+  }
+}
+
+/// The action line at any width: wrapped between actions, never wider than the line, none lost.
+@Suite struct ActionLineTests {
+  static let registry = """
+    {"message": {"actions": [
+      {"identifier": "reply", "title": "Reply"},
+      {"identifier": "read", "title": "Mark as Read"},
+      {"identifier": "snooze", "title": "Remind Me Tomorrow Morning at Nine"},
+      {"identifier": "delete", "title": "Delete", "options": ["destructive"]}]},
+     "invite": {"actions": [
+      {"identifier": "accept", "title": "参加する 👨‍👩‍👧‍👦 家族みんなで行きます"},
+      {"identifier": "decline", "title": "Decline"}]}}
+    """
+  static let records =
+    [
+      #"{"app":"com.example.chat","category":"message","title":"Ann","created_at":"2026-11-22T08:58:00Z","target_content_id":"thread-ann"}"#,
+      #"{"app":"com.example.calendar","category":"invite","title":"Dinner","created_at":"2026-11-22T08:50:00Z"}"#,
+    ].joined(separator: "\n") + "\n"
+
+  @Test(arguments: 20...90)
+  func actionsWrapBetweenActionsAndNoneIsLost(_ width: Int) throws {
+    let folder = try makeScratchFolder("notif-show-actions")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let registry = folder.appendingPathComponent("categories.json")
+    try Data(Self.registry.utf8).write(to: registry)
+    let out = try show(
+      Self.records, ["--now", now, "--width", "\(width)", "--categories", registry.path]
+    ).out
+    let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
+    for line in lines {
+      #expect(DisplayWidth.of(String(line)) <= width, "\(width): '\(line)'")
+    }
+    // Each action is shown whole, or cut with the ellipsis on a line of its own.
+    for title in [
+      "[Reply]", "[Mark as Read]", "Remind Me Tomorrow Morning at Nine", "Delete",
+      "open: thread-ann", "[参加する 👨‍👩‍👧‍👦 家族みんなで行きます]", "[Decline]",
+    ] {
+      let shown =
+        out.contains(title)
+        || lines.contains { line in
+          let text = line.drop { $0 == " " }
+          return text.hasSuffix("\u{2026}") && title.hasPrefix(text.dropLast())
+            || text.hasSuffix("\u{2026}]") && title.hasPrefix(text.dropLast(2))
+        }
+      #expect(shown, "\(width): '\(title)' is lost:\n\(out)")
+    }
   }
 }

@@ -50,12 +50,12 @@ public func limitGroupObject(
     + #""more_summary_args":[\#(names.joined(separator: ","))],"#
     + #""items":\#(items.map { "[" + $0.joined(separator: ",") + "]" } ?? "null"),"#
     + #""items_omitted":\#(omitted ?? count),"grouping":{"by":"thread","sort":"time","#
-    + #""order":"feed","limit":\#(limit),"last_seen":null}}"#
+    + #""order":"feed","limit":\#(limit),"last_seen":null,"all_pushes":false}}"#
 }
 
 /// The leading record of `limitGroupObject`, in the key order of notif-group's tests.
 public func limitLeadingRecord(app: String = "com.example.chat") -> String {
-  #"{"id":"lead","app":"\#(app)","thread_id":"t","category":null,"#
+  #"{"id":"lead","app":"\#(app)","thread_id":"t","category":null,"title":"Lead","#
     + #""created_at":"2026-11-22T09:05:00Z","relevance":null,"summary_arg":null,"#
     + #""summary_arg_count":1,"read_at":null,"seen_at":null}"#
 }

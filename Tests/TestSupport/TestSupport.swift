@@ -3,6 +3,12 @@
 import Foundation
 import NotifJSON
 
+// Testing is there for the test targets; `swift build -c release --static-swift-stdlib` builds
+// this module too, without it (the static resources have no Testing).
+#if canImport(Testing)
+  import Testing
+#endif
+
 /// A new empty folder under the temporary directory, named with `prefix`.
 public func makeScratchFolder(_ prefix: String = "notif-test") throws -> URL {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -68,3 +74,52 @@ public func withView<R>(of text: String, _ body: (JSONView) throws -> R) rethrow
     return try parser.withView(over: raw, body)
   }
 }
+
+/// Whether the slow tests run: the ones that take ten seconds or more on two cores (the inbox
+/// soak, sweeps killed at many points, every CLDR locale against Babel). `NOTIF_SLOW_TESTS=skip`
+/// skips them, as `make test` does outside CI; unset, or `run`, runs them, as `swift test` and
+/// `make check` do. CI (`CI` set) refuses to skip: there `skip` is an error in each slow test.
+public enum SlowTests {
+  /// What a skipped slow test says in the test output.
+  public static let skipped =
+    "slow: skipped by NOTIF_SLOW_TESTS=skip (make test); make check runs it"
+
+  /// The refusal: CI runs every test.
+  public struct RefusedInCI: Error, CustomStringConvertible {
+    public var description: String {
+      "NOTIF_SLOW_TESTS=skip with CI set: CI runs every test; unset NOTIF_SLOW_TESTS"
+    }
+  }
+
+  /// A value of `NOTIF_SLOW_TESTS` other than `run` and `skip`.
+  public struct UnknownSetting: Error, CustomStringConvertible {
+    public var value: String
+    public var description: String { "NOTIF_SLOW_TESTS='\(value)': it is 'run' or 'skip'" }
+  }
+
+  /// True when slow tests run; throws when CI is asked to skip them, or on a setting neither
+  /// `run` nor `skip`.
+  public static func enabled(
+    _ environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> Bool {
+    switch environment["NOTIF_SLOW_TESTS"] ?? "" {
+    case "", "run":
+      return true
+    case "skip":
+      if let ci = environment["CI"], !ci.isEmpty { throw RefusedInCI() }
+      return false
+    case let value:
+      throw UnknownSetting(value: value)
+    }
+  }
+}
+
+#if canImport(Testing)
+  extension Trait where Self == ConditionTrait {
+    /// Marks a test or suite slow (`SlowTests`): skipped, saying so, under
+    /// `NOTIF_SLOW_TESTS=skip`; failed when CI is asked to skip it.
+    public static var slow: Self {
+      .enabled(Comment(rawValue: SlowTests.skipped)) { try SlowTests.enabled() }
+    }
+  }
+#endif

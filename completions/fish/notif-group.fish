@@ -1,6 +1,7 @@
 # fish completion for notif-group.
 # Hand-written; keep in sync with `notif-group --help` (checked by CI).
 
+complete -c notif-group -l all-pushes -d 'Group pushes the device does not list too'
 complete -c notif-group -l by -x -a 'thread app none' -d 'What makes a group'
 complete -c notif-group -l format -x -a 'text github json' -d 'How to write diagnostics'
 complete -c notif-group -s j -l jobs -x -d 'Threads that group a large file'

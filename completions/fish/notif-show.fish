@@ -1,6 +1,8 @@
 # fish completion for notif-show.
 # Hand-written; keep in sync with `notif-show --help` (checked by CI).
 
+complete -c notif-show -l all-pushes -d 'Show pushes the device does not list too'
+complete -c notif-show -l apps -r -F -d 'Apps file, for the names and icons of apps'
 complete -c notif-show -l ascii -d 'Draw marks and the ellipsis in ASCII'
 complete -c notif-show -l categories -r -F -d 'Category registry, for the action buttons'
 complete -c notif-show -l color -x -a 'auto always never' -d 'Color the text'

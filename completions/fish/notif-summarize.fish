@@ -1,6 +1,7 @@
 # fish completion for notif-summarize.
 # Hand-written; keep in sync with `notif-summarize --help` (checked by CI).
 
+complete -c notif-summarize -l all-pushes -d 'Summarize groups the device lists nothing of too'
 complete -c notif-summarize -l categories -r -F -d 'Category registry with the summary formats'
 complete -c notif-summarize -l strings -r -F -d '.stringsdict, .strings, .xcstrings, or a folder of <lang>.lproj'
 complete -c notif-summarize -l locale -x -a 'ar cy de en es fr it ja ko nl pl pt pt-BR pt-PT ru zh-Hans zh-Hant' -d 'BCP 47 or POSIX locale of the summaries'
