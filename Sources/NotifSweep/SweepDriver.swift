@@ -359,3 +359,36 @@ public struct SweepDriver: ~Copyable {
     }
   }
 }
+
+/// The input of a sweep that opens each file operand when its pass reaches it (notif-mark,
+/// notif-digest): the operand's name, or the store.
+public enum OperandOrStore: Sendable {
+  case operand(String)
+  case store(fd: Int32, name: String, length: Int64)
+}
+
+extension SweepPasses where Self: ~Copyable, Input == OperandOrStore {
+  public mutating func open(_ files: [String], _ driver: inout SweepDriver) -> [Input] {
+    files.map { .operand($0) }
+  }
+
+  public func input(store fd: Int32, name: String, length: Int64) -> Input {
+    .store(fd: fd, name: name, length: length)
+  }
+
+  public func close(_ inputs: [Input]) {}
+}
+
+extension SweepDriver {
+  /// Opens the file operand `file` when its pass reaches it; one that cannot be opened is
+  /// reported (`Unreadable`, status 2) and nil, and the next operand is read.
+  public mutating func open(operand file: String) -> InputFile? {
+    do {
+      return try InputFile(operand: file)
+    } catch {
+      raiseStatus(to: .failure)
+      report(Diagnostic(.error, "Unreadable", error.message, file: error.path))
+      return nil
+    }
+  }
+}

@@ -57,20 +57,9 @@ struct DigestRun: ~Copyable, SweepPasses {
 
   // MARK: - Inputs
 
-  enum Input {
-    case operand(String)
-    case store(fd: Int32, name: String, length: Int64)
-  }
-
-  mutating func open(_ files: [String], _ driver: inout SweepDriver) -> [Input] {
-    files.map { .operand($0) }
-  }
-
-  func input(store fd: Int32, name: String, length: Int64) -> Input {
-    .store(fd: fd, name: name, length: length)
-  }
-
-  func close(_ inputs: [Input]) {}
+  /// A file operand, opened when the pass reaches it (`SweepDriver.open(operand:)`), or the
+  /// store.
+  typealias Input = OperandOrStore
 
   mutating func sweep(_ inputs: [Input], _ driver: inout SweepDriver) throws(SystemError) {
     for input in inputs {
@@ -79,14 +68,7 @@ struct DigestRun: ~Copyable, SweepPasses {
         try sweepStore(fd: fd, name: name, length: length, &driver)
         return
       case .operand(let file):
-        let opened: InputFile
-        do {
-          opened = try InputFile(operand: file)
-        } catch {
-          driver.raiseStatus(to: .failure)
-          driver.report(Diagnostic(.error, "Unreadable", error.message, file: error.path))
-          continue
-        }
+        guard let opened = driver.open(operand: file) else { continue }
         let name = opened.name
         do {
           try gather(fd: opened.fd, name: name, &driver)
