@@ -4,8 +4,8 @@
 // `--unread` when the input's last byte says so) on the input as a file, then on two to five
 // digest objects of one key made from the input's bytes, each number of each (`count`,
 // `unread_count`, the actors' and categories' counts, `items_omitted`, `digesting.limit`)
-// either agreeing with the others or one of the limit numbers. notif-show will read the same
-// objects.
+// either agreeing with the others or one of the limit numbers; and notif-show on the same
+// objects, as text, as a web page and as a page for a mail.
 //
 // `digest-records`: notif-digest on lines of any bytes as records, with the windows and options
 // the input's last byte picks, as a filter and in place; and the input as a TZif file and as a
@@ -22,7 +22,9 @@
 //       store keeps one line for each of the input's, the same or with `digested_at` added or
 //       set;
 //   (f) a TZif file or TZ rule of any bytes is read or refused, and the offsets it gives are
-//       within two days.
+//       within two days;
+//   (g) notif-show reads digest objects of any bytes: it exits 0 or 1, and the page for a mail
+//       holds only the tags it writes, no style sheet and no class (`checkShowsDigests`).
 
 func fuzzDigestObjects(_ input: UnsafeRawBufferPointer) {
   let flags = input.last ?? 0
@@ -40,7 +42,37 @@ func fuzzDigestObjects(_ input: UnsafeRawBufferPointer) {
   require(madeStatus != .failure, "--merge of made digests exits 2")
   checkDigestLines(madeMerged, of: "notif-digest --merge")
   if madeStatus == .success { checkDigestMergeIsIdempotent(madeMerged, options) }
+  checkShowsDigests(objects, flags: flags)
+  checkShowsDigests(madePath, flags: flags)
 }
+
+/// (g): notif-show on the digest objects of `path`, as text (with hidden previews when the
+/// flags say so) and as a page for a mail.
+func checkShowsDigests(_ path: String, flags: UInt8) {
+  var options = ["--now", "2026-11-22T09:00:00Z", "--color", "never", "--width", "40"]
+  if flags & 2 != 0 { options.append("--hidden-previews") }
+  let (_, status) = runTool(ShowCommand.self, options + [path], output: "digests-show.txt")
+  require(status != .failure, "notif-show exits 2 on a readable file of digests")
+  let (page, pageStatus) = runTool(
+    ShowCommand.self, options + ["--format", "email", path], output: "digests-show.html")
+  require(
+    pageStatus == status, "notif-show exits \(pageStatus) with --format email, else \(status)")
+  let html = String(decoding: page, as: UTF8.self)
+  for tag in html.split(separator: "<").dropFirst() {
+    let name = tag.prefix { $0 != " " && $0 != ">" && $0 != "\n" }
+    require(emailTags.contains(String(name)), "the page for a mail holds the tag '<\(name)'")
+  }
+  require(!html.contains(" class="), "the page for a mail has a class")
+}
+
+/// The tags of notif-show's page for a mail: no style, script, image or details.
+let emailTags: Set<String> = {
+  let names = [
+    "html", "head", "meta", "title", "body", "table", "tr", "td", "h1", "p", "span", "strong",
+    "br",
+  ]
+  return Set(names + names.map { "/" + $0 } + ["!DOCTYPE"])
+}()
 
 func fuzzDigestRecords(_ input: UnsafeRawBufferPointer) {
   let flags = Int(input.last ?? 0)
