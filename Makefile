@@ -180,6 +180,7 @@ bench: release
 	bench/group.sh
 	bench/expire.sh
 	bench/show.sh
+	bench/digest.sh
 	bench/scale.sh
 	bench/long-line.sh
 
