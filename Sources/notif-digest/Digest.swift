@@ -14,9 +14,9 @@ struct Digest {
   var unreadCount: Int64 = 0
   var latestAt = Timestamp.minimum
   /// By actor (UTF-8 bytes): how many records name it, and the newest of them.
-  var actors: [[UInt8]: (count: Int64, latestAt: Timestamp)] = [:]
+  var actors: [ByteKey: (count: Int64, latestAt: Timestamp)] = [:]
   /// By category (UTF-8 bytes, nil for none): how many records have it.
-  var categories: [[UInt8]?: Int64] = [:]
+  var categories: [ByteKey?: Int64] = [:]
   var items: DigestItems
   /// The sum of the members' hashes (see `DigestID`).
   var members = DigestID.zero
@@ -44,7 +44,7 @@ struct Digest {
 
   /// The actors, newest first, then by their bytes.
   var actorsInOrder: [(actor: [UInt8], count: Int64, latestAt: Timestamp)] {
-    actors.map { ($0.key, $0.value.count, $0.value.latestAt) }.sorted {
+    actors.map { ($0.key.bytes, $0.value.count, $0.value.latestAt) }.sorted {
       $0.latestAt != $1.latestAt
         ? $0.latestAt > $1.latestAt : $0.actor.lexicographicallyPrecedes($1.actor)
     }
@@ -52,7 +52,7 @@ struct Digest {
 
   /// The categories by their bytes, null first.
   var categoriesInOrder: [(category: [UInt8]?, count: Int64)] {
-    categories.map { ($0.key, $0.value) }.sorted {
+    categories.map { ($0.key?.bytes, $0.value) }.sorted {
       switch ($0.category, $1.category) {
       case (nil, _): return $1.category != nil
       case (_, nil): return false
@@ -62,7 +62,7 @@ struct Digest {
   }
 
   /// Adds the actor `actor` (UTF-8) of a record created at `createdAt`, `count` times.
-  mutating func addActor(_ actor: [UInt8], count: Int64 = 1, latestAt: Timestamp) {
+  mutating func addActor(_ actor: ByteKey, count: Int64 = 1, latestAt: Timestamp) {
     if let found = actors[actor] {
       actors[actor] = (
         Self.saturated(found.count, count), max(found.latestAt, latestAt)
@@ -70,6 +70,11 @@ struct Digest {
     } else {
       actors[actor] = (count, latestAt)
     }
+  }
+
+  /// Adds a record of the category `category` (UTF-8, nil for none), `count` times.
+  mutating func addCategory(_ category: ByteKey?, count: Int64 = 1) {
+    categories[category] = Self.saturated(categories[category, default: 0], count)
   }
 
   /// `a + b`, at most `FieldLimits.largest`.
@@ -158,5 +163,18 @@ struct DigestItems {
       isSorted = true
     }
     return items
+  }
+}
+
+/// A run of bytes as a dictionary key, hashed in one call (`Hasher.combine(bytes:)`) rather
+/// than a byte at a time as `[UInt8]` hashes: notif-digest looks up a key, an actor and a
+/// category for every record.
+struct ByteKey: Hashable {
+  var bytes: [UInt8]
+
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  func hash(into hasher: inout Hasher) {
+    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
   }
 }

@@ -197,7 +197,7 @@ enum DigestObjectReader {
         }
         let fields = try members(view, element, keys: actorKeys, what: "an actor", bad)
         let actor = try text(fields[0], "actor")
-        guard !actor.isEmpty, digest.actors[actor] == nil else {
+        guard !actor.isEmpty, digest.actors[ByteKey(actor)] == nil else {
           throw bad("an 'actor' is empty, or named twice", fields[0])
         }
         let n = try integer(fields[1], "count", FieldLimits.positive)
@@ -207,7 +207,7 @@ enum DigestObjectReader {
             "'\(Field.actors.key)' count more records than '\(Field.count.key)' (\(count))",
             fields[1])
         }
-        digest.actors[actor] = (n, try time(fields[2], "latest_at"))
+        digest.actors[ByteKey(actor)] = (n, try time(fields[2], "latest_at"))
       } catch {
         failure = error
       }
@@ -231,7 +231,7 @@ enum DigestObjectReader {
         let fields = try members(view, element, keys: categoryKeys, what: "a category entry", bad)
         let category: [UInt8]? =
           view.kind(fields[0]) == .null ? nil : try text(fields[0], "category")
-        guard digest.categories[category] == nil else {
+        guard digest.categories[category.map(ByteKey.init)] == nil else {
           throw bad("a 'category' is named twice", fields[0])
         }
         let n = try integer(fields[1], "count", FieldLimits.positive)
@@ -241,7 +241,7 @@ enum DigestObjectReader {
             "'\(Field.categories.key)' count more records than '\(Field.count.key)' (\(count))",
             fields[1])
         }
-        digest.categories[category] = n
+        digest.categories[category.map(ByteKey.init)] = n
       } catch {
         failure = error
       }
@@ -492,7 +492,7 @@ struct DigestMergeRun {
       digest.addActor(actor, count: entry.count, latestAt: entry.latestAt)
     }
     for (category, count) in part.categories {
-      digest.categories[category] = Digest.saturated(digest.categories[category] ?? 0, count)
+      digest.addCategory(category, count: count)
     }
     for item in part.items.items { digest.items.insert(item) }
     digest.members = DigestID(value: digest.members.value &+ part.members.value)

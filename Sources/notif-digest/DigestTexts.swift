@@ -104,7 +104,7 @@ struct DigestTexts {
   /// The one category of a digest's records, if they have one, and only one, that is not null.
   private static func single(_ digest: Digest) -> [UInt8]? {
     guard digest.categories.count == 1, let only = digest.categories.first?.key else { return nil }
-    return only
+    return only.bytes
   }
 
   private static func count(_ digest: Digest) -> Int {

@@ -51,7 +51,7 @@ struct Digester {
   let options: DigestOptions
   /// Whether digests keep the line numbers of their records, to mark them (`--store`).
   let keepsLines: Bool
-  private var keys: [[UInt8]: KeyState] = [:]
+  private var keys: [ByteKey: KeyState] = [:]
   private var lastWindow: DigestWindow? = nil
   private var keyBuffer = ByteBuffer(capacity: 256)
   private var itemBuffer = ByteBuffer(capacity: 4096)
@@ -132,7 +132,7 @@ struct Digester {
       }
     }
     keyBuffer.append("}")
-    let key = keyBuffer.bytes
+    let key = ByteKey(keyBuffer.bytes)
     var state = keys.removeValue(forKey: key) ?? KeyState()
     defer {
       if !state.open.isEmpty || options.lookback != nil { keys[key] = state }
@@ -176,7 +176,7 @@ struct Digester {
     if position == nil {
       state.open.append(
         Digest(
-          key: key, window: window,
+          key: key.bytes, window: window,
           items: DigestItems(end: options.items, limit: options.limit), firstInput: input))
       position = state.open.count - 1
     }
@@ -202,15 +202,19 @@ struct Digester {
     {
       let actor =
         view.tokens[index].flag ? Array(view.string(index).utf8) : Array(view.rawString(index))
-      digest.addActor(actor, latestAt: createdAt)
+      digest.addActor(ByteKey(actor), latestAt: createdAt)
     }
-    digest.categories[category, default: 0] = Digest.saturated(
-      digest.categories[category] ?? 0, 1)
+    digest.addCategory(category.map(ByteKey.init))
     id.withUnsafeBytes { digest.members.add(member: $0) }
     let sortKey = (createdAt: createdAt, id: id, order: input)
     if digest.items.admits(sortKey) {
       itemBuffer.removeAll()
-      JSONWriter.writeCompact(view, 0, into: &itemBuffer)
+      // A record notif-parse wrote is compact and canonical already: its bytes are copied.
+      if record.isCompact {
+        itemBuffer.append(view.bytes)
+      } else {
+        JSONWriter.writeCompact(view, 0, into: &itemBuffer)
+      }
       digest.items.insert(
         DigestItem(createdAt: createdAt, id: id, order: input, bytes: itemBuffer.bytes))
       if itemBuffer.capacity > 1 << 20 { itemBuffer = ByteBuffer(capacity: 4096) }
