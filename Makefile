@@ -35,8 +35,15 @@ all: build
 build:
 	swift build
 
+# Release binaries are static executables on Linux: with no shared library to load and
+# relocate (libstdc++ alone took 2.4 of the 2.7 million instructions notif-parse ran on empty
+# input), a tool starts in a tenth of the work. The linker's warnings about dlopen and
+# getpwnam in static programs concern code paths the tools never take.
+RELEASE_FLAGS = -c release --static-swift-stdlib \
+	$(if $(filter Linux,$(shell uname -s)),-Xswiftc -static-executable)
+
 release:
-	swift build -c release --static-swift-stdlib
+	swift build $(RELEASE_FLAGS)
 
 # The suite to run after every change: every test but the slow ones (SlowTests in
 # Tests/TestSupport: the inbox soak, sweeps killed at many points, every CLDR locale against

@@ -108,6 +108,6 @@ let package = Package(
       ]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["NotifModel", "TestSupport"],
-      exclude: ["cases", "Fixtures"]),
+      exclude: ["cases", "Fixtures", "VendorCorpus.tsv"]),
   ]
 )

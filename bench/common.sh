@@ -58,7 +58,8 @@ bench_check_count() {
 # --- Binaries and data ----------------------------------------------------------------------------
 
 # Prints the path of the notif tool NAME: $NOTIF_BIN_DIR/NAME, else .build/release/NAME,
-# building the latter (static, release) when it is missing.
+# building the latter (a static executable, release, as `make release` builds it) when it is
+# missing.
 bench_find_tool() {
   local name=$1 dir=${NOTIF_BIN_DIR:-.build/release}
   if [[ ! -x $dir/$name ]]; then
@@ -66,8 +67,10 @@ bench_find_tool() {
       echo "bench: no executable $name in NOTIF_BIN_DIR ($dir)" >&2
       return 2
     fi
-    echo "bench: building $name (swift build -c release --static-swift-stdlib)" >&2
-    swift build -c release --static-swift-stdlib --product "$name" >&2
+    local flags=(-c release --static-swift-stdlib)
+    [[ $(uname -s) == Linux ]] && flags+=(-Xswiftc -static-executable)
+    echo "bench: building $name (swift build ${flags[*]})" >&2
+    swift build "${flags[@]}" --product "$name" >&2
   fi
   printf '%s\n' "$dir/$name"
 }

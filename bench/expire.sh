@@ -9,12 +9,14 @@
 #    `select`, one run); output to /dev/null, RUNS runs each (default 2), alternating, median
 #    wall time; records/s and peak RSS (GNU time %M); the ratio to jq. The outputs are compared:
 #    they may differ only in records that notif-expire collapses (jq does no collapse).
-# 2. Memory flatness: notif-expire's peak RSS on RECORDS records and on ten copies of them sent
+# 2. From a pipe: the file through `cat |` (the first pass copies the pipe to a temporary file
+#    as it reads it), one run, against the file's median wall time.
+# 3. Memory flatness: notif-expire's peak RSS on RECORDS records and on ten copies of them sent
 #    through a pipe (so the input is also spooled to a temporary file; every collapse key then
 #    repeats ten times, the worst case for the collapse table).
-# 3. In place: `notif-expire --store S --archive A` on a copy of the records, timed, then a
+# 4. In place: `notif-expire --store S --archive A` on a copy of the records, timed, then a
 #    second sweep that finds nothing to remove (the store is read and not rewritten).
-# 4. notif-mark --read --all against `jq -c '.read_at //= $now | .seen_at //= $now'`.
+# 5. notif-mark --read --all against `jq -c '.read_at //= $now | .seen_at //= $now'`.
 #
 # The records are bench/data/records-week-RECORDS.ndjson (git-ignored): the payloads of
 # bench/gen-payloads.py turned into records by notif-parse in 14 chunks whose `--now` steps by
@@ -138,6 +140,24 @@ if ((unexplained > 0 || only_expire > 0)); then
   echo "**Warning: the outputs differ beyond collapse.**"
   echo "bench: WARNING: outputs differ beyond collapse" >&2
 fi
+
+# --- From a pipe ----------------------------------------------------------------------------------
+# The same file through `cat |`: the first pass copies the pipe to a temporary file as it reads
+# it, the passes after it read the copy (TMPDIR: the data folder, on disk like the file).
+echo "bench: one copy through a pipe" >&2
+bench_time_copies 1 "$file" /dev/null \
+  env TMPDIR="$bench_data" "$expire" --policy "$tmp/policy.json" --now "$bench_now"
+pipe_us=$wall_us
+echo "### From a pipe"
+echo
+echo "| input | wall | records/s |"
+echo "|---|---:|---:|"
+echo "| the file | $(bench_seconds "${median_wall[notif-expire]}") s |" \
+  "$(bench_per_second "$lines" "${median_wall[notif-expire]}") |"
+echo "| \`cat FILE \|\` | $(bench_seconds "$pipe_us") s | $(bench_per_second "$lines" "$pipe_us") |"
+echo
+echo "A pipe takes $(bench_ratio "$pipe_us" "${median_wall[notif-expire]}")× the time of the file (one run)."
+echo
 
 # --- Memory flatness ------------------------------------------------------------------------------
 echo "bench: memory flatness: ten copies through a pipe" >&2

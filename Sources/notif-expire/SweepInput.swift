@@ -2,39 +2,66 @@ import NotifJSON
 import NotifModel
 
 /// One input that can be read more than once: a regular file is read again from where it
-/// started; anything else (a pipe, a terminal) is first copied to an unlinked temporary file.
-struct SweepInput {
+/// started; anything else (a pipe, a terminal) is copied to an unlinked temporary file as the
+/// first pass reads it, and read again from there. The copy costs one write of what the first
+/// pass reads anyway, not a read of the pipe before the first pass and another read of the
+/// copy in it.
+final class SweepInput {
   /// The name in diagnostics: the path, or `<stdin>`.
   let name: String
-  let fd: Int32
+  /// What is read now: the input, or its copy once the first pass has read it all.
+  private(set) var fd: Int32
   /// The bytes to read from the start: a store's length when the sweep began (see
   /// `StoreSession.length`); everything for an operand.
   let length: Int64
   private let start: off_t
-  private let owned: Bool
+  /// Whether `close()` closes `fd`: an operand opened here, or the copy.
+  private var owned: Bool
+  /// While the first pass reads a pipe: the copy it writes, its name and how much came.
+  private var spool: (fd: Int32, name: String)?
+  private var spooled: Int64 = 0
 
-  /// Opens `path` (`-` for standard input), spooling it when it cannot be read twice.
+  private init(
+    name: String, fd: Int32, length: Int64, start: off_t, owned: Bool,
+    spool: (fd: Int32, name: String)? = nil
+  ) {
+    self.name = name
+    self.fd = fd
+    self.length = length
+    self.start = start
+    self.owned = owned
+    self.spool = spool
+  }
+
+  /// Opens `path` (`-` for standard input); one that cannot be read twice gets a temporary
+  /// file for its copy.
   ///
-  /// - Throws: `SystemError` naming the input, or the temporary file for a failed copy.
+  /// - Throws: `SystemError` naming the input, or the temporary file when none can be made.
   static func open(_ path: String, temporaryDirectory: String) throws(SystemError) -> SweepInput {
     let name = path == "-" ? "<stdin>" : path
     let fd = path == "-" ? STDIN_FILENO : Glibc.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw SystemError(path: name, doing: "cannot open", errno: errno) }
+    let owned = fd != STDIN_FILENO
     if let failure = InputFile.checkReadable(fd, name: name) {
-      if fd != STDIN_FILENO { _ = Glibc.close(fd) }
+      if owned { _ = Glibc.close(fd) }
       throw failure
     }
     var status = stat()
     if fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFREG {
       let start = lseek(fd, 0, SEEK_CUR)
       if start >= 0 {
-        return SweepInput(
-          name: name, fd: fd, length: .max, start: start, owned: fd != STDIN_FILENO)
+        return SweepInput(name: name, fd: fd, length: .max, start: start, owned: owned)
       }
     }
-    defer { if fd != STDIN_FILENO { _ = Glibc.close(fd) } }
-    let spool = try spool(fd, name: name, temporaryDirectory: temporaryDirectory)
-    return SweepInput(name: name, fd: spool, length: .max, start: 0, owned: true)
+    let spool: (fd: Int32, name: String)
+    do {
+      spool = try TemporaryFile.make(in: temporaryDirectory, prefix: "notif-expire")
+    } catch {
+      if owned { _ = Glibc.close(fd) }
+      throw error
+    }
+    InputFile.widenPipe(fd)
+    return SweepInput(name: name, fd: fd, length: .max, start: 0, owned: owned, spool: spool)
   }
 
   /// Wraps an open descriptor of a regular file, read from its start to `length`.
@@ -43,32 +70,52 @@ struct SweepInput {
   }
 
   /// Reads up to `limit` more bytes into `batch`, never past the input's length, of which
-  /// `unread` bytes are left (and less after); returns how many came (0 at the end).
+  /// `unread` bytes are left (and less after); returns how many came (0 at the end). From a
+  /// pipe, what came is added to its copy too.
   func read(into batch: SweepBatch, limit: Int, unread: inout Int64) throws(SystemError) -> Int {
     let wanted = Int(min(Int64(limit), unread))
     guard wanted > 0 else { return 0 }
     let count = try batch.read(from: fd, name: name, limit: wanted)
     unread -= Int64(count)
+    if spool != nil && count > 0 {
+      try copy(UnsafeRawBufferPointer(start: batch.bytes + (batch.count - count), count: count))
+    }
     return count
   }
 
-  /// Moves back to where the input started.
+  /// Moves back to where the input started: for a pipe, to the start of its copy, after
+  /// copying what the pass before left unread. Before the first pass, and while nothing has
+  /// come from the pipe (a pass read it to its end: it stays there), the pipe stays.
   func rewind() throws(SystemError) {
+    if let spool {
+      guard spooled > 0 else { return }
+      try drain()
+      if owned { _ = Glibc.close(fd) }
+      fd = spool.fd
+      owned = true
+      self.spool = nil
+    }
     guard lseek(fd, start, SEEK_SET) >= 0 else {
       throw SystemError(path: name, doing: "cannot read again", errno: errno)
     }
   }
 
   func close() {
+    if let spool { _ = Glibc.close(spool.fd) }
     if owned { _ = Glibc.close(fd) }
   }
 
-  /// Copies everything from `fd` to a new `TemporaryFile` and returns its descriptor.
-  private static func spool(_ fd: Int32, name: String, temporaryDirectory: String)
-    throws(SystemError) -> Int32
-  {
-    let (spool, spoolName) = try TemporaryFile.make(
-      in: temporaryDirectory, prefix: "notif-expire")
+  /// Adds `bytes` to the copy.
+  private func copy(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+    guard let spool else { return }
+    if let failure = OutputWriter.writeAll(bytes, to: spool.fd, name: spool.name) {
+      throw failure
+    }
+    spooled += Int64(bytes.count)
+  }
+
+  /// Copies the rest of the pipe, which no pass has read, to the copy.
+  private func drain() throws(SystemError) {
     let size = 256 * 1024
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
     defer { buffer.deallocate() }
@@ -76,23 +123,10 @@ struct SweepInput {
       let count = Glibc.read(fd, buffer, size)
       if count < 0 {
         if errno == EINTR { continue }
-        let code = errno
-        Glibc.close(spool)
-        throw SystemError(path: name, doing: "read error", errno: code)
+        throw SystemError(path: name, doing: "read error", errno: errno)
       }
-      if count == 0 { break }
-      if let failure = OutputWriter.writeAll(
-        UnsafeRawBufferPointer(start: buffer, count: count), to: spool, name: spoolName)
-      {
-        Glibc.close(spool)
-        throw failure
-      }
+      if count == 0 { return }
+      try copy(UnsafeRawBufferPointer(start: buffer, count: count))
     }
-    guard lseek(spool, 0, SEEK_SET) == 0 else {
-      let code = errno
-      Glibc.close(spool)
-      throw SystemError(path: spoolName, doing: "cannot read again", errno: code)
-    }
-    return spool
   }
 }

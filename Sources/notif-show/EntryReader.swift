@@ -8,49 +8,28 @@ import NotifModel
 struct ShownFields {
   var app = -1
   var category = -1
-  var title = -1
-  var subtitle = -1
-  var body = -1
-  var titleLocKey = -1
-  var subtitleLocKey = -1
-  var locKey = -1
   var createdAt = -1
   var relevance = -1
   var target = -1
   var readAt = -1
   var seenAt = -1
-  var pushType = -1
-  var contentAvailable = -1
-  var source = -1
   var leading = -1
   var digestID = -1
+  /// The text notif-show shows and what the rule of what the device lists reads
+  /// (`DeviceListing`), found in the same pass.
+  var listing = ListingFields()
 
-  /// The record fields read, spelled by `RecordField`, then the group object's `leading` and
-  /// the digest object's `digest_id`.
-  static let fields: [RecordField] = [
-    .app, .category, .title, .subtitle, .body, .titleLocKey, .subtitleLocKey, .locKey,
-    .createdAt, .relevance, .targetContentID, .readAt, .seenAt, .pushType, .contentAvailable,
-    .source,
-  ]
+  /// The record fields read, spelled by `RecordField`: notif-show's own, then those of the
+  /// listing rule (the title, subtitle, body and their keys among them).
+  static let fields: [RecordField] =
+    [.app, .category, .createdAt, .relevance, .targetContentID, .readAt, .seenAt]
+    + ListingFields.fields
+  /// The keys of `fields`, then the group object's `leading` and the digest object's
+  /// `digest_id`.
   static let keys: [[UInt8]] =
     fields.map { Array($0.key.utf8) } + [
       Array(GroupField.leading.key.utf8), Array(DigestField.digestID.key.utf8),
     ]
-
-  /// What the rule of what the device lists reads (`DeviceListing`), found in the same pass.
-  var listing: ListingFields {
-    var found = ListingFields()
-    found.title = title
-    found.subtitle = subtitle
-    found.body = body
-    found.titleLocKey = titleLocKey
-    found.subtitleLocKey = subtitleLocKey
-    found.locKey = locKey
-    found.pushType = pushType
-    found.contentAvailable = contentAvailable
-    found.source = source
-    return found
-  }
 
   /// Finds the members of the object at `index` of `view`.
   init(_ view: JSONView, object index: Int = 0) {
@@ -68,26 +47,24 @@ struct ShownFields {
           }
         }
       }
-      switch position {
-      case 0: app = value
-      case 1: category = value
-      case 2: title = value
-      case 3: subtitle = value
-      case 4: body = value
-      case 5: titleLocKey = value
-      case 6: subtitleLocKey = value
-      case 7: locKey = value
-      case 8: createdAt = value
-      case 9: relevance = value
-      case 10: target = value
-      case 11: readAt = value
-      case 12: seenAt = value
-      case 13: pushType = value
-      case 14: contentAvailable = value
-      case 15: source = value
-      case 16: leading = value
-      case 17: digestID = value
-      default: break
+      guard position >= 0 else { return }
+      guard position < Self.fields.count else {
+        if position == Self.fields.count {
+          leading = value
+        } else {
+          digestID = value
+        }
+        return
+      }
+      switch Self.fields[position] {
+      case .app: app = value
+      case .category: category = value
+      case .createdAt: createdAt = value
+      case .relevance: relevance = value
+      case .targetContentID: target = value
+      case .readAt: readAt = value
+      case .seenAt: seenAt = value
+      case let other: listing.set(other, value)
       }
     }
   }
@@ -147,12 +124,12 @@ struct EntryReader {
     }
     try check(fields.app, .app)
     try check(fields.category, .category)
-    try check(fields.title, .title)
-    try check(fields.subtitle, .subtitle)
-    try check(fields.body, .body)
-    try check(fields.titleLocKey, .titleLocKey)
-    try check(fields.subtitleLocKey, .subtitleLocKey)
-    try check(fields.locKey, .locKey)
+    try check(fields.listing.title, .title)
+    try check(fields.listing.subtitle, .subtitle)
+    try check(fields.listing.body, .body)
+    try check(fields.listing.titleLocKey, .titleLocKey)
+    try check(fields.listing.subtitleLocKey, .subtitleLocKey)
+    try check(fields.listing.locKey, .locKey)
     try check(fields.target, .targetContentID)
     try check(fields.readAt, .readAt)
     try check(fields.seenAt, .seenAt)
@@ -181,9 +158,10 @@ struct EntryReader {
     // Without the app's strings a key to localize is shown as it is, where its text would be.
     return ShownItem(
       key: key, app: text(fields.app), category: category,
-      title: text(fields.title) ?? text(fields.titleLocKey),
-      subtitle: text(fields.subtitle) ?? text(fields.subtitleLocKey),
-      body: text(fields.body, lines: 2) ?? text(fields.locKey, lines: 2), relevance: relevance,
+      title: text(fields.listing.title) ?? text(fields.listing.titleLocKey),
+      subtitle: text(fields.listing.subtitle) ?? text(fields.listing.subtitleLocKey),
+      body: text(fields.listing.body, lines: 2) ?? text(fields.listing.locKey, lines: 2),
+      relevance: relevance,
       target: text(fields.target), isUnread: isNull(fields.readAt), isNew: isNew)
   }
 

@@ -167,6 +167,42 @@ private func expire(
     #expect(!streamArchive.text.isEmpty)
   }
 
+  /// A pipe is read once: the first pass copies what it reads, and the passes after it read
+  /// the copy. Collapse, caps and long lines come out as from a file, whatever the batch size,
+  /// for a pipe alone and for a pipe between two files.
+  @Test(arguments: [100, 3000, ExpireRun.batchSize])
+  func aPipeIsSweptAsAFileIs(_ batchSize: Int) throws {
+    let policy = #"{"default": {"ttl": "30d", "keep": 5}}"#
+    let input = Self.input + String(repeating: "x", count: 5_000) + "\n" + record(3) + "\n"
+    let file = ScratchFile(input)
+    let limit: (inout ExpireCommand.Configuration, inout ToolEnvironment) -> Void = {
+      configuration, _ in configuration.sweep.maxRecordBytes = 1_000
+    }
+    let (fileStatus, fromFile) = expire(
+      policy: policy, [file.path, file.path, file.path], batchSize: batchSize, configure: limit)
+    var ends: [Int32] = [0, 0]
+    try #require(pipe(&ends) == 0)
+    let writeEnd = ends[1]
+    let writer = Thread {
+      let bytes = Array(input.utf8)
+      var done = 0
+      while done < bytes.count {
+        let count = bytes[done...].withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
+        guard count > 0 else { break }
+        done += count
+      }
+      close(writeEnd)
+    }
+    writer.start()
+    let (pipeStatus, fromPipe) = expire(
+      policy: policy, [file.path, "/dev/fd/\(ends[0])", file.path], batchSize: batchSize,
+      configure: limit)
+    close(ends[0])
+    #expect(fileStatus == .rejected && pipeStatus == .rejected)
+    #expect(fromPipe == fromFile)
+    #expect(fromFile.split(separator: "\n").count < 3 * input.split(separator: "\n").count)
+  }
+
   @Test(arguments: [100, 3000, 20000])
   func capsAreTheSameInSmallBatches(_ batchSize: Int) {
     let policy = #"{"default": {"ttl": "30d", "keep": 5}}"#
