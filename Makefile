@@ -188,6 +188,7 @@ bench: release
 	bench/expire.sh
 	bench/responses.sh
 	bench/show.sh
+	bench/digest.sh
 	bench/scale.sh
 	bench/long-line.sh
 

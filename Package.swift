@@ -13,6 +13,7 @@ let package = Package(
     .executable(name: "notif-mark", targets: ["notif-mark"]),
     .executable(name: "notif-responses", targets: ["notif-responses"]),
     .executable(name: "notif-show", targets: ["notif-show"]),
+    .executable(name: "notif-digest", targets: ["notif-digest"]),
     .library(name: "NotifModel", targets: ["NotifModel"]),
   ],
   targets: [
@@ -58,6 +59,11 @@ let package = Package(
     .executableTarget(
       name: "notif-show",
       dependencies: ["NotifModel", "NotifJSON", "NotifListing", "NotifText", "NotifCategories"]),
+    .executableTarget(
+      name: "notif-digest",
+      dependencies: [
+        "NotifModel", "NotifJSON", "NotifCategories", "NotifLocalization", "NotifSweep",
+      ]),
     // Helpers the test targets share (scratch files, captured output, parsed views).
     .target(name: "TestSupport", dependencies: ["NotifJSON"], path: "Tests/TestSupport"),
     .testTarget(
@@ -108,6 +114,11 @@ let package = Package(
       name: "NotifShowTests",
       dependencies: [
         "notif-show", "NotifModel", "NotifJSON", "NotifListing", "NotifText", "TestSupport",
+      ]),
+    .testTarget(
+      name: "NotifDigestTests",
+      dependencies: [
+        "notif-digest", "NotifModel", "NotifJSON", "NotifSweep", "NotifLocalization", "TestSupport",
       ]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["NotifModel", "TestSupport"],

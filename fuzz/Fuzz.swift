@@ -21,6 +21,8 @@ let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("show", fuzzShow),
   ("sweep-lines", fuzzSweepLines),
   ("responses", fuzzResponses),
+  ("digest-objects", fuzzDigestObjects),
+  ("digest-records", fuzzDigestRecords),
 ]
 
 /// The target NOTIF_FUZZ_TARGET names, looked up once.

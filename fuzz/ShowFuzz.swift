@@ -1,7 +1,7 @@
 // Fuzz target `show`: notif-show on the input as a file of records or group objects, through
 // its own command line (`ShowRun` over `RecordReader`, `EntryReader`, `TextLayout`), as text
 // at a width from the input's last byte, with --sort relevance, --view chat, --limit 2 or
-// --hidden-previews when its bits say so, and as HTML.
+// --hidden-previews when its bits say so, as HTML, and as HTML for a mail.
 //
 // Properties:
 //   (a) notif-show exits 0, 1 or 2;
@@ -10,7 +10,8 @@
 //       or C1 control; no bidirectional control; nothing that draws nothing on its own), and
 //       every line is at most the width in display columns;
 //   (c) every tag of the page is one notif-show writes (payload text has its `<` escaped, so
-//       it can open none): no `<script`, `<img`, `<a`, `<iframe`, and one `<style`.
+//       it can open none): no `<script`, `<img`, `<a`, `<iframe`, and one `<style`; and of the
+//       page for a mail (`--format email`), with no style element and no class at all.
 
 func fuzzShow(_ input: UnsafeRawBufferPointer) {
   let flags = input.last ?? 0
@@ -46,6 +47,15 @@ func fuzzShow(_ input: UnsafeRawBufferPointer) {
     if name == "style" { styles += 1 }
   }
   require(styles <= 1, "the page holds \(styles) style elements")
+
+  let (mail, _) = runTool(
+    ShowCommand.self, options + ["--format", "email", records], output: "show-email.html")
+  let mailHTML = String(decoding: mail, as: UTF8.self)
+  for tag in mailHTML.split(separator: "<").dropFirst() {
+    let name = tag.prefix { $0 != " " && $0 != ">" && $0 != "\n" }
+    require(emailTags.contains(String(name)), "the page for a mail holds the tag '<\(name)'")
+  }
+  require(!mailHTML.contains(" class="), "the page for a mail has a class")
 }
 
 /// The tags notif-show's page is made of, opening and closing.

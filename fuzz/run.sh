@@ -151,6 +151,22 @@ seed_target() {
         fi
       done
       ;;
+    digest-objects)
+      # The digest objects the golden cases of notif-digest write, and the records they read.
+      for file in Tests/EndToEndTests/cases/notif-digest/*/stdout.ndjson; do
+        if [[ -f $file && $(wc -c <"$file") -le 65536 ]] && grep -q '"digest_id"' "$file"; then
+          seed "$file" "tests-${file//\//_}"
+        fi
+      done
+      ;;
+    digest-records)
+      for file in Tests/EndToEndTests/cases/notif-digest/*/stdin.ndjson \
+        Tests/EndToEndTests/Fixtures/notif-digest/*.ndjson; do
+        if [[ -f $file && $(wc -c <"$file") -le 65536 ]]; then
+          seed "$file" "tests-${file//\//_}"
+        fi
+      done
+      ;;
     store-recovery)
       # The stores the sweeping tools' tests read, as a store alone (no journal, no leftovers).
       for file in Tests/EndToEndTests/Fixtures/notif-expire/*.ndjson \
@@ -169,7 +185,7 @@ for target in "${targets[@]}"; do
   seed_target "$target"
   echo "fuzz: $target: $seeded seed files; corpus has $(find "$corpus" -type f | wc -l) files" >&2
   dict=()
-  case $target in json-reader | apns | group-objects) dict=(-dict=fuzz/json.dict) ;; esac
+  case $target in json-reader | apns | group-objects | digest-*) dict=(-dict=fuzz/json.dict) ;; esac
   # SWIFT_BACKTRACE=enable=no: Swift's own crash handler would race libFuzzer's and ASan's.
   # -max_len above the 4096-byte record limit the targets use, so the too-large paths run too.
   status=0

@@ -9,10 +9,12 @@
 # Binaries: $NOTIF_BIN_DIR, else .build/release (built when missing). The records are the
 # benchmarks' (bench/data, made by bench/gen-payloads.py and notif-parse when missing), and
 # for notif-expire a few hundred more that collapse into earlier ones, some at the same instant,
-# so that collapse, `keep` caps and their ties by input order all cross the cuts. Needs GNU
-# parallel, and for Spark python3 with pyspark and Java 17 (`make check-deps` installs them):
-# a missing one is an error, not a skip. Takes about 2 minutes on 2 shared cores, most of it
-# Spark's (Spark local[2] starts a JVM for each of its 4 runs).
+# so that collapse, `keep` caps and their ties by input order all cross the cuts; notif-digest
+# digests the same records by app, thread and hour, late ones among them, and is compared with
+# one process's digests put through `notif-digest --merge`. Needs GNU parallel, and for Spark
+# python3 with pyspark and Java 17 (`make check-deps` installs them): a missing one is an
+# error, not a skip. Takes about 2 minutes on 2 shared cores, most of it Spark's (Spark
+# local[2] starts a JVM for each of its 5 runs).
 set -euo pipefail
 export LC_ALL=C TZ=UTC
 
@@ -45,7 +47,7 @@ same() {
 }
 
 bin=${NOTIF_BIN_DIR:-.build/release}
-for tool in notif-parse notif-group notif-summarize notif-expire; do
+for tool in notif-parse notif-group notif-summarize notif-expire notif-digest; do
   bench_find_tool "$tool" >/dev/null
 done
 bin=$(cd "$bin" && pwd)
@@ -78,6 +80,12 @@ notif-summarize --categories "$categories" "$tmp/groups.ndjson" >"$tmp/summaries
 notif-group --sort relevance --limit 3 --order chat "$tmp/records.ndjson" >"$tmp/limited.ndjson"
 notif-expire --policy "$policy" --now "$now" "$inbox" >"$tmp/kept.ndjson"
 notif-expire -n -p "$policy" --now "$now" "$inbox" >"$tmp/removed.ndjson"
+# notif-digest's digests by app, thread and hour, put in window order by --merge.
+digest_options=(--window 1h --limit 3 --now "$now")
+notif-digest "${digest_options[@]}" "$inbox" | notif-digest --merge >"$tmp/digests.ndjson"
+if ! grep -q '"count":1,' "$tmp/digests.ndjson" || ! grep -q '"count":[2-9]' "$tmp/digests.ndjson"; then
+  fail "the digests are all of one size: the digest checks would prove little"
+fi
 if ! grep -q '"removed_reason":"collapsed"' "$tmp/removed.ndjson"; then
   fail "the inbox has nothing that collapses: the expire checks would prove little"
 fi
@@ -117,6 +125,9 @@ run_parallel() {
   parallel --pipepart -a "$tmp/no-collapse.ndjson" --block 10M -k \
     notif-expire -p "$tmp/no-caps.json" --now "$now" >"$out/kept-plain"
   same "$out/kept-plain" "$tmp/kept-plain" "parallel: notif-expire in blocks, no collapse or caps"
+  # Digest: the records of each app to one process, the digests back through --merge.
+  examples/parallel/digest-by-app.sh 2 "$inbox" "${digest_options[@]}" >"$out/digests"
+  same "$out/digests" "$tmp/digests.ndjson" "parallel: notif-digest partitioned by app, merged"
 }
 
 # Runs the Spark example: `spark_run NAME ARGS...` writes OUT/NAME (the part-* files joined) and
@@ -156,6 +167,15 @@ run_spark() {
   else
     cat "$out/kept.err" >&2
     fail "spark expire failed"
+  fi
+  if spark_run digests digest "$inbox" "$out/digests.dir" --now "$now" --partitions 8 \
+    --digest-option=--window=1h --digest-option=--limit=3; then
+    grep -q ': 8 partitions$' "$out/digests.err" || fail "spark digest: not 8 partitions"
+    same "$out/digests" "$tmp/digests.ndjson" \
+      "spark: notif-digest partitioned by app, 8 partitions, merged"
+  else
+    cat "$out/digests.err" >&2
+    fail "spark digest failed"
   fi
   # A few records in 8 partitions: most are empty, and each runs its command on nothing. The
   # inbox has a blank line (kept, without the tag) and a record without created_at.

@@ -7,6 +7,7 @@ import NotifModel
 /// ```json
 /// {"message": {"category_summary_format": "%u more messages from %@",
 ///              "hidden_previews_body_placeholder": "%u messages",
+///              "digest_format": "%u new messages from %@",
 ///              "actions": [{"identifier": "reply", "title": "Reply", "options": ["foreground"]}]}}
 /// ```
 public struct CategoryRegistry: Sendable {
@@ -102,7 +103,7 @@ public struct CategoryRegistry: Sendable {
     try forEachMember(of: value, in: view) { field, fieldValue throws(ConfigFile.Rejection) in
       let name = view.string(field)
       switch name {
-      case "category_summary_format", "hidden_previews_body_placeholder":
+      case "category_summary_format", "hidden_previews_body_placeholder", "digest_format":
         let text = try string(at: fieldValue, in: view, or: "'\(name)' must be a string")
         do {
           _ = try SummaryFormat(text)
@@ -111,10 +112,14 @@ public struct CategoryRegistry: Sendable {
             offset: offset(view, fieldValue),
             message: "\(name) of category '\(identifier)': \(error)")
         }
-        if name == "category_summary_format" {
+        switch name {
+        case "category_summary_format":
           category.summaryFormat = text
           category.summaryFormatOffset = offset(view, fieldValue)
-        } else {
+        case "digest_format":
+          category.digestFormat = text
+          category.digestFormatOffset = offset(view, fieldValue)
+        default:
           category.hiddenPreviewsBodyPlaceholder = text
           category.hiddenPreviewsBodyPlaceholderOffset = offset(view, fieldValue)
         }
@@ -126,7 +131,7 @@ public struct CategoryRegistry: Sendable {
         throw ConfigFile.Rejection(
           offset: offset(view, field),
           message:
-            "unknown key '\(name)' in category '\(identifier)': a category has category_summary_format, hidden_previews_body_placeholder and actions"
+            "unknown key '\(name)' in category '\(identifier)': a category has category_summary_format, hidden_previews_body_placeholder, digest_format and actions"
         )
       }
     }
@@ -187,6 +192,9 @@ public struct NotificationCategory: Sendable, Equatable {
   public var summaryFormat: String?
   /// The text shown instead of the body while previews are hidden, such as `%u messages`.
   public var hiddenPreviewsBodyPlaceholder: String?
+  /// The text of a digest of notifications of this category (notif-digest), such as
+  /// `%u new messages from %@`: the same directives as `summaryFormat`.
+  public var digestFormat: String?
   /// The actions, in order.
   public var actions: [NotificationAction] = []
   /// The byte offset of the category's key in the registry's JSON text.
@@ -195,6 +203,8 @@ public struct NotificationCategory: Sendable, Equatable {
   public var summaryFormatOffset: Int? = nil
   /// The byte offset of `hiddenPreviewsBodyPlaceholder`'s value, when the category has one.
   public var hiddenPreviewsBodyPlaceholderOffset: Int? = nil
+  /// The byte offset of `digestFormat`'s value, when the category has one.
+  public var digestFormatOffset: Int? = nil
 }
 
 /// One action button of a category.

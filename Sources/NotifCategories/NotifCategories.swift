@@ -1,8 +1,8 @@
 // NotifCategories: an app's notification categories, as `--categories` names them
-// (notif-categories(5)). Users: notif-parse (--categories, --lint) and notif-summarize, and
-// notif-show next; no other tool.
+// (notif-categories(5)). Users: notif-parse (--categories, --lint), notif-summarize and
+// notif-digest, and notif-show next; no other tool.
 //
 // What is here: the registry (`CategoryRegistry`, `NotificationCategory`, `NotificationAction`),
 // loaded through NotifModel's one config-file loader, and the one definition of the directives
-// a summary format may use (`SummaryFormat`), checked when the registry is loaded so that the
-// CI gate (notif-parse --check) refuses what notif-summarize would refuse.
+// a summary or digest format may use (`SummaryFormat`), checked when the registry is loaded so
+// that the CI gate (notif-parse --check) refuses what notif-summarize and notif-digest would.

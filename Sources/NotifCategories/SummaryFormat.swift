@@ -1,9 +1,10 @@
 /// A summary format cut into its pieces: the one definition of the directives that
-/// `category_summary_format`, `hidden_previews_body_placeholder` and their translations may use
-/// (`notif-categories(5)`).
+/// `category_summary_format`, `hidden_previews_body_placeholder`, `digest_format` and their
+/// translations may use (`notif-categories(5)`).
 ///
-/// The category registry checks its formats with it when it is loaded, so notif-parse and
-/// notif-summarize refuse the same ones; notif-summarize builds its templates from the pieces.
+/// The category registry checks its formats with it when it is loaded, so notif-parse,
+/// notif-summarize and notif-digest refuse the same ones; the last two build their templates
+/// from the pieces.
 ///
 /// The directives: `%u`, `%d`, `%i` (with `l`, `ll`, `q` or `z` length modifiers: `%lu`,
 /// `%lld`) for the count, `%@` for the list, `%%` for a percent sign, the positional forms

@@ -1,7 +1,8 @@
 // NotifModel: the model every notif tool imports. Users: notif-parse, notif-group,
-// notif-summarize, notif-expire and notif-mark; every file here is used by at least three.
+// notif-summarize, notif-expire, notif-mark, notif-show and notif-digest; every file here is
+// used by at least three.
 //
-// What is here: the record's fields and their order, and the group object's keys
+// What is here: the record's fields and their order, and the group and digest objects' keys
 // (`RecordField.swift`), the range of every count and weight in them (`FieldLimits.swift`);
 // instants and lengths of time (`Time.swift`); diagnostics and exit
 // statuses; the option scanner and the tool skeleton (`Options.swift`, `CommandLineTool.swift`

@@ -1,7 +1,9 @@
 /// The keys of a notification record, in the order they are written.
 ///
 /// `man/notif.5` documents each one: what it means, where it comes from, its default. Every
-/// record has every key (`null` where there is no value), so jq and Miller see one shape.
+/// record has every key (`null` where there is no value), so jq and Miller see one shape, but
+/// `digestedAt`: it comes last, after `payload`, where notif-digest adds it to a record it
+/// put in a digest; the records notif-parse writes do not have it, and a missing key is null.
 public enum RecordField: Int, CaseIterable, Sendable {
   case id, app, threadID, category
   case title, subtitle, body
@@ -14,6 +16,7 @@ public enum RecordField: Int, CaseIterable, Sendable {
   case event, timestamp, staleAt, dismissAt
   case readAt, seenAt
   case source, payload
+  case digestedAt
 
   /// The snake_case key.
   public var key: String {
@@ -56,6 +59,7 @@ public enum RecordField: Int, CaseIterable, Sendable {
     case .seenAt: return "seen_at"
     case .source: return "source"
     case .payload: return "payload"
+    case .digestedAt: return "digested_at"
     }
   }
 }
@@ -146,6 +150,86 @@ public enum GroupField: Int, CaseIterable, Sendable {
       case .summaryArg: return "summary_arg"
       case .count: return "count"
       case .latestAt: return "latest_at"
+      }
+    }
+  }
+}
+
+/// The keys of a digest object, in the order they are written.
+///
+/// notif-digest writes one digest object per key and window: many records of one person (or
+/// thread, or any key) become one message. Its `--merge` reads them back; notif-show will
+/// render them. `man/notif.5` documents each key.
+public enum DigestField: Int, CaseIterable, Sendable {
+  case digestID, key, windowStart, windowEnd, count, unreadCount, latestAt
+  case actors, categories, items, itemsOmitted, summary, hiddenSummary, readAt, digesting
+
+  /// The snake_case key.
+  public var key: String {
+    switch self {
+    case .digestID: return "digest_id"
+    case .key: return "key"
+    case .windowStart: return "window_start"
+    case .windowEnd: return "window_end"
+    case .count: return "count"
+    case .unreadCount: return "unread_count"
+    case .latestAt: return "latest_at"
+    case .actors: return "actors"
+    case .categories: return "categories"
+    case .items: return "items"
+    case .itemsOmitted: return "items_omitted"
+    case .summary: return "summary"
+    case .hiddenSummary: return "hidden_summary"
+    case .readAt: return "read_at"
+    case .digesting: return "digesting"
+    }
+  }
+
+  /// The keys of an entry of `actors`, in the order they are written.
+  public enum ActorEntry: Int, CaseIterable, Sendable {
+    case actor, count, latestAt
+
+    /// The snake_case key.
+    public var key: String {
+      switch self {
+      case .actor: return "actor"
+      case .count: return "count"
+      case .latestAt: return "latest_at"
+      }
+    }
+  }
+
+  /// The keys of an entry of `categories`, in the order they are written.
+  public enum CategoryEntry: Int, CaseIterable, Sendable {
+    case category, count
+
+    /// The snake_case key.
+    public var key: String {
+      switch self {
+      case .category: return "category"
+      case .count: return "count"
+      }
+    }
+  }
+
+  /// The keys of `digesting`, in the order they are written: the options of notif-digest
+  /// that made the object, so that `--merge` can refuse objects that were made differently.
+  public enum DigestingEntry: Int, CaseIterable, Sendable {
+    case key, actor, window, align, at, tz, lookback, maxItems, items, limit
+
+    /// The snake_case key.
+    public var key: String {
+      switch self {
+      case .key: return "key"
+      case .actor: return "actor"
+      case .window: return "window"
+      case .align: return "align"
+      case .at: return "at"
+      case .tz: return "tz"
+      case .lookback: return "lookback"
+      case .maxItems: return "max_items"
+      case .items: return "items"
+      case .limit: return "limit"
       }
     }
   }

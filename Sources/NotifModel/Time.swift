@@ -96,8 +96,10 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     out.append(UInt8(ascii: "Z"))
   }
 
-  // Howard Hinnant's days-from-civil and civil-from-days, proleptic Gregorian calendar.
-  static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+  /// The days since 1970-01-01 of a date of the proleptic Gregorian calendar (Howard
+  /// Hinnant's days-from-civil): the calendar of the times the tools read, and of the days
+  /// notif-digest's `--at` schedules in a time zone.
+  public static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
     let yearOfEra = y - era * 400
@@ -106,7 +108,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     return era * 146_097 + dayOfEra - 719_468
   }
 
-  static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+  /// The year, month and day of the date `days` after 1970-01-01 (civil-from-days).
+  public static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let dayOfEra = z - era * 146_097
@@ -118,7 +121,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 
-  static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
+  /// The number of days of `month` (1 to 12) in `year`.
+  public static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
     switch month {
     case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
     case 4, 6, 9, 11: return 30

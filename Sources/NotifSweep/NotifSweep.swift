@@ -1,4 +1,5 @@
-// NotifSweep: a store file's writers. Users: notif-expire and notif-mark (in-place sweeps),
+// NotifSweep: a store file's writers. Users: notif-expire, notif-mark and notif-digest
+// (in-place sweeps; notif-digest appends its digests where the others append their archive),
 // and notif-parse (`--store`: appends under the lock, `StoreAppender`); no other tool.
 //
 // What is here: the driver of a sweep (`SweepDriver`: as a filter or in place, the order of

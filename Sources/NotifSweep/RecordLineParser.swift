@@ -98,7 +98,9 @@ public struct RecordLineParser: ~Copyable {
   /// The record of the last successful `parse`: valid until the next `parse`, as it points into
   /// the parser's tape and the line's bytes.
   public var record: RecordView {
-    parser.withView(over: text) { RecordView(json: $0, slots: slots, textOffset: textOffset) }
+    parser.withView(over: text) {
+      RecordView(json: $0, slots: slots, textOffset: textOffset, isCompact: parser.isCompact)
+    }
   }
 
   /// Where the JSON text of the last successful `parse` is within its line.
@@ -107,7 +109,8 @@ public struct RecordLineParser: ~Copyable {
   /// Calls `body` with the record of the last successful `parse`.
   public func withRecord<R>(_ body: (RecordView) throws -> R) rethrows -> R {
     try parser.withView(over: text) { view in
-      try body(RecordView(json: view, slots: slots, textOffset: textOffset))
+      try body(
+        RecordView(json: view, slots: slots, textOffset: textOffset, isCompact: parser.isCompact))
     }
   }
 
@@ -177,6 +180,9 @@ public struct RecordView {
   fileprivate let slots: UnsafeMutablePointer<Int32>
   /// Where the JSON text starts within the line.
   public let textOffset: Int
+  /// Whether the JSON text is already compact and canonical (`JSONParser.isCompact`): its
+  /// bytes are what `JSONWriter.writeCompact` would write of it, so a tool may copy them.
+  public let isCompact: Bool
 
   /// What a time field holds.
   public enum TimeValue: Equatable {

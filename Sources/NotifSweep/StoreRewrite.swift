@@ -44,6 +44,9 @@ public struct StoreRewrite: ~Copyable {
   public let tempPath: String
   /// The archive's path, if there is one.
   public let archivePath: String?
+  /// What messages call the archive: `archive`, or what the tool appends there instead
+  /// (notif-digest's `output file` of digests).
+  public let archiveName: String
   /// The quarantine file's path, if there is one.
   public let quarantinePath: String?
   private let journalPath: String
@@ -212,8 +215,9 @@ public struct StoreRewrite: ~Copyable {
   /// not records to `quarantine`, if given. Nothing is created until `start`.
   public init(
     store: String, storeStatus: stat, sweptLength: Int64 = .max, archive: String?,
-    quarantine: String? = nil, pid: Int32
+    archiveName: String = "archive", quarantine: String? = nil, pid: Int32
   ) {
+    self.archiveName = archiveName
     storePath = store
     self.sweptLength = sweptLength
     archivePath = archive
@@ -259,7 +263,7 @@ public struct StoreRewrite: ~Copyable {
     // The archive and the quarantine file: opened the same way, each with its journal lines.
     for (path, isArchive) in [(archivePath, true), (quarantinePath, false)] {
       guard let path else { continue }
-      let doing = isArchive ? "cannot open the archive" : "cannot open the quarantine file"
+      let doing = isArchive ? "cannot open the \(archiveName)" : "cannot open the quarantine file"
       let (fd, size, entry) = try Self.openAppended(path, doing: doing, store: storeStatus)
       if isArchive {
         (archiveFD, archiveSizeBefore) = (fd, size)
@@ -393,7 +397,7 @@ public struct StoreRewrite: ~Copyable {
       try flushArchive()
       try archived.flush()
       if archivedAny && fsync(archiveFD) != 0 {
-        throw SystemError(path: archivePath, doing: "cannot sync the archive", errno: errno)
+        throw SystemError(path: archivePath, doing: "cannot sync the \(archiveName)", errno: errno)
       }
     }
     if let quarantinePath {

@@ -28,6 +28,18 @@ public protocol SweepPasses: ~Copyable {
 
   /// Closes what `open` opened, once the run is over.
   func close(_ inputs: [Input])
+
+  /// In place, once the sweep is durable (the new store has replaced the old one, or nothing
+  /// changed), still under the store's lock: notif-digest writes out there the digests it
+  /// kept beside the store until then. Not called in a dry run. Does nothing by default.
+  ///
+  /// - Throws: `SystemError` for a failed read or write: the run stops (status 2); the sweep
+  ///   stays done.
+  mutating func afterCommit(_ driver: inout SweepDriver) throws(SystemError)
+}
+
+extension SweepPasses where Self: ~Copyable {
+  public mutating func afterCommit(_ driver: inout SweepDriver) throws(SystemError) {}
 }
 
 /// One run of a sweeping tool (notif-expire, notif-mark), as a filter or in place on a store:
@@ -187,12 +199,14 @@ public struct SweepDriver: ~Copyable {
     }
     rewrite = StoreRewrite(
       store: target, storeStatus: session.status, sweptLength: session.length,
-      archive: options.archive, quarantine: options.quarantine, pid: pid)
+      archive: options.archive, archiveName: options.archiveName, quarantine: options.quarantine,
+      pid: pid)
     destination = .storeBeforeFirstChange
     do throws(SystemError) {
       try passes.sweep(inputs, &self)
       if destination == .store { try rewrite?.commit() }
       ran = true
+      try passes.afterCommit(&self)
     } catch {
       rewrite?.abandon()
       reportTakenIn(store)
@@ -270,6 +284,17 @@ public struct SweepDriver: ~Copyable {
     }
   }
 
+  /// Writes `bytes` to standard output, whatever the mode: what a tool writes there besides the
+  /// lines of the sweep (notif-digest's digests, in place).
+  public mutating func writeStandardOutput(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+    try stdout.write(bytes)
+  }
+
+  /// Writes out what standard output holds, whatever the mode.
+  public mutating func flushAllStandardOutput() throws(SystemError) {
+    try stdout.flush()
+  }
+
   /// Writes out what standard output holds: where the input has nothing more yet (a pipe), so
   /// that each line's result comes out as it arrives. In place there is nothing to write.
   public mutating func flushStandardOutput() throws(SystemError) {
@@ -331,6 +356,39 @@ public struct SweepDriver: ~Copyable {
   public mutating func showProgress(records: Int, bytes: Int64) {
     if progressLine.isStarted {
       progressLine.update(records: records, bytes: bytes, now: monotonicClock, &stderr)
+    }
+  }
+}
+
+/// The input of a sweep that opens each file operand when its pass reaches it (notif-mark,
+/// notif-digest): the operand's name, or the store.
+public enum OperandOrStore: Sendable {
+  case operand(String)
+  case store(fd: Int32, name: String, length: Int64)
+}
+
+extension SweepPasses where Self: ~Copyable, Input == OperandOrStore {
+  public mutating func open(_ files: [String], _ driver: inout SweepDriver) -> [Input] {
+    files.map { .operand($0) }
+  }
+
+  public func input(store fd: Int32, name: String, length: Int64) -> Input {
+    .store(fd: fd, name: name, length: length)
+  }
+
+  public func close(_ inputs: [Input]) {}
+}
+
+extension SweepDriver {
+  /// Opens the file operand `file` when its pass reaches it; one that cannot be opened is
+  /// reported (`Unreadable`, status 2) and nil, and the next operand is read.
+  public mutating func open(operand file: String) -> InputFile? {
+    do {
+      return try InputFile(operand: file)
+    } catch {
+      raiseStatus(to: .failure)
+      report(Diagnostic(.error, "Unreadable", error.message, file: error.path))
+      return nil
     }
   }
 }

@@ -9,6 +9,11 @@ public struct SweepOptions: Sendable, Equatable {
   public var dryRun = false
   /// `--archive FILE`: where removed records go, appended.
   public var archive: String?
+  /// What messages call the file `archive` names: `archive`; notif-digest appends the digests
+  /// it writes there instead (`output file`).
+  public var archiveName = "archive"
+  /// The option that names `archive`: `--archive`; notif-digest's `--out`.
+  public var archiveOption = "--archive"
   /// `--quarantine FILE`: where lines that are not records go, appended, instead of staying
   /// where they are (see `QuarantineEntry`).
   public var quarantine: String?
@@ -129,12 +134,12 @@ public struct SweepOptions: Sendable, Equatable {
     reading: [(role: String, path: String)] = [], standardOutput: RunFile? = nil
   ) throws(UsageError) {
     try StoreFiles.requireRegular([
-      ("--store", store), ("--archive", archive), ("--quarantine", quarantine),
+      ("--store", store), (archiveOption, archive), ("--quarantine", quarantine),
     ])
     var written: [RunFile] = []
     if let store { written += StoreFiles.storeFiles(store, journal: true) }
     // Checked in a dry run too, which must fail as the run it shows would.
-    let appended = [("--archive", archive), ("--quarantine", quarantine)].compactMap { option in
+    let appended = [(archiveOption, archive), ("--quarantine", quarantine)].compactMap { option in
       option.1.map { RunFile(role: "\(option.0) '\($0)'", path: $0, isWritten: true) }
     }
     if let target = storeTarget {

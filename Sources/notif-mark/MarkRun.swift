@@ -43,21 +43,9 @@ struct MarkRun: ~Copyable, SweepPasses {
 
   // MARK: - Inputs
 
-  /// A file operand, opened when the pass reaches it, or the store.
-  enum Input {
-    case operand(String)
-    case store(fd: Int32, name: String, length: Int64)
-  }
-
-  mutating func open(_ files: [String], _ driver: inout SweepDriver) -> [Input] {
-    files.map { .operand($0) }
-  }
-
-  func input(store fd: Int32, name: String, length: Int64) -> Input {
-    .store(fd: fd, name: name, length: length)
-  }
-
-  func close(_ inputs: [Input]) {}
+  /// A file operand, opened when the pass reaches it (`SweepDriver.open(operand:)`), or the
+  /// store.
+  typealias Input = OperandOrStore
 
   /// One pass over each input in turn; an operand that cannot be opened is reported when its
   /// turn comes.
@@ -67,14 +55,7 @@ struct MarkRun: ~Copyable, SweepPasses {
       case .store(let fd, let name, let length):
         try pass(fd: fd, name: name, length: length, &driver)
       case .operand(let file):
-        let opened: InputFile
-        do {
-          opened = try InputFile(operand: file)
-        } catch {
-          driver.raiseStatus(to: .failure)
-          driver.report(Diagnostic(.error, "Unreadable", error.message, file: error.path))
-          continue
-        }
+        guard let opened = driver.open(operand: file) else { continue }
         let name = opened.name
         do {
           try pass(fd: opened.fd, name: name, &driver)

@@ -156,6 +156,7 @@ struct CopyLint {
           "hidden_previews_body_placeholder", category.hiddenPreviewsBodyPlaceholder,
           category.hiddenPreviewsBodyPlaceholderOffset
         ),
+        ("digest_format", category.digestFormat, category.digestFormatOffset),
       ]
       for (field, format, offset) in formats {
         guard let format, let offset,

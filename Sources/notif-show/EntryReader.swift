@@ -4,7 +4,7 @@ import NotifModel
 
 /// The tape indices of the members of a record that notif-show reads, found in one pass; -1
 /// where the record has no such key. `leading` is found too: a JSON text with it is a group
-/// object.
+/// object; and `digest_id`: a JSON text with it is a digest object.
 struct ShownFields {
   var app = -1
   var category = -1
@@ -14,6 +14,7 @@ struct ShownFields {
   var readAt = -1
   var seenAt = -1
   var leading = -1
+  var digestID = -1
   /// The text notif-show shows and what the rule of what the device lists reads
   /// (`DeviceListing`), found in the same pass.
   var listing = ListingFields()
@@ -23,9 +24,12 @@ struct ShownFields {
   static let fields: [RecordField] =
     [.app, .category, .createdAt, .relevance, .targetContentID, .readAt, .seenAt]
     + ListingFields.fields
-  /// The keys of `fields`, then the group object's `leading`.
+  /// The keys of `fields`, then the group object's `leading` and the digest object's
+  /// `digest_id`.
   static let keys: [[UInt8]] =
-    fields.map { Array($0.key.utf8) } + [Array(GroupField.leading.key.utf8)]
+    fields.map { Array($0.key.utf8) } + [
+      Array(GroupField.leading.key.utf8), Array(DigestField.digestID.key.utf8),
+    ]
 
   /// Finds the members of the object at `index` of `view`.
   init(_ view: JSONView, object index: Int = 0) {
@@ -45,7 +49,11 @@ struct ShownFields {
       }
       guard position >= 0 else { return }
       guard position < Self.fields.count else {
-        leading = value
+        if position == Self.fields.count {
+          leading = value
+        } else {
+          digestID = value
+        }
         return
       }
       switch Self.fields[position] {
@@ -182,7 +190,34 @@ struct EntryReader {
     return (item(view, fields, key: key), reason)
   }
 
-  // MARK: - Group objects
+  // MARK: - Group and digest objects
+
+  /// The whole number at `index`, the value of `key`, in `range` as every tool reads it
+  /// (`FieldLimits`); else a problem of `code`.
+  static func count(
+    _ view: JSONView, _ index: Int, _ key: String, _ range: ClosedRange<Int64>, code: String
+  ) throws(RecordProblem) -> Int {
+    guard let number = view.integer(index), range.contains(number) else {
+      throw RecordProblem(
+        code: code, message: FieldLimits.notInRange(key, range),
+        offset: Int(view.tokens[index].start))
+    }
+    return Int(number)
+  }
+
+  /// The string at `index`, the value of `key`, as much of it as one line shows; nil for null
+  /// or no value; else a problem of `code`.
+  func line(_ view: JSONView, _ index: Int?, _ key: String, code: String)
+    throws(RecordProblem) -> String?
+  {
+    guard let index, view.kind(index) != .null else { return nil }
+    guard let value = shown.text(view, index, lines: 1) else {
+      throw RecordProblem(
+        code: code, message: "'\(key)' must be a string or null",
+        offset: Int(view.tokens[index].start))
+    }
+    return value
+  }
 
   /// Whether two runs of bytes are the same.
   static func equal(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
@@ -211,17 +246,10 @@ struct EntryReader {
       throws(RecordProblem) -> Int
     {
       guard let index = members[field] else { return value }
-      guard let number = view.integer(index), range.contains(number) else {
-        throw bad(index, FieldLimits.notInRange(field.key, range))
-      }
-      return Int(number)
+      return try Self.count(view, index, field.key, range, code: "BadGroup")
     }
     func text(_ field: GroupField) throws(RecordProblem) -> String? {
-      guard let index = members[field], view.kind(index) != .null else { return nil }
-      guard let value = shown.text(view, index, lines: 1) else {
-        throw bad(index, "'\(field.key)' must be a string or null")
-      }
-      return value
+      try line(view, members[field], field.key, code: "BadGroup")
     }
     guard members[.count] != nil else {
       throw bad(0, "not a group object: the key '\(GroupField.count.key)' is missing")

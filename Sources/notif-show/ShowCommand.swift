@@ -8,16 +8,17 @@ struct ShowCommand: ToolCommand {
   static let version = "0.1.0"
   static let usage =
     "usage: notif-show [-h] [--all-pushes] [--apps file] [--ascii] [--categories file]\n"
-    + "                  [--color auto|always|never] [--format text|html] [--hidden-previews]\n"
-    + "                  [--last-seen time] [--limit n] [--max-record-bytes size] [--now time]\n"
-    + "                  [--sort time|relevance] [--view feed|chat] [--width columns]\n"
-    + "                  [file ...]\n"
+    + "                  [--color auto|always|never] [--format text|html|email]\n"
+    + "                  [--hidden-previews] [--last-seen time] [--limit n]\n"
+    + "                  [--max-record-bytes size] [--now time] [--sort time|relevance]\n"
+    + "                  [--view feed|chat] [--width columns] [file ...]\n"
 
   static let help =
     usage + """
 
-      Read notification records or group objects and show them as a person sees them: the
-      feed or chat view for a terminal, or a web page. See notif-show(1).
+      Read notification records, group objects or digest objects and show them as a person
+      sees them: the feed or chat view for a terminal, a web page, or a page to mail. See
+      notif-show(1).
 
             --view view           feed: newest first (the default); chat: newest last
             --sort key            rank by time (the default) or by relevance, then time
@@ -28,7 +29,8 @@ struct ShowCommand: ToolCommand {
             --apps file           apps file (notif-apps(5)): each app's name and icon
             --hidden-previews     show placeholders instead of titles and bodies
             --all-pushes          show pushes the device does not list (background, ...) too
-            --format format       text for a terminal (the default) or html, one web page
+            --format format       text for a terminal (the default), html (one web page) or
+                                  email (one page a mail client shows: inline styles, tables)
             --width columns       line width of the text (default: the terminal's, COLUMNS, 80)
             --color when          color the text: auto (on a terminal, no NO_COLOR), always, never
             --ascii               draw marks and the ellipsis in ASCII (... for …)
@@ -60,7 +62,7 @@ struct ShowCommand: ToolCommand {
     options.ranking = try ListingOptions.ranking(scanned) ?? options.ranking
     if let format = scanned.last("format") {
       guard let chosen = ShowOptions.Format(rawValue: format) else {
-        throw UsageError("--format: '\(format)' is not text or html")
+        throw UsageError("--format: '\(format)' is not text, html or email")
       }
       options.format = chosen
     }
@@ -124,6 +126,8 @@ struct ShowOptions {
     case text
     /// One HTML page.
     case html
+    /// One HTML page for a mail (`EmailPage`).
+    case email
   }
 
   var now: Timestamp

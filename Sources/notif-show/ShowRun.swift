@@ -57,6 +57,8 @@ struct ShowRun {
       TextPage(options: options, registry: registry, apps: apps).write(shown, into: &page)
     case .html:
       HTMLPage(options: options, registry: registry, apps: apps).write(shown, into: &page)
+    case .email:
+      EmailPage(options: options, registry: registry, apps: apps).write(shown, into: &page)
     }
     do {
       try stdout.write(page)
@@ -104,7 +106,9 @@ struct ShowRun {
     let fields = ShownFields(view)
     do throws(RecordProblem) {
       let entry: ShownEntry
-      if fields.leading >= 0 {
+      if fields.digestID >= 0 && fields.leading < 0 {
+        entry = .digest(try reader.digest(view, major: major))
+      } else if fields.leading >= 0 {
         let stack = try reader.stack(
           view, isCompact: isCompact, major: major, ranking: options.ranking, order: options.view)
         guard let stack else { return nil }

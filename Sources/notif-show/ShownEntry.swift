@@ -57,16 +57,72 @@ extension ShownStack {
   }
 }
 
-/// What the list shows, one after the other: a notification, or a stack of them.
+/// A digest object of notif-digest (notif(5), "Digest objects") as a message that stands for
+/// its records: its text, its window, its counts, and the records it lists.
+struct ShownDigest {
+  /// Where it ranks: `latest_at`, then input order.
+  var key: SortKey
+  /// The `app` of its key, when the key has one.
+  var app: String?
+  var windowStart, windowEnd: Timestamp
+  var count, unreadCount: Int
+  /// `read_at` is null (the digest itself has not been read); with `--last-seen`,
+  /// `latest_at` is after it.
+  var isUnread, isNew: Bool
+  var summary, hiddenSummary: String?
+  /// The records it lists and the device lists (all with `--all-pushes`), oldest first.
+  var items: [ShownItem]
+
+  var latestAt: Timestamp { key.createdAt }
+
+  /// How many of its records are not listed: `count` less those shown, so `items_omitted`
+  /// and the items that have nothing to show.
+  var unlisted: Int { max(count - items.count, 0) }
+
+  /// Its text: the summary ("Alice and 5 others liked your photo"), or with hidden previews
+  /// its hidden form ("6 likes"); where the object has none, a count ("6 notifications").
+  func text(hiddenPreviews: Bool) -> String {
+    let counted = "\(count) notification\(count == 1 ? "" : "s")"
+    return (hiddenPreviews ? hiddenSummary : summary) ?? counted
+  }
+
+  /// Its window in UTC, to the minute: `2026-11-22 08:00 to 09:00 UTC`, the day written
+  /// again when the window ends on another; one time for the digest of a record passed through
+  /// at once (`--lookback`), whose window is its instant.
+  var window: String {
+    func parts(_ time: Timestamp) -> (day: Substring, minute: Substring) {
+      let text = time.description  // RFC 3339: 2026-11-22T08:00:00Z
+      return (text.prefix(10), text.dropFirst(11).prefix(5))
+    }
+    let (startDay, startMinute) = parts(windowStart)
+    guard windowEnd != windowStart else { return "\(startDay) \(startMinute) UTC" }
+    let (endDay, endMinute) = parts(windowEnd)
+    let end = endDay == startDay ? "\(endMinute)" : "\(endDay) \(endMinute)"
+    return "\(startDay) \(startMinute) to \(end) UTC"
+  }
+
+  /// The digest as the notification a list leads with: its text as the title, its window as
+  /// the subtitle, nothing to act on.
+  func header(hiddenPreviews: Bool) -> ShownItem {
+    ShownItem(
+      key: key, app: app, category: nil, title: text(hiddenPreviews: hiddenPreviews),
+      subtitle: window, body: nil, relevance: nil, target: nil,
+      isUnread: isUnread && unreadCount > 0, isNew: isNew)
+  }
+}
+
+/// What the list shows, one after the other: a notification, a stack of them, or a digest.
 enum ShownEntry: Ranked {
   case item(ShownItem)
   case stack(ShownStack)
+  case digest(ShownDigest)
 
   /// The key of the notification it leads with.
   var key: SortKey {
     switch self {
     case .item(let item): return item.key
     case .stack(let stack): return stack.leading.key
+    case .digest(let digest): return digest.key
     }
   }
 }

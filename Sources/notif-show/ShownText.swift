@@ -43,6 +43,9 @@ struct ShownText {
     case .html:
       width = ShowCommand.maximumWidth
       ellipsis = "\u{2026}"
+    case .email:
+      width = EmailPage.columns
+      ellipsis = "\u{2026}"
     }
   }
 

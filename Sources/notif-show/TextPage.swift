@@ -47,6 +47,8 @@ struct TextPage {
         writeItem(item, indent: 0, into: &out)
       case .stack(let stack):
         writeStack(stack, into: &out)
+      case .digest(let digest):
+        writeDigest(digest, into: &out)
       }
     }
   }
@@ -72,6 +74,22 @@ struct TextPage {
     }
     if stack.unlisted > 0 {
       writeWrapped("+ \(stack.unlisted) more not listed", .dim, indent: 4, into: &out)
+    }
+  }
+
+  /// A digest: its text as the title and its window under it, whatever `--hidden-previews`
+  /// (which picks the text), then the records it lists, indented, and how many it does not.
+  private func writeDigest(_ digest: ShownDigest, into out: inout ByteBuffer) {
+    let header = digest.header(hiddenPreviews: options.hiddenPreviews)
+    writeHeader(
+      header, app: digest.count > 1 ? "\(name(digest.app)) (\(digest.count))" : name(digest.app),
+      badge: digest.isNew ? "NEW" : nil, indent: 0, into: &out)
+    writeContent(header, indent: 0, previews: true, into: &out)
+    for item in digest.items {
+      writeItem(item, indent: 4, into: &out)
+    }
+    if digest.unlisted > 0 {
+      writeWrapped("+ \(digest.unlisted) more not listed", .dim, indent: 4, into: &out)
     }
   }
 
@@ -113,11 +131,14 @@ struct TextPage {
     emit(spans, indent: indent, into: &out)
   }
 
-  /// The title, subtitle, body and actions of a notification, under its header.
-  private func writeContent(_ item: ShownItem, indent: Int, into out: inout ByteBuffer) {
+  /// The title, subtitle, body and actions of a notification, under its header; with
+  /// `--hidden-previews` a placeholder instead, unless `previews` (a digest's own texts).
+  private func writeContent(
+    _ item: ShownItem, indent: Int, previews: Bool = false, into out: inout ByteBuffer
+  ) {
     let inner = indent + 2
     let width = options.width - inner
-    if options.hiddenPreviews {
+    if options.hiddenPreviews && !previews {
       writeLine([("Notification", .plain)], indent: inner, into: &out)
     } else {
       if let title = item.title, !title.isEmpty {
@@ -146,7 +167,7 @@ struct TextPage {
             isBracketed: number < Self.bannerActions, separator: " "))
       }
     }
-    if !options.hiddenPreviews, let target = item.target, !target.isEmpty {
+    if !options.hiddenPreviews || previews, let target = item.target, !target.isEmpty {
       actions.append(
         Action(
           text: "open: \(Visible.line(target))", style: .dim, isBracketed: false, separator: "  "))

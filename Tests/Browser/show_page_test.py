@@ -21,7 +21,11 @@ only a browser can tell:
   - every stack opens from the keyboard (Tab to its summary line, Enter and Space), and the
     focused summary line has a visible outline;
   - a closed stack shows the cards layered behind it in both schemes, an open one does not;
-  - the list fills a phone's width and, on a desktop, a wider column, with no sideways scroll.
+  - the list fills a phone's width and, on a desktop, a wider column, with no sideways scroll;
+  - the page for a mail (`--format email`, of digest objects, stacks and hostile text) has no
+    style sheet, script, class, image or details, every element of its body styled inline, a
+    column of 600 pixels at most and no sideways scroll; axe-core and the request log check it
+    as they check the web page.
 
 Without Chromium, chromedriver, selenium or axe-core the tests fail, naming what to install; a
 developer who cannot install them runs the rest of the suite with NOTIF_SKIP_BROWSER=1, which
@@ -121,6 +125,15 @@ class PageTests(unittest.TestCase):
                 ["--format", "html", "--now", NOW, "--apps",
                  os.path.join(FIXTURES, "apps", "apps.json")],
                 os.path.join(FIXTURES, "apps-six-apps-records.ndjson")),
+            "digests": notif_show(["--format", "html", "--now", NOW],
+                                  os.path.join(FIXTURES, "digests.ndjson")),
+            "email-digests": notif_show(["--format", "email", "--now", NOW],
+                                        os.path.join(FIXTURES, "digests.ndjson")),
+            "email-hostile": notif_show(["--format", "email", "--now", NOW],
+                                        os.path.join(FIXTURES, "hostile-text.ndjson")),
+            "email-stacks": notif_show(["--format", "email", "--now", NOW] + categories,
+                                       os.path.join(FIXTURES,
+                                                    "stacks-with-summaries-and-items.ndjson")),
             "demo": demo_page(),
             "demo-apps": demo_page(["--apps", "apps.json"]),
         }
@@ -246,7 +259,8 @@ class PageTests(unittest.TestCase):
         self.assertIn('"><b>x</b>', found["titles"])
 
     def test_the_page_makes_no_network_request(self):
-        for name in ("feed", "stacks", "hostile", "cjk", "icons", "demo-apps", "hostile-apps"):
+        for name in ("feed", "stacks", "hostile", "cjk", "icons", "demo-apps", "hostile-apps",
+                     "digests", "email-digests", "email-hostile", "email-stacks"):
             self.load(name)
             requests = []
             for entry in self.driver.get_log("performance"):
@@ -298,7 +312,8 @@ class PageTests(unittest.TestCase):
         for dark in (False, True):
             for width in WIDTHS:
                 for name in ("demo", "demo-apps", "hostile", "hostile-apps", "counts", "cjk",
-                             "stacks"):
+                             "stacks", "digests", "email-digests", "email-hostile",
+                             "email-stacks"):
                     self.load(name, width=width, dark=dark)
                     for state in ("closed", "open"):
                         if state == "open":
@@ -310,6 +325,42 @@ class PageTests(unittest.TestCase):
         for line in found:
             print(f"  {line}", file=sys.stderr)
         self.assertEqual(found, [], f"{len(found)} violations of WCAG A and AA (printed above)")
+
+    def test_the_page_for_a_mail_is_styled_inline_and_fits_a_phone(self):
+        # What mail clients keep: no style sheet, script, class, image or details; every
+        # element of the body styled inline; tables for the layout; no sideways scroll on a
+        # phone, and the column no wider than 600 pixels on a desktop.
+        for name in ("email-digests", "email-hostile", "email-stacks"):
+            for width in WIDTHS:
+                self.load(name, width=width)
+                found = self.driver.execute_script("""
+                    const body = document.body;
+                    const unstyled = [...body.querySelectorAll('*')].filter(element =>
+                      !['BR', 'TABLE', 'TBODY', 'TR'].includes(element.tagName) &&
+                      !element.hasAttribute('style')).map(element => element.tagName);
+                    const card = document.querySelector('td[align=center] > table');
+                    return {styles: document.querySelectorAll('style, link').length,
+                            scripts: document.querySelectorAll('script').length,
+                            classes: document.querySelectorAll('[class]').length,
+                            images: document.querySelectorAll('img, details').length,
+                            tables: document.querySelectorAll('table').length,
+                            unstyled: unstyled,
+                            overflow: document.documentElement.scrollWidth - window.innerWidth,
+                            column: card.getBoundingClientRect().width};""")
+                where = f"{name}, {width}px"
+                self.assertEqual((found["styles"], found["scripts"], found["classes"],
+                                  found["images"]), (0, 0, 0, 0), where)
+                self.assertGreater(found["tables"], 1, where)
+                self.assertEqual(found["unstyled"], [], where)
+                self.assertLessEqual(found["overflow"], 0, where)
+                self.assertLessEqual(found["column"], 600, where)
+        # A digest shows its text, its window and the records it lists, all of them open.
+        self.load("email-digests")
+        text = self.driver.execute_script("return document.body.innerText")
+        self.assertIn("Fay and 5 others liked your photo", text)
+        self.assertIn("2026-11-22 00:00 to 2026-11-23 00:00 UTC", text)
+        self.assertIn("+ 4 more not listed", text)
+        self.assertIn("Bob commented on your photo.", text)
 
     def test_every_stack_opens_from_the_keyboard_with_a_visible_focus(self):
         from selenium.webdriver.common.action_chains import ActionChains

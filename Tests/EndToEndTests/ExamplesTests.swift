@@ -54,6 +54,10 @@ import Testing
       "*/15 * * * * ",
       "a crontab(5) line, not a command; golden case notif-expire/man-example-3-crontab-sweep runs it"
     ),
+    (
+      "5 * * * * ",
+      "a crontab(5) line, not a command; golden case notif-digest/man-example-3-crontab-digest runs it"
+    ),
   ]
 
   /// Whether a line of standard error is a note, which reports nothing wrong.
@@ -630,7 +634,9 @@ enum ExampleReader {
     for word in words(of: split(command).code) {
       defer { previous = word }
       if word.contains(where: { $0 == "'" || $0 == "\"" || $0 == "$" }) { continue }
-      if previous == ">" || previous == ">>" || previous == "--archive" { continue }
+      if previous == ">" || previous == ">>" || previous == "--archive" || previous == "--out" {
+        continue
+      }
       if previous == "<" || inputOptions.contains(previous) {
         files.append(word)
       } else if word.hasPrefix("-") {

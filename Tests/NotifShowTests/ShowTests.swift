@@ -201,7 +201,7 @@ let now = "2026-11-22T09:00:00Z"
       ["--limit", "0"], "notif-show: --limit: '0' is not a whole number from 1 to 9007199254740991"
     ),
     (["--color", "yes"], "notif-show: --color: 'yes' is not auto, always or never"),
-    (["--format", "json"], "notif-show: --format: 'json' is not text or html"),
+    (["--format", "json"], "notif-show: --format: 'json' is not text, html or email"),
   ])
   func usageErrors(_ arguments: [String], _ message: String) throws {
     let result = try show("", ["--now", now] + arguments)

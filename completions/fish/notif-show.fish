@@ -6,7 +6,7 @@ complete -c notif-show -l apps -r -F -d 'Apps file, for the names and icons of a
 complete -c notif-show -l ascii -d 'Draw marks and the ellipsis in ASCII'
 complete -c notif-show -l categories -r -F -d 'Category registry, for the action buttons'
 complete -c notif-show -l color -x -a 'auto always never' -d 'Color the text'
-complete -c notif-show -l format -x -a 'text html' -d 'What to write'
+complete -c notif-show -l format -x -a 'text html email' -d 'What to write'
 complete -c notif-show -l hidden-previews -d 'Show placeholders instead of titles and bodies'
 complete -c notif-show -l last-seen -x -d 'Mark as new only records created after this time'
 complete -c notif-show -l limit -x -d 'Show only the first items of the view'

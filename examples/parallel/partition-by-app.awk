@@ -6,7 +6,8 @@
 # Writes every record to one of the files DIR/part-0 ... DIR/part-(N-1), every record of an app
 # to the same file, in input order, with its line number put first as a member no notif tool
 # reads: {"\u0000line":"000000000042", ...}, twelve digits, so that sorting lines by their
-# bytes sorts them by number. Apps go to the files in turn as they first appear.
+# bytes sorts them by number; with -v number=0, as it is (notif-digest copies records into its
+# digests, and puts them in order itself). Apps go to the files in turn as they first appear.
 #
 # The app is the first "app": of the line, which in a record written by notif-parse is the
 # record's own (it follows "id", and no string holds a bare quote). A line that does not start
@@ -23,5 +24,6 @@
     app = substr($0, RSTART + 6, RLENGTH - 6)
   }
   if (!(app in part)) part[app] = apps++ % parts
-  printf "{\"\\u0000line\":\"%012d\",%s\n", NR, substr($0, 2) > (prefix part[app])
+  if (number == "0") print > (prefix part[app])
+  else printf "{\"\\u0000line\":\"%012d\",%s\n", NR, substr($0, 2) > (prefix part[app])
 }

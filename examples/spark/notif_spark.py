@@ -9,6 +9,8 @@ Usage:
                  [--bin DIR] [--master URL]
   notif_spark.py expire RECORDS OUT --policy FILE --now TIME [--partitions N]
                  [--bin DIR] [--master URL]
+  notif_spark.py digest RECORDS OUT --now TIME [--digest-option OPT]... [--partitions N]
+                 [--bin DIR] [--master URL]
 
 summarize: reads APNs payloads (NDJSON), turns them into records with notif-parse, groups each
 partition with `notif-group --no-items`, merges the partial groups with `notif-group --merge` in
@@ -26,6 +28,14 @@ order: what notif-expire's collapse and `keep` caps need), runs notif-expire on 
 the kept records back in input order. OUT/part-* concatenated are the bytes of
 
   notif-expire --policy FILE --now TIME RECORDS
+
+digest: reads records, partitions them by app as expire does (every record of an app in one
+partition, in input order: the digests of a key need all its records, in order, and the key
+must hold the app, as notif-digest's default does), runs notif-digest on each, then
+`notif-digest --merge` on all their digests in one partition, which writes them in window order.
+OUT/part-* concatenated are the bytes of
+
+  notif-digest --now TIME OPTS... RECORDS | notif-digest --merge
 
 The input order comes back from the line's number, carried through notif-expire inside the
 record: each record gets a first member "\\u0000line" (a key no notif tool reads; notif-expire
@@ -196,10 +206,27 @@ def expire(sc, args, env):
         args.output)
 
 
+def digest(sc, args, env):
+    records = read_lines(sc, args.input, args.partitions).zipWithIndex().filter(
+        lambda pair: not is_blank(pair[0]))
+    partitions = args.partitions
+    # By app, each partition in input order: the line's number is the key it is sorted by, and
+    # the record goes through as it is (its digests copy it).
+    by_app = records.map(lambda pair: ((app_key(pair[0]), pair[1]), pair[0])) \
+        .repartitionAndSortWithinPartitions(
+            numPartitions=partitions,
+            partitionFunc=lambda key: partition_of_app(key[0], partitions),
+            keyfunc=lambda key: key[1],
+        ).values()
+    digests = stage(by_app, ["notif-digest", "--now", args.now] + args.digest_option, env)
+    # The partitions hold different keys: the merge joins none, and writes them in window order.
+    stage(digests.coalesce(1), ["notif-digest", "--merge"], env).saveAsTextFile(args.output)
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    for name in ("summarize", "parse", "group", "expire"):
+    for name in ("summarize", "parse", "group", "expire", "digest"):
         command = commands.add_parser(name)
         command.add_argument("input")
         command.add_argument("output", help="a directory Spark writes part-* files into")
@@ -217,6 +244,10 @@ def main(argv):
             command.add_argument("--categories")
         if name == "expire":
             command.add_argument("--policy", required=True)
+        if name == "digest":
+            command.add_argument(
+                "--digest-option", action="append", default=[],
+                help="an argument for notif-digest, such as --window=1h (repeatable)")
     args = parser.parse_args(argv)
     if args.partitions < 1 or getattr(args, "fan_in", 2) < 2:
         parser.error("--partitions must be 1 or more and --fan-in 2 or more")
@@ -226,7 +257,8 @@ def main(argv):
     sc.setLogLevel("ERROR")
     try:
         env = tool_environment(args.bin)
-        commands = {"summarize": summarize, "parse": parse, "group": group, "expire": expire}
+        commands = {"summarize": summarize, "parse": parse, "group": group, "expire": expire,
+                    "digest": digest}
         commands[args.command](sc, args, env)
     finally:
         sc.stop()

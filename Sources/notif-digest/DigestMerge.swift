@@ -1,0 +1,507 @@
+import NotifJSON
+import NotifModel
+
+/// A digest object read by `--merge`: the digest, what its `digesting` says, and its place.
+struct ReadDigest {
+  var digest: Digest
+  /// `digesting`, compact, its keys in their documented order.
+  var digesting: [UInt8]
+  var maxItems: Int?
+  var itemsEnd: ItemsEnd
+  var limit: Int?
+  /// The compact value of each entry of `digesting`, for messages.
+  var entries: [[UInt8]]
+  /// Where `digesting`'s values start, by entry, in the object's text.
+  var entryOffsets: [Int]
+}
+
+/// Reads digest objects, checking each against the contract of notif(5).
+enum DigestObjectReader {
+  static let keys: [[UInt8]] = DigestField.allCases.map { Array($0.key.utf8) }
+  static let actorKeys: [[UInt8]] = DigestField.ActorEntry.allCases.map { Array($0.key.utf8) }
+  static let categoryKeys: [[UInt8]] = DigestField.CategoryEntry.allCases.map {
+    Array($0.key.utf8)
+  }
+  static let digestingKeys: [[UInt8]] = DigestField.DigestingEntry.allCases.map {
+    Array($0.key.utf8)
+  }
+
+  /// The digest object at the root of `view`, the `order`-th read.
+  ///
+  /// - Throws: `DigestProblem` (`BadDigest`) for an object that breaks the contract.
+  static func read(_ view: JSONView, order: Int, itemOrder: inout Int) throws(DigestProblem)
+    -> ReadDigest
+  {
+    func bad(_ message: String, _ index: Int) -> DigestProblem {
+      DigestProblem(code: "BadDigest", message: message, offset: Int(view.tokens[index].start))
+    }
+    guard view.kind(0) == .object else {
+      throw bad("a digest object is a JSON object, not \(view.kind(0).phrase)", 0)
+    }
+    if view.member(0, "digest_id") == nil && view.member(0, "created_at") != nil {
+      throw bad("a record, not a digest object: --merge reads what notif-digest writes", 0)
+    }
+    let found = try members(view, 0, keys: keys, what: "a digest object", bad)
+    func value(_ field: DigestField) -> Int { found[field.rawValue] }
+    func time(_ index: Int, _ name: String) throws(DigestProblem) -> Timestamp {
+      guard view.kind(index) == .string, !view.tokens[index].flag,
+        let instant = Timestamp(rfc3339: view.rawString(index))
+      else {
+        throw bad("'\(name)' is not an RFC 3339 time such as 2026-11-22T09:05:00Z", index)
+      }
+      return instant
+    }
+    func integer(_ index: Int, _ name: String, _ range: ClosedRange<Int64>) throws(DigestProblem)
+      -> Int64
+    {
+      guard let number = view.integer(index), range.contains(number) else {
+        throw bad(FieldLimits.notInRange(name, range), index)
+      }
+      return number
+    }
+    func text(_ index: Int, _ name: String) throws(DigestProblem) -> [UInt8] {
+      guard view.kind(index) == .string else {
+        throw bad("'\(name)' is \(view.kind(index).phrase), not a string", index)
+      }
+      return view.tokens[index].flag ? Array(view.string(index).utf8) : Array(view.rawString(index))
+    }
+    typealias Field = DigestField
+    let idIndex = value(.digestID)
+    guard view.kind(idIndex) == .string, !view.tokens[idIndex].flag,
+      let id = DigestID(hex: view.rawString(idIndex))
+    else {
+      throw bad("'\(Field.digestID.key)' is not 32 lowercase hexadecimal digits", idIndex)
+    }
+    let keyIndex = value(.key)
+    guard view.kind(keyIndex) == .object else {
+      throw bad("'\(Field.key.key)' is \(view.kind(keyIndex).phrase), not an object", keyIndex)
+    }
+    var keyText = ByteBuffer(capacity: 128)
+    JSONWriter.writeCompact(view, keyIndex, into: &keyText)
+    let start = try time(value(.windowStart), Field.windowStart.key)
+    let end = try time(value(.windowEnd), Field.windowEnd.key)
+    guard start <= end else {
+      throw bad("'\(Field.windowEnd.key)' is before '\(Field.windowStart.key)'", value(.windowEnd))
+    }
+    let count = try integer(value(.count), Field.count.key, FieldLimits.positive)
+    let unread = try integer(value(.unreadCount), Field.unreadCount.key, 0...count)
+    let latestAt = try time(value(.latestAt), Field.latestAt.key)
+
+    // `digesting`, first: the items are listed by its options.
+    let digestingIndex = value(.digesting)
+    guard view.kind(digestingIndex) == .object else {
+      throw bad(
+        "'\(Field.digesting.key)' is \(view.kind(digestingIndex).phrase), not an object",
+        digestingIndex)
+    }
+    let entries = try members(
+      view, digestingIndex, keys: digestingKeys, what: "'\(Field.digesting.key)'", bad)
+    typealias Entry = DigestField.DigestingEntry
+    func entry(_ e: Entry) -> Int { entries[e.rawValue] }
+    func name(_ e: Entry) -> String { "\(Field.digesting.key).\(e.key)" }
+    func nullOr(_ e: Entry, _ check: (Int) throws(DigestProblem) -> Void) throws(DigestProblem) {
+      if view.kind(entry(e)) != .null { try check(entry(e)) }
+    }
+    guard view.kind(entry(.key)) == .array, view.tokens[entry(.key)].count > 0 else {
+      throw bad("'\(name(.key))' is not an array of record paths", entry(.key))
+    }
+    var keyProblem: DigestProblem? = nil
+    view.forEachElement(of: entry(.key)) { element in
+      if keyProblem == nil && (view.kind(element) != .string || view.rawString(element).isEmpty) {
+        keyProblem = bad("'\(name(.key))' is not an array of record paths", element)
+      }
+    }
+    if let keyProblem { throw keyProblem }
+    guard view.kind(entry(.actor)) == .string, view.rawString(entry(.actor)).count > 0 else {
+      throw bad("'\(name(.actor))' is not a record path", entry(.actor))
+    }
+    let tumbling = view.kind(entry(.window)) != .null
+    for (e, present) in [
+      (Entry.window, tumbling), (.align, tumbling), (.at, !tumbling), (.tz, !tumbling),
+    ]
+    where (view.kind(entry(e)) != .null) != present {
+      throw bad(
+        "'\(name(e))' must be \(present ? "given" : "null") when 'digesting.window' is \(tumbling ? "given" : "null")",
+        entry(e))
+    }
+    func duration(_ e: Entry) throws(DigestProblem) {
+      try nullOr(e) { (index: Int) throws(DigestProblem) in
+        guard let text = view.stringValue(index),
+          let length = try? TimeToLive(text), length.seconds > 0
+        else { throw bad("'\(name(e))' is not a length of time such as 1h", index) }
+      }
+    }
+    try duration(.window)
+    try duration(.lookback)
+    try nullOr(.align) { (index: Int) throws(DigestProblem) in _ = try time(index, name(.align)) }
+    try nullOr(.at) { (index: Int) throws(DigestProblem) in
+      var ok = view.kind(index) == .array && view.tokens[index].count > 0
+      view.forEachElement(of: index) { element in
+        if ok, let text = view.stringValue(element) {
+          ok = (try? WindowRule.times([text])) != nil && !text.contains(",")
+        } else {
+          ok = false
+        }
+      }
+      guard ok else {
+        throw bad("'\(name(.at))' is not an array of times such as \"08:00\"", index)
+      }
+    }
+    try nullOr(.tz) { (index: Int) throws(DigestProblem) in
+      guard view.kind(index) == .string else { throw bad("'\(name(.tz))' is not a string", index) }
+    }
+    var maxItems: Int? = nil
+    try nullOr(.maxItems) { (index: Int) throws(DigestProblem) in
+      maxItems = Int(try integer(index, name(.maxItems), FieldLimits.positive))
+    }
+    var limit: Int? = nil
+    try nullOr(.limit) { (index: Int) throws(DigestProblem) in
+      limit = Int(try integer(index, name(.limit), FieldLimits.positive))
+    }
+    guard let itemsText = view.stringValue(entry(.items)),
+      let itemsEnd = ItemsEnd(rawValue: itemsText)
+    else { throw bad("'\(name(.items))' is not \"first\" or \"last\"", entry(.items)) }
+    var digesting = ByteBuffer(capacity: 256)
+    var entryValues: [[UInt8]] = []
+    for e in Entry.allCases {
+      digesting.append(e == .key ? "{\"" : ",\"")
+      digesting.append(utf8: e.key)
+      digesting.append("\":")
+      var one = ByteBuffer(capacity: 32)
+      JSONWriter.writeCompact(view, entry(e), into: &one)
+      digesting.append(one)
+      entryValues.append(one.bytes)
+    }
+    digesting.append("}")
+
+    var digest = Digest(
+      key: keyText.bytes, window: DigestWindow(start: start, end: end),
+      items: DigestItems(end: itemsEnd, limit: limit), firstInput: order)
+    digest.count = count
+    digest.unreadCount = unread
+    digest.latestAt = latestAt
+
+    // Actors: distinct, each counted once or more; together no more than the records.
+    let actorsIndex = value(.actors)
+    guard view.kind(actorsIndex) == .array else {
+      throw bad(
+        "'\(Field.actors.key)' is \(view.kind(actorsIndex).phrase), not an array", actorsIndex)
+    }
+    var failure: DigestProblem? = nil
+    var actorSum: Int64 = 0
+    view.forEachElement(of: actorsIndex) { element in
+      guard failure == nil else { return }
+      do throws(DigestProblem) {
+        guard view.kind(element) == .object else {
+          throw bad("an actor is \(view.kind(element).phrase), not an object", element)
+        }
+        let fields = try members(view, element, keys: actorKeys, what: "an actor", bad)
+        let actor = try text(fields[0], "actor")
+        guard !actor.isEmpty, digest.actors[ByteKey(actor)] == nil else {
+          throw bad("an 'actor' is empty, or named twice", fields[0])
+        }
+        let n = try integer(fields[1], "count", FieldLimits.positive)
+        actorSum += n
+        guard actorSum <= count else {
+          throw bad(
+            "'\(Field.actors.key)' count more records than '\(Field.count.key)' (\(count))",
+            fields[1])
+        }
+        digest.actors[ByteKey(actor)] = (n, try time(fields[2], "latest_at"))
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+
+    // Categories: distinct, adding up to the records.
+    let categoriesIndex = value(.categories)
+    guard view.kind(categoriesIndex) == .array else {
+      throw bad(
+        "'\(Field.categories.key)' is \(view.kind(categoriesIndex).phrase), not an array",
+        categoriesIndex)
+    }
+    var categorySum: Int64 = 0
+    view.forEachElement(of: categoriesIndex) { element in
+      guard failure == nil else { return }
+      do throws(DigestProblem) {
+        guard view.kind(element) == .object else {
+          throw bad("a category entry is \(view.kind(element).phrase), not an object", element)
+        }
+        let fields = try members(view, element, keys: categoryKeys, what: "a category entry", bad)
+        let category: [UInt8]? =
+          view.kind(fields[0]) == .null ? nil : try text(fields[0], "category")
+        guard digest.categories[category.map(ByteKey.init)] == nil else {
+          throw bad("a 'category' is named twice", fields[0])
+        }
+        let n = try integer(fields[1], "count", FieldLimits.positive)
+        categorySum += n
+        guard categorySum <= count else {
+          throw bad(
+            "'\(Field.categories.key)' count more records than '\(Field.count.key)' (\(count))",
+            fields[1])
+        }
+        digest.categories[category.map(ByteKey.init)] = n
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+    guard categorySum == count else {
+      throw bad(
+        "'\(Field.categories.key)' must add up to '\(Field.count.key)' (\(count))", categoriesIndex)
+    }
+
+    // Items: records, at most the count, as the options list them.
+    let itemsIndex = value(.items)
+    guard view.kind(itemsIndex) == .array else {
+      throw bad("'\(Field.items.key)' is \(view.kind(itemsIndex).phrase), not an array", itemsIndex)
+    }
+    let listed = Int64(view.tokens[itemsIndex].count)
+    guard listed <= count, limit.map({ listed <= Int64($0) }) ?? true else {
+      throw bad(
+        "'\(Field.items.key)' has \(listed) records, more than '\(Field.count.key)' or 'digesting.limit'",
+        itemsIndex)
+    }
+    view.forEachElement(of: itemsIndex) { element in
+      guard failure == nil else { return }
+      do throws(DigestProblem) {
+        guard view.kind(element) == .object,
+          let createdIndex = view.member(element, "created_at"),
+          let itemIDIndex = view.member(element, "id")
+        else {
+          throw bad("an item is not a record with 'id' and 'created_at'", element)
+        }
+        let createdAt = try time(createdIndex, "created_at")
+        let id = try text(itemIDIndex, "id")
+        var bytes = ByteBuffer(capacity: Int(view.tokens[element].end - view.tokens[element].start))
+        JSONWriter.writeCompact(view, element, into: &bytes)
+        itemOrder += 1
+        digest.items.insert(
+          DigestItem(createdAt: createdAt, id: id, order: itemOrder, bytes: bytes.bytes))
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+    _ = try integer(
+      value(.itemsOmitted), Field.itemsOmitted.key, (count - listed)...(count - listed))
+    let summary = try text(value(.summary), Field.summary.key)
+    let hidden = try text(value(.hiddenSummary), Field.hiddenSummary.key)
+    digest.texts = (
+      String(decoding: summary, as: UTF8.self), String(decoding: hidden, as: UTF8.self)
+    )
+    if view.kind(value(.readAt)) != .null {
+      digest.readAt = try time(value(.readAt), Field.readAt.key)
+    }
+    // The members' part of the id: what merges add up.
+    digest.members = id.removing(
+      digest.key.withUnsafeBytes { DigestID.frame(key: $0, window: digest.window) })
+    return ReadDigest(
+      digest: digest, digesting: digesting.bytes, maxItems: maxItems, itemsEnd: itemsEnd,
+      limit: limit, entries: entryValues,
+      entryOffsets: entries.map { Int(view.tokens[$0].start) })
+  }
+
+  /// The values of the members of the object at `index`, which must have exactly `keys`, in
+  /// any order.
+  private static func members(
+    _ view: JSONView, _ index: Int, keys: [[UInt8]], what: String,
+    _ bad: (String, Int) -> DigestProblem
+  ) throws(DigestProblem) -> [Int] {
+    var found = [Int](repeating: -1, count: keys.count)
+    var problem: DigestProblem? = nil
+    view.forEachMember(of: index) { key, value in
+      guard problem == nil else { return }
+      guard let position = keys.firstIndex(where: { view.keyEquals(key, bytes: $0) }) else {
+        problem = bad("unknown key '\(view.string(key))' in \(what)", key)
+        return
+      }
+      found[position] = value  // a key twice is refused by the parser
+    }
+    if let problem { throw problem }
+    if let missing = found.firstIndex(of: -1) {
+      throw bad("\(what) has no '\(String(decoding: keys[missing], as: UTF8.self))'", index)
+    }
+    return found
+  }
+}
+
+/// A run of `notif-digest --merge`: reads digest objects, drops the repeats (the same
+/// `digest_id`: a digest written twice), merges those of one key and one window (the partial
+/// digests of one window, from inputs cut anywhere), or with `--unread` every unread digest of
+/// a key, and writes them all in window order: by `window_end`, then `window_start`, then key,
+/// then `digest_id`.
+///
+/// A merged digest is the one a run over all its records would write for its window: counts
+/// add up, actors and categories join, the items are the first or last `limit` of all, and its
+/// `digest_id` sums its members' hashes with its frame's (`DigestID`). Digests made with other
+/// options (`digesting`) are refused (`DigestingMismatch`), and a merge that would pass
+/// `max_items` keeps them apart, as one run does. A digest that merges with no other is
+/// written as it was read.
+struct DigestMergeRun {
+  let configuration: DigestCommand.Configuration
+  let texts: DigestTexts
+  private var status = ExitStatus.success
+  private var read: [ReadDigest] = []
+  private var seen: Set<DigestID> = []
+  private var first: ReadDigest? = nil
+  private var itemOrder = 0
+
+  init(configuration: DigestCommand.Configuration, texts: DigestTexts) {
+    self.configuration = configuration
+    self.texts = texts
+  }
+
+  /// A write to standard output failed: the run stops.
+  private struct OutputFailed: Error {
+    var error: SystemError
+  }
+
+  mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
+    let format = configuration.sweep.format
+    func report(_ diagnostic: Diagnostic) {
+      try? stderr.write(format.render(diagnostic, program: DigestCommand.name))
+      try? stderr.flush()
+    }
+    for file in configuration.sweep.files {
+      let result = InputFile.forEachRecord(
+        of: file, maxRecordBytes: configuration.sweep.maxRecordBytes, report: report,
+        whenIdle: {}
+      ) { (reader: inout RecordReader) in
+        let order = read.count + 1
+        let outcome: Result<ReadDigest, DigestProblem> = reader.withRecord { view in
+          do throws(DigestProblem) {
+            return .success(try DigestObjectReader.read(view, order: order, itemOrder: &itemOrder))
+          } catch {
+            return .failure(error)
+          }
+        }
+        var problem: DigestProblem? = nil
+        switch outcome {
+        case .failure(let error): problem = error
+        case .success(let digest): problem = admit(digest)
+        }
+        if let problem {
+          status = max(status, .rejected)
+          let at = reader.position(ofRecordOffset: problem.offset)
+          report(
+            Diagnostic(
+              .error, problem.code, problem.message, file: reader.name, line: at.line,
+              column: at.column))
+        }
+      }
+      status = max(status, result)
+    }
+    var out = ByteBuffer(capacity: 64 * 1024)
+    do throws(SystemError) {
+      for var digest in merged() {
+        DigestObjectWriter.write(
+          &digest.digest, texts: texts, digesting: digest.digesting, into: &out)
+        if out.count >= 128 * 1024 {
+          try stdout.write(out)
+          out.removeAll()
+        }
+      }
+      try stdout.write(out)
+      try stdout.flush()
+    } catch {
+      return DigestCommand.tool.reportFailedWrite(error, format: format, stderr: &stderr)
+    }
+    return status
+  }
+
+  /// Takes a digest read, or says why not.
+  private mutating func admit(_ digest: ReadDigest) -> DigestProblem? {
+    if let first, first.digesting != digest.digesting {
+      let entry =
+        first.entries.indices.first { first.entries[$0] != digest.entries[$0] } ?? 0
+      let key = DigestField.DigestingEntry.allCases[entry].key
+      return DigestProblem(
+        code: "DigestingMismatch",
+        message:
+          "made with 'digesting.\(key)' \(String(decoding: digest.entries[entry], as: UTF8.self)), not \(String(decoding: first.entries[entry], as: UTF8.self)) as the digest objects before it: merged, they would not be the digests of one run",
+        offset: digest.entryOffsets[entry])
+    }
+    if first == nil { first = digest }
+    let id = digest.digest.id
+    guard seen.insert(id).inserted else { return nil }  // a repeat: the same digest again
+    read.append(digest)
+    return nil
+  }
+
+  /// The digests to write, merged, in window order.
+  private func merged() -> [ReadDigest] {
+    let unread = configuration.unread
+    // The groups that merge, in the order of their first digest.
+    var groups: [[UInt8]: [Int]] = [:]
+    var order: [[UInt8]] = []
+    for (position, digest) in read.enumerated() {
+      var group = digest.digest.key
+      if unread {
+        if digest.digest.readAt != nil { group = [0] + Array("\(position)".utf8) }
+      } else {
+        group += [0] + Array(digest.digest.window.start.description.utf8)
+        group += [0] + Array(digest.digest.window.end.description.utf8)
+      }
+      if groups[group] == nil { order.append(group) }
+      groups[group, default: []].append(position)
+    }
+    var result: [ReadDigest] = []
+    for group in order {
+      var current: ReadDigest? = nil
+      for position in groups[group] ?? [] {
+        let next = read[position]
+        guard var joined = current else {
+          current = next
+          continue
+        }
+        let sum = Digest.saturated(joined.digest.count, next.digest.count)
+        if !unread, let limit = next.maxItems, sum > Int64(limit) {
+          // One run closes a digest at max_items: these stay apart, as it keeps them.
+          result.append(joined)
+          current = next
+          continue
+        }
+        merge(next, into: &joined)
+        current = joined
+      }
+      if let current { result.append(current) }
+    }
+    return result.sorted { a, b in
+      if a.digest.window != b.digest.window { return a.digest.window < b.digest.window }
+      if a.digest.key != b.digest.key {
+        return a.digest.key.lexicographicallyPrecedes(b.digest.key)
+      }
+      return a.digest.id < b.digest.id
+    }
+  }
+
+  /// Merges `other` into `into`: counts, actors, categories, items, members; the window spans
+  /// both; the texts are written again.
+  private func merge(_ other: ReadDigest, into joined: inout ReadDigest) {
+    var digest = joined.digest
+    let part = other.digest
+    digest.window = DigestWindow(
+      start: min(digest.window.start, part.window.start),
+      end: max(digest.window.end, part.window.end))
+    digest.count = Digest.saturated(digest.count, part.count)
+    digest.unreadCount = Digest.saturated(digest.unreadCount, part.unreadCount)
+    digest.latestAt = max(digest.latestAt, part.latestAt)
+    for (actor, entry) in part.actors {
+      digest.addActor(actor, count: entry.count, latestAt: entry.latestAt)
+    }
+    for (category, count) in part.categories {
+      digest.addCategory(category, count: count)
+    }
+    for item in part.items.items { digest.items.insert(item) }
+    digest.members = DigestID(value: digest.members.value &+ part.members.value)
+    if let read = digest.readAt, let other = part.readAt {
+      digest.readAt = max(read, other)
+    } else {
+      digest.readAt = nil
+    }
+    digest.texts = nil
+    joined.digest = digest
+  }
+}
