@@ -19,9 +19,11 @@ awk -v parts="$jobs" -v prefix="$parts/part-" -f "$here/partition-by-app.awk" "$
 [ -e "$parts/part-0" ] || exit 0 # an empty store keeps nothing
 status=0
 # One notif-expire per part, at most JOBS at once: `sh -c` gets the part's file as $0 and the
-# options as "$@", each quoted by -q.
+# options as "$@", each quoted by -q. The parts are listed before any job starts: a listing
+# that ran beside the jobs (find) could take a part-N.kept being written for a part, and its
+# lines would come out twice.
 # shellcheck disable=SC2016 # $0 and $@ are the inner shell's
-find "$parts" -name 'part-*' |
+printf '%s\n' "$parts"/part-* |
   parallel -q -j "$jobs" sh -c 'exec notif-expire "$@" "$0" > "$0.kept"' {} "$@" || status=$?
 # Each part's lines are in input order: merge them by number, then take the numbers out.
 LC_ALL=C sort -m "$parts"/*.kept | sed 's/^{"\\u0000line":"[0-9]*",/{/'
