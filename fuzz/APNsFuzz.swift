@@ -79,7 +79,7 @@ func checkRecordLine(_ line: UnsafeRawBufferPointer) {
     require(view.kind(0) == .object, "a record line is not an object")
     var keys: [String] = []
     view.forEachMember(of: 0) { key, _ in keys.append(view.string(key)) }
-    require(keys == RecordField.allCases.map(\.key), "record keys \(keys)")
+    require(keys == RecordField.written.map(\.key), "record keys \(keys)")
     if let badge = view.member(0, bytes: Array(RecordField.badge.key.utf8)),
       view.kind(badge) != .null
     {

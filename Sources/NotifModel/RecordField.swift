@@ -18,6 +18,9 @@ public enum RecordField: Int, CaseIterable, Sendable {
   case source, payload
   case digestedAt
 
+  /// The keys of every record notif-parse writes, in order: all but `digestedAt`.
+  public static let written: [RecordField] = allCases.filter { $0 != .digestedAt }
+
   /// The snake_case key.
   public var key: String {
     switch self {

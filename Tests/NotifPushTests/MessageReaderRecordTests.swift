@@ -5,7 +5,7 @@ import Testing
 @testable import NotifPush
 
 /// Every key notif-parse writes: all but `digested_at`, which only notif-digest adds.
-private let allKeys = RecordField.allCases.filter { $0 != .digestedAt }.map(\.key)
+private let allKeys = RecordField.written.map(\.key)
 
 @Suite struct MessageReaderRecordTests {
   @Test func fillsEveryFieldFromAnEnvelope() throws {
