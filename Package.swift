@@ -62,7 +62,8 @@ let package = Package(
     .executableTarget(
       name: "notif-digest",
       dependencies: [
-        "NotifModel", "NotifJSON", "NotifCategories", "NotifLocalization", "NotifSweep",
+        "NotifModel", "NotifJSON", "NotifCategories", "NotifListing", "NotifLocalization",
+        "NotifSweep",
       ]),
     // Helpers the test targets share (scratch files, captured output, parsed views).
     .target(name: "TestSupport", dependencies: ["NotifJSON"], path: "Tests/TestSupport"),

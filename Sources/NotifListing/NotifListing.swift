@@ -2,8 +2,9 @@
 // it is listed from, and the options that choose a list. Users: notif-group (which records it
 // groups, which record leads a group, the order and --limit of items and groups),
 // notif-summarize (the group objects it leaves out, the members of those it reads) and
-// notif-show (what it shows, the feed and chat views, their --limit, the stacks it draws): one
-// rule of what a person sees, so that the three leave out the same pushes, one ranking, so that
+// notif-show (what it shows, the feed and chat views, their --limit, the stacks it draws) and
+// notif-digest (the records it leaves out of digests): one rule of what a person sees, so that
+// the four leave out the same pushes, one ranking, so that
 // a list shows what a group leads with, one reading of the fields it ranks by, and one way to
 // find a group object's members.
 //

@@ -218,7 +218,7 @@ public enum DigestField: Int, CaseIterable, Sendable {
   /// The keys of `digesting`, in the order they are written: the options of notif-digest
   /// that made the object, so that `--merge` can refuse objects that were made differently.
   public enum DigestingEntry: Int, CaseIterable, Sendable {
-    case key, actor, window, align, at, tz, lookback, maxItems, items, limit
+    case key, actor, window, align, at, tz, lookback, maxItems, items, limit, allPushes
 
     /// The snake_case key.
     public var key: String {
@@ -233,6 +233,7 @@ public enum DigestField: Int, CaseIterable, Sendable {
       case .maxItems: return "max_items"
       case .items: return "items"
       case .limit: return "limit"
+      case .allPushes: return "all_pushes"
       }
     }
   }

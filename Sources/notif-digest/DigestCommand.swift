@@ -1,5 +1,6 @@
 import NotifCategories
 import NotifJSON
+import NotifListing
 import NotifLocalization
 import NotifModel
 import NotifSweep
@@ -10,7 +11,7 @@ struct DigestCommand: ToolCommand {
   static let version = "0.1.0"
   static let usage =
     "usage: notif-digest [-hn] --window duration [--align time] | --at hh:mm [--tz zone]\n"
-    + "                    [--actor path] [--categories file] [--flush]\n"
+    + "                    [--actor path] [--all-pushes] [--categories file] [--flush]\n"
     + "                    [--format text|github|json] [--items first|last] [--key paths]\n"
     + "                    [--limit n] [--locale locale] [--lookback duration]\n"
     + "                    [--max-args k] [--max-items n] [--max-record-bytes size]\n"
@@ -43,6 +44,7 @@ struct DigestCommand: ToolCommand {
             --actor path          the record value that names an actor (default summary_arg)
             --items end           list the first (default) or last records of a digest
             --limit n             list at most n records of each digest
+            --all-pushes          digest pushes the device does not list (background, ...) too
       Texts:
             --categories file     category registry (notif-categories(5)): digest formats
             --strings path        .stringsdict, .strings, .xcstrings, or a folder of
@@ -80,7 +82,7 @@ struct DigestCommand: ToolCommand {
       .value("max-items"), .flag("flush"), .value("now"), .value("key"), .value("actor"),
       .value("items"), .value("limit"), .value("categories"), .value("strings"),
       .value("locale"), .value("max-args"), .flag("merge"), .flag("unread"), .value("out"),
-      .flag("help", "h"), .flag("version"),
+      .flag("help", "h"), .flag("version"), ListingOptions.allPushesSpec,
     ] + sweepSpecs
 
   /// The options of the texts.
@@ -125,7 +127,7 @@ struct DigestCommand: ToolCommand {
     if configuration.merge {
       let digesting = [
         "window", "align", "at", "tz", "lookback", "max-items", "flush", "now", "key", "actor",
-        "items", "limit", "store", "out", "dry-run", "missing-ok", "wait",
+        "items", "limit", "all-pushes", "store", "out", "dry-run", "missing-ok", "wait",
       ]
       if let given = digesting.first(where: { name in scanned.options.contains { $0.name == name } }
       ) {
@@ -202,6 +204,7 @@ struct DigestCommand: ToolCommand {
       digest.items = end
     }
     digest.flush = scanned.has("flush")
+    digest.allPushes = ListingOptions.allPushes(scanned)
     digest.key = try RecordPath.list(scanned.all("key"))
     if digest.key.isEmpty {
       digest.key = try RecordPath.list(["app,thread_id"])

@@ -26,6 +26,14 @@ enum DigestObjectReader {
     Array($0.key.utf8)
   }
 
+  /// How a `digesting` without `all_pushes` reads: made by a notif-digest older than
+  /// `--all-pushes`, which digested every record, it reads as true, so that `--merge` never
+  /// joins it to digests that left out what the device does not list (as notif-group reads a
+  /// `grouping` without it).
+  static let allPushesImplied = true
+  /// A missing `all_pushes`, in messages.
+  static let allPushesMissing = "missing (every push, by a notif-digest older than --all-pushes)"
+
   /// The digest object at the root of `view`, the `order`-th read.
   ///
   /// - Throws: `DigestProblem` (`BadDigest`) for an object that breaks the contract.
@@ -94,9 +102,11 @@ enum DigestObjectReader {
         "'\(Field.digesting.key)' is \(view.kind(digestingIndex).phrase), not an object",
         digestingIndex)
     }
-    let entries = try members(
-      view, digestingIndex, keys: digestingKeys, what: "'\(Field.digesting.key)'", bad)
     typealias Entry = DigestField.DigestingEntry
+    // `all_pushes` may be missing: see `allPushesImplied`.
+    let entries = try members(
+      view, digestingIndex, keys: digestingKeys, what: "'\(Field.digesting.key)'",
+      optional: Entry.allPushes.rawValue, bad)
     func entry(_ e: Entry) -> Int { entries[e.rawValue] }
     func name(_ e: Entry) -> String { "\(Field.digesting.key).\(e.key)" }
     func nullOr(_ e: Entry, _ check: (Int) throws(DigestProblem) -> Void) throws(DigestProblem) {
@@ -161,12 +171,21 @@ enum DigestObjectReader {
     guard let itemsText = view.stringValue(entry(.items)),
       let itemsEnd = ItemsEnd(rawValue: itemsText)
     else { throw bad("'\(name(.items))' is not \"first\" or \"last\"", entry(.items)) }
+    let allPushesIndex = entry(.allPushes)
+    if allPushesIndex >= 0 && view.kind(allPushesIndex) != .bool {
+      throw bad("'\(name(.allPushes))' is not true or false", allPushesIndex)
+    }
     var digesting = ByteBuffer(capacity: 256)
     var entryValues: [[UInt8]] = []
     for e in Entry.allCases {
       digesting.append(e == .key ? "{\"" : ",\"")
       digesting.append(utf8: e.key)
       digesting.append("\":")
+      guard entry(e) >= 0 else {
+        digesting.append(allPushesImplied ? "true" : "false")
+        entryValues.append(Array(allPushesMissing.utf8))
+        continue
+      }
       var one = ByteBuffer(capacity: 32)
       JSONWriter.writeCompact(view, entry(e), into: &one)
       digesting.append(one)
@@ -300,13 +319,14 @@ enum DigestObjectReader {
     return ReadDigest(
       digest: digest, digesting: digesting.bytes, maxItems: maxItems, itemsEnd: itemsEnd,
       limit: limit, entries: entryValues,
-      entryOffsets: entries.map { Int(view.tokens[$0].start) })
+      // A missing `all_pushes` is pointed at where it would be: `digesting`.
+      entryOffsets: entries.map { Int(view.tokens[$0 >= 0 ? $0 : digestingIndex].start) })
   }
 
   /// The values of the members of the object at `index`, which must have exactly `keys`, in
   /// any order.
   private static func members(
-    _ view: JSONView, _ index: Int, keys: [[UInt8]], what: String,
+    _ view: JSONView, _ index: Int, keys: [[UInt8]], what: String, optional: Int? = nil,
     _ bad: (String, Int) -> DigestProblem
   ) throws(DigestProblem) -> [Int] {
     var found = [Int](repeating: -1, count: keys.count)
@@ -320,7 +340,7 @@ enum DigestObjectReader {
       found[position] = value  // a key twice is refused by the parser
     }
     if let problem { throw problem }
-    if let missing = found.firstIndex(of: -1) {
+    if let missing = found.indices.first(where: { found[$0] == -1 && $0 != optional }) {
       throw bad("\(what) has no '\(String(decoding: keys[missing], as: UTF8.self))'", index)
     }
     return found

@@ -15,6 +15,8 @@ struct Digesting: Equatable, Sendable {
   var maxItems: Int?
   var items: ItemsEnd
   var limit: Int?
+  /// `--all-pushes`: whether the records the device does not list were digested too.
+  var allPushes: Bool
 
   typealias Entry = DigestField.DigestingEntry
 
@@ -79,6 +81,8 @@ struct Digesting: Equatable, Sendable {
     JSONEscapes.writeString(items.rawValue, into: &out)
     member(.limit)
     optional(limit)
+    member(.allPushes)
+    out.append(allPushes ? "true" : "false")
     out.append(UInt8(ascii: "}"))
   }
 
@@ -105,6 +109,7 @@ struct Digesting: Equatable, Sendable {
     case .maxItems: return maxItems.map { "--max-items \($0)" } ?? "no --max-items"
     case .items: return "--items \(items.rawValue)"
     case .limit: return limit.map { "--limit \($0)" } ?? "no --limit"
+    case .allPushes: return allPushes ? "--all-pushes" : "no --all-pushes"
     }
   }
 
@@ -123,6 +128,7 @@ struct Digesting: Equatable, Sendable {
     if maxItems != other.maxItems { return .maxItems }
     if items != other.items { return .items }
     if limit != other.limit { return .limit }
+    if allPushes != other.allPushes { return .allPushes }
     return nil
   }
 }

@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifListing
 import NotifModel
 import NotifSweep
 
@@ -114,6 +115,10 @@ struct DigestRun: ~Copyable, SweepPasses {
     var reader = LineReader(
       fd: fd, name: name, announcesIdle: !inPlace, length: length,
       maxLineBytes: configuration.sweep.maxRecordBytes)
+    defer {
+      // What the device does not list was left out: said once per input, never silently.
+      if let note = digester.takeUnlisted().note(file: name) { driver.report(note) }
+    }
     while true {
       let line: UnsafeRawBufferPointer
       do {

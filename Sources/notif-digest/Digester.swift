@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifListing
 import NotifModel
 import NotifSweep
 
@@ -17,12 +18,14 @@ struct DigestOptions: Sendable {
   /// `--flush`: the digests of windows still open are written too, at the end of the input.
   var flush = false
   var now = Timestamp(seconds: 0)
+  /// `--all-pushes`: the records the device does not list are digested too.
+  var allPushes = false
 
   /// The options as digest objects record them.
   var digesting: Digesting {
     Digesting(
       key: key.map(\.text), actor: actor.text, rule: rule, lookback: lookback,
-      maxItems: maxItems, items: items, limit: limit)
+      maxItems: maxItems, items: items, limit: limit, allPushes: allPushes)
   }
 }
 
@@ -46,6 +49,9 @@ struct DigestProblem: Error, Equatable {
 /// passed through at once, alone in a digest whose window is its own instant.
 ///
 /// Records marked `digested_at` are not digested again, but count for the quiet periods.
+/// Records the device does not list (`DeviceListing`: background pushes, Live Activity
+/// updates, data-only messages ...) are left out of every digest, unless `--all-pushes`, and
+/// count for nothing: no person saw them, so they neither fill a digest nor end a quiet period.
 /// Memory: per key, its open digests and, with `--lookback`, the time of its latest record.
 struct Digester {
   let options: DigestOptions
@@ -57,6 +63,8 @@ struct Digester {
   private var itemBuffer = ByteBuffer(capacity: 4096)
   /// `{"app":`, `,"thread_id":` ...: each path's member start in the `key` object.
   private let keyStarts: [[UInt8]]
+  /// The records left out because the device does not list them, since `takeUnlisted`.
+  private var unlisted = UnlistedTally()
 
   struct KeyState {
     var open: [Digest] = []
@@ -74,6 +82,12 @@ struct Digester {
       start.append(":")
       return start.bytes
     }
+  }
+
+  /// The records left out since the last call, which starts a new count.
+  mutating func takeUnlisted() -> UnlistedTally {
+    defer { unlisted = UnlistedTally() }
+    return unlisted
   }
 
   /// Whether no digest is open.
@@ -121,6 +135,21 @@ struct Digester {
           throw problem("'category' is \(view.kind(index).phrase), not a string or null", index)
         }
       }
+    }
+    // Every record is put to the rule, so that one is rejected whichever tool reads it.
+    var listing = ListingFields()
+    for field in ListingFields.fields {
+      if let index = record.index(field) { listing.set(field, index) }
+    }
+    let reason: Unlisted?
+    do throws(RecordProblem) {
+      reason = try DeviceListing.unlisted(view, listing)
+    } catch {
+      throw DigestProblem(code: error.code, message: error.message, offset: error.offset)
+    }
+    if let reason, !options.allPushes {
+      if !digested { unlisted.add(reason) }
+      return
     }
     keyBuffer.removeAll()
     for (position, path) in options.key.enumerated() {

@@ -57,7 +57,7 @@ import Testing
     ("notif-mark", ["--read", "--all", "--now", "@0", "examples/records.ndjson"]),
     ("notif-show", ["--now", "@0", "examples/part-1.ndjson"]),
     ("notif-responses", ["--now", "@0", "examples/responses.ndjson"]),
-    ("notif-digest", ["--window", "1h", "--now", "@1795338000", "examples/records.ndjson"]),
+    ("notif-digest", ["--window", "1h", "--now", "@1795338000", "examples/part-1.ndjson"]),
   ])
   func everyToolReportsAFailedWriteOneWay(_ tool: String, _ arguments: [String]) throws {
     let outcome = try Binaries.run(

@@ -21,7 +21,7 @@ import Testing
     return
       #"{"id":"r\#(String(format: "%06d", number))","app":"com.example.chat","#
       + #""thread_id":"t\#(number % 7)","category":"message","created_at":"\#(createdAt)","#
-      + #""summary_arg":"\#(["Alice", "Bob", "Carol"][number % 3])"}"#
+      + #""body":"New message","summary_arg":"\#(["Alice", "Bob", "Carol"][number % 3])"}"#
   }
 
   static func store(_ count: Int) -> Data {

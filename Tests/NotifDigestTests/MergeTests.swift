@@ -94,6 +94,34 @@ private func merge(_ objects: String, _ extra: [String] = []) throws -> DigestOu
       ))
   }
 
+  @Test func digestsOfOtherPushesAreRefused() throws {
+    let listed = try digest(hourly, input: records)
+    let every = try digest(hourly + ["--all-pushes"], input: records)
+    let merged = try merge(listed.stdout + every.stdout)
+    #expect(merged.status == .rejected)
+    #expect(
+      merged.stderr.contains(
+        "error: made with 'digesting.all_pushes' true, not false as the digest objects before it: merged, they would not be the digests of one run [DigestingMismatch]"
+      ))
+  }
+
+  /// A `digesting` without `all_pushes` was written before the option, by a notif-digest that
+  /// digested every record: it reads as true.
+  @Test func aMissingAllPushesReadsAsTrue() throws {
+    let line = try #require(try digest(hourly, input: records).stdout.split(separator: "\n").first)
+    let old = line.replacingOccurrences(of: #","all_pushes":false}"#, with: "}")
+    #expect(old != line)
+    let alone = try merge(old)
+    #expect(alone.status == .success)
+    #expect(alone.stdout.contains(#","all_pushes":true}"#))
+    let mixed = try merge(String(line) + "\n" + old)
+    #expect(mixed.status == .rejected)
+    #expect(
+      mixed.stderr.contains(
+        "made with 'digesting.all_pushes' missing (every push, by a notif-digest older than --all-pushes), not false"
+      ), "\(mixed.stderr)")
+  }
+
   @Test func aMergePastMaxItemsKeepsThemApart() throws {
     let options = hourly + ["--max-items", "4", "--flush"]
     let lines = Array(records.filter { $0.contains("post-0") }.prefix(6))
@@ -128,6 +156,7 @@ private func merge(_ objects: String, _ extra: [String] = []) throws -> DigestOu
     ("digesting.items", #""some""#, "digesting.items"), ("digesting.key", "[]", "digesting.key"),
     ("digesting.at", #"["08:00"]"#, "digesting.at"),
     ("digesting.max_items", "-1", "digesting.max_items"),
+    ("digesting.all_pushes", "1", "digesting.all_pushes"),
     ("extra", "1", "extra"), ("digesting.extra", "1", "extra"),
   ])
   func everyKeyIsChecked(_ path: String, _ json: String, _ named: String) throws {

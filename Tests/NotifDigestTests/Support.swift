@@ -17,7 +17,8 @@ func record(
   func json(_ text: String?) -> String { text.map { "\"\($0)\"" } ?? "null" }
   var line =
     "{\"id\":\"\(id)\",\"app\":\"\(app)\",\"thread_id\":\(json(thread)),\"category\":\(json(category)),"
-    + "\"created_at\":\"\(createdAt)\",\"summary_arg\":\(json(actor)),\"read_at\":\(json(readAt)),"
+    + "\"created_at\":\"\(createdAt)\",\"body\":\"New activity\",\"summary_arg\":\(json(actor)),"
+    + "\"read_at\":\(json(readAt)),"
     + "\"payload\":{\"user\":\"\(actor ?? "none")\"}"
   if let digestedAt { line += ",\"digested_at\":\"\(digestedAt)\"" }
   return line + "}"

@@ -13,6 +13,7 @@ complete -c notif-digest -l key -x -a 'app thread_id category app,thread_id' -d 
 complete -c notif-digest -l actor -x -a 'summary_arg title' -d 'The record value that names an actor'
 complete -c notif-digest -l items -x -a 'first last' -d 'List the first or last records of a digest'
 complete -c notif-digest -l limit -x -d 'List at most this many records of each digest'
+complete -c notif-digest -l all-pushes -d 'Digest pushes the device does not list too'
 complete -c notif-digest -l categories -r -F -d 'Category registry with the digest formats'
 complete -c notif-digest -l strings -r -F -d '.stringsdict, .strings, .xcstrings, or a folder of <lang>.lproj'
 complete -c notif-digest -l locale -x -a 'ar cy de en es fr it ja ko nl pl pt pt-BR pt-PT ru zh-Hans zh-Hant' -d 'BCP 47 or POSIX locale of the texts'
