@@ -106,13 +106,26 @@ import Testing
       var rolledBack = 0
       var committed = 0
       var run = 0
-      while (run < 60 || killedBeforeTheEnd < 40) && run < 150 {
+      // The first 60 kills spread over the calibrated run and a little past it; then more
+      // inside it until 40 hit a run. The calibration is one run's time: on a loaded machine a
+      // run can take longer, so while no killed run has finished its step, the waits grow past
+      // it until one does.
+      while (run < 60 || killedBeforeTheEnd < 40 || committed == 0 || rolledBack == 0)
+        && run < 150
+      {
         defer { run += 1 }
         try? FileManager.default.removeItem(at: out)
         try original.write(to: inbox)
         let process = try Safety.start(
           "notif-digest", Self.digestArguments(["--out", "out.ndjson"]), in: folder)
-        let fraction = run < 60 ? 1.1 * Double(run) / 60 : 0.8 * Double(run % 60) / 60
+        let fraction: Double
+        if run < 60 {
+          fraction = 1.1 * Double(run) / 60
+        } else if committed == 0 {
+          fraction = 1.5 + Double(run - 60) / 10
+        } else {
+          fraction = 0.8 * Double(run % 60) / 60
+        }
         usleep(UInt32(duration * 1e6 * fraction))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
