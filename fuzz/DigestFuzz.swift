@@ -115,8 +115,13 @@ func fuzzDigestRecords(_ input: UnsafeRawBufferPointer) {
     "in place wrote other digests than the filter:\n\(String(decoding: outBytes, as: UTF8.self))\n"
       + "not:\n\(String(decoding: digests, as: UTF8.self))")
   var before = digestLines(whole)
-  if before.first?.starts(with: [0xEF, 0xBB, 0xBF]) == true { before[0].removeFirst(3) }
   let after = digestLines(readDigestFile(store))
+  // A store that is rewritten loses its byte order mark; one with nothing to mark is left as
+  // it was, the mark too.
+  let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+  if before.first?.starts(with: mark) == true && after.first?.starts(with: mark) != true {
+    before[0].removeFirst(3)
+  }
   require(
     after.count == before.count, "in place the store has \(after.count) lines, not \(before.count)")
   let added = Array(#","digested_at":"2026-11-22T09:00:00Z""#.utf8)
@@ -171,34 +176,9 @@ func checkDigestMergeIsIdempotent(_ merged: [UInt8], _ options: [String]) {
 /// a whole number from 0 to `FieldLimits.largest`.
 func checkDigestLines(_ output: [UInt8], of tool: String) {
   checkJSONLines(output, of: tool)
-  let counts = [DigestField.count, .unreadCount, .itemsOmitted].map(\.key)
-  output.withUnsafeBytes { raw in
-    var start = 0
-    while start < raw.count {
-      let stop = raw[start...].firstIndex(of: 0x0A) ?? raw.count
-      let line = UnsafeRawBufferPointer(rebasing: raw[start..<stop])
-      start = stop + 1
-      var parser = JSONParser()
-      guard case .complete = parser.parse(line, isFinal: true) else { continue }
-      parser.withView(over: line) { view in
-        func check(_ index: Int, _ name: String) {
-          require(
-            view.integer(index).map(FieldLimits.tally.contains) ?? false,
-            "\(tool) wrote '\(name)' \(String(decoding: view.raw(index), as: UTF8.self))")
-        }
-        view.forEachMember(of: 0) { key, value in
-          let name = view.string(key)
-          if counts.contains(name) { check(value, name) }
-          guard name == DigestField.actors.key || name == DigestField.categories.key else {
-            return
-          }
-          view.forEachElement(of: value) { entry in
-            if let count = view.member(entry, "count") { check(count, "\(name).count") }
-          }
-        }
-      }
-    }
-  }
+  checkTallies(
+    output, of: tool, counts: [DigestField.count, .unreadCount, .itemsOmitted].map(\.key),
+    lists: [DigestField.actors.key, DigestField.categories.key], inner: ["count"])
 }
 
 /// The lines of `bytes`, split at line feeds, the last one without one included.
