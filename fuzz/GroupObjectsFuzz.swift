@@ -87,9 +87,21 @@ func checkTaken(_ merged: [UInt8], showing: Bool) {
 /// Checks that every count and weight of every group object in `output` is a whole number from
 /// 0 to `FieldLimits.largest`.
 func checkCountsInRange(_ output: [UInt8]) {
-  let counts = [
-    GroupField.count, .unreadCount, .newCount, .moreCount, .moreWeight, .itemsOmitted,
-  ].map(\.key)
+  checkTallies(
+    output, of: "--merge",
+    counts: [
+      GroupField.count, .unreadCount, .newCount, .moreCount, .moreWeight, .itemsOmitted,
+    ].map(\.key),
+    lists: [GroupField.moreCategories.key, GroupField.moreSummaryArgs.key],
+    inner: ["count", "weight"])
+}
+
+/// Checks that in each object line of `output` the members named in `counts`, and in each
+/// entry of the arrays named in `lists` the members named in `inner`, are whole numbers from 0
+/// to `FieldLimits.largest`. Lines that are not JSON are left to `checkJSONLines`.
+func checkTallies(
+  _ output: [UInt8], of tool: String, counts: [String], lists: [String], inner: [String]
+) {
   output.withUnsafeBytes { raw in
     var start = 0
     while start < raw.count {
@@ -102,17 +114,16 @@ func checkCountsInRange(_ output: [UInt8]) {
         func check(_ index: Int, _ name: String) {
           require(
             view.integer(index).map(FieldLimits.tally.contains) ?? false,
-            "--merge wrote '\(name)' \(String(decoding: view.raw(index), as: UTF8.self))")
+            "\(tool) wrote '\(name)' \(String(decoding: view.raw(index), as: UTF8.self))")
         }
         view.forEachMember(of: 0) { key, value in
           let name = view.string(key)
           if counts.contains(name) { check(value, name) }
-          guard name == GroupField.moreCategories.key || name == GroupField.moreSummaryArgs.key
-          else { return }
+          guard lists.contains(name) else { return }
           view.forEachElement(of: value) { entry in
             view.forEachMember(of: entry) { key, value in
-              let inner = view.string(key)
-              if inner == "count" || inner == "weight" { check(value, "\(name).\(inner)") }
+              let member = view.string(key)
+              if inner.contains(member) { check(value, "\(name).\(member)") }
             }
           }
         }

@@ -51,6 +51,13 @@ public struct SetupProblem: Error, Equatable, Sendable {
       message: diagnostic.message, column: diagnostic.column)
   }
 
+  /// The problem a strings file (`.stringsdict`, `.strings`, `.xcstrings`) has.
+  public init(_ error: StringsError) {
+    self.init(
+      file: error.file, line: error.line, code: error.code, message: error.message,
+      column: error.column)
+  }
+
   /// The problem as a diagnostic.
   public var diagnostic: Diagnostic {
     Diagnostic(severity, code, message, file: file, line: line, column: column)

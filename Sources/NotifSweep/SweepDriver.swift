@@ -284,6 +284,19 @@ public struct SweepDriver: ~Copyable {
     }
   }
 
+  /// Keeps a line longer than a record may be, as it is: the kept lines before it in `kept`
+  /// first (emptied), then `line`, the first part `reader` gave, and the rest of it part by
+  /// part; its newline goes to `kept`, ahead of the lines that follow.
+  public mutating func keepOverlong(
+    _ line: UnsafeRawBufferPointer, rest reader: inout LineReader, after kept: inout ByteBuffer
+  ) throws(SystemError) {
+    try writeKept(kept)
+    kept.removeAll()
+    try writeKept(line)
+    while let part = try reader.nextPart() { try writeKept(part) }
+    kept.append(UInt8(ascii: "\n"))
+  }
+
   /// Writes `bytes` to standard output, whatever the mode: what a tool writes there besides the
   /// lines of the sweep (notif-digest's digests, in place).
   public mutating func writeStandardOutput(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {

@@ -305,10 +305,7 @@ struct DigestCommand: ToolCommand {
     do {
       strings = try LocalizedStrings(paths: options.stringsPaths, locale: options.locale)
     } catch {
-      return .failure(
-        SetupProblem(
-          file: error.file, line: error.line, code: error.code, message: error.message,
-          column: error.column))
+      return .failure(SetupProblem(error))
     }
     do {
       let texts = try DigestTexts(

@@ -225,11 +225,7 @@ struct DigestRun: ~Copyable, SweepPasses {
     var kept = ByteBuffer(capacity: 160 * 1024)
     while let line = try reader.next() {
       if reader.isOverlong {
-        try driver.writeKept(kept)
-        kept.removeAll()
-        try driver.writeKept(line)
-        while let part = try reader.nextPart() { try driver.writeKept(part) }
-        kept.append(UInt8(ascii: "\n"))
+        try driver.keepOverlong(line, rest: &reader, after: &kept)
         continue
       }
       if isMarked(reader.lineNumber), case .record = parser.parse(line) {

@@ -68,11 +68,7 @@ struct TokenPrune: ~Copyable, SweepPasses {
           prefixEnd = reader.bytesRead
           continue
         }
-        try driver.writeKept(kept)
-        kept.removeAll()
-        try driver.writeKept(line)
-        while let part = try reader.nextPart() { try driver.writeKept(part) }
-        kept.append(UInt8(ascii: "\n"))
+        try driver.keepOverlong(line, rest: &reader, after: &kept)
         continue
       }
       guard prunes(line) else {

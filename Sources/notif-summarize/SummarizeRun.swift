@@ -68,10 +68,7 @@ struct SummarizeRun {
       strings = try LocalizedStrings(
         paths: configuration.stringsPaths, locale: configuration.locale)
     } catch {
-      return .failure(
-        SetupProblem(
-          file: error.file, line: error.line, code: error.code, message: error.message,
-          column: error.column))
+      return .failure(SetupProblem(error))
     }
     do {
       let summarizer = try Summarizer(
