@@ -63,18 +63,23 @@ struct Digest {
 
   /// Adds the actor `actor` (UTF-8) of a record created at `createdAt`, `count` times.
   mutating func addActor(_ actor: ByteKey, count: Int64 = 1, latestAt: Timestamp) {
-    if let found = actors[actor] {
-      actors[actor] = (
-        Self.saturated(found.count, count), max(found.latestAt, latestAt)
-      )
-    } else {
-      actors[actor] = (count, latestAt)
-    }
+    // One lookup: the entry is changed in place, made first if missing.
+    Self.add(count, latestAt, to: &actors[actor, default: (0, Timestamp.minimum)])
+  }
+
+  private static func add(
+    _ count: Int64, _ latestAt: Timestamp, to entry: inout (count: Int64, latestAt: Timestamp)
+  ) {
+    entry = (saturated(entry.count, count), max(entry.latestAt, latestAt))
   }
 
   /// Adds a record of the category `category` (UTF-8, nil for none), `count` times.
   mutating func addCategory(_ category: ByteKey?, count: Int64 = 1) {
-    categories[category] = Self.saturated(categories[category, default: 0], count)
+    Self.add(count, to: &categories[category, default: 0])
+  }
+
+  private static func add(_ count: Int64, to total: inout Int64) {
+    total = saturated(total, count)
   }
 
   /// `a + b`, at most `FieldLimits.largest`.

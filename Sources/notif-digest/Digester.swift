@@ -57,7 +57,10 @@ struct Digester {
   let options: DigestOptions
   /// Whether digests keep the line numbers of their records, to mark them (`--store`).
   let keepsLines: Bool
-  private var keys: [ByteKey: KeyState] = [:]
+  /// Each key's slot in `states`; a slot is reused once its key has nothing open.
+  private var keys: [ByteKey: Int] = [:]
+  private var states: [KeyState] = []
+  private var freeSlots: [Int] = []
   private var lastWindow: DigestWindow? = nil
   private var keyBuffer = ByteBuffer(capacity: 256)
   private var itemBuffer = ByteBuffer(capacity: 4096)
@@ -91,7 +94,7 @@ struct Digester {
   }
 
   /// Whether no digest is open.
-  var isEmpty: Bool { keys.values.allSatisfy { $0.open.isEmpty } }
+  var isEmpty: Bool { states.allSatisfy { $0.open.isEmpty } }
 
   /// Adds the record `record`, line `line` of its input, the `input`-th record read; appends
   /// to `closed` each digest that closes meanwhile, in the order they are to be written.
@@ -162,9 +165,29 @@ struct Digester {
     }
     keyBuffer.append("}")
     let key = ByteKey(keyBuffer.bytes)
-    var state = keys.removeValue(forKey: key) ?? KeyState()
+    let slot: Int
+    if let found = keys[key] {
+      slot = found
+    } else if digested && options.lookback == nil {
+      return  // nothing of the key is open, and the record opens nothing
+    } else if let free = freeSlots.popLast() {
+      slot = free
+      keys[key] = slot
+    } else {
+      slot = states.count
+      states.append(KeyState())
+      keys[key] = slot
+    }
+    // The state is moved out and back, not copied, so its digests are changed in place.
+    var state = KeyState()
+    swap(&state, &states[slot])
     defer {
-      if !state.open.isEmpty || options.lookback != nil { keys[key] = state }
+      if !state.open.isEmpty || options.lookback != nil {
+        states[slot] = state
+      } else {
+        keys[key] = nil
+        freeSlots.append(slot)
+      }
     }
     // Every digest of the key whose window ended by this record's time closes.
     if state.open.contains(where: { $0.window.end <= createdAt && $0.window.end <= options.now }) {
@@ -256,13 +279,13 @@ struct Digester {
   /// then the input order of their first record.
   mutating func finish(closed: inout [Digest]) {
     var closing: [Digest] = []
-    for (key, var state) in keys {
-      state.open.removeAll { digest in
-        guard options.flush || digest.window.end <= options.now else { return false }
+    let (flush, now) = (options.flush, options.now)
+    for slot in states.indices {
+      states[slot].open.removeAll { digest in
+        guard flush || digest.window.end <= now else { return false }
         closing.append(digest)
         return true
       }
-      keys[key] = state
     }
     closing.sort { ($0.window, $0.firstInput) < ($1.window, $1.firstInput) }
     closed += closing
