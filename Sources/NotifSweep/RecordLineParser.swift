@@ -11,47 +11,18 @@ public enum RecordLineResult: Equatable, Sendable {
   case failed(JSONError)
 }
 
-/// Parses one NDJSON line as a record and finds its fields, for the tools that sweep a store.
-///
-/// Records are written with their keys in `RecordField` order (notif(5)), so the key of the
-/// n-th member is checked against the n-th field first: one comparison per member. A member
-/// out of place, or a key spelled with escapes, is looked up by name instead; unknown keys are
-/// ignored. One instance is reused for every line: after warm-up it allocates nothing.
+/// Parses one NDJSON line as a record and finds its fields (`RecordFieldLocator`), for the tools
+/// that sweep a store. One instance is reused for every line: after warm-up it allocates
+/// nothing.
 public struct RecordLineParser: ~Copyable {
   private var parser = JSONParser()
-  private let slots: UnsafeMutablePointer<Int32>
+  private let fields = RecordFieldLocator()
   private var text = UnsafeRawBufferPointer(start: nil, count: 0)
   private var textOffset = 0
-  // Every key's bytes, one after the other; key i is keyBytes[keyStarts[i]..<keyStarts[i + 1]].
-  // Owned pointers rather than arrays: the loop over a record's members reads them 37 times.
-  private let keyBytes: UnsafeMutableRawPointer
-  private let keyStarts: UnsafeMutablePointer<Int>
-
-  static let keys: [[UInt8]] = RecordField.allCases.map { Array($0.key.utf8) }
 
   /// Creates a parser.
   public init() {
     parser.checksRootKeys = false
-    let count = RecordField.allCases.count
-    slots = UnsafeMutablePointer<Int32>.allocate(capacity: count)
-    let total = Self.keys.reduce(0) { $0 + $1.count }
-    keyBytes = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 8)
-    keyStarts = UnsafeMutablePointer<Int>.allocate(capacity: count + 1)
-    var offset = 0
-    for (i, key) in Self.keys.enumerated() {
-      keyStarts[i] = offset
-      for (j, byte) in key.enumerated() {
-        keyBytes.storeBytes(of: byte, toByteOffset: offset + j, as: UInt8.self)
-      }
-      offset += key.count
-    }
-    keyStarts[count] = offset
-  }
-
-  deinit {
-    slots.deallocate()
-    keyBytes.deallocate()
-    keyStarts.deallocate()
   }
 
   /// Parses `line` (one line without its newline; white space around the object is allowed).
@@ -74,7 +45,7 @@ public struct RecordLineParser: ~Copyable {
       text = trimmed
       textOffset = offset
       let (isObject, keysInOrder) = parser.withView(over: trimmed) { view in
-        view.kind(0) == .object ? (true, locateFields(view)) : (false, true)
+        view.kind(0) == .object ? (true, fields.locate(view)) : (false, true)
       }
       // Keys each in their own field's place are distinct; any others are checked as the
       // parse would have (it leaves the outermost object's keys to this).
@@ -99,7 +70,7 @@ public struct RecordLineParser: ~Copyable {
   /// the parser's tape and the line's bytes.
   public var record: RecordView {
     parser.withView(over: text) {
-      RecordView(json: $0, slots: slots, textOffset: textOffset, isCompact: parser.isCompact)
+      RecordView(json: $0, slots: fields.slots, textOffset: textOffset, isCompact: parser.isCompact)
     }
   }
 
@@ -110,65 +81,8 @@ public struct RecordLineParser: ~Copyable {
   public func withRecord<R>(_ body: (RecordView) throws -> R) rethrows -> R {
     try parser.withView(over: text) { view in
       try body(
-        RecordView(json: view, slots: slots, textOffset: textOffset, isCompact: parser.isCompact))
-    }
-  }
-
-  /// Fills `slots` from the members of the object at the root of `view`; returns whether every
-  /// key was the one of its position in `RecordField` order (so no key repeats).
-  private func locateFields(_ view: JSONView) -> Bool {
-    let count = RecordField.allCases.count
-    slots.update(repeating: -1, count: count)
-    guard let base = view.bytes.baseAddress else { return true }
-    var inOrder = true
-    var key = 1
-    for position in 0..<Int(view.tokens[0].count) {
-      let token = view.tokens[key]
-      let value = key + 1
-      let length = Int(token.end - token.start) - 2
-      if position < count && !token.flag && length == keyStarts[position + 1] - keyStarts[position]
-        && Self.bytesEqual(base + Int(token.start) + 1, keyBytes + keyStarts[position], length)
-      {
-        slots[position] = Int32(value)
-      } else {
-        inOrder = false
-        let name = token.flag ? Array(view.string(key).utf8) : Array(view.rawString(key))
-        if let field = Self.keys.firstIndex(of: name) {
-          slots[field] = Int32(value)
-        }
-      }
-      key = Int(view.tokens[value].next)
-    }
-    return inOrder
-  }
-
-  /// Whether `length` bytes at `a` and `b` are equal: a few loads, which may overlap, and no
-  /// byte read outside the two ranges.
-  @inline(__always)
-  static func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ length: Int) -> Bool {
-    func word<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> Bool {
-      a.loadUnaligned(fromByteOffset: offset, as: T.self)
-        == b.loadUnaligned(fromByteOffset: offset, as: T.self)
-    }
-    if length >= 8 {
-      var offset = 0
-      while offset + 8 < length {
-        guard word(offset, UInt64.self) else { return false }
-        offset += 8
-      }
-      return word(length - 8, UInt64.self)
-    }
-    if length >= 4 { return word(0, UInt32.self) && word(length - 4, UInt32.self) }
-    if length >= 2 { return word(0, UInt16.self) && word(length - 2, UInt16.self) }
-    return length == 0 || word(0, UInt8.self)
-  }
-
-  @inline(__always)
-  static func rawEquals(_ raw: UnsafeRawBufferPointer, _ key: [UInt8]) -> Bool {
-    guard raw.count == key.count, let base = raw.baseAddress else { return false }
-    return key.withUnsafeBytes { keyBytes in
-      guard let keyBase = keyBytes.baseAddress else { return raw.isEmpty }
-      return memcmp(base, keyBase, raw.count) == 0
+        RecordView(
+          json: view, slots: fields.slots, textOffset: textOffset, isCompact: parser.isCompact))
     }
   }
 }
@@ -259,6 +173,10 @@ public struct RecordView {
   public func stringEquals(_ field: RecordField, _ value: [UInt8]) -> Bool {
     guard let index = index(field), json.kind(index) == .string else { return false }
     if json.tokens[index].flag { return Array(json.string(index).utf8) == value }
-    return RecordLineParser.rawEquals(json.rawString(index), value)
+    let raw = json.rawString(index)
+    guard raw.count == value.count, let base = raw.baseAddress else { return value.isEmpty }
+    return value.withUnsafeBytes { spelled in
+      spelled.baseAddress.map { RecordFieldLocator.bytesEqual(base, $0, raw.count) } ?? false
+    }
   }
 }

@@ -2,8 +2,8 @@ import NotifJSON
 import NotifListing
 import NotifModel
 
-/// The tape indices of the members of a record that notif-show reads, found in one pass; -1
-/// where the record has no such key. `leading` is found too: a JSON text with it is a group
+/// The tape indices of the members of a record that notif-show reads (`RecordFieldLocator`);
+/// -1 where the record has no such key. `leading` is found too: a JSON text with it is a group
 /// object; and `digest_id`: a JSON text with it is a digest object.
 struct ShownFields {
   var app = -1
@@ -19,52 +19,32 @@ struct ShownFields {
   /// (`DeviceListing`), found in the same pass.
   var listing = ListingFields()
 
-  /// The record fields read, spelled by `RecordField`: notif-show's own, then those of the
-  /// listing rule (the title, subtitle, body and their keys among them).
-  static let fields: [RecordField] =
-    [.app, .category, .createdAt, .relevance, .targetContentID, .readAt, .seenAt]
-    + ListingFields.fields
-  /// The keys of `fields`, then the group object's `leading` and the digest object's
-  /// `digest_id`.
-  static let keys: [[UInt8]] =
-    fields.map { Array($0.key.utf8) } + [
-      Array(GroupField.leading.key.utf8), Array(DigestField.digestID.key.utf8),
-    ]
+  static let leadingKey = Array(GroupField.leading.key.utf8)
+  static let digestIDKey = Array(DigestField.digestID.key.utf8)
 
-  /// Finds the members of the object at `index` of `view`.
-  init(_ view: JSONView, object index: Int = 0) {
-    let keys = Self.keys
+  /// Finds the members of the object at `index` of `view`, with `locator` (one per reader,
+  /// reused for every object).
+  init(_ view: JSONView, object index: Int = 0, locator: RecordFieldLocator) {
+    let inOrder = locator.locate(view, object: index)
+    func at(_ field: RecordField) -> Int { locator.index(field) ?? -1 }
+    app = at(.app)
+    category = at(.category)
+    createdAt = at(.createdAt)
+    relevance = at(.relevance)
+    target = at(.targetContentID)
+    readAt = at(.readAt)
+    seenAt = at(.seenAt)
+    for field in ListingFields.fields {
+      if let value = locator.index(field) { listing.set(field, value) }
+    }
+    // An object whose keys are a record's, in order, has no other key: only another object
+    // can be a group or digest object.
+    guard !inOrder else { return }
     view.forEachMember(of: index) { key, value in
-      let raw = view.rawString(key)
-      var position = -1
-      if view.tokens[key].flag {
-        position = keys.firstIndex { view.keyEquals(key, bytes: $0) } ?? -1
-      } else if let base = raw.baseAddress {
-        for (candidate, spelled) in keys.enumerated() where spelled.count == raw.count {
-          if spelled.withUnsafeBytes({ memcmp(base, $0.baseAddress ?? base, raw.count) }) == 0 {
-            position = candidate
-            break
-          }
-        }
-      }
-      guard position >= 0 else { return }
-      guard position < Self.fields.count else {
-        if position == Self.fields.count {
-          leading = value
-        } else {
-          digestID = value
-        }
-        return
-      }
-      switch Self.fields[position] {
-      case .app: app = value
-      case .category: category = value
-      case .createdAt: createdAt = value
-      case .relevance: relevance = value
-      case .targetContentID: target = value
-      case .readAt: readAt = value
-      case .seenAt: seenAt = value
-      case let other: listing.set(other, value)
+      if view.keyEquals(key, bytes: Self.leadingKey) {
+        leading = value
+      } else if view.keyEquals(key, bytes: Self.digestIDKey) {
+        digestID = value
       }
     }
   }
@@ -82,6 +62,8 @@ struct EntryReader {
   let longestCategory: Int
   /// `--all-pushes`: show what the device does not list too.
   let allPushes: Bool
+  /// Finds the record fields of each object read.
+  let locator = RecordFieldLocator()
   /// What was left out because the device does not list it, since the tool last took it
   /// (`takeUnlisted`): records, items of stacks, and stacks that list nothing.
   private var unlisted = UnlistedTally()
@@ -183,7 +165,7 @@ struct EntryReader {
   mutating func record(_ view: JSONView, at index: Int, major: Int, minor: Int)
     throws(RecordProblem) -> (item: ShownItem, unlisted: Unlisted?)
   {
-    let fields = ShownFields(view, object: index)
+    let fields = ShownFields(view, object: index, locator: locator)
     let key = try key(view, fields, object: index, major: major, minor: minor)
     try checkStrings(view, fields)
     let reason = try unlisted(view, fields)

@@ -103,7 +103,7 @@ struct ShowRun {
     guard view.kind(0) == .object else {
       return .notAnObject
     }
-    let fields = ShownFields(view)
+    let fields = ShownFields(view, locator: reader.locator)
     do throws(RecordProblem) {
       let entry: ShownEntry
       if fields.digestID >= 0 && fields.leading < 0 {

@@ -228,7 +228,7 @@ private func view<R>(_ line: String, _ body: (RecordLineResult, RecordView?) -> 
       for k in length..<b.count { b[k] = 0x2E }
       a.withUnsafeBytes { x in
         b.withUnsafeBytes { y in
-          #expect(RecordLineParser.bytesEqual(x.baseAddress!, y.baseAddress!, length))
+          #expect(RecordFieldLocator.bytesEqual(x.baseAddress!, y.baseAddress!, length))
         }
       }
       // One byte different anywhere within the length: not equal.
@@ -238,7 +238,7 @@ private func view<R>(_ line: String, _ body: (RecordLineResult, RecordView?) -> 
         a.withUnsafeBytes { x in
           c.withUnsafeBytes { y in
             #expect(
-              !RecordLineParser.bytesEqual(x.baseAddress!, y.baseAddress!, length),
+              !RecordFieldLocator.bytesEqual(x.baseAddress!, y.baseAddress!, length),
               "length \(length), position \(position)")
           }
         }

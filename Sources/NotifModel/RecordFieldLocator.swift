@@ -1,0 +1,124 @@
+import NotifJSON
+
+/// Finds where each `RecordField` is among the members of a record object: the lookup every
+/// tool that reads records does for each one (notif-show here; notif-expire, notif-mark and
+/// notif-digest through NotifSweep's `RecordLineParser`).
+///
+/// Records are written with their keys in `RecordField` order (notif(5)), so the key of the
+/// n-th member is checked against the n-th field first: one comparison per member. A member
+/// out of place, or a key spelled with escapes, is looked up by name instead; unknown keys are
+/// ignored. One instance is reused for every record: `locate` allocates nothing.
+public final class RecordFieldLocator {
+  /// The tape index of each field's value (by `RecordField.rawValue`), -1 where the object
+  /// lacks the key: valid until the next `locate`.
+  public let slots: UnsafeMutablePointer<Int32>
+  // Every key's bytes, one after the other; key i is keyBytes[keyStarts[i]..<keyStarts[i + 1]].
+  // Owned pointers rather than arrays: the loop over a record's members reads them 38 times.
+  private let keyBytes: UnsafeMutableRawPointer
+  private let keyStarts: UnsafeMutablePointer<Int>
+  private static let count = RecordField.allCases.count
+  /// The keys, for a key spelled with escapes.
+  private static let keys = RecordField.allCases.map { Array($0.key.utf8) }
+
+  /// Creates a locator.
+  public init() {
+    let keys = Self.keys
+    slots = UnsafeMutablePointer<Int32>.allocate(capacity: Self.count)
+    slots.update(repeating: -1, count: Self.count)
+    keyBytes = UnsafeMutableRawPointer.allocate(
+      byteCount: keys.reduce(0) { $0 + $1.count }, alignment: 8)
+    keyStarts = UnsafeMutablePointer<Int>.allocate(capacity: Self.count + 1)
+    var offset = 0
+    for (i, key) in keys.enumerated() {
+      keyStarts[i] = offset
+      for (j, byte) in key.enumerated() {
+        keyBytes.storeBytes(of: byte, toByteOffset: offset + j, as: UInt8.self)
+      }
+      offset += key.count
+    }
+    keyStarts[Self.count] = offset
+  }
+
+  deinit {
+    slots.deallocate()
+    keyBytes.deallocate()
+    keyStarts.deallocate()
+  }
+
+  /// Fills `slots` from the members of the object at `object` of `view`; returns whether every
+  /// key was the one of its position in `RecordField` order (then no key repeats, and the
+  /// object has no key that is not a record field). Finds nothing in a value that is not an
+  /// object.
+  /// - Complexity: O(members), one comparison each when the keys are in order.
+  @discardableResult
+  public func locate(_ view: JSONView, object: Int = 0) -> Bool {
+    slots.update(repeating: -1, count: Self.count)
+    guard view.kind(object) == .object, let base = view.bytes.baseAddress else { return false }
+    var inOrder = true
+    var key = object + 1
+    for position in 0..<Int(view.tokens[object].count) {
+      let token = view.tokens[key]
+      let value = key + 1
+      let length = Int(token.end - token.start) - 2
+      let keyStart = base + Int(token.start) + 1
+      if position < Self.count && !token.flag && length == keyLength(position)
+        && Self.bytesEqual(keyStart, keyBytes + keyStarts[position], length)
+      {
+        slots[position] = Int32(value)
+      } else {
+        inOrder = false
+        let field =
+          token.flag
+          ? Self.keys.firstIndex { view.keyEquals(key, bytes: $0) }
+          : field(named: UnsafeRawBufferPointer(start: keyStart, count: length))
+        if let field {
+          slots[field] = Int32(value)
+        }
+      }
+      key = Int(view.tokens[value].next)
+    }
+    return inOrder
+  }
+
+  /// The tape index of a field's value after `locate`, or nil when the object lacks the key.
+  @inline(__always)
+  public func index(_ field: RecordField) -> Int? {
+    let slot = slots[field.rawValue]
+    return slot < 0 ? nil : Int(slot)
+  }
+
+  @inline(__always)
+  private func keyLength(_ field: Int) -> Int { keyStarts[field + 1] - keyStarts[field] }
+
+  /// The field whose key is `raw` (bytes as written, no escapes), by a look at every key.
+  private func field(named raw: UnsafeRawBufferPointer) -> Int? {
+    guard let base = raw.baseAddress else { return nil }
+    for field in 0..<Self.count where keyLength(field) == raw.count {
+      if Self.bytesEqual(base, keyBytes + keyStarts[field], raw.count) { return field }
+    }
+    return nil
+  }
+
+  /// Whether `length` bytes at `a` and `b` are equal: a few loads, which may overlap, and no
+  /// byte read outside the two ranges.
+  @inline(__always)
+  public static func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ length: Int)
+    -> Bool
+  {
+    func word<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> Bool {
+      a.loadUnaligned(fromByteOffset: offset, as: T.self)
+        == b.loadUnaligned(fromByteOffset: offset, as: T.self)
+    }
+    if length >= 8 {
+      var offset = 0
+      while offset + 8 < length {
+        guard word(offset, UInt64.self) else { return false }
+        offset += 8
+      }
+      return word(length - 8, UInt64.self)
+    }
+    if length >= 4 { return word(0, UInt32.self) && word(length - 4, UInt32.self) }
+    if length >= 2 { return word(0, UInt16.self) && word(length - 2, UInt16.self) }
+    return length == 0 || word(0, UInt8.self)
+  }
+}

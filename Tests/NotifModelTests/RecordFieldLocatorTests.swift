@@ -1,0 +1,90 @@
+import NotifJSON
+import NotifModel
+import Testing
+
+@Suite struct RecordFieldLocatorTests {
+  /// What the locator finds in `text`: whether the keys were in order, and each field's value
+  /// as its raw JSON.
+  private func locate(_ text: String, object: Int = 0) -> (
+    inOrder: Bool, values: [RecordField: String]
+  ) {
+    let bytes = Array(text.utf8)
+    var parser = JSONParser()
+    let locator = RecordFieldLocator()
+    return bytes.withUnsafeBytes { raw in
+      guard case .complete = parser.parse(raw, isFinal: true) else {
+        Issue.record("not JSON: \(text)")
+        return (false, [:])
+      }
+      return parser.withView(over: raw) { view in
+        let inOrder = locator.locate(view, object: object)
+        var values: [RecordField: String] = [:]
+        for field in RecordField.allCases {
+          if let index = locator.index(field) {
+            values[field] = String(decoding: view.raw(index), as: UTF8.self)
+          }
+        }
+        return (inOrder, values)
+      }
+    }
+  }
+
+  /// A record with every written key, in order, each value its field's number.
+  private var recordInOrder: String {
+    "{"
+      + RecordField.written.map { "\"\($0.key)\":\($0.rawValue)" }.joined(separator: ",") + "}"
+  }
+
+  @Test func keysInRecordOrderAreFoundInOrder() {
+    let (inOrder, values) = locate(recordInOrder)
+    #expect(inOrder)
+    #expect(values.count == RecordField.written.count)
+    for field in RecordField.written {
+      #expect(values[field] == "\(field.rawValue)", "\(field)")
+    }
+    #expect(values[.digestedAt] == nil)
+  }
+
+  @Test func keysOutOfOrderEscapedOrUnknownAreFoundByName() {
+    let (inOrder, values) = locate(
+      #"{"zzz":1,"created_at":"t","\u0061pp":"a","id":"x","read_at":null,"leading":{}}"#)
+    #expect(!inOrder)
+    #expect(values[.createdAt] == #""t""#)
+    #expect(values[.app] == #""a""#)
+    #expect(values[.id] == #""x""#)
+    #expect(values[.readAt] == "null")
+    #expect(values.count == 4)
+  }
+
+  @Test func aRecordMissingAKeyIsNotInOrderFromThere() {
+    // `thread_id` left out: `category` is then in the third member, not its own place.
+    let (inOrder, values) = locate(#"{"id":"x","app":"a","category":"c"}"#)
+    #expect(!inOrder)
+    #expect(values == [.id: #""x""#, .app: #""a""#, .category: #""c""#])
+  }
+
+  @Test func aNestedObjectIsLocatedAndANonObjectFindsNothing() {
+    // Tape: 0 root, 1 key "r", 2 the nested object, 3 key "app", 4 its value, 5 key "n", 6 [1].
+    let text = #"{"r":{"app":"b"},"n":[1]}"#
+    #expect(locate(text, object: 2).values == [.app: #""b""#])
+    let (inOrder, values) = locate(text, object: 6)
+    #expect(!inOrder)
+    #expect(values.isEmpty)
+  }
+
+  @Test func aLaterObjectForgetsTheFieldsOfAnEarlierOne() {
+    let bytes = Array(#"[{"id":"x"},{"app":"a"}]"#.utf8)
+    var parser = JSONParser()
+    let locator = RecordFieldLocator()
+    bytes.withUnsafeBytes { raw in
+      guard case .complete = parser.parse(raw, isFinal: true) else { return }
+      parser.withView(over: raw) { view in
+        locator.locate(view, object: 1)
+        #expect(locator.index(.id) != nil)
+        locator.locate(view, object: 4)
+        #expect(locator.index(.id) == nil)
+        #expect(locator.index(.app) != nil)
+      }
+    }
+  }
+}
