@@ -284,6 +284,27 @@ bench_throughput_row() {
     "| $(bench_per_second "$lines" "$wall") | $(bench_memory "$rss") MB |"
 }
 
+# Each tool's median wall time (microseconds), as bench_wall_table leaves it.
+declare -A median_wall
+
+# Prints the table "| tool | command | wall | UNIT/s | peak RSS |" from the medians of the tools'
+# runs, one row per TOOL=COMMAND argument, for an input of `lines` items, and keeps each tool's
+# median wall time in median_wall.
+bench_wall_table() {
+  local unit=$1 entry tool command rss
+  shift
+  echo "| tool | command | wall | $unit/s | peak RSS |"
+  echo "|---|---|---:|---:|---:|"
+  for entry in "$@"; do
+    tool=${entry%%=*}
+    command=${entry#*=}
+    median_wall[$tool]=$(bench_median_wall "$tool")
+    rss=$(bench_median_rss "$tool")
+    echo "| $tool | \`$command\` | $(bench_seconds "${median_wall[$tool]}") s" \
+      "| $(bench_per_second "$lines" "${median_wall[$tool]}") | $(bench_memory "$rss") MB |"
+  done
+}
+
 # Times the start-up of commands with hyperfine (20 warm-up runs, 200 runs, no shell) and prints
 # the table "| tool | mean | σ |", one row per command. Arguments: NAME COMMAND pairs, COMMAND
 # a string that hyperfine splits. The results stay in $tmp/startup.json; when hyperfine fails

@@ -112,19 +112,9 @@ echo "$runs runs per tool, alternating; medians."
 echo
 echo "### Stream mode against jq"
 echo
-echo "| tool | command | wall | records/s | peak RSS |"
-echo "|---|---|---:|---:|---:|"
-declare -A median_wall
-for tool in "${tools[@]}"; do
-  median_wall[$tool]=$(bench_median_wall "$tool")
-  rss=$(bench_median_rss "$tool")
-  case $tool in
-    notif-expire) command="notif-expire --policy policy.json --now $bench_now FILE" ;;
-    jq) command="jq -c --arg now $bench_now -f expire.jq FILE" ;;
-  esac
-  echo "| $tool | \`$command\` | $(bench_seconds "${median_wall[$tool]}") s" \
-    "| $(bench_per_second "$lines" "${median_wall[$tool]}") | $(bench_memory "$rss") MB |"
-done
+bench_wall_table records \
+  "notif-expire=notif-expire --policy policy.json --now $bench_now FILE" \
+  "jq=jq -c --arg now $bench_now -f expire.jq FILE"
 echo
 ratio=$(bench_ratio "${median_wall[jq]}" "${median_wall[notif-expire]}")
 echo "notif-expire: **${ratio}× jq** (jq wall / notif-expire wall, same run)."

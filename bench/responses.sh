@@ -123,19 +123,9 @@ echo "Input: \`$file\`, $(bench_thousands "$lines") answers, $(bench_megabytes "
   "(\`bench/gen-responses.py\`: APNs, FCM, Web Push, Expo and SNS). Machine: $(bench_machine)," \
   "shared. $runs runs per tool, alternating; medians."
 echo
-echo "| tool | command | wall | answers/s | peak RSS |"
-echo "|---|---|---:|---:|---:|"
-declare -A median_wall
-for tool in "${tools[@]}"; do
-  median_wall[$tool]=$(bench_median_wall "$tool")
-  rss=$(bench_median_rss "$tool")
-  case $tool in
-    notif-responses) command="notif-responses --now $bench_now FILE" ;;
-    jq) command="jq -c --arg now $bench_now --slurpfile t table.json -f responses.jq FILE" ;;
-  esac
-  echo "| $tool | \`$command\` | $(bench_seconds "${median_wall[$tool]}") s" \
-    "| $(bench_per_second "$lines" "${median_wall[$tool]}") | $(bench_memory "$rss") MB |"
-done
+bench_wall_table answers \
+  "notif-responses=notif-responses --now $bench_now FILE" \
+  "jq=jq -c --arg now $bench_now --slurpfile t table.json -f responses.jq FILE"
 echo
 echo "notif-responses: **$(bench_ratio "${median_wall[jq]}" "${median_wall[notif-responses]}")×" \
   "jq** (jq wall / notif-responses wall, same run)."
