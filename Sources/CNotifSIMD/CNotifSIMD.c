@@ -143,33 +143,35 @@ static inline void finish(raw_masks m, notif_simd_block *out, notif_simd_carry *
 
 #if defined(__x86_64__)
 
-// 16 bytes' masks, shifted to `at`.
-static inline void masks_sse2(const uint8_t *p, int at, raw_masks *m, int full) {
-  __m128i v = _mm_loadu_si128((const __m128i *)p);
-  __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
-  __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
-  // Signed: below 0x20 is a control character or (negative) a byte of 0x80 or more.
-  __m128i low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
-  m->stops |= (uint64_t)(uint32_t)_mm_movemask_epi8(
-                  _mm_or_si128(_mm_or_si128(quote, backslash), low))
-              << at;
-  if (!full) return;
-  m->quote |= (uint64_t)(uint32_t)_mm_movemask_epi8(quote) << at;
-  m->backslash |= (uint64_t)(uint32_t)_mm_movemask_epi8(backslash) << at;
-  // `{` and `[` (0x7B, 0x5B), `}` and `]` (0x7D, 0x5D) differ only in bit 0x20.
-  __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
-  __m128i op = _mm_or_si128(
-      _mm_or_si128(
-          _mm_cmpeq_epi8(folded, _mm_set1_epi8('{')), _mm_cmpeq_epi8(folded, _mm_set1_epi8('}'))),
-      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(':')), _mm_cmpeq_epi8(v, _mm_set1_epi8(','))));
-  __m128i line = _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'));
-  __m128i space = _mm_or_si128(
-      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))),
-      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\r')), line));
-  m->op |= (uint64_t)(uint32_t)_mm_movemask_epi8(op) << at;
-  m->space |= (uint64_t)(uint32_t)_mm_movemask_epi8(space) << at;
-  m->line |= (uint64_t)(uint32_t)_mm_movemask_epi8(line) << at;
-}
+// One vector's masks, shifted to `at`: written once for SSE2 and AVX2 in clang's vector
+// extensions (a scalar operand stands for every lane), with each unit's movemask.
+#define DEFINE_MASKS(NAME, VECTOR, MOVEMASK, ATTRIBUTES)                                      \
+  ATTRIBUTES static inline void NAME(const uint8_t *p, int at, raw_masks *m, int full) {      \
+    VECTOR v;                                                                                 \
+    __builtin_memcpy(&v, p, sizeof v);                                                        \
+    VECTOR quote = v == '"';                                                                  \
+    VECTOR backslash = v == '\\';                                                             \
+    /* Signed: below 0x20 is a control character or (negative) a byte of 0x80 or more. */    \
+    m->stops |= (uint64_t)(uint32_t)MOVEMASK(quote | backslash | (v < 0x20)) << at;           \
+    if (!full) return;                                                                        \
+    m->quote |= (uint64_t)(uint32_t)MOVEMASK(quote) << at;                                    \
+    m->backslash |= (uint64_t)(uint32_t)MOVEMASK(backslash) << at;                            \
+    /* `{` and `[` (0x7B, 0x5B), `}` and `]` (0x7D, 0x5D) differ only in bit 0x20. */        \
+    VECTOR folded = v | 0x20;                                                                 \
+    VECTOR op = (folded == '{') | (folded == '}') | (v == ':') | (v == ',');                  \
+    VECTOR line = v == '\n';                                                                  \
+    VECTOR space = (v == ' ') | (v == '\t') | (v == '\r') | line;                              \
+    m->op |= (uint64_t)(uint32_t)MOVEMASK(op) << at;                                          \
+    m->space |= (uint64_t)(uint32_t)MOVEMASK(space) << at;                                    \
+    m->line |= (uint64_t)(uint32_t)MOVEMASK(line) << at;                                      \
+  }
+
+typedef signed char bytes16 __attribute__((vector_size(16)));
+typedef signed char bytes32 __attribute__((vector_size(32)));
+#define MOVEMASK16(x) _mm_movemask_epi8((__m128i)(x))
+#define MOVEMASK32(x) _mm256_movemask_epi8((__m256i)(x))
+DEFINE_MASKS(masks_sse2, bytes16, MOVEMASK16, )
+DEFINE_MASKS(masks_avx2, bytes32, MOVEMASK32, __attribute__((target("avx2"))))
 
 static inline raw_masks block_sse2(const uint8_t *p, int full) {
   raw_masks m = {0, 0, 0, 0, 0, 0};
@@ -178,35 +180,6 @@ static inline raw_masks block_sse2(const uint8_t *p, int full) {
   masks_sse2(p + 32, 32, &m, full);
   masks_sse2(p + 48, 48, &m, full);
   return m;
-}
-
-__attribute__((target("avx2"))) static inline void masks_avx2(
-    const uint8_t *p, int at, raw_masks *m, int full) {
-  __m256i v = _mm256_loadu_si256((const __m256i *)p);
-  __m256i quote = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('"'));
-  __m256i backslash = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'));
-  __m256i low = _mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v);
-  m->stops |= (uint64_t)(uint32_t)_mm256_movemask_epi8(
-                  _mm256_or_si256(_mm256_or_si256(quote, backslash), low))
-              << at;
-  if (!full) return;
-  m->quote |= (uint64_t)(uint32_t)_mm256_movemask_epi8(quote) << at;
-  m->backslash |= (uint64_t)(uint32_t)_mm256_movemask_epi8(backslash) << at;
-  __m256i folded = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
-  __m256i op = _mm256_or_si256(
-      _mm256_or_si256(
-          _mm256_cmpeq_epi8(folded, _mm256_set1_epi8('{')),
-          _mm256_cmpeq_epi8(folded, _mm256_set1_epi8('}'))),
-      _mm256_or_si256(
-          _mm256_cmpeq_epi8(v, _mm256_set1_epi8(':')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8(','))));
-  __m256i line = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n'));
-  __m256i space = _mm256_or_si256(
-      _mm256_or_si256(
-          _mm256_cmpeq_epi8(v, _mm256_set1_epi8(' ')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\t'))),
-      _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\r')), line));
-  m->op |= (uint64_t)(uint32_t)_mm256_movemask_epi8(op) << at;
-  m->space |= (uint64_t)(uint32_t)_mm256_movemask_epi8(space) << at;
-  m->line |= (uint64_t)(uint32_t)_mm256_movemask_epi8(line) << at;
 }
 
 __attribute__((target("avx2"))) static inline raw_masks block_avx2(const uint8_t *p, int full) {
