@@ -18,7 +18,7 @@ public enum RecordLineResult: Equatable, Sendable {
 /// out of place, or a key spelled with escapes, is looked up by name instead; unknown keys are
 /// ignored. One instance is reused for every line: after warm-up it allocates nothing.
 public struct RecordLineParser: ~Copyable {
-  private var parser = JSONParser()
+  private var parser: JSONParser
   private let slots: UnsafeMutablePointer<Int32>
   private var text = UnsafeRawBufferPointer(start: nil, count: 0)
   private var textOffset = 0
@@ -29,8 +29,9 @@ public struct RecordLineParser: ~Copyable {
 
   static let keys: [[UInt8]] = RecordField.allCases.map { Array($0.key.utf8) }
 
-  /// Creates a parser.
-  public init() {
+  /// Creates a parser whose path through the bytes `scan` chooses (`JSONScan`).
+  public init(scan: JSONScan = .default) {
+    parser = JSONParser(scan: scan)
     parser.checksRootKeys = false
     let count = RecordField.allCases.count
     slots = UnsafeMutablePointer<Int32>.allocate(capacity: count)
