@@ -28,7 +28,7 @@ NOW = 2026-11-22T09:00:00Z
 
 .PHONY: all build release test demo check format format-lint man-lint completions-check \
 	width-check golden golden-release browser-test screenshot scale-test install-test hook-test \
-	check-deps bench fuzz fuzz-short install uninstall clean
+	scalar-test check-deps bench fuzz fuzz-short install uninstall clean
 
 all: build
 
@@ -134,6 +134,13 @@ golden:
 golden-release: release
 	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) swift test --filter 'GoldenTests|CorpusTests|BehaviorTests|ExamplesTests'
 
+# The JSON engine's and the sweeps' tests and the golden cases again on the JSON reader's scalar
+# path (NOTIF_JSON_SCALAR=1, notif(5)), which must read as the vector path does; the tests
+# that parse through Tests/NotifJSONTests/Helpers.swift compare the two paths in every run.
+scalar-test: release
+	NOTIF_JSON_SCALAR=1 NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) swift test \
+		--filter 'NotifJSONTests|NotifSweepTests|GoldenTests|CorpusTests|BehaviorTests|ExamplesTests'
+
 # notif-show's web page in Debian's Chromium (Tests/Browser/show_page_test.py), against the
 # release binaries. Without Chromium it fails; outside CI, NOTIF_SKIP_BROWSER=1 skips it loudly.
 browser-test: release
@@ -148,7 +155,7 @@ screenshot: demo
 # installed by a user and run by pre-commit, a short fuzz and the instruction-count guard.
 check: SLOW_TESTS = run
 check: build test format-lint man-lint completions-check width-check golden-release \
-	browser-test scale-test install-test hook-test fuzz-short
+	scalar-test browser-test scale-test install-test hook-test fuzz-short
 	bench/callgrind.sh --check-baseline
 
 # The README's "Running at scale": the GNU parallel recipes and the Spark example (local mode)

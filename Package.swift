@@ -18,7 +18,10 @@ let package = Package(
   ],
   targets: [
     // The byte-level engine every tool runs on: read, parse, write (CONTRIBUTING.md).
-    .target(name: "NotifJSON"),
+    .target(name: "NotifJSON", dependencies: ["CNotifSIMD"]),
+    // The engine's vector first pass, in C for the instructions Swift does not reach (the
+    // byte masks): part of this package, not a dependency.
+    .target(name: "CNotifSIMD"),
     // The model every tool imports: record fields, group keys, times, diagnostics, options.
     .target(name: "NotifModel", dependencies: ["NotifJSON"]),
     // An app's notification categories (--categories): notif-parse and notif-summarize.

@@ -11,6 +11,7 @@
 /// list: keep one target a line).
 let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("json-reader", fuzzJSONReader),
+  ("json-vector", fuzzJSONVector),
   ("time", fuzzTime),
   ("apns", fuzzAPNs),
   ("strings", fuzzStrings),

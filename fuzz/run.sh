@@ -66,16 +66,37 @@ log=$(mktemp)
 sources=$(mktemp -d)
 trap 'rm -f "$log"; rm -rf "$sources"' EXIT
 # One module: the files are copied without their imports of each other's modules. The folders
-# are listed by the shell, so a file added to one is fuzzed too.
+# are listed by the shell, so a file added to one is fuzzed too. The C targets (CNotifSIMD)
+# are compiled apart with the toolchain's clang, instrumented alike, and imported through their
+# module maps.
+clang=${CLANG:-$(dirname "$swiftc")/clang}
+c_flags=()
+c_objects=()
+for folder in Sources/*/; do
+  module=$(basename "$folder")
+  [[ -d $folder/include ]] || continue
+  c_flags+=(-I "${folder}include")
+  for file in "$folder"*.c; do
+    [[ -f $file ]] || continue
+    if ! "$clang" -fsanitize=fuzzer-no-link,address -O2 -I "${folder}include" -c "$file" \
+      -o "$sources/$module-$(basename "$file" .c).o" >"$log" 2>&1; then
+      cat "$log" >&2
+      echo "fuzz: build of $file failed" >&2
+      exit 2
+    fi
+    c_objects+=("$sources/$module-$(basename "$file" .c).o")
+  done
+done
 for folder in Sources/*/; do
   module=$(basename "$folder")
   for file in "$folder"*.swift; do
-    [[ $(basename "$file") == main.swift ]] && continue
+    [[ -f $file && $(basename "$file") != main.swift ]] || continue
     sed -E '/^import Notif[A-Za-z]+$/d' "$file" >"$sources/$module-$(basename "$file")"
   done
 done
 if ! "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -module-name NotifFuzz \
-  "$sources"/*.swift fuzz/*.swift -o "$binary" >"$log" 2>&1; then
+  "${c_flags[@]}" "$sources"/*.swift fuzz/*.swift "${c_objects[@]}" -o "$binary" >"$log" 2>&1
+then
   cat "$log" >&2
   echo "fuzz: build failed" >&2
   exit 2
@@ -98,7 +119,7 @@ seed_target() {
   for file in fuzz/seeds/"$target"/*; do seed "$file" "seed-$(basename "$file")"; done
   for file in fuzz/regressions/"$target"/*; do seed "$file" "regression-$(basename "$file")"; done
   case $target in
-    json-reader | apns)
+    json-reader | json-vector | apns)
       if [[ -d $shared ]]; then
         for file in "$shared"/**/*.json; do seed "$file" "shared-$(basename "$file")"; done
       else
@@ -185,7 +206,7 @@ for target in "${targets[@]}"; do
   seed_target "$target"
   echo "fuzz: $target: $seeded seed files; corpus has $(find "$corpus" -type f | wc -l) files" >&2
   dict=()
-  case $target in json-reader | apns | group-objects | digest-*) dict=(-dict=fuzz/json.dict) ;; esac
+  case $target in json-reader | json-vector | apns | group-objects | digest-*) dict=(-dict=fuzz/json.dict) ;; esac
   # SWIFT_BACKTRACE=enable=no: Swift's own crash handler would race libFuzzer's and ASan's.
   # -max_len above the 4096-byte record limit the targets use, so the too-large paths run too.
   status=0

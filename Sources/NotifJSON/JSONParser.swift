@@ -1,3 +1,5 @@
+import CNotifSIMD
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -48,8 +50,9 @@ public enum JSONParseResult: Equatable {
 ///
 /// Beyond the grammar it rejects invalid UTF-8, unpaired surrogate escapes, duplicate keys
 /// (compared after unescaping) and nesting deeper than `maxDepth`. One instance is reused for
-/// every record: after warm-up it allocates nothing per record. Strings are checked eight bytes
-/// at a time while they are plain ASCII.
+/// every record: after warm-up it allocates nothing per record. Strings are checked 64 bytes at
+/// a time while they are plain ASCII, through a vector pass over the bytes (`JSONScan`), or
+/// eight at a time on the scalar path.
 public struct JSONParser: ~Copyable {
   // The tape of the last complete value: managed by hand, as an array's uniqueness and bounds
   // checks on every token appended cost more than scanning the token's bytes.
@@ -74,13 +77,44 @@ public struct JSONParser: ~Copyable {
   private var depth = 0
   private let keys: UnsafeMutablePointer<Int>
   private let hashes: UnsafeMutablePointer<UInt64>
+  // The vector pass: the CNotifSIMD unit (0 for the scalar path), and for a window of the
+  // 64-byte blocks of the bytes being parsed, from block `windowStart` to `windowEnd`, each
+  // block's stops (bit k: byte k is a quote, a backslash, a control character or non-ASCII).
+  // The window is filled a few blocks ahead of the string being read, as the parse moves only
+  // forward; a value of any length needs only its room.
+  private let vectorLevel: Int32
+  // With `.automatic`, the vector pass is taken for a text after one of `longText` bytes or
+  // more (where it was read so far, as far as the parse went).
+  private let alwaysVector: Bool
+  private var lastLength = 0
+  private let stops: UnsafeMutablePointer<UInt64>
+  private let lastBlock: UnsafeMutablePointer<UInt8>  // a last block cut short, padded
+  private var windowStart = 0
+  private var windowEnd = 0
 
   /// The default nesting limit: far beyond any real payload, far below a stack overflow.
   public static let defaultMaxDepth = 128
 
-  /// Creates a parser that accepts nesting up to `maxDepth` levels.
-  public init(maxDepth: Int = JSONParser.defaultMaxDepth) {
+  /// The length of a text from which the next is read with the vector pass (`.automatic`).
+  /// The pass pays in long strings (18% fewer instructions for notif-parse on payloads whose
+  /// strings run to a few kilobytes) and costs in short ones (4% more on the payloads of
+  /// bench/callgrind.sh, 150 to 800 bytes each, whose strings mostly end within 32 bytes); a
+  /// long text is the sign of long strings that costs nothing to read.
+  static let longText = 1024
+
+  /// Blocks of stops the window holds, and how many it fills ahead at a time.
+  static let windowBlocks = 64
+  static let blocksAhead = 4
+
+  /// Creates a parser that accepts nesting up to `maxDepth` levels, and finds the bytes of
+  /// strings it must look at as `scan` says.
+  public init(maxDepth: Int = JSONParser.defaultMaxDepth, scan: JSONScan = .default) {
     self.maxDepth = maxDepth
+    vectorLevel = scan.level
+    alwaysVector = scan == .vector
+    stops = UnsafeMutablePointer<UInt64>.allocate(capacity: Self.windowBlocks)
+    lastBlock = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+    lastBlock.initialize(repeating: 0, count: 64)
     tapeCapacity = 256
     tape = Self.tokens(nil, capacity: tapeCapacity)
     stack = UnsafeMutablePointer<Int>.allocate(capacity: max(maxDepth, 0) + 1)
@@ -93,6 +127,8 @@ public struct JSONParser: ~Copyable {
     stack.deallocate()
     keys.deallocate()
     hashes.deallocate()
+    stops.deallocate()
+    lastBlock.deallocate()
   }
 
   @inline(__always)
@@ -137,19 +173,33 @@ public struct JSONParser: ~Copyable {
     let bytes = bytes.count <= limit ? bytes : UnsafeRawBufferPointer(rebasing: bytes[..<limit])
     tokenCount = 0
     depth = 0
+    windowStart = 0
+    windowEnd = 0
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
       return isFinal
         ? .failed(JSONError(.invalidJSON, at: 0, "unexpected end of input")) : .incomplete
     }
     var c = Cursor(p: base.assumingMemoryBound(to: UInt8.self), n: bytes.count, isFinal: isFinal)
+    let vector = vectorLevel != 0 && (alwaysVector || lastLength >= Self.longText)
     do {
-      try run(&c)
+      // One copy of the state machine for each path, each with its own string scan inlined:
+      // a test of the path in every string cost more than the vector pass saved.
+      if vector {
+        try run(&c, VectorStops.self)
+      } else {
+        try run(&c, WordStops.self)
+      }
       isCompact = !c.needsRewrite
+      lastLength = c.i
       return .complete(end: c.i)
     } catch {
       switch error {
-      case .incomplete: return .incomplete
-      case .failed(let e): return .failed(e)
+      case .incomplete:
+        lastLength = bytes.count
+        return .incomplete
+      case .failed(let e):
+        lastLength = e.offset
+        return .failed(e)
       }
     }
   }
@@ -196,7 +246,7 @@ public struct JSONParser: ~Copyable {
     case value, afterValue, objectFirst, objectKey, arrayFirst
   }
 
-  private mutating func run(_ c: inout Cursor) throws(Stop) {
+  private mutating func run<Stops: StopScan>(_ c: inout Cursor, _: Stops.Type) throws(Stop) {
     var state = State.value
     while true {
       switch state {
@@ -210,7 +260,7 @@ public struct JSONParser: ~Copyable {
           try open(.array, &c)
           state = .arrayFirst
         case UInt8(ascii: "\""):
-          try string(&c)
+          try string(&c, Stops.self)
           state = .afterValue
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
           try number(&c)
@@ -246,7 +296,7 @@ public struct JSONParser: ~Copyable {
           throw Self.unexpectedStop(c, expecting: "a string key")
         }
         tape[stack[depth - 1]].count &+= 1
-        try string(&c)
+        try string(&c, Stops.self)
         guard try peekSkippingSpace(&c) == UInt8(ascii: ":") else {
           throw Self.unexpectedStop(c, expecting: "':' after the key")
         }
@@ -362,23 +412,18 @@ public struct JSONParser: ~Copyable {
 
   // MARK: - Scalars
 
-  @inline(__always)
-  private mutating func string(_ c: inout Cursor) throws(Stop) {
+  // Transparent, not `@inline(__always)`: with a scan for each path the optimizer kept this
+  // function apart and merged the two copies of the state machine into one that called it
+  // through a parameter (8% more instructions); transparent functions are always inlined.
+  @_transparent
+  private mutating func string<Stops: StopScan>(_ c: inout Cursor, _: Stops.Type) throws(Stop) {
     let start = c.i
     let p = c.p
     let n = c.n
     var i = start + 1
     var escaped = false
     scan: while true {
-      while i + 8 <= n {
-        let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-        let mask = Self.attentionMask(w)
-        if mask != 0 {
-          i += mask.trailingZeroBitCount >> 3  // straight to the first byte that matters
-          break
-        }
-        i += 8
-      }
+      i = Stops.next(&self, c, from: i)
       guard i < n else {
         c.i = i
         throw Self.endOfString(c, start)
@@ -414,6 +459,98 @@ public struct JSONParser: ~Copyable {
     c.isFinal
       ? .failed(JSONError(.invalidJSON, at: start, "string is not closed before the end of input"))
       : .incomplete
+  }
+
+  /// How a string is scanned for the next byte that matters: a quote, a backslash, a control
+  /// character or a non-ASCII byte.
+  fileprivate protocol StopScan {
+    /// The first byte at or after `i` that may matter (each byte before it is plain ASCII
+    /// text), at most `c.n`.
+    static func next(_ parser: inout JSONParser, _ c: Cursor, from i: Int) -> Int
+  }
+
+  /// The scalar path: eight bytes a step while eight remain; the last few one by one.
+  fileprivate enum WordStops: StopScan {
+    @_transparent
+    static func next(_ parser: inout JSONParser, _ c: Cursor, from i: Int) -> Int {
+      var i = i
+      while i + 8 <= c.n {
+        let w = UnsafeRawPointer(c.p + i).loadUnaligned(as: UInt64.self)
+        let mask = JSONParser.attentionMask(w)
+        if mask != 0 {
+          return i + mask.trailingZeroBitCount >> 3  // straight to the first byte that matters
+        }
+        i += 8
+      }
+      return i
+    }
+  }
+
+  /// The vector path: the first words as on the scalar path, then the stops the vector pass
+  /// found, 64 bytes a block. Most strings (keys, ids, short values) end within a few words,
+  /// where the pass costs more than it saves (4% more instructions on the payloads of
+  /// bench/callgrind.sh when it took over after two words); longer text is where it pays.
+  fileprivate enum VectorStops: StopScan {
+    static let wordsFirst = 4
+
+    @_transparent
+    static func next(_ parser: inout JSONParser, _ c: Cursor, from i: Int) -> Int {
+      var i = i
+      for _ in 0..<wordsFirst {
+        guard i + 8 <= c.n else { return parser.stopFurther(c, from: i) }
+        let mask = JSONParser.attentionMask(
+          UnsafeRawPointer(c.p + i).loadUnaligned(as: UInt64.self))
+        if mask != 0 { return i + mask.trailingZeroBitCount >> 3 }
+        i += 8
+      }
+      return parser.stopFurther(c, from: i)
+    }
+  }
+
+  /// The first byte at or after `i` that is a quote, a backslash, a control character or
+  /// non-ASCII, from the vector pass; `c.n` if none is. Each call's `i` is at or after the one
+  /// before in the same parse. Not inlined: the state machine stays as small as on the scalar
+  /// path, and a string long enough to get here pays for the call.
+  @inline(never)
+  fileprivate mutating func stopFurther(_ c: Cursor, from i: Int) -> Int {
+    guard i < c.n else { return c.n }
+    var block = i &>> 6
+    var mask = stopsOf(block, c) & (~0 &<< UInt64(i & 63))
+    while mask == 0 {
+      block += 1
+      guard block &<< 6 < c.n else { return c.n }
+      mask = stopsOf(block, c)
+    }
+    return block &<< 6 + mask.trailingZeroBitCount
+  }
+
+  /// The stops of block `block`, from the window, filled first if the block is past it.
+  @inline(__always)
+  private mutating func stopsOf(_ block: Int, _ c: Cursor) -> UInt64 {
+    if _slowPath(block >= windowEnd) { fillWindow(from: block, c) }
+    return stops[block - windowStart]
+  }
+
+  /// Fills the window from block `block` (where the blocks before it are no longer needed) a
+  /// few blocks ahead. The last block, if the bytes end inside it, is read from a copy padded
+  /// with zeros, which are stops: a scan never passes the end of the bytes.
+  @inline(never)
+  private mutating func fillWindow(from block: Int, _ c: Cursor) {
+    if block + Self.blocksAhead > windowStart + Self.windowBlocks {
+      windowStart = block
+    }
+    let to = min(block + Self.blocksAhead, (c.n + 63) >> 6)
+    let whole = min(to, c.n >> 6)
+    if block < whole {
+      notif_simd_stops(c.p + block << 6, whole - block, stops + (block - windowStart), vectorLevel)
+    }
+    if whole < to {
+      // The bytes end inside block `whole`, the last.
+      lastBlock.update(repeating: 0, count: 64)
+      lastBlock.update(from: c.p + whole << 6, count: c.n - whole << 6)
+      notif_simd_stops(lastBlock, 1, stops + (whole - windowStart), vectorLevel)
+    }
+    windowEnd = to
   }
 
   /// The high bit of each of the eight bytes (little-endian) that is a quote, a backslash, a

@@ -12,6 +12,9 @@
 // state, doing jobs in order), used by notif-parse (`--jobs`, chunks), notif-group (`--jobs`)
 // and notif-expire (sweep batches); `FileChunks` cuts a regular file into pieces after line
 // feeds for such a pool and takes the results in input order (notif-parse and notif-group).
+// The parser finds the bytes of strings it must look at with a vector pass (`JSONScan`, over
+// the C target CNotifSIMD), or byte by byte.
 // Nothing here knows what a notification is: no record fields, no times, no diagnostics'
-// wording. It never reads the clock, the environment or standard input on its own, never
-// prints and never exits.
+// wording. It never reads the clock or standard input on its own, never prints and never
+// exits; of the environment it reads only `NOTIF_JSON_SCALAR`, once (`JSONScan.default`): a
+// switch for checking the reader, which every tool must honor without being told.

@@ -88,17 +88,18 @@ public struct RecordReader: ~Copyable {
   /// accepts JSON texts of at most `maxRecordBytes` bytes.
   ///
   /// With `announcesIdle`, `next()` returns `.idle` before a read that would wait for input
-  /// (never for a regular file, whose reads do not wait).
+  /// (never for a regular file, whose reads do not wait). `scan` chooses the parser's path
+  /// (`JSONScan`).
   public init(
     fd: Int32, name: String, maxRecordBytes: Int, maxDepth: Int = JSONParser.defaultMaxDepth,
-    announcesIdle: Bool = false
+    announcesIdle: Bool = false, scan: JSONScan = .default
   ) {
     self.announcesIdle = announcesIdle && readsCanWait(fd)
     mayAnnounceIdle = self.announcesIdle
     self.fd = fd
     self.name = name
     self.maxRecordBytes = maxRecordBytes
-    parser = JSONParser(maxDepth: maxDepth)
+    parser = JSONParser(maxDepth: maxDepth, scan: scan)
     capacity = Self.readSize * 2
     buffer = allocateBytes(capacity)
     ownsBuffer = true
@@ -111,14 +112,14 @@ public struct RecordReader: ~Copyable {
   /// and asks `endedBetweenTexts` and `isSkipping` whether it read as it would in the whole.
   public init(
     borrowing bytes: UnsafeRawBufferPointer, name: String, maxRecordBytes: Int, line: Int,
-    atStreamStart: Bool
+    atStreamStart: Bool, scan: JSONScan = .default
   ) {
     announcesIdle = false
     mayAnnounceIdle = false
     fd = -1
     self.name = name
     self.maxRecordBytes = maxRecordBytes
-    parser = JSONParser(maxDepth: JSONParser.defaultMaxDepth)
+    parser = JSONParser(maxDepth: JSONParser.defaultMaxDepth, scan: scan)
     // With `eof` set the reader never reads, so it never moves or writes the bytes.
     eof = true
     if let base = bytes.baseAddress, bytes.count > 0 {

@@ -15,13 +15,14 @@ public enum RecordLineResult: Equatable, Sendable {
 /// that sweep a store. One instance is reused for every line: after warm-up it allocates
 /// nothing.
 public struct RecordLineParser: ~Copyable {
-  private var parser = JSONParser()
+  private var parser: JSONParser
   private let fields = RecordFieldLocator()
   private var text = UnsafeRawBufferPointer(start: nil, count: 0)
   private var textOffset = 0
 
-  /// Creates a parser.
-  public init() {
+  /// Creates a parser whose path through the bytes `scan` chooses (`JSONScan`).
+  public init(scan: JSONScan = .default) {
+    parser = JSONParser(scan: scan)
     parser.checksRootKeys = false
   }
 

@@ -159,6 +159,12 @@ enum Binaries {
     process.executableURL = url(tool)
     process.arguments = arguments
     process.currentDirectoryURL = directory
+    // The JSON reader's path (notif(5), ENVIRONMENT) passes through the cases' fixed
+    // environment: `make scalar-test` runs them again on the scalar one.
+    var environment = environment
+    if let path = ProcessInfo.processInfo.environment["NOTIF_JSON_SCALAR"] {
+      environment["NOTIF_JSON_SCALAR"] = path
+    }
     process.environment = environment
     process.standardInput =
       try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice

@@ -1,4 +1,5 @@
 import TestSupport
+import Testing
 
 @testable import NotifJSON
 
@@ -12,19 +13,41 @@ struct Parsed: Equatable {
   var isCompact: Bool
 }
 
-/// Parses `bytes` with a new parser.
+/// Parses `bytes` with a new parser, on the vector path and on the scalar one (`JSONScan`),
+/// and expects the same outcome and tape from both: so every test that parses through here
+/// checks both paths.
 func parse(_ bytes: [UInt8], isFinal: Bool = true, maxDepth: Int = JSONParser.defaultMaxDepth)
   -> Parsed
 {
-  var parser = JSONParser(maxDepth: maxDepth)
+  let (vector, vectorTape) = parse(bytes, isFinal: isFinal, maxDepth: maxDepth, scan: .vector)
+  let (scalar, scalarTape) = parse(bytes, isFinal: isFinal, maxDepth: maxDepth, scan: .scalar)
+  #expect(vector == scalar, "the vector and scalar paths differ")
+  #expect(vectorTape == scalarTape, "the vector and scalar paths' tapes differ")
+  return vector
+}
+
+/// Parses `bytes` with a new parser on the path `scan` chooses; the outcome and the tape, each
+/// token as its fields.
+func parse(_ bytes: [UInt8], isFinal: Bool, maxDepth: Int, scan: JSONScan)
+  -> (Parsed, [[Int]])
+{
+  var parser = JSONParser(maxDepth: maxDepth, scan: scan)
   return bytes.withUnsafeBytes { raw in
     let result = parser.parse(raw, isFinal: isFinal)
     guard case .complete = result else {
-      return Parsed(result: result, compact: nil, isCompact: false)
+      return (Parsed(result: result, compact: nil, isCompact: false), [])
     }
     var out = ByteBuffer()
-    parser.withView(over: raw) { JSONWriter.writeCompact($0, 0, into: &out) }
-    return Parsed(result: result, compact: out.text, isCompact: parser.isCompact)
+    let tape = parser.withView(over: raw) { view in
+      JSONWriter.writeCompact(view, 0, into: &out)
+      return view.tokens.map { token in
+        [
+          Int(token.kind.rawValue), token.flag ? 1 : 0, Int(token.start), Int(token.end),
+          Int(token.next), Int(token.count),
+        ]
+      }
+    }
+    return (Parsed(result: result, compact: out.text, isCompact: parser.isCompact), tape)
   }
 }
 

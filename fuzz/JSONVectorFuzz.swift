@@ -1,0 +1,204 @@
+// Fuzz target `json-vector` (see fuzz/Fuzz.swift): the vector first pass of NotifJSON
+// (CNotifSIMD) against the scalar path, which is the reference.
+//
+// Properties checked on every input (a violation traps with `fatalError`, which libFuzzer
+// reports as a crash and saves the input):
+//   (a) stage 1: every vector unit this CPU has classifies the input's 64-byte blocks (the
+//       last padded with the input's last byte, so that strings and escapes run into it) as
+//       the byte-by-byte reference does: stops, unescaped quotes, bytes in strings,
+//       structurals, white space and line ends, and the carry left after the last block;
+//       classified in one call or block by block in pieces, so the carry between calls is
+//       checked too; `notif_simd_stops` gives the same stops;
+//   (b) `JSONParser` with `.vector` and with `.scalar` give the same answer (`.complete` at the
+//       same end, `.incomplete`, or the same error: code, offset and message), the same tape
+//       and the same `isCompact`, on the whole input and on its suffixes (the vector pass's
+//       blocks fall elsewhere), final or not, and on prefixes with more to come;
+//   (c) `RecordReader` over the input gives the same events on both paths (the same errors at
+//       the same lines and columns), records with the same compact output;
+//   (d) `RecordLineParser` gives every line the same answer on both paths.
+
+import CNotifSIMD
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+func fuzzJSONVector(_ input: UnsafeRawBufferPointer) {
+  checkStageOne(input)
+  var vector = JSONParser(scan: .vector)
+  var scalar = JSONParser(scan: .scalar)
+  let size = input.count
+  var starts = [0, 1, 7, 63, 64, 65]
+  if size > 0 { starts.append(Int(input[0]) % size) }
+  for start in starts where start <= size {
+    let text = UnsafeRawBufferPointer(rebasing: input[start...])
+    checkParsersAgree(text, isFinal: true, &vector, &scalar)
+    checkParsersAgree(text, isFinal: false, &vector, &scalar)
+  }
+  var state = UInt64(size) &* 0x9E37_79B9_7F4A_7C15
+  for byte in input.prefix(16) { state = (state ^ UInt64(byte)) &* 0x100_0000_01B3 }
+  for _ in 0..<8 where size > 0 {
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    let length = Int(state >> 33) % (size + 1)
+    let prefix = UnsafeRawBufferPointer(rebasing: input[0..<length])
+    checkParsersAgree(prefix, isFinal: false, &vector, &scalar)
+    checkParsersAgree(prefix, isFinal: true, &vector, &scalar)
+  }
+  checkRecordReadersAgree(input, maxRecordBytes: 4096)
+  checkRecordReadersAgree(input, maxRecordBytes: 1 + Int(size > 0 ? input[size - 1] : 0) % 48)
+  checkRecordLinesAgree(input)
+}
+
+// MARK: - (a) stage 1
+
+/// The vector units this CPU can run, besides the scalar reference.
+let vectorLevels: [Int32] = [NOTIF_SIMD_SSE2, NOTIF_SIMD_AVX2, NOTIF_SIMD_NEON].map {
+  Int32($0)
+}.filter { notif_simd_level_supported($0) != 0 }
+
+func checkStageOne(_ input: UnsafeRawBufferPointer) {
+  let blocks = max((input.count + 63) / 64, 1)
+  var padded = [UInt8](repeating: input.last ?? 0, count: blocks * 64)
+  for (k, byte) in input.enumerated() { padded[k] = byte }
+  padded.withUnsafeBufferPointer { bytes in
+    guard let p = bytes.baseAddress else { return }
+    let reference = classify(p, blocks, level: Int32(NOTIF_SIMD_SCALAR), pieces: [blocks])
+    var pieces: [Int] = []
+    var left = blocks
+    var k = 0
+    while left > 0 {
+      let piece = min(left, 1 + Int(padded[k % padded.count]) % 3)
+      pieces.append(piece)
+      left -= piece
+      k += 1
+    }
+    for level in vectorLevels {
+      for split in [[blocks], pieces] {
+        let got = classify(p, blocks, level: level, pieces: split)
+        for b in 0..<blocks {
+          let (x, y) = (reference.blocks[b], got.blocks[b])
+          require(
+            x.stops == y.stops && x.quotes == y.quotes && x.in_string == y.in_string
+              && x.structurals == y.structurals && x.whitespace == y.whitespace
+              && x.line_ends == y.line_ends,
+            "level \(level), block \(b) of \(blocks), pieces \(split): \(y) vs reference \(x)")
+        }
+        require(
+          reference.carry.in_string == got.carry.in_string
+            && reference.carry.escaped == got.carry.escaped,
+          "level \(level): carry \(got.carry) vs reference \(reference.carry)")
+      }
+      var stops = [UInt64](repeating: 0, count: blocks)
+      notif_simd_stops(p, blocks, &stops, level)
+      for b in 0..<blocks {
+        require(stops[b] == reference.blocks[b].stops, "level \(level): stops of block \(b)")
+      }
+    }
+  }
+}
+
+func classify(_ p: UnsafePointer<UInt8>, _ blocks: Int, level: Int32, pieces: [Int])
+  -> (blocks: [notif_simd_block], carry: notif_simd_carry)
+{
+  var out = [notif_simd_block](repeating: notif_simd_block(), count: blocks)
+  var carry = notif_simd_carry()
+  var at = 0
+  out.withUnsafeMutableBufferPointer { out in
+    guard let base = out.baseAddress else { return }
+    for piece in pieces {
+      notif_simd_classify(p + at * 64, piece, base + at, &carry, level)
+      at += piece
+    }
+  }
+  return (out, carry)
+}
+
+// MARK: - (b) the parser
+
+func checkParsersAgree(
+  _ text: UnsafeRawBufferPointer, isFinal: Bool, _ vector: inout JSONParser,
+  _ scalar: inout JSONParser
+) {
+  let a = vector.parse(text, isFinal: isFinal)
+  let b = scalar.parse(text, isFinal: isFinal)
+  require(a == b, "\(text.count) bytes, final \(isFinal): vector \(a), scalar \(b)")
+  guard case .complete = a else { return }
+  require(vector.isCompact == scalar.isCompact, "isCompact differs")
+  let tokens = vector.withView(over: text) { Array($0.tokens) }
+  scalar.withView(over: text) { view in
+    require(tokens.count == view.tokens.count, "tapes of \(tokens.count) and \(view.tokens.count)")
+    for (k, (x, y)) in zip(tokens, view.tokens).enumerated() {
+      require(
+        x.kind == y.kind && x.flag == y.flag && x.start == y.start && x.end == y.end
+          && x.next == y.next && x.count == y.count,
+        "token \(k): vector \(x), scalar \(y)")
+    }
+  }
+}
+
+// MARK: - (c) RecordReader
+
+/// What a reader gave, event by event: a record's compact output and where it is, or a
+/// failure as it would be reported.
+func readerEvents(_ input: UnsafeRawBufferPointer, maxRecordBytes: Int, scan: JSONScan)
+  -> [String]
+{
+  var reader = RecordReader(
+    borrowing: input, name: "fuzz", maxRecordBytes: maxRecordBytes, line: 1,
+    atStreamStart: true, scan: scan)
+  var events: [String] = []
+  while events.count <= input.count + 1 {
+    let event: RecordEvent
+    do {
+      event = try reader.next()
+    } catch {
+      fail("read failed: \(error)")
+    }
+    switch event {
+    case .end:
+      events.append("end \(reader.endedBetweenTexts) \(reader.isSkipping)")
+      return events
+    case .idle:
+      fail("a reader of borrowed bytes was idle")
+    case .record:
+      var compact = ByteBuffer()
+      let length = reader.withRecord { view -> Int in
+        JSONWriter.writeCompact(view, 0, into: &compact)
+        return view.bytes.count
+      }
+      let at = reader.position(ofRecordOffset: length)
+      events.append(
+        "record line \(reader.recordLine) end \(at) compact \(reader.recordIsCompact) "
+          + compact.text)
+    case .failure(let error, let line, let column):
+      events.append("failure \(line):\(column) \(error.code) \(error.offset) \(error.message)")
+    }
+  }
+  fail("RecordReader gave more events than bytes")
+}
+
+func checkRecordReadersAgree(_ input: UnsafeRawBufferPointer, maxRecordBytes: Int) {
+  let a = readerEvents(input, maxRecordBytes: maxRecordBytes, scan: .vector)
+  let b = readerEvents(input, maxRecordBytes: maxRecordBytes, scan: .scalar)
+  require(a == b, "RecordReader (limit \(maxRecordBytes)): vector \(a), scalar \(b)")
+}
+
+// MARK: - (d) record lines
+
+func checkRecordLinesAgree(_ input: UnsafeRawBufferPointer) {
+  var vector = RecordLineParser(scan: .vector)
+  var scalar = RecordLineParser(scan: .scalar)
+  var start = 0
+  while start <= input.count {
+    let stop = input[start...].firstIndex(of: 0x0A) ?? input.count
+    let line = UnsafeRawBufferPointer(rebasing: input[start..<stop])
+    let a = vector.parse(line)
+    let b = scalar.parse(line)
+    require(a == b, "line at \(start): vector \(a), scalar \(b)")
+    start = stop + 1
+  }
+}
