@@ -98,9 +98,11 @@ public struct JSONParser: ~Copyable {
   /// The length of a text from which the next is read with the vector pass (`.automatic`).
   /// The pass pays in long strings (18% fewer instructions for notif-parse on payloads whose
   /// strings run to a few kilobytes) and costs in short ones (4% more on the payloads of
-  /// bench/callgrind.sh, 150 to 800 bytes each, whose strings mostly end within 32 bytes); a
-  /// long text is the sign of long strings that costs nothing to read.
-  static let longText = 1024
+  /// bench/callgrind.sh, 150 to 800 bytes each, whose strings mostly end within 32 bytes; 5.6%
+  /// more in notif-mark on records of 1.1 KB, whose strings are as short). A text past twice
+  /// the size of a record is the sign of long strings that costs nothing to read; keeping the
+  /// longest string of each text in the parse's cursor instead cost more than the pass saved.
+  static let longText = 2048
 
   /// Blocks of stops the window holds, and how many it fills ahead at a time.
   static let windowBlocks = 64
