@@ -42,15 +42,20 @@ tenth=$(bench_records_week "$parse" $((records / 10)))
 bench_input "$file"
 bench_make_tmp
 
-# The same digests in jq: by app, thread and hour; windows ended by $now; the first three
-# records by created_at, then id (notif-digest's order). Written with group_by over the
-# records' few fields: the natural `reduce` into an object keyed by digest is quadratic in jq
-# 1.6 (each update copies the object: 20,000 records 3.3 s, 40,000 11 s; 1M did not end in 19
-# minutes), which would measure jq's copy, not the digest.
+# The same digests in jq: of the records the device lists (notif(5); in these records, those of
+# push_type alert, or none, with text), by app, thread and hour; windows ended by $now; the first
+# three records by created_at, then id (notif-digest's order). Written with group_by over the
+# records' few fields: the natural `reduce` into an object keyed by digest is quadratic in jq 1.6
+# (each update copies the object: 20,000 records 3.3 s, 40,000 11 s; 1M did not end in 19 minutes),
+# which would measure jq's copy, not the digest.
 cat >"$tmp/digest.jq" <<'EOF'
 def t: sub("\\.[0-9]+Z$"; "Z") | fromdateiso8601;
 ($now | t) as $n
-| [inputs | (.created_at | t) as $c
+| [inputs
+    | select((.push_type // "alert") == "alert"
+        and (.title // .subtitle // .body // .title_loc_key // .subtitle_loc_key // .loc_key)
+          != null)
+    | (.created_at | t) as $c
     | [.app, .thread_id, ($c - ($c % 3600)), $c, .id, (.read_at == null),
        (if (.summary_arg | type) == "string" and .summary_arg != "" then .summary_arg
         else null end)]]
