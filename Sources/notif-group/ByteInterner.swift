@@ -71,6 +71,21 @@ final class ByteInterner {
     return (id, true)
   }
 
+  /// Adds `bytes` under a number of their own, unindexed: `intern` and `find` do not see them,
+  /// and no other string may be interned after them. For `--by none`, where every record is a
+  /// group of its own, whose key is kept for its `app` and `thread_id`.
+  func add(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+    let id = Int32(hashes.count)
+    append(bytes)
+    hashes.append(0)
+    return id
+  }
+
+  /// `add` for the key built since `beginKey`.
+  func addKey() -> Int32 {
+    add(UnsafeRawBufferPointer(start: key, count: keyCount))
+  }
+
   /// The number of `bytes`, or nil when they are not in the set; adds nothing.
   func find(_ bytes: UnsafeRawBufferPointer) -> Int32? {
     let hash = Self.hash(bytes)
