@@ -55,7 +55,11 @@ final class ByteInterner {
 
   /// The number of `bytes`, adding them if they are new; `isNew` says whether they were.
   func intern(_ bytes: UnsafeRawBufferPointer) -> (id: Int32, isNew: Bool) {
-    let hash = Self.hash(bytes)
+    intern(bytes, hash: Self.hash(bytes))
+  }
+
+  /// `intern`, for bytes whose `hash` is known.
+  func intern(_ bytes: UnsafeRawBufferPointer, hash: UInt64) -> (id: Int32, isNew: Bool) {
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
       let id = slots[slot]
@@ -133,6 +137,21 @@ final class ByteInterner {
   /// Interns the key built since `beginKey`.
   func internKey() -> (id: Int32, isNew: Bool) {
     intern(UnsafeRawBufferPointer(start: key, count: keyCount))
+  }
+
+  /// Interns the key built since `beginKey`, whose `keyHash` is `hash`.
+  func internKey(hash: UInt64) -> (id: Int32, isNew: Bool) {
+    intern(UnsafeRawBufferPointer(start: key, count: keyCount), hash: hash)
+  }
+
+  /// The key built since `beginKey`, valid until the next key is begun.
+  var currentKey: UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(start: key, count: keyCount)
+  }
+
+  /// The hash of the key built since `beginKey`, as `intern` hashes it.
+  func keyHash() -> UInt64 {
+    Self.hash(currentKey)
   }
 
   /// The number of the key built since `beginKey`, or nil when it is not in the set.

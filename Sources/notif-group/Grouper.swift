@@ -27,11 +27,17 @@ struct Grouper {
   /// Whether items are kept: `--no-items` not given, and with `--merge`, every group object
   /// read so far had them.
   private(set) var keepsItems: Bool
+  /// With `--jobs`: which groups this grouper keeps, and the records it read of the others,
+  /// for the workers that keep them (`Grouper+Shards.swift`).
+  var shard: Shard?
+  /// With `shard`: the digests of the records sent to each shard since `takeSent`.
+  var sent: [ByteBuffer] = []
 
-  init(options: GroupOptions) {
+  init(options: GroupOptions, shard: Shard? = nil) {
     self.options = options
     settlement = MergeSettlement(given: options.given)
     keepsItems = options.items
+    self.shard = options.by == .none ? nil : shard  // no group of two records: nothing to send
   }
 
   /// The options the group objects written record: with `--merge`, as settled.
@@ -51,10 +57,6 @@ struct Grouper {
     let key = SortKey(
       createdAt: facts.createdAt, relevance: facts.relevance, major: nextMajor, minor: 0)
     nextMajor += 1
-    let contribution = Contribution(
-      category: intern(view, fields.category, into: categories, emptyIsNone: false),
-      summaryArg: intern(view, fields.summaryArg, into: summaryArgs, emptyIsNone: true),
-      weight: facts.weight, createdAt: facts.createdAt)
     let unread = fields.readAt < 0 || view.kind(fields.readAt) == .null ? 1 : 0
     var fresh = fields.seenAt < 0 || view.kind(fields.seenAt) == .null ? 1 : 0
     if let lastSeen = options.lastSeen, facts.createdAt <= lastSeen { fresh = 0 }
@@ -62,47 +64,74 @@ struct Grouper {
     groupKeys.beginKey()
     appendKeyPart(view, fields.app)
     if options.by != .app { appendKeyPart(view, fields.threadID) }
-    let index: Int
-    var isNew = true
-    if options.by == .none {
-      index = Int(groupKeys.addKey())
-    } else {
-      let interned = groupKeys.internKey()
-      index = Int(interned.id)
-      isNew = interned.isNew
+    let hash = groupKeys.keyHash()
+    if let shard, !shard.keeps(hash) {
+      send(
+        view, isCompact: isCompact, fields: fields, key: key, weight: facts.weight,
+        unread: unread, fresh: fresh, to: shard.owner(hash))
+      return
     }
-    let ranking = options.ranking
-    let leads = isNew || ranking.precedes(key, groups[index].leaderKey)
+    let contribution = Contribution(
+      category: intern(view, fields.category, into: categories, emptyIsNone: false),
+      summaryArg: intern(view, fields.summaryArg, into: summaryArgs, emptyIsNone: true),
+      weight: facts.weight, createdAt: facts.createdAt)
+    let (index, isNew) =
+      options.by == .none ? (Int(groupKeys.addKey()), true) : locate(hash: hash)
+    let (leads, keep) = wants(key, index: index, isNew: isNew)
+    guard (leads || keep) && !isCompact else {
+      update(
+        index, isNew: isNew, key: key, contribution, unread: unread, fresh: fresh,
+        leads: leads, keep: keep, record: leads || keep ? view.raw(0) : .init(start: nil, count: 0))
+      return
+    }
+    scratch.removeAll()
+    JSONWriter.writeCompact(view, 0, into: &scratch)
+    let compact = scratch
+    compact.withUnsafeBytes {
+      update(
+        index, isNew: isNew, key: key, contribution, unread: unread, fresh: fresh,
+        leads: leads, keep: keep, record: $0)
+    }
+    shrinkScratch()
+  }
+
+  /// The group of the key built in `groupKeys`, whose hash is `hash`, and whether it is new.
+  mutating func locate(hash: UInt64) -> (index: Int, isNew: Bool) {
+    let interned = groupKeys.internKey(hash: hash)
+    return (Int(interned.id), interned.isNew)
+  }
+
+  /// Whether the record of `key` leads group `index`, and whether it is kept in its items.
+  func wants(_ key: SortKey, index: Int, isNew: Bool) -> (leads: Bool, keep: Bool) {
+    let leads = isNew || options.ranking.precedes(key, groups[index].leaderKey)
     var keep = options.items
     if keep, !isNew, options.limit != nil, groups[index].admitsItem(key) == false {
       keep = false  // would be dropped at once: do not copy the record
     }
+    return (leads, keep)
+  }
+
+  /// Adds a record to group `index` (new: made of it): `record` is its compact text, needed
+  /// when it `leads` or is kept (`keep`).
+  mutating func update(
+    _ index: Int, isNew: Bool, key: SortKey, _ contribution: Contribution, unread: Int,
+    fresh: Int, leads: Bool, keep: Bool, record: UnsafeRawBufferPointer
+  ) {
+    let ranking = options.ranking
     var slot = isNew ? RecordStore.Slot.empty : groups[index].leading
-    var item: [UInt8] = []
-    if leads || keep {
-      if !isCompact {
-        scratch.removeAll()
-        JSONWriter.writeCompact(view, 0, into: &scratch)
-      }
-      let records = records
-      let place = { (raw: UnsafeRawBufferPointer) in
-        if leads { isNew ? (slot = records.store(raw)) : records.replace(&slot, with: raw) }
-        if keep { item = Array(raw) }
-      }
-      if isCompact { place(view.raw(0)) } else { scratch.withUnsafeBytes(place) }
-      shrinkScratch()
-    }
+    if leads { isNew ? (slot = records.store(record)) : records.replace(&slot, with: record) }
+    let item: [UInt8] = keep ? Array(record) : []
     if isNew {
       groups.append(
         Group(
-          count: 1, unread: unread, fresh: fresh, latestAt: facts.createdAt, leaderKey: key,
+          count: 1, unread: unread, fresh: fresh, latestAt: key.createdAt, leaderKey: key,
           leader: contribution, leading: slot,
           items: options.items ? TopList(limit: options.limit, ranking: ranking) : nil))
     } else {
       groups[index].count += 1
       groups[index].unread += unread
       groups[index].fresh += fresh
-      if facts.createdAt > groups[index].latestAt { groups[index].latestAt = facts.createdAt }
+      if key.createdAt > groups[index].latestAt { groups[index].latestAt = key.createdAt }
       if leads {
         groups[index].replaceLeader(key, contribution)
         groups[index].leading = slot
@@ -242,21 +271,34 @@ struct Grouper {
   mutating func write<E: Error>(
     _ emit: (UnsafeRawBufferPointer) throws(E) -> Void, ended: (Bool) -> Void = { _ in }
   ) throws(E) {
+    var out = ByteBuffer(capacity: Self.pieceSize + 4096)
+    var recorded = ByteBuffer(capacity: 128)
+    grouping.write(into: &recorded)
+    for index in order() {
+      try write(index, grouping: recorded, into: &out, emit, ended)
+    }
+    try Self.flush(&out, emit)
+  }
+
+  /// The numbers of the groups in the order of their leading records.
+  func order() -> [Int] {
     let ranking = options.ranking
     var order = Array(groups.indices)
     groups.withUnsafeBufferPointer { groups in
       order.sort { ranking.precedes(groups[$0].leaderKey, groups[$1].leaderKey) }
     }
-    var out = ByteBuffer(capacity: Self.pieceSize + 4096)
-    var recorded = ByteBuffer(capacity: 128)
-    grouping.write(into: &recorded)
-    for index in order {
-      try write(
-        groups[index], key: groupKeys.bytes(Int32(index)), grouping: recorded, into: &out, emit)
-      ended(groups[index].weightPassed)
-      groups[index].removeItems()  // free the records once written
-    }
-    try Self.flush(&out, emit)
+    return order
+  }
+
+  /// Writes group `index` (see `write(_:ended:)`), then lets go of its items.
+  mutating func write<E: Error>(
+    _ index: Int, grouping: ByteBuffer, into out: inout ByteBuffer,
+    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void, _ ended: (Bool) -> Void
+  ) throws(E) {
+    try write(
+      groups[index], key: groupKeys.bytes(Int32(index)), grouping: grouping, into: &out, emit)
+    ended(groups[index].weightPassed)
+    groups[index].removeItems()  // free the records once written
   }
 
   /// What `write` collects before it calls `emit`, and the shortest value it hands over as it
@@ -264,7 +306,7 @@ struct Grouper {
   static let pieceSize = 64 * 1024
 
   /// Hands what `out` holds to `emit`, and empties it.
-  private static func flush<E: Error>(
+  static func flush<E: Error>(
     _ out: inout ByteBuffer, _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
   ) throws(E) {
     guard out.count > 0 else { return }
