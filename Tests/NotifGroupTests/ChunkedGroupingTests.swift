@@ -152,6 +152,42 @@ import Testing
     }
   }
 
+  @Test func twoFilesInChunksWriteWhatOneThreadWrites() throws {
+    // Each worker keeps its share of the groups of a file; the second file's shares are merged
+    // with the first's. Many threads, so that every worker keeps some.
+    var random = SplitMix(seed: 23)
+    let many = (0..<400).map { n in
+      record(
+        "m\(n)", thread: "t\(random.pick(Array(0..<90)))",
+        at: "2026-11-22T09:0\(random.pick([0, 1, 2])):00Z",
+        category: random.pick(["MESSAGE", "PHOTO", nil]),
+        summaryArg: random.pick(["Ann", "Bob", nil]))
+    }
+    let first = many[..<250].map { $0 + "\n" }.joined()
+    let second = many[250...].map { $0 + "\n" }.joined()
+    for options in [["--no-items"], ["--limit", "3"]] {
+      let whole = group(options, inputs: [first + second])
+      try withFile(first) { a in
+        try withFile(second) { b in
+          let scanned = try OptionScanner.scan(
+            options + ["--jobs", "2", a, b], GroupCommand.options)
+          let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
+          let out = temporaryFile(holding: "")
+          defer { unlink(out) }
+          let fd = open(out, O_WRONLY | O_TRUNC)
+          var stdout = OutputWriter(fd: fd, name: "<stdout>")
+          var stderr = OutputWriter(fd: fd, name: "<stderr>")
+          var run = GroupRun(options: configuration.options, chunkSize: 900)
+          #expect(
+            run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr) == .success)
+          close(fd)
+          #expect(run.chunkCounts.accepted > 4)
+          #expect(fileText(out) == whole.stdout, "\(options)")
+        }
+      }
+    }
+  }
+
   @Test func aSmallFileIsGroupedWithoutThreads() throws {
     let run = try Self.run(Self.clean, ["--jobs", "2"], chunkSize: Self.clean.utf8.count)
     #expect(run.accepted == 0 && run.fallBacks == 0)
