@@ -195,9 +195,7 @@ echo "### Threads"
 echo
 echo "| command | -j1 | -j2 | speed-up | peak RSS -j1 / -j2 |"
 echo "|---|---:|---:|---:|---:|"
-echo "| \`notif-group --no-items\` | $(bench_seconds "$g1") s | $(bench_seconds "$g2") s" \
-  "| $(bench_ratio "$g1" "$g2")× | $(bench_memory "$(bench_median_rss group-1)") MB /" \
-  "$(bench_memory "$(bench_median_rss group-j2)") MB |"
+bench_jobs_row "notif-group --no-items" group-1 group-j2
 echo
 echo "notif-group -j2: **$(bench_ratio "$g1" "$g2")× -j1**, medians of $runs_j runs each," \
   "alternating; -j1 and -j2 wrote $same."

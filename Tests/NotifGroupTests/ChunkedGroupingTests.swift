@@ -130,26 +130,29 @@ import Testing
     let small = tied[120..<125].map { $0 + "\n" }.joined()
     let rest = tied[125...].map { $0 + "\n" }.joined()
     let whole = group(["--limit", "150"], inputs: [big + small + rest])
-    try withFile(big) { a in
-      try withFile(small) { b in
-        try withFile(rest) { c in
-          let scanned = try OptionScanner.scan(
-            ["--jobs", "2", "--limit", "150", a, b, c], GroupCommand.options)
-          let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
-          let out = temporaryFile(holding: "")
-          defer { unlink(out) }
-          let fd = open(out, O_WRONLY | O_TRUNC)
-          var stdout = OutputWriter(fd: fd, name: "<stdout>")
-          var stderr = OutputWriter(fd: fd, name: "<stderr>")
-          var run = GroupRun(options: configuration.options, chunkSize: 700)
-          #expect(
-            run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr) == .success)
-          close(fd)
-          #expect(run.chunkCounts.accepted > 4)
-          #expect(fileText(out) == whole.stdout)
-        }
-      }
-    }
+    let run = try Self.runFiles([big, small, rest], ["--limit", "150"], chunkSize: 700)
+    #expect(run.accepted > 4)
+    #expect(run.stdout == whole.stdout)
+  }
+
+  /// Runs notif-group with `--jobs 2` on files holding `texts`, in order: its output and the
+  /// number of chunks the workers grouped.
+  static func runFiles(_ texts: [String], _ arguments: [String], chunkSize: Int) throws
+    -> (stdout: String, accepted: Int)
+  {
+    let paths = texts.map { temporaryFile(holding: $0) }
+    let out = temporaryFile(holding: "")
+    defer { for path in paths + [out] { unlink(path) } }
+    let scanned = try OptionScanner.scan(
+      ["--jobs", "2"] + arguments + paths, GroupCommand.options)
+    let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
+    let fd = open(out, O_WRONLY | O_TRUNC)
+    var stdout = OutputWriter(fd: fd, name: "<stdout>")
+    var stderr = OutputWriter(fd: fd, name: "<stderr>")
+    var run = GroupRun(options: configuration.options, chunkSize: chunkSize)
+    #expect(run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr) == .success)
+    close(fd)
+    return (fileText(out), run.chunkCounts.accepted)
   }
 
   @Test func twoFilesInChunksWriteWhatOneThreadWrites() throws {
@@ -167,24 +170,9 @@ import Testing
     let second = many[250...].map { $0 + "\n" }.joined()
     for options in [["--no-items"], ["--limit", "3"]] {
       let whole = group(options, inputs: [first + second])
-      try withFile(first) { a in
-        try withFile(second) { b in
-          let scanned = try OptionScanner.scan(
-            options + ["--jobs", "2", a, b], GroupCommand.options)
-          let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
-          let out = temporaryFile(holding: "")
-          defer { unlink(out) }
-          let fd = open(out, O_WRONLY | O_TRUNC)
-          var stdout = OutputWriter(fd: fd, name: "<stdout>")
-          var stderr = OutputWriter(fd: fd, name: "<stderr>")
-          var run = GroupRun(options: configuration.options, chunkSize: 900)
-          #expect(
-            run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr) == .success)
-          close(fd)
-          #expect(run.chunkCounts.accepted > 4)
-          #expect(fileText(out) == whole.stdout, "\(options)")
-        }
-      }
+      let run = try Self.runFiles([first, second], options, chunkSize: 900)
+      #expect(run.accepted > 4)
+      #expect(run.stdout == whole.stdout, "\(options)")
     }
   }
 
