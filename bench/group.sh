@@ -77,11 +77,14 @@ fi
 bench_input "$file"
 bench_make_tmp
 
-# The same counting as notif-group --no-items: per (app, thread_id), the count, the unread and
+# The same counting as notif-group --no-items, of the records the device lists (notif(5); in
+# these records, those of push_type alert, or none, with text): per (app, thread_id), the count, the unread and
 # new counts, the newest created_at, the leading record (newest, then most relevant, then first
 # read), the summary-arg weight of the others and their count per category.
 # shellcheck disable=SC2016 # $lead is jq's, not the shell's
-jq_program='group_by([.app, .thread_id]) | map(
+jq_program='map(select((.push_type // "alert") == "alert"
+    and (.title // .subtitle // .body // .title_loc_key // .subtitle_loc_key // .loc_key) != null))
+  | group_by([.app, .thread_id]) | map(
   (to_entries | max_by([.value.created_at, (.value.relevance // 0), -.key]) | .value) as $lead |
   {app: .[0].app, thread_id: .[0].thread_id, count: length,
    unread_count: (map(select(.read_at == null)) | length),
