@@ -11,11 +11,11 @@ import NotifModel
 /// their workers (`ShardMail`); this thread writes the chunks' diagnostics in input order. At
 /// the end of the file the workers' groupers hold no group twice: they are the run's
 /// (`shards`), written side by side, unless groups were made before or after them, which
-/// they are then absorbed into (`Grouper.absorb`). Records are numbered by chunk (`Grouper.numberFrom`), so ties keep input
-/// order whichever worker grouped them, and the output and the diagnostics are those of one
-/// thread. Should a chunk not end between texts (see `FileChunks.read`), the workers' groups
-/// of the file are dropped and one reader groups the whole file again, writing only the
-/// diagnostics of the lines not yet reported.
+/// they are then absorbed into (`Grouper.absorb`). Records are numbered by chunk
+/// (`Grouper.numberFrom`), so ties keep input order whichever worker grouped them, and the
+/// output and the diagnostics are those of one thread. Should a chunk not end between texts
+/// (see `FileChunks.read`), the workers' groups of the file are dropped and one reader groups
+/// the whole file again, writing only the diagnostics of the lines not yet reported.
 struct GroupRun {
   let options: GroupOptions
   /// The form the diagnostics are written in (`--format`).

@@ -507,8 +507,8 @@ extension Grouper {
   /// had it read them itself, in whatever order the parts come.
   ///
   /// The part's category and summary argument numbers are its own: they are looked up again
-  /// here by their bytes, once each. A group's `app` and `thread_id` are canonical text, the
-  /// same in every part.
+  /// here by their bytes, once each; a group's key, which its `app` and `thread_id` are
+  /// written from, is the same in every part.
   ///
   /// - Complexity: O(groups of `part` + their statistics and items).
   mutating func absorb(_ part: Grouper) {
