@@ -27,10 +27,11 @@ struct Shard {
 }
 
 extension Grouper {
-  /// The digests of the records sent to shard `target` since the last call.
-  mutating func takeSent(to target: Int) -> ByteBuffer {
-    guard target < sent.count else { return ByteBuffer(capacity: 0) }
-    defer { sent[target] = ByteBuffer(capacity: 0) }
+  /// The digests of the records sent to shard `target` since the last call; `empty`, an empty
+  /// buffer, takes their place.
+  mutating func takeSent(to target: Int, leaving empty: ByteBuffer) -> ByteBuffer {
+    guard target < sent.count else { return empty }
+    defer { sent[target] = empty }
     return sent[target]
   }
 
