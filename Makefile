@@ -192,6 +192,8 @@ bench: release
 	bench/parse.sh
 	bench/summarize.sh
 	bench/group.sh
+	bench/group.sh --threads 50000 200000
+	bench/group.sh --threads each --no-jq 1176000
 	bench/expire.sh
 	bench/responses.sh
 	bench/show.sh

@@ -305,6 +305,17 @@ bench_wall_table() {
   done
 }
 
+# Prints the row "| `COMMAND` | -j1 | -j2 | speed-up | peak RSS -j1 / -j2 |" of the threads
+# table from the medians of the runs of TOOL1 (-j1) and TOOL2 (-j2).
+bench_jobs_row() {
+  local command=$1 one=$2 two=$3 w1 w2
+  w1=$(bench_median_wall "$one")
+  w2=$(bench_median_wall "$two")
+  echo "| \`$command\` | $(bench_seconds "$w1") s | $(bench_seconds "$w2") s" \
+    "| $(bench_ratio "$w1" "$w2")× | $(bench_memory "$(bench_median_rss "$one")") MB /" \
+    "$(bench_memory "$(bench_median_rss "$two")") MB |"
+}
+
 # Times the start-up of commands with hyperfine (20 warm-up runs, 200 runs, no shell) and prints
 # the table "| tool | mean | σ |", one row per command. Arguments: NAME COMMAND pairs, COMMAND
 # a string that hyperfine splits. The results stay in $tmp/startup.json; when hyperfine fails

@@ -163,20 +163,14 @@ bench_rounds "$runs_j" "$recordsfile" "" group-1 group-j2
 bench_rounds "$runs_j" "$payloads" "" parse-1 parse-j2
 g1=$(bench_median_wall group-1)
 g2=$(bench_median_wall group-j2)
-p1=$(bench_median_wall parse-1)
-p2=$(bench_median_wall parse-j2)
 echo "### Threads in one process"
 echo
 echo "Medians of $runs_j runs each, alternating."
 echo
 echo "| command | -j1 | -j2 | speed-up | peak RSS -j1 / -j2 |"
 echo "|---|---:|---:|---:|---:|"
-echo "| \`notif-group --no-items\` | $(bench_seconds "$g1") s | $(bench_seconds "$g2") s" \
-  "| $(bench_ratio "$g1" "$g2")× | $(bench_memory "$(bench_median_rss group-1)") MB /" \
-  "$(bench_memory "$(bench_median_rss group-j2)") MB |"
-echo "| \`notif-parse\` | $(bench_seconds "$p1") s | $(bench_seconds "$p2") s" \
-  "| $(bench_ratio "$p1" "$p2")× | $(bench_memory "$(bench_median_rss parse-1)") MB /" \
-  "$(bench_memory "$(bench_median_rss parse-j2)") MB |"
+bench_jobs_row "notif-group --no-items" group-1 group-j2
+bench_jobs_row notif-parse parse-1 parse-j2
 echo
 target=$(awk -v a="$g1" -v b="$g2" 'BEGIN { print (a / b >= 1.6) ? "met" : "NOT met" }')
 echo "notif-group -j2: **$(bench_ratio "$g1" "$g2")× -j1** (target 1.6×: $target)."

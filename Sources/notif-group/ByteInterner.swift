@@ -55,7 +55,11 @@ final class ByteInterner {
 
   /// The number of `bytes`, adding them if they are new; `isNew` says whether they were.
   func intern(_ bytes: UnsafeRawBufferPointer) -> (id: Int32, isNew: Bool) {
-    let hash = Self.hash(bytes)
+    intern(bytes, hash: Self.hash(bytes))
+  }
+
+  /// `intern`, for bytes whose `hash` is known.
+  func intern(_ bytes: UnsafeRawBufferPointer, hash: UInt64) -> (id: Int32, isNew: Bool) {
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
       let id = slots[slot]
@@ -69,6 +73,21 @@ final class ByteInterner {
     slots[slot] = id
     if hashes.count * 2 > slots.count { rehash() }
     return (id, true)
+  }
+
+  /// Adds `bytes` under a number of their own, unindexed: `intern` and `find` do not see them,
+  /// and no other string may be interned after them. For `--by none`, where every record is a
+  /// group of its own, whose key is kept for its `app` and `thread_id`.
+  func add(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+    let id = Int32(hashes.count)
+    append(bytes)
+    hashes.append(0)
+    return id
+  }
+
+  /// `add` for the key built since `beginKey`.
+  func addKey() -> Int32 {
+    add(UnsafeRawBufferPointer(start: key, count: keyCount))
   }
 
   /// The number of `bytes`, or nil when they are not in the set; adds nothing.
@@ -118,6 +137,21 @@ final class ByteInterner {
   /// Interns the key built since `beginKey`.
   func internKey() -> (id: Int32, isNew: Bool) {
     intern(UnsafeRawBufferPointer(start: key, count: keyCount))
+  }
+
+  /// Interns the key built since `beginKey`, whose `keyHash` is `hash`.
+  func internKey(hash: UInt64) -> (id: Int32, isNew: Bool) {
+    intern(UnsafeRawBufferPointer(start: key, count: keyCount), hash: hash)
+  }
+
+  /// The key built since `beginKey`, valid until the next key is begun.
+  var currentKey: UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(start: key, count: keyCount)
+  }
+
+  /// The hash of the key built since `beginKey`, as `intern` hashes it.
+  func keyHash() -> UInt64 {
+    Self.hash(currentKey)
   }
 
   /// The number of the key built since `beginKey`, or nil when it is not in the set.

@@ -83,12 +83,20 @@ func saturatingSum(_ a: Int64, _ b: Int64, passed: inout Bool) -> Int64 {
   return FieldLimits.largest
 }
 
+/// The counts of a group's non-leading records by category and by summary argument.
+struct MoreStats {
+  var categories = StatTable()
+  var summaryArgs = StatTable()
+}
+
 /// One group as it is being built: from records, or from group objects being merged.
+///
+/// Kept small, for a run may hold millions (about 150 bytes here, its key and leading record
+/// besides): the group's `app` and `thread_id` are written from its key in the grouper's key
+/// table, its leading record lives in the grouper's `RecordStore`, and what most groups of one
+/// record never need (statistics, items) sits in an array of none or one, which costs a
+/// pointer until it is used.
 struct Group {
-  /// The group's `app` and `thread_id` as canonical JSON text (`"com.example.chat"` or
-  /// `null`): the same bytes whichever of its records (or group objects) gave them.
-  var app: [UInt8]
-  var thread: [UInt8]
   /// The number of records: from records, at most the records read; with `--merge`, each
   /// object is refused that would take it past `FieldLimits.largest` (`Grouper.roomFor`). So
   /// it, `unread` and `fresh` (at most `count`) add up without overflow.
@@ -97,74 +105,159 @@ struct Group {
   var fresh: Int
   var latestAt: Timestamp
   var leaderKey: SortKey
-  var leader: Contribution
-  /// The leading record, compact.
-  var leading: [UInt8]
+  /// The leading record's `summary_arg_count` as counted; its category and summary argument
+  /// are `leaderCategory` and `leaderArg`, its `created_at` the key's.
+  private var leaderWeight: Int64
   var moreWeight: Int64 = 0
+  /// The leading record, compact, in the grouper's store.
+  var leading: RecordStore.Slot
+  private var stats: [MoreStats] = []
+  private var itemList: [TopList<Item>] = []
+  private var leaderCategory: Int32
+  private var leaderArg: Int32
   /// Whether a sum of weights (`moreWeight`, a category's) passed `FieldLimits.largest` and was
   /// saturated: notif-group warns (`WeightSaturated`) when it writes the group.
   var weightPassed = false
-  var categories = StatTable()
-  var summaryArgs = StatTable()
+
+  init(
+    count: Int, unread: Int, fresh: Int, latestAt: Timestamp, leaderKey: SortKey,
+    leader: Contribution, leading: RecordStore.Slot, moreWeight: Int64 = 0,
+    items: TopList<Item>?
+  ) {
+    self.count = count
+    self.unread = unread
+    self.fresh = fresh
+    self.latestAt = latestAt
+    self.leaderKey = leaderKey
+    leaderWeight = leader.weight
+    leaderCategory = leader.category
+    leaderArg = leader.summaryArg
+    self.moreWeight = moreWeight
+    self.leading = leading
+    if let items { itemList = [items] }
+  }
+
+  /// What the leading record adds to the statistics once another leads.
+  var leader: Contribution {
+    Contribution(
+      category: leaderCategory, summaryArg: leaderArg, weight: leaderWeight,
+      createdAt: leaderKey.createdAt)
+  }
+
+  /// Gives the leading record's category and summary argument the numbers `category` and
+  /// `argument` map theirs to.
+  mutating func renumberLeader(category: (Int32) -> Int32, argument: (Int32) -> Int32) {
+    leaderCategory = category(leaderCategory)
+    leaderArg = argument(leaderArg)
+  }
+
+  var categories: StatTable { stats.first?.categories ?? StatTable() }
+  var summaryArgs: StatTable { stats.first?.summaryArgs ?? StatTable() }
+
+  /// Gives the statistics' categories and summary arguments the numbers `category` and
+  /// `argument` map theirs to; distinct numbers stay distinct.
+  mutating func renumberStats(category: (Int32) -> Int32, argument: (Int32) -> Int32) {
+    guard !stats.isEmpty else { return }
+    stats[0].categories.renumber(category)
+    stats[0].summaryArgs.renumber(argument)
+  }
+
+  /// Changes the statistics in place, made when first needed.
+  mutating func updateStats(_ body: (inout MoreStats) -> Void) {
+    if stats.isEmpty { stats.append(MoreStats()) }
+    body(&stats[0])
+  }
+
   /// The items kept, the first `--limit` in feed order or all of them; nil when they are not
   /// kept.
-  var items: TopList<Item>?
+  var items: TopList<Item>? {
+    get { itemList.first }
+    set { itemList = newValue.map { [$0] } ?? [] }
+  }
+
+  /// Adds an item, when items are kept.
+  mutating func insertItem(_ item: Item) {
+    if !itemList.isEmpty { itemList[0].insert(item) }
+  }
+
+  /// Whether the items kept would keep one of `key`; nil when items are not kept.
+  func admitsItem(_ key: SortKey) -> Bool? {
+    itemList.first?.admits(key)
+  }
+
+  /// Lets go of the items, once written.
+  mutating func removeItems() {
+    if !itemList.isEmpty { itemList[0].removeAll() }
+  }
 
   /// Adds a record's contribution to the statistics of the non-leading records.
   mutating func addMore(_ record: Contribution) {
     moreWeight = saturatingSum(moreWeight, record.weight, passed: &weightPassed)
-    categories.add(
-      record.category, count: 1, weight: record.weight, latestAt: record.createdAt,
-      passed: &weightPassed)
-    if record.summaryArg >= 0 {
-      summaryArgs.add(
-        record.summaryArg, count: 1, weight: 0, latestAt: record.createdAt, passed: &weightPassed)
+    var passed = weightPassed
+    updateStats { stats in
+      stats.categories.add(
+        record.category, count: 1, weight: record.weight, latestAt: record.createdAt,
+        passed: &passed)
+      if record.summaryArg >= 0 {
+        stats.summaryArgs.add(
+          record.summaryArg, count: 1, weight: 0, latestAt: record.createdAt, passed: &passed)
+      }
     }
+    weightPassed = passed
   }
 
   /// Makes `key`'s record the leading one; the one it replaces joins the non-leading
-  /// statistics.
-  mutating func replaceLeader(_ key: SortKey, _ record: Contribution, bytes: [UInt8]) {
+  /// statistics. The caller puts its bytes in `leading`.
+  mutating func replaceLeader(_ key: SortKey, _ record: Contribution) {
     addMore(leader)
     leaderKey = key
-    leader = record
-    leading = bytes
+    leaderWeight = record.weight
+    leaderCategory = record.category
+    leaderArg = record.summaryArg
   }
 
   /// Merges another part of the same group into this one: counts add up, the better leading
   /// record stays and the other joins the non-leading statistics, items are merged.
   /// `category` and `argument` give the numbers of `other`'s statistics in this group's tables
-  /// (its leading record's are this group's already).
+  /// (its leading record's are this group's already). Returns whether `other`'s leading record
+  /// leads now: the caller then puts its bytes in `leading`.
   mutating func merge(
     _ other: Group, ranking: Ranking, category: (Int32) -> Int32 = { $0 },
     argument: (Int32) -> Int32 = { $0 }
-  ) {
+  ) -> Bool {
     // Within `FieldLimits.largest`: see `count`.
     count += other.count
     unread += other.unread
     fresh += other.fresh
     if other.latestAt > latestAt { latestAt = other.latestAt }
-    if ranking.precedes(other.leaderKey, leaderKey) {
-      replaceLeader(other.leaderKey, other.leader, bytes: other.leading)
+    let leads = ranking.precedes(other.leaderKey, leaderKey)
+    if leads {
+      replaceLeader(other.leaderKey, other.leader)
     } else {
       addMore(other.leader)
     }
     moreWeight = saturatingSum(moreWeight, other.moreWeight, passed: &weightPassed)
-    weightPassed = weightPassed || other.weightPassed
-    for stat in other.categories.entries {
-      categories.add(
-        category(stat.id), count: stat.count, weight: stat.weight, latestAt: stat.latestAt,
-        passed: &weightPassed)
+    var passed = weightPassed || other.weightPassed
+    if let theirs = other.stats.first {
+      updateStats { stats in
+        for stat in theirs.categories.entries {
+          stats.categories.add(
+            category(stat.id), count: stat.count, weight: stat.weight, latestAt: stat.latestAt,
+            passed: &passed)
+        }
+        for stat in theirs.summaryArgs.entries {
+          stats.summaryArgs.add(
+            argument(stat.id), count: stat.count, weight: 0, latestAt: stat.latestAt,
+            passed: &passed)
+        }
+      }
     }
-    for stat in other.summaryArgs.entries {
-      summaryArgs.add(
-        argument(stat.id), count: stat.count, weight: 0, latestAt: stat.latestAt,
-        passed: &weightPassed)
-    }
-    if let theirs = other.items, items != nil {
-      for item in theirs.elements { items?.insert(item) }
+    weightPassed = passed
+    if let theirs = other.items, !itemList.isEmpty {
+      for item in theirs.elements { itemList[0].insert(item) }
     } else {
-      items = nil
+      itemList = []
     }
+    return leads
   }
 }

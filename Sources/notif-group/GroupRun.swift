@@ -7,13 +7,15 @@ import NotifModel
 ///
 /// With `--jobs` above 1, a regular file larger than one chunk is read in chunks cut after
 /// line feeds (`FileChunks`), which worker threads group, each into a grouper of its own that
-/// gathers the chunks it is given; this thread writes the chunks' diagnostics in input order
-/// and, at the end of the file, absorbs the workers' groupers into the run's
-/// (`Grouper.absorb`). Records are numbered by chunk (`Grouper.numberFrom`), so ties keep input
-/// order whichever worker grouped them, and the output and the diagnostics are those of one
-/// thread. Should a chunk not end between texts (see `FileChunks.read`), the workers' groups
-/// of the file are dropped and one reader groups the whole file again, writing only the
-/// diagnostics of the lines not yet reported.
+/// keeps the groups of its share of the keys (`Shard`) and sends the records of the others to
+/// their workers (`ShardMail`); this thread writes the chunks' diagnostics in input order. At
+/// the end of the file the workers' groupers hold no group twice: they are the run's
+/// (`shards`), written side by side, unless groups were made before or after them, which
+/// they are then absorbed into (`Grouper.absorb`). Records are numbered by chunk
+/// (`Grouper.numberFrom`), so ties keep input order whichever worker grouped them, and the
+/// output and the diagnostics are those of one thread. Should a chunk not end between texts
+/// (see `FileChunks.read`), the workers' groups of the file are dropped and one reader groups
+/// the whole file again, writing only the diagnostics of the lines not yet reported.
 struct GroupRun {
   let options: GroupOptions
   /// The form the diagnostics are written in (`--format`).
@@ -21,6 +23,9 @@ struct GroupRun {
   /// The size of a chunk: the bytes read at once and handed to a worker. Tests make it small.
   let chunkSize: Int
   private var grouper: Grouper
+  /// The groups of the one file read in chunks, held by the workers' groupers, one share of the
+  /// keys each; empty while `grouper` holds them all.
+  private var shards: [Grouper] = []
   private var reader = TextTaker()
   private var status = ExitStatus.success
   /// The number of the next chunk or input read by one reader: see `Grouper.numberFrom`.
@@ -59,8 +64,10 @@ struct GroupRun {
     var written = 0
     let format = format
     let outName = stdout.name
+    if shards.isEmpty { shards = [grouper] }
+    grouper = Grouper(options: options)
     do {
-      try grouper.write { (piece: UnsafeRawBufferPointer) throws(SystemError) in
+      try Grouper.write(&shards) { (piece: UnsafeRawBufferPointer) throws(SystemError) in
         try stdout.write(piece)
       } ended: { (weightPassed: Bool) in
         written += 1
@@ -102,9 +109,16 @@ struct GroupRun {
     {
       readInChunks(fd, name: name, workers: workers, stderr: &stderr)
     } else {
+      gatherShards()  // this reader's groups may be theirs too
       var records = RecordReader(fd: fd, name: name, maxRecordBytes: options.maxRecordBytes)
       readRest(&records, number: nextNumber, stderr: &stderr)
     }
+  }
+
+  /// Absorbs the groups of the workers' groupers of an earlier file into the run's grouper.
+  private mutating func gatherShards() {
+    for shard in shards { grouper.absorb(shard) }
+    shards = []
   }
 
   /// Reads the rest of an input with one reader, numbering its texts from `number << 32`; the
@@ -151,11 +165,19 @@ struct GroupRun {
       rest: { _, _ in fellBack = true })
     chunkCounts.accepted += outcome.accepted
     nextNumber = number
-    // Every chunk is done: the workers' groupers are this thread's until the next file.
-    for state in states {
-      if !fellBack { grouper.absorb(state.grouper) }
-      state.grouper = Grouper(options: options)
+    // Every chunk is done: the workers' groupers are this thread's until the next file. The
+    // records still in the mail go to the groupers that keep their groups.
+    for state in states { state.takeMail() }
+    if !fellBack {
+      let parts = states.map(\.grouper)
+      if shards.isEmpty && grouper.groups.isEmpty {
+        shards = parts  // the usual case: kept apart, never copied
+      } else {
+        gatherShards()
+        for part in parts { grouper.absorb(part) }
+      }
     }
+    for state in states { state.grouper = state.emptyGrouper(options: options) }
     guard fellBack else { return }
     chunkCounts.fallBacks += 1
     fileUnlisted = UnlistedTally()  // one reader counts the whole file again
@@ -174,7 +196,10 @@ struct GroupRun {
   private mutating func startWorkers() -> ChunkGroupers? {
     if let workers { return workers.count > 0 ? workers : nil }
     let (options, format) = (options, format)
-    let states = (0..<options.jobs).map { _ in GroupWorker(options: options) }
+    let mail = ShardMail(shards: options.jobs)
+    let states = (0..<options.jobs).map {
+      GroupWorker(options: options, shard: Shard(index: $0, count: options.jobs), mail: mail)
+    }
     self.states = states
     let started = ChunkGroupers(threads: options.jobs, makeWorker: { states[$0] }) {
       chunk, state in
@@ -224,9 +249,26 @@ struct ChunkGroups {
 final class GroupWorker: @unchecked Sendable {
   var grouper: Grouper
   private var taker = TextTaker()
+  /// Which groups this worker keeps, and where the records of the others go.
+  private let shard: Shard
+  private let mail: ShardMail
 
-  init(options: GroupOptions) {
-    grouper = Grouper(options: options)
+  init(options: GroupOptions, shard: Shard, mail: ShardMail) {
+    self.shard = shard
+    self.mail = mail
+    grouper = Grouper(options: options, shard: shard)
+  }
+
+  /// A grouper for the next file, keeping this worker's share.
+  func emptyGrouper(options: GroupOptions) -> Grouper {
+    Grouper(options: options, shard: shard)
+  }
+
+  /// Adds the records other workers sent to this one.
+  func takeMail() {
+    let taken = mail.take(for: shard.index)
+    for sent in taken { grouper.addSent(sent) }
+    mail.recycle(taken)
   }
 
   /// Groups the records of `chunk` into `grouper`, numbered by the chunk's number.
@@ -241,7 +283,70 @@ final class GroupWorker: @unchecked Sendable {
     }
     chunk.results = ChunkGroups(
       diagnostics: diagnostics, status: status, unlisted: taker.takeUnlisted())
+    for target in 0..<shard.count where target != shard.index {
+      guard grouper.sent.indices.contains(target), grouper.sent[target].count > 0 else { continue }
+      mail.post(grouper.takeSent(to: target, leaving: mail.spare()), to: target)
+    }
+    takeMail()
   }
+}
+
+/// The records that the workers send each other (`Grouper.send`), waiting for the worker
+/// that keeps their groups to take them, when it is done with a chunk.
+final class ShardMail: @unchecked Sendable {
+  // In allocated memory: a pthread object must not move.
+  private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private var boxes: [[ByteBuffer]]  // guarded by `lock`
+
+  init(shards: Int) {
+    boxes = Array(repeating: [], count: shards)
+    pthread_mutex_init(lock, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(lock)
+    lock.deallocate()
+  }
+
+  /// Leaves `sent` for shard `target`.
+  func post(_ sent: ByteBuffer, to target: Int) {
+    pthread_mutex_lock(lock)
+    boxes[target].append(sent)
+    pthread_mutex_unlock(lock)
+  }
+
+  /// What was left for shard `index`, taken.
+  func take(for index: Int) -> [ByteBuffer] {
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
+    let taken = boxes[index]
+    boxes[index] = []
+    return taken
+  }
+
+  /// Keeps buffers whose records were added, emptied, for `spare`: a buffer of a chunk's
+  /// records, freed and made again for every chunk, cost a system call and page faults each
+  /// time (the worker threads' system time doubled).
+  func recycle(_ buffers: [ByteBuffer]) {
+    guard !buffers.isEmpty else { return }
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
+    for var buffer in buffers where spares.count < Self.spareLimit {
+      buffer.removeAll()
+      spares.append(buffer)
+    }
+  }
+
+  /// An empty buffer for a worker's records of another's groups: one recycled if any.
+  func spare() -> ByteBuffer {
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
+    return spares.popLast() ?? ByteBuffer(capacity: Self.spareCapacity)
+  }
+
+  private var spares: [ByteBuffer] = []  // guarded by `lock`
+  private static let spareLimit = 16
+  private static let spareCapacity = 64 << 10
 }
 
 /// The worker threads of notif-group: each groups chunks into its `GroupWorker`.

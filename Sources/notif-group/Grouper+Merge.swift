@@ -79,12 +79,12 @@ extension Grouper {
     }
     let leader = try record(view, leading, &fieldReader, major: major, minor: -1)
 
+    // The leading record goes to the store once the object is merged (`add(part:)`).
+    let leadingBytes = compactBytes(view, leading, isCompact: isCompact)
     var part = Group(
-      app: compactBytes(view, app, isCompact: isCompact),
-      thread: compactBytes(view, thread, isCompact: isCompact),
       count: Int(total), unread: Int(unreadCount), fresh: Int(freshCount), latestAt: latestAt,
-      leaderKey: leader.key, leader: leader.contribution,
-      leading: compactBytes(view, leading, isCompact: isCompact), moreWeight: weight, items: nil)
+      leaderKey: leader.key, leader: leader.contribution, leading: .empty, moreWeight: weight,
+      items: nil)
 
     try expectArray(view, categories, .moreCategories)
     var statProblem: RecordProblem? = nil
@@ -111,9 +111,12 @@ extension Grouper {
         let w = try integer(view, fields[Entry.weight.rawValue], Entry.weight.key, from: 1)
         countSum = countSum.flatMap { Self.checkedSum($0, n) }
         weightSum = saturatingSum(weightSum, w, passed: &saturated)
-        part.categories.add(
-          id, count: Int(n), weight: w, latestAt: Timestamp(seconds: 0),
-          passed: &part.weightPassed)
+        var passed = part.weightPassed
+        part.updateStats {
+          $0.categories.add(
+            id, count: Int(n), weight: w, latestAt: Timestamp(seconds: 0), passed: &passed)
+        }
+        part.weightPassed = passed
       } catch {
         statProblem = error
       }
@@ -148,8 +151,11 @@ extension Grouper {
             "'\(GroupField.moreSummaryArgs.key)' counts more records than '\(GroupField.moreCount.key)' (\(more))",
             fields[Entry.count.rawValue], view)
         }
-        part.summaryArgs.add(
-          id, count: Int(n), weight: 0, latestAt: at, passed: &part.weightPassed)
+        var passed = part.weightPassed
+        part.updateStats {
+          $0.summaryArgs.add(id, count: Int(n), weight: 0, latestAt: at, passed: &passed)
+        }
+        part.weightPassed = passed
       } catch {
         statProblem = error
       }
@@ -213,7 +219,7 @@ extension Grouper {
     adopt(settled)
     // Listed with the options as settled: the object may have just settled them.
     part.items = list.map { TopList($0, limit: options.limit, ranking: options.ranking) }
-    add(part: part, view: view, app: app, thread: thread)
+    add(part: part, leading: leadingBytes, view: view, app: app, thread: thread)
     return recorded != nil
   }
 

@@ -16,6 +16,10 @@ struct Grouper {
   let groupKeys = ByteInterner()
   let categories = ByteInterner()
   let summaryArgs = ByteInterner()
+  /// The groups' leading records.
+  private(set) var records = RecordStore()
+  /// Group i's key is key i of `groupKeys`: its `app` and `thread_id`, decoded, as
+  /// `appendKeyPart` makes them (with `--by none`, added unindexed, one per group).
   private(set) var groups: [Group] = []
   /// The input order of the next record or group object.
   private(set) var nextMajor = 0
@@ -23,11 +27,17 @@ struct Grouper {
   /// Whether items are kept: `--no-items` not given, and with `--merge`, every group object
   /// read so far had them.
   private(set) var keepsItems: Bool
+  /// With `--jobs`: which groups this grouper keeps, and the records it read of the others,
+  /// for the workers that keep them (`Grouper+Shards.swift`).
+  var shard: Shard?
+  /// With `shard`: the digests of the records sent to each shard since `takeSent`.
+  var sent: [ByteBuffer] = []
 
-  init(options: GroupOptions) {
+  init(options: GroupOptions, shard: Shard? = nil) {
     self.options = options
     settlement = MergeSettlement(given: options.given)
     keepsItems = options.items
+    self.shard = options.by == .none ? nil : shard  // no group of two records: nothing to send
   }
 
   /// The options the group objects written record: with `--merge`, as settled.
@@ -47,56 +57,104 @@ struct Grouper {
     let key = SortKey(
       createdAt: facts.createdAt, relevance: facts.relevance, major: nextMajor, minor: 0)
     nextMajor += 1
-    let contribution = Contribution(
-      category: intern(view, fields.category, into: categories, emptyIsNone: false),
-      summaryArg: intern(view, fields.summaryArg, into: summaryArgs, emptyIsNone: true),
-      weight: facts.weight, createdAt: facts.createdAt)
     let unread = fields.readAt < 0 || view.kind(fields.readAt) == .null ? 1 : 0
     var fresh = fields.seenAt < 0 || view.kind(fields.seenAt) == .null ? 1 : 0
     if let lastSeen = options.lastSeen, facts.createdAt <= lastSeen { fresh = 0 }
 
-    let index: Int
-    var isNew = true
-    if options.by == .none {
-      index = groups.count
-    } else {
-      groupKeys.beginKey()
-      appendKeyPart(view, fields.app)
-      if options.by == .thread { appendKeyPart(view, fields.threadID) }
-      let interned = groupKeys.internKey()
-      index = Int(interned.id)
-      isNew = interned.isNew
+    groupKeys.beginKey()
+    appendKeyPart(view, fields.app)
+    if options.by != .app { appendKeyPart(view, fields.threadID) }
+    let hash = groupKeys.keyHash()
+    if let shard, !shard.keeps(hash) {
+      send(
+        view, isCompact: isCompact, fields: fields, key: key, weight: facts.weight,
+        unread: unread, fresh: fresh, to: shard.owner(hash))
+      return
     }
-    let ranking = options.ranking
-    let leads = isNew || ranking.precedes(key, groups[index].leaderKey)
+    let contribution = Contribution(
+      category: intern(view, fields.category, into: categories, emptyIsNone: false),
+      summaryArg: intern(view, fields.summaryArg, into: summaryArgs, emptyIsNone: true),
+      weight: facts.weight, createdAt: facts.createdAt)
+    let (index, isNew) =
+      options.by == .none ? (Int(groupKeys.addKey()), true) : locate(hash: hash)
+    let (leads, keep) = wants(key, index: index, isNew: isNew)
+    guard (leads || keep) && !isCompact else {
+      update(
+        index, isNew: isNew, key: key, contribution, unread: unread, fresh: fresh,
+        leads: leads, keep: keep, record: leads || keep ? view.raw(0) : .init(start: nil, count: 0))
+      return
+    }
+    scratch.removeAll()
+    JSONWriter.writeCompact(view, 0, into: &scratch)
+    let compact = scratch
+    compact.withUnsafeBytes {
+      update(
+        index, isNew: isNew, key: key, contribution, unread: unread, fresh: fresh,
+        leads: leads, keep: keep, record: $0)
+    }
+    shrinkScratch()
+  }
+
+  /// The group of the key built in `groupKeys`, whose hash is `hash`, and whether it is new.
+  mutating func locate(hash: UInt64) -> (index: Int, isNew: Bool) {
+    let interned = groupKeys.internKey(hash: hash)
+    return (Int(interned.id), interned.isNew)
+  }
+
+  /// Whether the record of `key` leads group `index`, and whether it is kept in its items.
+  func wants(_ key: SortKey, index: Int, isNew: Bool) -> (leads: Bool, keep: Bool) {
+    let leads = isNew || options.ranking.precedes(key, groups[index].leaderKey)
     var keep = options.items
-    if keep, !isNew, options.limit != nil, groups[index].items?.admits(key) == false {
+    if keep, !isNew, options.limit != nil, groups[index].admitsItem(key) == false {
       keep = false  // would be dropped at once: do not copy the record
     }
-    let bytes = leads || keep ? compactBytes(view, 0, isCompact: isCompact) : []
+    return (leads, keep)
+  }
+
+  /// Adds a record to group `index` (new: made of it): `record` is its compact text, needed
+  /// when it `leads` or is kept (`keep`).
+  mutating func update(
+    _ index: Int, isNew: Bool, key: SortKey, _ contribution: Contribution, unread: Int,
+    fresh: Int, leads: Bool, keep: Bool, record: UnsafeRawBufferPointer
+  ) {
+    let ranking = options.ranking
+    var slot = isNew ? RecordStore.Slot.empty : groups[index].leading
+    if leads { isNew ? (slot = records.store(record)) : records.replace(&slot, with: record) }
+    let item: [UInt8] = keep ? Array(record) : []
     if isNew {
       groups.append(
         Group(
-          app: jsonText(view, fields.app, isCompact: isCompact),
-          thread: options.by == .app
-            ? Array("null".utf8) : jsonText(view, fields.threadID, isCompact: isCompact),
-          count: 1, unread: unread, fresh: fresh, latestAt: facts.createdAt, leaderKey: key,
-          leader: contribution, leading: bytes,
+          count: 1, unread: unread, fresh: fresh, latestAt: key.createdAt, leaderKey: key,
+          leader: contribution, leading: slot,
           items: options.items ? TopList(limit: options.limit, ranking: ranking) : nil))
     } else {
       groups[index].count += 1
       groups[index].unread += unread
       groups[index].fresh += fresh
-      if facts.createdAt > groups[index].latestAt { groups[index].latestAt = facts.createdAt }
+      if key.createdAt > groups[index].latestAt { groups[index].latestAt = key.createdAt }
       if leads {
-        groups[index].replaceLeader(key, contribution, bytes: bytes)
+        groups[index].replaceLeader(key, contribution)
+        groups[index].leading = slot
+        if records.wantsCompacting { compactRecords() }
       } else {
         groups[index].addMore(contribution)
       }
     }
     if keep {
-      groups[index].items?.insert(Item(key: key, bytes: bytes))
+      groups[index].insertItem(Item(key: key, bytes: item))
     }
+  }
+
+  /// Copies the leading records into a new store, leaving the holes of the records they
+  /// replaced behind.
+  ///
+  /// - Complexity: O(groups + their leading records' bytes).
+  mutating func compactRecords() {
+    let fresh = RecordStore()
+    for index in groups.indices {
+      groups[index].leading = fresh.store(records.bytes(groups[index].leading))
+    }
+    records = fresh
   }
 
   /// The number of the string at `index` in `table`; -1 for null, a missing key, or (with
@@ -131,12 +189,6 @@ struct Grouper {
     shrinkScratch()
   }
 
-  /// The value at `index` as compact JSON text; `null` for a missing key.
-  private mutating func jsonText(_ view: JSONView, _ index: Int, isCompact: Bool) -> [UInt8] {
-    guard index >= 0 else { return Array("null".utf8) }
-    return compactBytes(view, index, isCompact: isCompact)
-  }
-
   /// The value at `index`, compact: its bytes as read when the text is already compact.
   mutating func compactBytes(_ view: JSONView, _ index: Int, isCompact: Bool) -> [UInt8] {
     if isCompact { return Array(view.raw(index)) }
@@ -164,27 +216,26 @@ struct Grouper {
 
   /// Adds a group object read by `add(object:isCompact:fieldReader:)`, merging it into the group
   /// of the same key (`app` and `thread_id` decoded, under `--by`).
-  mutating func add(part: Group, view: JSONView, app: Int, thread: Int) {
+  mutating func add(part: Group, leading: [UInt8], view: JSONView, app: Int, thread: Int) {
     var part = part
-    if options.by == .app { part.thread = Array("null".utf8) }
     if part.items == nil && keepsItems {
       // One object without items: no group can list its items in full, so none lists any.
       keepsItems = false
       for index in groups.indices { groups[index].items = nil }
     }
     if !keepsItems { part.items = nil }
-    if options.by == .none {
-      groups.append(part)
-      return
-    }
     groupKeys.beginKey()
     appendKeyPart(view, app)
-    if options.by == .thread { appendKeyPart(view, thread) }
-    let interned = groupKeys.internKey()
+    if options.by != .app { appendKeyPart(view, thread) }
+    let interned =
+      options.by == .none ? (id: groupKeys.addKey(), isNew: true) : groupKeys.internKey()
+    let records = records
     if interned.isNew {
+      part.leading = leading.withUnsafeBytes { records.store($0) }
       groups.append(part)
-    } else {
-      groups[Int(interned.id)].merge(part, ranking: options.ranking)
+    } else if groups[Int(interned.id)].merge(part, ranking: options.ranking) {
+      leading.withUnsafeBytes { records.replace(&groups[Int(interned.id)].leading, with: $0) }
+      if records.wantsCompacting { compactRecords() }
     }
   }
 
@@ -220,20 +271,34 @@ struct Grouper {
   mutating func write<E: Error>(
     _ emit: (UnsafeRawBufferPointer) throws(E) -> Void, ended: (Bool) -> Void = { _ in }
   ) throws(E) {
+    var out = ByteBuffer(capacity: Self.pieceSize + 4096)
+    var recorded = ByteBuffer(capacity: 128)
+    grouping.write(into: &recorded)
+    for index in order() {
+      try write(index, grouping: recorded, into: &out, emit, ended)
+    }
+    try Self.flush(&out, emit)
+  }
+
+  /// The numbers of the groups in the order of their leading records.
+  func order() -> [Int] {
     let ranking = options.ranking
     var order = Array(groups.indices)
     groups.withUnsafeBufferPointer { groups in
       order.sort { ranking.precedes(groups[$0].leaderKey, groups[$1].leaderKey) }
     }
-    var out = ByteBuffer(capacity: Self.pieceSize + 4096)
-    var recorded = ByteBuffer(capacity: 128)
-    grouping.write(into: &recorded)
-    for index in order {
-      try write(groups[index], grouping: recorded, into: &out, emit)
-      ended(groups[index].weightPassed)
-      groups[index].items?.removeAll()  // free the records once written
-    }
-    try Self.flush(&out, emit)
+    return order
+  }
+
+  /// Writes group `index` (see `write(_:ended:)`), then lets go of its items.
+  mutating func write<E: Error>(
+    _ index: Int, grouping: ByteBuffer, into out: inout ByteBuffer,
+    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void, _ ended: (Bool) -> Void
+  ) throws(E) {
+    try write(
+      groups[index], key: groupKeys.bytes(Int32(index)), grouping: grouping, into: &out, emit)
+    ended(groups[index].weightPassed)
+    groups[index].removeItems()  // free the records once written
   }
 
   /// What `write` collects before it calls `emit`, and the shortest value it hands over as it
@@ -241,7 +306,7 @@ struct Grouper {
   static let pieceSize = 64 * 1024
 
   /// Hands what `out` holds to `emit`, and empties it.
-  private static func flush<E: Error>(
+  static func flush<E: Error>(
     _ out: inout ByteBuffer, _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
   ) throws(E) {
     guard out.count > 0 else { return }
@@ -265,13 +330,7 @@ struct Grouper {
   ) throws(E) {
     let failure: E? = bytes.withUnsafeBytes { raw in
       do throws(E) {
-        if raw.count >= pieceSize {
-          try flush(&out, emit)
-          try emit(raw)
-        } else {
-          out.append(raw)
-          if out.count >= pieceSize { try flush(&out, emit) }
-        }
+        try put(raw, into: &out, emit)
         return nil
       } catch {
         return error
@@ -280,14 +339,51 @@ struct Grouper {
     if let failure { throw failure }
   }
 
-  private func write<E: Error>(
-    _ group: Group, grouping: ByteBuffer, into out: inout ByteBuffer,
+  private static func put<E: Error>(
+    _ raw: UnsafeRawBufferPointer, into out: inout ByteBuffer,
     _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
   ) throws(E) {
+    if raw.count >= pieceSize {
+      try flush(&out, emit)
+      try emit(raw)
+    } else {
+      out.append(raw)
+      if out.count >= pieceSize { try flush(&out, emit) }
+    }
+  }
+
+  /// Writes part `part` of a group key (see `ByteInterner.appendKey`) as JSON text: a string,
+  /// or null for a null part or none; the text of the record it came from, which was canonical
+  /// (`JSONEscapes.writeCanonical`).
+  private static func putKeyPart<E: Error>(
+    _ key: UnsafeRawBufferPointer, _ part: Int, into out: inout ByteBuffer,
+    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
+  ) throws(E) {
+    func length(at offset: Int) -> Int {
+      Int(UInt32(littleEndian: key.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self)))
+    }
+    var offset = 0
+    for _ in 0..<part where offset + 5 <= key.count { offset += 5 + length(at: offset) }
+    guard offset + 5 <= key.count, key[offset] == 1 else {
+      out.append("null")
+      return
+    }
+    let bytes = UnsafeRawBufferPointer(
+      rebasing: key[(offset + 5)..<(offset + 5 + length(at: offset))])
+    out.append(UInt8(ascii: "\""))
+    JSONEscapes.appendEscaped(bytes, into: &out)
+    out.append(UInt8(ascii: "\""))
+    if out.count >= pieceSize { try flush(&out, emit) }
+  }
+
+  private func write<E: Error>(
+    _ group: Group, key: UnsafeRawBufferPointer, grouping: ByteBuffer,
+    into out: inout ByteBuffer, _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
+  ) throws(E) {
     Self.append(GroupField.app, into: &out)
-    try Self.put(group.app, into: &out, emit)
+    try Self.putKeyPart(key, 0, into: &out, emit)
     Self.append(GroupField.threadID, into: &out)
-    try Self.put(group.thread, into: &out, emit)
+    try Self.putKeyPart(key, 1, into: &out, emit)  // none with --by app: null
     Self.append(GroupField.count, into: &out)
     out.append(decimal: Int64(group.count))
     Self.append(GroupField.unreadCount, into: &out)
@@ -299,7 +395,7 @@ struct Grouper {
     group.latestAt.write(into: &out)
     out.append(UInt8(ascii: "\""))
     Self.append(GroupField.leading, into: &out)
-    try Self.put(group.leading, into: &out, emit)
+    try Self.put(records.bytes(group.leading), into: &out, emit)
     Self.append(GroupField.moreCount, into: &out)
     out.append(decimal: Int64(group.count - 1))
     Self.append(GroupField.moreWeight, into: &out)
@@ -411,8 +507,8 @@ extension Grouper {
   /// had it read them itself, in whatever order the parts come.
   ///
   /// The part's category and summary argument numbers are its own: they are looked up again
-  /// here by their bytes, once each. A group's `app` and `thread_id` are canonical text, the
-  /// same in every part.
+  /// here by their bytes, once each; a group's key, which its `app` and `thread_id` are
+  /// written from, is the same in every part.
   ///
   /// - Complexity: O(groups of `part` + their statistics and items).
   mutating func absorb(_ part: Grouper) {
@@ -422,27 +518,30 @@ extension Grouper {
     }
     var categoryNumbers = Renumbering(from: part.categories, to: categories)
     var argumentNumbers = Renumbering(from: part.summaryArgs, to: summaryArgs)
+    let records = records
     for (index, group) in part.groups.enumerated() {
       var group = group
-      group.leader.category = categoryNumbers[group.leader.category]
-      group.leader.summaryArg = argumentNumbers[group.leader.summaryArg]
+      group.renumberLeader(
+        category: { categoryNumbers[$0] }, argument: { argumentNumbers[$0] })
       if !keepsItems { group.items = nil }
-      var existing = -1
-      if options.by != .none {
-        // With --by thread or app, group i of a grouper is the one of its i-th key.
-        let interned = groupKeys.intern(part.groupKeys.bytes(Int32(index)))
-        if !interned.isNew { existing = Int(interned.id) }
-      }
-      guard existing >= 0 else {
-        group.categories.renumber { categoryNumbers[$0] }
-        group.summaryArgs.renumber { argumentNumbers[$0] }
+      // Group i of a grouper is the one of its i-th key.
+      let key = part.groupKeys.bytes(Int32(index))
+      let interned =
+        options.by == .none ? (id: groupKeys.add(key), isNew: true) : groupKeys.intern(key)
+      let leading = part.records.bytes(group.leading)
+      guard !interned.isNew else {
+        group.renumberStats(category: { categoryNumbers[$0] }, argument: { argumentNumbers[$0] })
+        group.leading = records.store(leading)
         groups.append(group)
         continue
       }
-      groups[existing].merge(
+      let existing = Int(interned.id)
+      let leads = groups[existing].merge(
         group, ranking: options.ranking,
         category: { categoryNumbers[$0] }, argument: { argumentNumbers[$0] })
+      if leads { records.replace(&groups[existing].leading, with: leading) }
     }
+    if records.wantsCompacting { compactRecords() }
   }
 }
 

@@ -130,25 +130,49 @@ import Testing
     let small = tied[120..<125].map { $0 + "\n" }.joined()
     let rest = tied[125...].map { $0 + "\n" }.joined()
     let whole = group(["--limit", "150"], inputs: [big + small + rest])
-    try withFile(big) { a in
-      try withFile(small) { b in
-        try withFile(rest) { c in
-          let scanned = try OptionScanner.scan(
-            ["--jobs", "2", "--limit", "150", a, b, c], GroupCommand.options)
-          let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
-          let out = temporaryFile(holding: "")
-          defer { unlink(out) }
-          let fd = open(out, O_WRONLY | O_TRUNC)
-          var stdout = OutputWriter(fd: fd, name: "<stdout>")
-          var stderr = OutputWriter(fd: fd, name: "<stderr>")
-          var run = GroupRun(options: configuration.options, chunkSize: 700)
-          #expect(
-            run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr) == .success)
-          close(fd)
-          #expect(run.chunkCounts.accepted > 4)
-          #expect(fileText(out) == whole.stdout)
-        }
-      }
+    let run = try Self.runFiles([big, small, rest], ["--limit", "150"], chunkSize: 700)
+    #expect(run.accepted > 4)
+    #expect(run.stdout == whole.stdout)
+  }
+
+  /// Runs notif-group with `--jobs 2` on files holding `texts`, in order: its output and the
+  /// number of chunks the workers grouped.
+  static func runFiles(_ texts: [String], _ arguments: [String], chunkSize: Int) throws
+    -> (stdout: String, accepted: Int)
+  {
+    let paths = texts.map { temporaryFile(holding: $0) }
+    let out = temporaryFile(holding: "")
+    defer { for path in paths + [out] { unlink(path) } }
+    let scanned = try OptionScanner.scan(
+      ["--jobs", "2"] + arguments + paths, GroupCommand.options)
+    let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
+    let fd = open(out, O_WRONLY | O_TRUNC)
+    var stdout = OutputWriter(fd: fd, name: "<stdout>")
+    var stderr = OutputWriter(fd: fd, name: "<stderr>")
+    var run = GroupRun(options: configuration.options, chunkSize: chunkSize)
+    #expect(run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr) == .success)
+    close(fd)
+    return (fileText(out), run.chunkCounts.accepted)
+  }
+
+  @Test func twoFilesInChunksWriteWhatOneThreadWrites() throws {
+    // Each worker keeps its share of the groups of a file; the second file's shares are merged
+    // with the first's. Many threads, so that every worker keeps some.
+    var random = SplitMix(seed: 23)
+    let many = (0..<400).map { n in
+      record(
+        "m\(n)", thread: "t\(random.pick(Array(0..<90)))",
+        at: "2026-11-22T09:0\(random.pick([0, 1, 2])):00Z",
+        category: random.pick(["MESSAGE", "PHOTO", nil]),
+        summaryArg: random.pick(["Ann", "Bob", nil]))
+    }
+    let first = many[..<250].map { $0 + "\n" }.joined()
+    let second = many[250...].map { $0 + "\n" }.joined()
+    for options in [["--no-items"], ["--limit", "3"]] {
+      let whole = group(options, inputs: [first + second])
+      let run = try Self.runFiles([first, second], options, chunkSize: 900)
+      #expect(run.accepted > 4)
+      #expect(run.stdout == whole.stdout, "\(options)")
     }
   }
 

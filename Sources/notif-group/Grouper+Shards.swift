@@ -1,0 +1,176 @@
+import NotifJSON
+import NotifListing
+import NotifModel
+
+/// Which groups a worker's grouper keeps with `--jobs`: those whose key hashes to its number.
+///
+/// Each worker reads the chunks it is given, as before, but keeps only its share of the groups;
+/// a record of another's share is sent to that worker (`Grouper.send`), digested: its key, rank,
+/// counts, category and summary argument, and its compact text, which the worker adds as it
+/// would have added the record (`Grouper.addSent`). So every group is built by one worker, the
+/// workers hold no group twice (the memory of one thread), and their groupers are written side
+/// by side at the end, not merged (`Grouper.write(_:_:ended:)`).
+struct Shard {
+  /// This grouper's number, from 0 to `count - 1`.
+  let index: Int
+  let count: Int
+
+  /// The shard that keeps the groups of a key of hash `hash`: its high bits, as the key
+  /// table's slots take its low ones.
+  func owner(_ hash: UInt64) -> Int {
+    Int((hash >> 40) % UInt64(count))
+  }
+
+  func keeps(_ hash: UInt64) -> Bool {
+    owner(hash) == index
+  }
+}
+
+extension Grouper {
+  /// The digests of the records sent to shard `target` since the last call; `empty`, an empty
+  /// buffer, takes their place.
+  mutating func takeSent(to target: Int, leaving empty: ByteBuffer) -> ByteBuffer {
+    guard target < sent.count else { return empty }
+    defer { sent[target] = empty }
+    return sent[target]
+  }
+
+  /// Writes the digest of a record of another shard's group to that shard's outbox: its rank
+  /// and counts, then its key, category, summary argument (decoded; length -1 for none) and
+  /// compact text, each after its length.
+  mutating func send(
+    _ view: JSONView, isCompact: Bool, fields: RecordFields, key: SortKey, weight: Int64,
+    unread: Int, fresh: Int, to target: Int
+  ) {
+    if sent.isEmpty { sent = (0..<(shard?.count ?? 0)).map { _ in ByteBuffer(capacity: 0) } }
+    var out = ByteBuffer(capacity: 0)
+    swap(&out, &sent[target])
+    defer { swap(&out, &sent[target]) }
+    Self.put(Int64(key.major), &out)
+    Self.put(key.createdAt.seconds, &out)
+    Self.put(Int64(key.createdAt.nanoseconds), &out)
+    Self.put(Int64(bitPattern: UInt64(key.relevance.bitPattern)), &out)
+    Self.put(weight, &out)
+    Self.put(Int64(unread | fresh << 1), &out)
+    Self.putString(groupKeys.currentKey, &out)
+    putDecoded(view, fields.category, emptyIsNone: false, &out)
+    putDecoded(view, fields.summaryArg, emptyIsNone: true, &out)
+    if isCompact {
+      Self.putString(view.raw(0), &out)
+    } else {
+      var compact = ByteBuffer(capacity: 4096)
+      JSONWriter.writeCompact(view, 0, into: &compact)
+      compact.withUnsafeBytes { Self.putString($0, &out) }
+    }
+  }
+
+  /// Adds the records whose digests `send` wrote to `sent`, as `add(record:...)` would have.
+  mutating func addSent(_ sent: ByteBuffer) {
+    sent.withUnsafeBytes { raw in
+      var at = 0
+      func int() -> Int64 {
+        defer { at += 8 }
+        return raw.loadUnaligned(fromByteOffset: at, as: Int64.self)
+      }
+      func string() -> UnsafeRawBufferPointer? {
+        let length = Int(raw.loadUnaligned(fromByteOffset: at, as: Int32.self))
+        at += 4
+        guard length >= 0 else { return nil }
+        defer { at += length }
+        return UnsafeRawBufferPointer(rebasing: raw[at..<(at + length)])
+      }
+      while at < raw.count {
+        let major = Int(int())
+        let createdAt = Timestamp(seconds: int(), nanoseconds: Int32(int()))
+        let relevance = Double(bitPattern: UInt64(bitPattern: int()))
+        let weight = int()
+        let flags = Int(int())
+        let groupKey = string() ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let category = string().map { categories.intern($0).id } ?? -1
+        let argument = string().map { summaryArgs.intern($0).id } ?? -1
+        let record = string() ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let key = SortKey(createdAt: createdAt, relevance: relevance, major: major, minor: 0)
+        let interned = groupKeys.intern(groupKey)
+        let index = Int(interned.id)
+        let (leads, keep) = wants(key, index: index, isNew: interned.isNew)
+        update(
+          index, isNew: interned.isNew, key: key,
+          Contribution(
+            category: category, summaryArg: argument, weight: weight, createdAt: createdAt),
+          unread: flags & 1, fresh: flags >> 1 & 1, leads: leads, keep: keep, record: record)
+      }
+    }
+  }
+
+  private static func put(_ value: Int64, _ out: inout ByteBuffer) {
+    withUnsafeBytes(of: value) { out.append($0) }
+  }
+
+  private static func putString(_ bytes: UnsafeRawBufferPointer, _ out: inout ByteBuffer) {
+    withUnsafeBytes(of: Int32(bytes.count)) { out.append($0) }
+    out.append(bytes)
+  }
+
+  /// Appends the decoded string at `index` after its length; length -1 for null, a missing
+  /// key, or (with `emptyIsNone`) an empty string: as `intern` numbers them.
+  private func putDecoded(
+    _ view: JSONView, _ index: Int, emptyIsNone: Bool, _ out: inout ByteBuffer
+  ) {
+    guard index >= 0, view.kind(index) == .string,
+      !(emptyIsNone && view.rawString(index).count == 0)
+    else {
+      withUnsafeBytes(of: Int32(-1)) { out.append($0) }
+      return
+    }
+    guard view.tokens[index].flag else {
+      Self.putString(view.rawString(index), &out)
+      return
+    }
+    var decoded = ByteBuffer(capacity: 64)
+    JSONEscapes.unescape(view.rawString(index), into: &decoded)
+    decoded.withUnsafeBytes { Self.putString($0, &out) }
+  }
+
+  /// Writes the groups of `parts`, groupers that read parts of one input and hold no group
+  /// twice (shards), as one grouper holding them all would: see `write(_:ended:)`. Each part is
+  /// put in order, and the parts merged.
+  static func write<E: Error>(
+    _ parts: inout [Grouper], _ emit: (UnsafeRawBufferPointer) throws(E) -> Void,
+    ended: (Bool) -> Void = { _ in }
+  ) throws(E) {
+    guard let ranking = parts.first?.options.ranking else { return }
+    let orders = parts.map { $0.order() }
+    var next = [Int](repeating: 0, count: parts.count)
+    var out = ByteBuffer(capacity: Self.pieceSize + 4096)
+    var recorded = ByteBuffer(capacity: 128)
+    parts[0].grouping.write(into: &recorded)
+    // The leading record's key of each part's next group, read once per group: read in the
+    // comparisons, through the array of parts, it copied a grouper each time (a third of the
+    // time of the write, which one thread does at the end).
+    var heads = [SortKey?](repeating: nil, count: parts.count)
+    for part in parts.indices where !orders[part].isEmpty {
+      heads[part] = parts[part].leaderKey(of: orders[part][0])
+    }
+    while true {
+      var best = -1
+      var bestKey: SortKey? = nil
+      for part in heads.indices {
+        guard let key = heads[part] else { continue }
+        if let current = bestKey, !ranking.precedes(key, current) { continue }
+        best = part
+        bestKey = key
+      }
+      guard best >= 0 else { break }
+      try parts[best].write(orders[best][next[best]], grouping: recorded, into: &out, emit, ended)
+      next[best] += 1
+      heads[best] =
+        next[best] < orders[best].count ? parts[best].leaderKey(of: orders[best][next[best]]) : nil
+    }
+    try flush(&out, emit)
+  }
+
+  /// The key of the leading record of group `index`.
+  func leaderKey(of index: Int) -> SortKey {
+    groups[index].leaderKey
+  }
+}
