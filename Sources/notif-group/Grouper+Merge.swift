@@ -351,6 +351,9 @@ extension Grouper {
   ) throws(RecordProblem) -> (key: SortKey, contribution: Contribution) {
     let fields = RecordFields(view, object: index)
     let facts = try reader.facts(view, fields, object: index)
+    // The fields of the rule of what the device lists are checked as in a record read alone,
+    // so that what notif-group writes, notif-summarize and notif-show read.
+    _ = try DeviceListing.unlisted(view, fields.listing)
     let category =
       fields.category >= 0 && view.kind(fields.category) == .string
       ? internString(view, fields.category, into: categories) : -1

@@ -156,6 +156,12 @@ import Testing
           with: #""relevance":null}]"#),
       "input1:1:X: error: 'created_at' is a number, not an RFC 3339 time [BadCreatedAt]"
     ),
+    // The fields of what the device lists are checked as in a record alone: notif-summarize
+    // refused the object that notif-group had merged (found by the group-objects fuzz target).
+    (
+      good.replacing(#""title":"Message""#, with: #""loc_key":{},"title":"Message""#),
+      "input1:1:X: error: 'loc_key' is an object, not a string or null [BadType]"
+    ),
   ])
   func badGroupObjectIsReportedAndSkipped(_ bad: String, _ message: String) {
     let result = group(["--merge"], inputs: [bad + "\n" + Self.good + "\n"])
