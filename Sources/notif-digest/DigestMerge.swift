@@ -200,72 +200,72 @@ enum DigestObjectReader {
     digest.unreadCount = unread
     digest.latestAt = latestAt
 
-    // Actors: distinct, each counted once or more; together no more than the records.
-    let actorsIndex = value(.actors)
-    guard view.kind(actorsIndex) == .array else {
-      throw bad(
-        "'\(Field.actors.key)' is \(view.kind(actorsIndex).phrase), not an array", actorsIndex)
-    }
-    var failure: DigestProblem? = nil
-    var actorSum: Int64 = 0
-    view.forEachElement(of: actorsIndex) { element in
-      guard failure == nil else { return }
-      do throws(DigestProblem) {
-        guard view.kind(element) == .object else {
-          throw bad("an actor is \(view.kind(element).phrase), not an object", element)
+    /// Reads the array `field` of counted entries (objects of `keys`, whose second member is
+    /// the count): `name` reads and checks an entry's name, then its count is added up (the sum
+    /// may not pass `count`), then `store` keeps the entry. Returns the sum.
+    func countedEntries<Name>(
+      _ field: Field, _ what: String, keys: [[UInt8]],
+      name: ([Int]) throws(DigestProblem) -> Name,
+      store: (Name, [Int], Int64) throws(DigestProblem) -> Void
+    ) throws(DigestProblem) -> Int64 {
+      let index = value(field)
+      guard view.kind(index) == .array else {
+        throw bad("'\(field.key)' is \(view.kind(index).phrase), not an array", index)
+      }
+      var failure: DigestProblem? = nil
+      var sum: Int64 = 0
+      view.forEachElement(of: index) { element in
+        guard failure == nil else { return }
+        do throws(DigestProblem) {
+          guard view.kind(element) == .object else {
+            throw bad("\(what) is \(view.kind(element).phrase), not an object", element)
+          }
+          let fields = try members(view, element, keys: keys, what: what, bad)
+          let entry = try name(fields)
+          let n = try integer(fields[1], "count", FieldLimits.positive)
+          sum += n
+          guard sum <= count else {
+            throw bad(
+              "'\(field.key)' count more records than '\(Field.count.key)' (\(count))", fields[1])
+          }
+          try store(entry, fields, n)
+        } catch {
+          failure = error
         }
-        let fields = try members(view, element, keys: actorKeys, what: "an actor", bad)
+      }
+      if let failure { throw failure }
+      return sum
+    }
+
+    // Actors: distinct, each counted once or more; together no more than the records.
+    _ = try countedEntries(
+      .actors, "an actor", keys: actorKeys,
+      name: { (fields) throws(DigestProblem) in
         let actor = try text(fields[0], "actor")
         guard !actor.isEmpty, digest.actors[ByteKey(actor)] == nil else {
           throw bad("an 'actor' is empty, or named twice", fields[0])
         }
-        let n = try integer(fields[1], "count", FieldLimits.positive)
-        actorSum += n
-        guard actorSum <= count else {
-          throw bad(
-            "'\(Field.actors.key)' count more records than '\(Field.count.key)' (\(count))",
-            fields[1])
-        }
+        return actor
+      },
+      store: { (actor, fields, n) throws(DigestProblem) in
         digest.actors[ByteKey(actor)] = (n, try time(fields[2], "latest_at"))
-      } catch {
-        failure = error
-      }
-    }
-    if let failure { throw failure }
+      })
 
     // Categories: distinct, adding up to the records.
     let categoriesIndex = value(.categories)
-    guard view.kind(categoriesIndex) == .array else {
-      throw bad(
-        "'\(Field.categories.key)' is \(view.kind(categoriesIndex).phrase), not an array",
-        categoriesIndex)
-    }
-    var categorySum: Int64 = 0
-    view.forEachElement(of: categoriesIndex) { element in
-      guard failure == nil else { return }
-      do throws(DigestProblem) {
-        guard view.kind(element) == .object else {
-          throw bad("a category entry is \(view.kind(element).phrase), not an object", element)
-        }
-        let fields = try members(view, element, keys: categoryKeys, what: "a category entry", bad)
+    let categorySum = try countedEntries(
+      .categories, "a category entry", keys: categoryKeys,
+      name: { (fields) throws(DigestProblem) -> [UInt8]? in
         let category: [UInt8]? =
           view.kind(fields[0]) == .null ? nil : try text(fields[0], "category")
         guard digest.categories[category.map(ByteKey.init)] == nil else {
           throw bad("a 'category' is named twice", fields[0])
         }
-        let n = try integer(fields[1], "count", FieldLimits.positive)
-        categorySum += n
-        guard categorySum <= count else {
-          throw bad(
-            "'\(Field.categories.key)' count more records than '\(Field.count.key)' (\(count))",
-            fields[1])
-        }
+        return category
+      },
+      store: { (category, _, n) throws(DigestProblem) in
         digest.categories[category.map(ByteKey.init)] = n
-      } catch {
-        failure = error
-      }
-    }
-    if let failure { throw failure }
+      })
     guard categorySum == count else {
       throw bad(
         "'\(Field.categories.key)' must add up to '\(Field.count.key)' (\(count))", categoriesIndex)
@@ -282,6 +282,7 @@ enum DigestObjectReader {
         "'\(Field.items.key)' has \(listed) records, more than '\(Field.count.key)' or 'digesting.limit'",
         itemsIndex)
     }
+    var failure: DigestProblem? = nil
     view.forEachElement(of: itemsIndex) { element in
       guard failure == nil else { return }
       do throws(DigestProblem) {
