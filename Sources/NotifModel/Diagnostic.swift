@@ -247,3 +247,15 @@ extension JSONKind {
     }
   }
 }
+
+extension RecordReader {
+  /// A diagnostic about the byte at `offset` in the JSON text just read, placed at its line
+  /// and column of the input.
+  public func diagnostic(
+    _ severity: Severity, _ code: String, _ message: String, atRecordOffset offset: Int
+  ) -> Diagnostic {
+    let at = position(ofRecordOffset: offset)
+    return Diagnostic(
+      severity, code, message, file: name, line: at.line, column: at.column)
+  }
+}

@@ -405,11 +405,9 @@ struct DigestMergeRun {
         }
         if let problem {
           status = max(status, .rejected)
-          let at = reader.position(ofRecordOffset: problem.offset)
           report(
-            Diagnostic(
-              .error, problem.code, problem.message, file: reader.name, line: at.line,
-              column: at.column))
+            reader.diagnostic(
+              .error, problem.code, problem.message, atRecordOffset: problem.offset))
         }
       }
       status = max(status, result)

@@ -158,11 +158,10 @@ struct RecordProcessor {
     // Most texts have no finding: sorting even an empty array costs an allocation, and so does
     // placing none.
     if findings.count == 1, let finding = findings.first {
-      let at = reader.position(ofRecordOffset: finding.offset)
       report(
-        Diagnostic(
-          finding.severity, finding.code, finding.message, file: reader.name, line: at.line,
-          column: at.column), out: &out, err: &err, tally: &tally)
+        reader.diagnostic(
+          finding.severity, finding.code, finding.message, atRecordOffset: finding.offset),
+        out: &out, err: &err, tally: &tally)
     } else if findings.count > 1 {
       let sorted = findings.sorted(by: { $0.offset < $1.offset })
       // In one pass: a long text with a finding every few bytes costs its length.

@@ -81,11 +81,9 @@ struct ShowRun {
       let problem = reader.withRecord { view in take(view, isCompact: isCompact) }
       if let problem {
         status = max(status, .rejected)
-        let at = reader.position(ofRecordOffset: problem.offset)
         report(
-          Diagnostic(
-            .error, problem.code, problem.message, file: reader.name, line: at.line,
-            column: at.column), &stderr)
+          reader.diagnostic(.error, problem.code, problem.message, atRecordOffset: problem.offset),
+          &stderr)
       }
     }
     status = max(status, read)

@@ -154,11 +154,10 @@ struct SummarizeRun {
         }
       }
       for found in [warning, problem].compactMap({ $0 }) {
-        let at = reader.position(ofRecordOffset: found.offset)
         report(
-          Diagnostic(
+          reader.diagnostic(
             found.code == "BadGroup" ? .error : .warning, found.code, found.message,
-            file: reader.name, line: at.line, column: at.column), stderr: &stderr)
+            atRecordOffset: found.offset), stderr: &stderr)
       }
       if problem != nil {
         status = max(status, .rejected)
