@@ -58,27 +58,13 @@ public final class WorkerPool<Job: AnyObject, Worker: ~Copyable>: @unchecked Sen
   private static func start(
     _ pool: WorkerPool, index: Int, _ makeWorker: @escaping @Sendable (Int) -> Worker
   ) -> pthread_t? {
-    let main = Unmanaged.passRetained(
-      ThreadMain {
-        // A local: an inout access to a class's property would stay in the thread's dynamic
-        // exclusivity set for the whole run, and every access in the jobs' loops would then
-        // walk one more entry.
-        var worker = makeWorker(index)
-        pool.run(&worker)
-      })
-    var thread = pthread_t()
-    let started = pthread_create(
-      &thread, nil,
-      { raw in
-        guard let raw else { return nil }
-        Unmanaged<ThreadMain>.fromOpaque(raw).takeRetainedValue().body()
-        return nil
-      }, main.toOpaque())
-    guard started == 0 else {
-      main.release()
-      return nil
+    startThread {
+      // A local: an inout access to a class's property would stay in the thread's dynamic
+      // exclusivity set for the whole run, and every access in the jobs' loops would then
+      // walk one more entry.
+      var worker = makeWorker(index)
+      pool.run(&worker)
     }
-    return thread
   }
 
   deinit {
@@ -168,7 +154,25 @@ public final class WorkerPool<Job: AnyObject, Worker: ~Copyable>: @unchecked Sen
   }
 }
 
-/// What a pool's thread runs. Not generic: a C start routine cannot name a generic type.
+/// Starts a POSIX thread that runs `body`; nil if the system refused.
+func startThread(_ body: @escaping () -> Void) -> pthread_t? {
+  let main = Unmanaged.passRetained(ThreadMain(body))
+  var thread = pthread_t()
+  let started = pthread_create(
+    &thread, nil,
+    { raw in
+      guard let raw else { return nil }
+      Unmanaged<ThreadMain>.fromOpaque(raw).takeRetainedValue().body()
+      return nil
+    }, main.toOpaque())
+  guard started == 0 else {
+    main.release()
+    return nil
+  }
+  return thread
+}
+
+/// What a thread runs. Not generic: a C start routine cannot name a generic type.
 private final class ThreadMain {
   let body: () -> Void
 

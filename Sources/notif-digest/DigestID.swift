@@ -20,7 +20,17 @@ struct DigestID: Hashable, Sendable, Comparable {
 
   /// Adds a member, by its id's bytes.
   mutating func add(member id: UnsafeRawBufferPointer) {
-    value &+= SipHash128.hash(id)
+    value &+= Self.member(id)
+  }
+
+  /// Adds a member, by its hash (`member(_:)`).
+  mutating func add(memberHash: UInt128) {
+    value &+= memberHash
+  }
+
+  /// What a member adds to the sum: the hash of its id's bytes.
+  static func member(_ id: UnsafeRawBufferPointer) -> UInt128 {
+    SipHash128.hash(id)
   }
 
   /// The id of a digest whose members sum to `self`, with `frame`.

@@ -20,6 +20,7 @@ import NotifSweep
 struct DigestRun: ~Copyable, SweepPasses {
   let configuration: DigestCommand.Configuration
   private var digester: Digester
+  /// The second pass's parser, in place.
   private var parser = RecordLineParser()
   private let texts: DigestTexts
   private let digesting: [UInt8]
@@ -108,59 +109,47 @@ struct DigestRun: ~Copyable, SweepPasses {
 
   // MARK: - Gathering
 
-  /// Reads every line of `fd` once and gathers its records.
+  /// Reads every line of `fd` once and gathers its records. A thread of its own reads and
+  /// parses the lines ahead (`DigestLineFiller`) while this one digests them, in order.
   private mutating func gather(
     fd: Int32, name: String, length: Int64 = .max, _ driver: inout SweepDriver
   ) throws(SystemError) {
-    var reader = LineReader(
-      fd: fd, name: name, announcesIdle: !inPlace, length: length,
-      maxLineBytes: configuration.sweep.maxRecordBytes)
+    let filler = DigestLineFiller(
+      fd: fd, name: name, length: length, announcesIdle: !inPlace,
+      options: configuration.digest, sweep: configuration.sweep)
+    let threaded = filler.mayReadAhead && ReadAhead<DigestLineFiller>.hasSpareCore
+    let ahead = ReadAhead(
+      filler, batches: (0..<(threaded ? 4 : 1)).map { _ in DigestBatch() }, threaded: threaded)
     defer {
+      ahead.stop()
       // What the device does not list was left out: said once per input, never silently.
       if let note = digester.takeUnlisted().note(file: name) { driver.report(note) }
     }
-    while true {
-      let line: UnsafeRawBufferPointer
-      do {
-        guard
-          let next = try reader.next(whenIdle: { () throws(SystemError) in
-            try hand(&driver)
-            try driver.flushStandardOutput()
-          })
-        else { break }
-        line = next
-      } catch  where error.isReadError {
+    while let batch = ahead.next() {
+      for line in batch.lines {
+        switch line.kind {
+        case .record(let facts):
+          records += 1
+          digester.add(facts, in: batch, line: line.number, input: records, closed: &closed)
+          if !closed.isEmpty { try emitClosed(&driver) }
+        case .unlisted(let reason, let digested):
+          digester.leaveOut(reason, digested: digested)
+        case .rejected(let code, let message, let column):
+          report(code, message, column: column, line.number, name, &driver)
+        case .overlong:
+          report(
+            "RecordTooLarge", configuration.sweep.tooLongMessage, column: 1, line.number, name,
+            &driver)
+        }
+      }
+      if let error = batch.error {
         try hand(&driver)
         throw error
       }
-      if reader.isOverlong {
-        report(
-          "RecordTooLarge", configuration.sweep.tooLongMessage, column: 1, reader.lineNumber, name,
-          &driver)
-        while try reader.nextPart() != nil {}
-        continue
+      if batch.paused {
+        try hand(&driver)
+        try driver.flushStandardOutput()
       }
-      switch parser.parse(line) {
-      case .blank:
-        continue
-      case .failed(let error):
-        reject(
-          error.code.rawValue, error.message, line, at: error.offset, reader.lineNumber, name,
-          &driver)
-        continue
-      case .record:
-        break
-      }
-      records += 1
-      let record = parser.record
-      do throws(DigestProblem) {
-        try digester.add(record, line: reader.lineNumber, input: records, closed: &closed)
-      } catch {
-        reject(
-          error.code, error.message, line, at: record.textOffset + error.offset,
-          reader.lineNumber, name, &driver)
-      }
-      if !closed.isEmpty { try emitClosed(&driver) }
     }
   }
 
@@ -305,15 +294,6 @@ struct DigestRun: ~Copyable, SweepPasses {
 
   /// Reports a line that is not a record, or a record that cannot be digested: not digested,
   /// and, in place, kept as it is (status 1).
-  private func reject(
-    _ code: String, _ message: String, _ line: UnsafeRawBufferPointer, at offset: Int,
-    _ lineNumber: Int, _ file: String, _ driver: inout SweepDriver
-  ) {
-    var column = 1
-    for i in 0..<min(offset, line.count) where line[i] & 0xC0 != 0x80 { column += 1 }
-    report(code, message, column: column, lineNumber, file, &driver)
-  }
-
   private func report(
     _ code: String, _ message: String, column: Int, _ lineNumber: Int, _ file: String,
     _ driver: inout SweepDriver

@@ -62,10 +62,6 @@ struct Digester {
   private var states: [KeyState] = []
   private var freeSlots: [Int] = []
   private var lastWindow: DigestWindow? = nil
-  private var keyBuffer = ByteBuffer(capacity: 256)
-  private var itemBuffer = ByteBuffer(capacity: 4096)
-  /// `{"app":`, `,"thread_id":` ...: each path's member start in the `key` object.
-  private let keyStarts: [[UInt8]]
   /// The records left out because the device does not list them, since `takeUnlisted`.
   private var unlisted = UnlistedTally()
 
@@ -78,13 +74,6 @@ struct Digester {
   init(options: DigestOptions, keepsLines: Bool) {
     self.options = options
     self.keepsLines = keepsLines
-    keyStarts = options.key.enumerated().map { position, path in
-      var start = ByteBuffer(capacity: 32)
-      start.append(position == 0 ? "{" : ",")
-      JSONEscapes.writeString(path.text, into: &start)
-      start.append(":")
-      return start.bytes
-    }
   }
 
   /// The records left out since the last call, which starts a new count.
@@ -96,75 +85,20 @@ struct Digester {
   /// Whether no digest is open.
   var isEmpty: Bool { states.allSatisfy { $0.open.isEmpty } }
 
-  /// Adds the record `record`, line `line` of its input, the `input`-th record read; appends
-  /// to `closed` each digest that closes meanwhile, in the order they are to be written.
-  ///
-  /// - Throws: `DigestProblem` for a record that cannot be digested (it is left alone).
-  mutating func add(_ record: RecordView, line: Int, input: Int, closed: inout [Digest])
-    throws(DigestProblem)
-  {
-    let view = record.json
-    func problem(_ message: String, _ index: Int?) -> DigestProblem {
-      DigestProblem(
-        code: "BadRecord", message: message, offset: index.map { Int(view.tokens[$0].start) } ?? 0)
-    }
-    guard case .time(let createdAt) = record.time(.createdAt) else {
-      throw problem(
-        "'created_at' is missing or not an RFC 3339 time such as 2026-11-22T09:05:00Z",
-        record.index(.createdAt))
-    }
-    var digested = false
-    switch record.time(.digestedAt) {
-    case .absent, .null: break
-    case .time: digested = true
-    case .invalid(let index):
-      throw problem("'digested_at' is not null or an RFC 3339 time", index)
-    }
-    var id: [UInt8] = []
-    var category: [UInt8]? = nil
-    if !digested {
-      guard let index = record.index(.id), view.kind(index) == .string else {
-        throw problem(
-          "'id' is missing or not a string: a digest names its records by id", record.index(.id))
-      }
-      id = view.tokens[index].flag ? Array(view.string(index).utf8) : Array(view.rawString(index))
-      if let index = record.index(.category) {
-        switch view.kind(index) {
-        case .string:
-          category =
-            view.tokens[index].flag ? Array(view.string(index).utf8) : Array(view.rawString(index))
-        case .null: break
-        default:
-          throw problem("'category' is \(view.kind(index).phrase), not a string or null", index)
-        }
-      }
-    }
-    // Every record is put to the rule, so that one is rejected whichever tool reads it.
-    var listing = ListingFields()
-    for field in ListingFields.fields {
-      if let index = record.index(field) { listing.set(field, index) }
-    }
-    let reason: Unlisted?
-    do throws(RecordProblem) {
-      reason = try DeviceListing.unlisted(view, listing)
-    } catch {
-      throw DigestProblem(code: error.code, message: error.message, offset: error.offset)
-    }
-    if let reason, !options.allPushes {
-      if !digested { unlisted.add(reason) }
-      return
-    }
-    keyBuffer.removeAll()
-    for (position, path) in options.key.enumerated() {
-      keyStarts[position].withUnsafeBytes { keyBuffer.append($0) }
-      if let index = path.find(in: record) {
-        JSONWriter.writeCompact(view, index, into: &keyBuffer)
-      } else {
-        keyBuffer.append("null")
-      }
-    }
-    keyBuffer.append("}")
-    let key = ByteKey(keyBuffer.bytes)
+  /// Counts a record left out because the device does not list it (unless it was digested
+  /// already: then it was counted when it was).
+  mutating func leaveOut(_ reason: Unlisted, digested: Bool) {
+    if !digested { unlisted.add(reason) }
+  }
+
+  /// Adds the record of `facts` (whose byte runs are in `batch`), line `line` of its input,
+  /// the `input`-th record read; appends to `closed` each digest that closes meanwhile, in the
+  /// order they are to be written.
+  mutating func add(
+    _ facts: DigestFacts, in batch: DigestBatch, line: Int, input: Int, closed: inout [Digest]
+  ) {
+    let (createdAt, digested) = (facts.createdAt, facts.digested)
+    let key = ByteKey(batch.slice(facts.key))
     let slot: Int
     if let found = keys[key] {
       slot = found
@@ -233,43 +167,29 @@ struct Digester {
       position = state.open.count - 1
     }
     guard let at = position else { return }
-    add(
-      record, id: id, category: category, createdAt: createdAt, line: line, input: input,
-      to: &state.open[at])
+    add(facts, in: batch, line: line, input: input, to: &state.open[at])
     if quiet || options.maxItems.map({ state.open[at].count >= Int64($0) }) == true {
       closed.append(state.open.remove(at: at))
     }
   }
 
-  private mutating func add(
-    _ record: RecordView, id: [UInt8], category: [UInt8]?, createdAt: Timestamp, line: Int,
-    input: Int, to digest: inout Digest
+  private func add(
+    _ facts: DigestFacts, in batch: DigestBatch, line: Int, input: Int, to digest: inout Digest
   ) {
-    let view = record.json
+    let createdAt = facts.createdAt
     digest.count = Digest.saturated(digest.count, 1)
-    if record.isNull(.readAt) { digest.unreadCount = Digest.saturated(digest.unreadCount, 1) }
+    if facts.unread { digest.unreadCount = Digest.saturated(digest.unreadCount, 1) }
     digest.latestAt = max(digest.latestAt, createdAt)
-    if let index = options.actor.find(in: record), view.kind(index) == .string,
-      view.rawString(index).count > 0
-    {
-      let actor =
-        view.tokens[index].flag ? Array(view.string(index).utf8) : Array(view.rawString(index))
-      digest.addActor(ByteKey(actor), latestAt: createdAt)
+    if let actor = facts.actor {
+      digest.addActor(ByteKey(batch.slice(actor)), latestAt: createdAt)
     }
-    digest.addCategory(category.map(ByteKey.init))
-    id.withUnsafeBytes { digest.members.add(member: $0) }
-    let sortKey = (createdAt: createdAt, id: id, order: input)
+    digest.addCategory(facts.category.map { ByteKey(batch.slice($0)) })
+    digest.members.add(memberHash: facts.memberHash)
+    let sortKey = (createdAt: createdAt, id: batch.slice(facts.id), order: input)
     if digest.items.admits(sortKey) {
-      itemBuffer.removeAll()
-      // A record notif-parse wrote is compact and canonical already: its bytes are copied.
-      if record.isCompact {
-        itemBuffer.append(view.bytes)
-      } else {
-        JSONWriter.writeCompact(view, 0, into: &itemBuffer)
-      }
       digest.items.insert(
-        DigestItem(createdAt: createdAt, id: id, order: input, bytes: itemBuffer.bytes))
-      if itemBuffer.capacity > 1 << 20 { itemBuffer = ByteBuffer(capacity: 4096) }
+        DigestItem(
+          createdAt: createdAt, id: sortKey.id, order: input, bytes: batch.slice(facts.item)))
     }
     if keepsLines { digest.lines.append(line) }
   }

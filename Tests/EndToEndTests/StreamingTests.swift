@@ -63,6 +63,20 @@ import Testing
     )
   }
 
+  // notif-digest reads and parses on a thread of its own: a pause of the input still reaches
+  // the thread that writes, which puts out the digest that closed.
+  @Test func notifDigestWritesEachDigestBeforeItsInputEnds() throws {
+    let records = [("a", "08:10"), ("b", "08:20"), ("c", "09:05")].map { id, time in
+      #"{"id":"\#(id)","app":"x","title":"t","created_at":"2026-11-22T\#(time):00Z"}"# + "\n"
+    }
+    let out = try Self.firstOutput(
+      "notif-digest", ["--window", "1h", "--now", "2026-11-22T10:00:00Z"],
+      first: records.joined())
+    #expect(
+      out.hasPrefix(#"{"digest_id":"#) && out.contains(#""window_start":"2026-11-22T08:00:00Z""#)
+        && out.contains(#""count":2,"#))
+  }
+
   @Test func notifResponsesWritesEachRecordBeforeItsInputEnds() throws {
     let out = try Self.firstOutput(
       "notif-responses", ["--now", "2026-11-26T10:00:00Z"],
