@@ -12,6 +12,8 @@
 // state, doing jobs in order), used by notif-parse (`--jobs`, chunks), notif-group (`--jobs`)
 // and notif-expire (sweep batches); `FileChunks` cuts a regular file into pieces after line
 // feeds for such a pool and takes the results in input order (notif-parse and notif-group).
+// `ReadAhead` runs one filler of batches (reading and parsing) on a thread of its own, ahead of
+// the thread that takes them in order (notif-digest).
 // The parser finds the bytes of strings it must look at with a vector pass (`JSONScan`, over
 // the C target CNotifSIMD), or byte by byte.
 // Nothing here knows what a notification is: no record fields, no times, no diagnostics'

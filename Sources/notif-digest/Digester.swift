@@ -53,6 +53,10 @@ struct DigestProblem: Error, Equatable {
 /// updates, data-only messages ...) are left out of every digest, unless `--all-pushes`, and
 /// count for nothing: no person saw them, so they neither fill a digest nor end a quiet period.
 /// Memory: per key, its open digests and, with `--lookback`, the time of its latest record.
+///
+/// What each record decides alone (its checks, key, id, actor and item) comes as its
+/// `DigestFacts`, found ahead by `DigestLineFiller`; the digester does what needs the open
+/// digests, one record at a time, in input order.
 struct Digester {
   let options: DigestOptions
   /// Whether digests keep the line numbers of their records, to mark them (`--store`).

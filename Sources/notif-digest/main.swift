@@ -12,8 +12,10 @@ import NotifModel
 // With --merge it reads digest objects instead and merges them. Memory: per key, its open
 // digests (their counts, actors, categories and the items --limit keeps) and with --lookback
 // the time of its latest record; in place also one bit per line of the store; with --merge
-// every digest object read. The time zones of --at and --tz are read from the tz database's
-// TZif files (RFC 8536, /usr/share/zoneinfo) by our own reader (ZoneRules.swift):
+// every digest object read. A second thread reads and parses the lines ahead
+// (DigestLines.swift, over NotifJSON's ReadAhead) while the first digests them in order. The
+// time zones of --at and --tz are read from the tz database's TZif files (RFC 8536,
+// /usr/share/zoneinfo) by our own reader (ZoneRules.swift):
 // FoundationEssentials' TimeZone knows no zone by name on Linux, and Foundation's, which does
 // through ICU, makes a static binary of 62 MB. FoundationEssentials comes in only through
 // NotifLocalization, for PropertyListDecoder (.stringsdict files).
