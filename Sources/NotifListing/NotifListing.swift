@@ -17,6 +17,8 @@
 // `created_at`, `relevance` and the text fields of records, with `RecordProblem` for what it
 // rejects; `ListingOptions` (`--sort`, `--order` or `--view`, `--limit`, `--last-seen`,
 // `--all-pushes`); and `GroupObjectMembers`, the members of a group object found by their
-// `GroupField` keys, the others ignored. No Foundation and nothing global: a list or a reader
+// `GroupField` keys, the others ignored; `ChunkFindings` and `ChunkedFileTally`, what the
+// workers of notif-group's and notif-show's `--jobs` found in each chunk of a file, taken in
+// input order. No Foundation and nothing global: a list or a reader
 // holds its own state. What runs per record (ranking, the list, the reader) is inlinable, so
 // that notif-group's hot path is compiled as if it were its own code.

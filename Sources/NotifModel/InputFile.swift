@@ -92,13 +92,29 @@ extension InputFile {
     }
     var reader = RecordReader(
       fd: input.fd, name: input.name, maxRecordBytes: maxRecordBytes, announcesIdle: true)
+    return try reader.forEachRecord(report: report, whenIdle: whenIdle, body)
+  }
+}
+
+extension RecordReader {
+  /// Reads the reader's JSON texts in turn and calls `body` with the reader at each one:
+  /// `InputFile.forEachRecord` without the opening, for a reader of a file already open or of
+  /// a chunk of one (`FileChunk.read`).
+  ///
+  /// What cannot be read goes to `report`, and `whenIdle` is called at each pause of the
+  /// input, as `InputFile.forEachRecord` says; so is what it returns.
+  @inlinable
+  public mutating func forEachRecord<E: Error>(
+    report: (Diagnostic) -> Void, whenIdle: () throws(E) -> Void,
+    _ body: (inout RecordReader) throws(E) -> Void
+  ) throws(E) -> ExitStatus {
     var status = ExitStatus.success
     while true {
       let event: RecordEvent
       do {
-        event = try reader.next()
+        event = try next()
       } catch {
-        report(Diagnostic(.error, "Unreadable", error.message, file: input.name))
+        report(Diagnostic(.error, "Unreadable", error.message, file: name))
         return .failure
       }
       switch event {
@@ -110,10 +126,9 @@ extension InputFile {
         status = max(status, .rejected)
         report(
           Diagnostic(
-            .error, error.code.rawValue, error.message, file: input.name, line: line,
-            column: column))
+            .error, error.code.rawValue, error.message, file: name, line: line, column: column))
       case .record:
-        try body(&reader)
+        try body(&self)
       }
     }
   }

@@ -32,7 +32,7 @@ struct GroupRun {
   private var nextNumber = 0
   private var workers: ChunkGroupers?  // started with the first file read in chunks
   private var states: [GroupWorker] = []  // the workers'; this thread's between files
-  private var ring: [FileChunk<ChunkGroups>] = []
+  private var ring: [FileChunk<ChunkFindings>] = []
   /// The records of the input being read that were left out because the device does not list
   /// them, and its name for the note.
   private var fileUnlisted = UnlistedTally()
@@ -148,22 +148,12 @@ struct GroupRun {
   ) {
     let fileNumber = nextNumber
     var number = nextNumber
-    var reportedBefore = 1  // the first line of the chunks not taken yet
-    var fellBack = false
-    let outcome = FileChunks.read(
+    let (tally, accepted, fellBack) = ChunkedFileTally.read(
       fd, name: name, maxRecordBytes: options.maxRecordBytes, ring: ring, workers: workers,
-      nextNumber: &number,
-      accept: { chunk in
-        if chunk.results.diagnostics.count > 0 {
-          try? stderr.write(chunk.results.diagnostics)
-          try? stderr.flush()
-        }
-        status = max(status, chunk.results.status)
-        fileUnlisted.add(chunk.results.unlisted)
-        reportedBefore = chunk.endLine
-      },
-      rest: { _, _ in fellBack = true })
-    chunkCounts.accepted += outcome.accepted
+      nextNumber: &number, stderr: &stderr)
+    status = max(status, tally.status)
+    fileUnlisted.add(tally.unlisted)
+    chunkCounts.accepted += accepted
     nextNumber = number
     // Every chunk is done: the workers' groupers are this thread's until the next file. The
     // records still in the mail go to the groupers that keep their groups.
@@ -188,7 +178,7 @@ struct GroupRun {
       return
     }
     var records = RecordReader(fd: fd, name: name, maxRecordBytes: options.maxRecordBytes)
-    readRest(&records, number: fileNumber, reportedBefore: reportedBefore, stderr: &stderr)
+    readRest(&records, number: fileNumber, reportedBefore: tally.reportedBefore, stderr: &stderr)
     nextNumber = max(number, nextNumber)
   }
 
@@ -208,7 +198,7 @@ struct GroupRun {
     workers = started
     // Each worker has one chunk in hand and one waiting; the reader fills one more.
     ring = (0..<2 * started.count + 1).map { _ in
-      FileChunk(capacity: chunkSize, results: ChunkGroups())
+      FileChunk(capacity: chunkSize, results: ChunkFindings())
     }
     return started.count > 0 ? started : nil
   }
@@ -232,15 +222,6 @@ struct GroupRun {
     try? stderr.write(format.render(diagnostic, program: GroupCommand.name))
     try? stderr.flush()
   }
-}
-
-/// What a worker made of one chunk besides its groups: its diagnostics, written, and the exit
-/// status they call for.
-struct ChunkGroups {
-  var diagnostics = ByteBuffer(capacity: 0)
-  var status = ExitStatus.success
-  /// The records of the chunk left out because the device does not list them.
-  var unlisted = UnlistedTally()
 }
 
 /// A worker's state: the groups of the chunks it grouped since the file began, and its reader
@@ -272,7 +253,7 @@ final class GroupWorker: @unchecked Sendable {
   }
 
   /// Groups the records of `chunk` into `grouper`, numbered by the chunk's number.
-  func group(_ chunk: FileChunk<ChunkGroups>, options: GroupOptions, format: DiagnosticFormat) {
+  func group(_ chunk: FileChunk<ChunkFindings>, options: GroupOptions, format: DiagnosticFormat) {
     grouper.numberFrom(chunk.number << 32)
     var diagnostics = ByteBuffer(capacity: 0)
     taker.startFile()
@@ -281,7 +262,7 @@ final class GroupWorker: @unchecked Sendable {
         diagnostics.append(utf8: format.render($0, program: GroupCommand.name))
       }
     }
-    chunk.results = ChunkGroups(
+    chunk.results = ChunkFindings(
       diagnostics: diagnostics, status: status, unlisted: taker.takeUnlisted())
     for target in 0..<shard.count where target != shard.index {
       guard grouper.sent.indices.contains(target), grouper.sent[target].count > 0 else { continue }
@@ -350,7 +331,7 @@ final class ShardMail: @unchecked Sendable {
 }
 
 /// The worker threads of notif-group: each groups chunks into its `GroupWorker`.
-typealias ChunkGroupers = WorkerPool<FileChunk<ChunkGroups>, GroupWorker>
+typealias ChunkGroupers = WorkerPool<FileChunk<ChunkFindings>, GroupWorker>
 
 /// Takes the JSON texts of an input one at a time: groups a record, or merges a group object,
 /// and says what is wrong with it. One per thread: it keeps the last `created_at` parsed.

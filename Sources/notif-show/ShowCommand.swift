@@ -9,7 +9,7 @@ struct ShowCommand: ToolCommand {
   static let usage =
     "usage: notif-show [-h] [--all-pushes] [--apps file] [--ascii] [--categories file]\n"
     + "                  [--color auto|always|never] [--format text|html|email]\n"
-    + "                  [--hidden-previews] [--last-seen time] [--limit n]\n"
+    + "                  [--hidden-previews] [-j jobs] [--last-seen time] [--limit n]\n"
     + "                  [--max-record-bytes size] [--now time] [--sort time|relevance]\n"
     + "                  [--view feed|chat] [--width columns] [file ...]\n"
 
@@ -28,6 +28,7 @@ struct ShowCommand: ToolCommand {
             --categories file     category registry (notif-categories(5)): action buttons
             --apps file           apps file (notif-apps(5)): each app's name and icon
             --hidden-previews     show placeholders instead of titles and bodies
+        -j, --jobs n              threads that read a large file (default: cores, at most 2)
             --all-pushes          show pushes the device does not list (background, ...) too
             --format format       text for a terminal (the default), html (one web page) or
                                   email (one page a mail client shows: inline styles, tables)
@@ -43,7 +44,8 @@ struct ShowCommand: ToolCommand {
 
   static let options: [OptionSpec] = [
     .value("apps"), .flag("ascii"), .value("categories"), .value("color"), .value("format"),
-    .flag("hidden-previews"), .value("last-seen"), .value("limit"), .value("max-record-bytes"),
+    .flag("hidden-previews"), .value("jobs", "j"), .value("last-seen"), .value("limit"),
+    .value("max-record-bytes"),
     .value("now"), .value("sort"), .value("view"), .value("width"), ListingOptions.allPushesSpec,
     .flag("help", "h"), .flag("version"),
   ]
@@ -83,6 +85,7 @@ struct ShowCommand: ToolCommand {
     if let bytes = try CommandLineTool.maxRecordBytes(scanned) {
       options.maxRecordBytes = bytes
     }
+    options.jobs = try CommandLineTool.jobs(scanned) ?? CommandLineTool.defaultJobs
     return options
   }
 
@@ -146,4 +149,6 @@ struct ShowOptions {
   var categoriesPath: String? = nil
   var appsPath: String? = nil
   var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
+  /// Threads that read a large file (`--jobs`).
+  var jobs = CommandLineTool.defaultJobs
 }

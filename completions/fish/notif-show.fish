@@ -8,6 +8,7 @@ complete -c notif-show -l categories -r -F -d 'Category registry, for the action
 complete -c notif-show -l color -x -a 'auto always never' -d 'Color the text'
 complete -c notif-show -l format -x -a 'text html email' -d 'What to write'
 complete -c notif-show -l hidden-previews -d 'Show placeholders instead of titles and bodies'
+complete -c notif-show -s j -l jobs -x -d 'Threads that read a large file'
 complete -c notif-show -l last-seen -x -d 'Mark as new only records created after this time'
 complete -c notif-show -l limit -x -d 'Show only the first items of the view'
 complete -c notif-show -l max-record-bytes -x -d 'Longest JSON text accepted (default 64m; suffix k, m or g)'

@@ -1,0 +1,114 @@
+import NotifJSON
+import NotifListing
+import NotifModel
+
+/// Reads JSON texts into the entries a page shows: every one, or the first `--limit` in a
+/// heap. The run has one for the texts it reads itself, and each worker of `--jobs` one for
+/// the chunks it reads; the workers' entries join the run's at the end of each file. The
+/// first `--limit` of all the texts are among the first `--limit` of the texts each read.
+struct ShowGatherer {
+  let options: ShowOptions
+  /// The longest category identifier of the registry, in bytes (`EntryReader`).
+  let longestCategory: Int
+  var reader: EntryReader
+  /// The entries shown: every one read, or the first `--limit` in feed order.
+  var entries: TopList<ShownEntry>
+  /// The input order of the next JSON text: a text's order decides ties, so it is the same
+  /// whichever thread reads it (`read(_:number:report:)`).
+  private var nextMajor = 0
+
+  init(options: ShowOptions, longestCategory: Int) {
+    self.options = options
+    self.longestCategory = longestCategory
+    reader = EntryReader(
+      lastSeen: options.lastSeen, shown: ShownText(options), longestCategory: longestCategory,
+      allPushes: options.allPushes)
+    entries = TopList(limit: options.limit, ranking: options.ranking)
+  }
+
+  /// A gatherer of the same options with nothing read: for another thread, which must not
+  /// share this one's buffers and field locator.
+  func fresh() -> ShowGatherer {
+    ShowGatherer(options: options, longestCategory: longestCategory)
+  }
+
+  /// Reads every JSON text of `records`, the i-th (from 0) in input order `number << 32 + i`;
+  /// each diagnostic goes to `report`. Returns the exit status they call for.
+  mutating func read(_ records: inout RecordReader, number: Int, report: (Diagnostic) -> Void)
+    -> ExitStatus
+  {
+    nextMajor = number << 32
+    var rejected = false
+    let read = records.forEachRecord(report: report, whenIdle: {}) { records in
+      let isCompact = records.recordIsCompact
+      let problem = records.withRecord { view in take(view, isCompact: isCompact) }
+      if let problem {
+        rejected = true
+        report(
+          records.diagnostic(.error, problem.code, problem.message, atRecordOffset: problem.offset))
+      }
+    }
+    return max(read, rejected ? .rejected : .success)
+  }
+
+  /// How many numbers `read` used past `number`: a reader of more than 2^32 texts runs into
+  /// the next ones.
+  var numbersUsed: Int { nextMajor >> 32 }
+
+  /// Reads the JSON text in `view` and keeps what it shows when the view shows it; returns the
+  /// problem that rejects it, if any.
+  private mutating func take(_ view: JSONView, isCompact: Bool) -> RecordProblem? {
+    let major = nextMajor
+    nextMajor += 1
+    guard view.kind(0) == .object else {
+      return .notAnObject
+    }
+    let fields = ShownFields(view, locator: reader.locator)
+    do throws(RecordProblem) {
+      let entry: ShownEntry
+      if fields.digestID >= 0 && fields.leading < 0 {
+        entry = .digest(try reader.digest(view, major: major))
+      } else if fields.leading >= 0 {
+        let stack = try reader.stack(
+          view, isCompact: isCompact, major: major, ranking: options.ranking, order: options.view)
+        guard let stack else { return nil }
+        entry = .stack(stack)
+      } else {
+        let key = try reader.key(view, fields, major: major, minor: 0)
+        try reader.checkStrings(view, fields)
+        if reader.leavesOut(try reader.unlisted(view, fields)) { return nil }
+        guard entries.admits(key) else { return nil }
+        entry = .item(reader.item(view, fields, key: key))
+      }
+      entries.insert(entry)
+      return nil
+    } catch {
+      return error
+    }
+  }
+}
+
+/// A worker of `--jobs`: its gatherer, which keeps the entries of the chunks it read.
+final class ShowWorker: @unchecked Sendable {
+  var gatherer: ShowGatherer
+
+  init(_ gatherer: ShowGatherer) {
+    self.gatherer = gatherer
+  }
+
+  /// Reads the texts of `chunk` into the gatherer, its results into the chunk.
+  func read(_ chunk: FileChunk<ChunkFindings>) {
+    var results = ChunkFindings()
+    results.status = chunk.read(maxRecordBytes: gatherer.options.maxRecordBytes) { records in
+      gatherer.read(&records, number: chunk.number) { diagnostic in
+        results.diagnostics.append(
+          utf8: DiagnosticFormat.text.render(diagnostic, program: ShowCommand.name))
+      }
+    }
+    results.unlisted = gatherer.reader.takeUnlisted()
+    chunk.results = results
+  }
+}
+
+/// The worker threads of `--jobs`, each with its own gatherer.
+typealias ShowWorkers = WorkerPool<FileChunk<ChunkFindings>, ShowWorker>
