@@ -37,13 +37,16 @@ bench_input "$file"
 bench_make_tmp
 
 # notif-show's order: newest created_at, then highest relevance (null as 0), then input order;
-# records with nothing to show left out; the fields it shows.
+# what the device does not list left out (notif(5): a push type Apple defines for something
+# else than Notification Center, or nothing to show); the fields it shows.
 # shellcheck disable=SC2016 # jq's variables, not the shell's
 jq_program='to_entries
-  | map(select([.value.title, .value.subtitle, .value.body, .value.title_loc_key,
-      .value.subtitle_loc_key, .value.loc_key] | any(type == "string")))
+  | map(select(([.value.title, .value.subtitle, .value.body, .value.title_loc_key,
+      .value.subtitle_loc_key, .value.loc_key] | any(type == "string"))
+    and ((.value.push_type // "alert") | IN("background", "location", "voip", "complication",
+      "fileprovider", "mdm", "liveactivity", "pushtotalk", "widgets", "controls") | not)))
   | sort_by([.value.created_at, (.value.relevance // 0), -.key]) | reverse | .[:50][] | .value
-  | {app, created_at, title, subtitle, body, category, target_content_id,
+  | {app, created_at, title, title_loc_key, subtitle, body, category, target_content_id,
      unread: (.read_at == null), new: (.seen_at == null)}'
 
 tool_command() {
@@ -83,7 +86,7 @@ import html, re, sys
 page = open(sys.argv[1], encoding="utf-8").read()
 for article in page.split("<article")[1:]:
     time = re.search(r'<time datetime="([^"]+)"', article).group(1)
-    title = re.search(r'<h2 class="title">(.*?)</h2>', article)
+    title = re.search(r'<h2 class="title"[^>]*>(.*?)</h2>', article)
     print(time, html.unescape(title.group(1)) if title else "")
 PY
 jq -r '"\(.created_at) \(.title // .title_loc_key // "")"' "$tmp/jq.out" >"$tmp/theirs"
