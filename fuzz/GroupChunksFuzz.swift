@@ -20,15 +20,21 @@ func fuzzGroupChunks(_ input: UnsafeRawBufferPointer) {
   let records = scratchPath("chunked-records.ndjson", holding: input)
   let one = groupRun(options + ["--jobs", "1", records], chunkSize: chunkSize, output: "one")
   let many = groupRun(options + ["--jobs", "3", records], chunkSize: chunkSize, output: "many")
+  requireSameRuns(one, many, "\(options), chunks of \(chunkSize) bytes")
+}
+
+/// Requires the run with `--jobs 3` (`many`) to have written what the run with one thread
+/// (`one`) wrote, and exited as it did; `what` says which runs.
+func requireSameRuns(
+  _ one: (status: ExitStatus, stdout: [UInt8], stderr: [UInt8]),
+  _ many: (status: ExitStatus, stdout: [UInt8], stderr: [UInt8]), _ what: String
+) {
   require(
-    one.status == many.status,
-    "--jobs 3 exits \(many.status), --jobs 1 \(one.status), chunks of \(chunkSize) bytes")
-  require(
-    one.stdout == many.stdout,
-    "--jobs 3 wrote other groups than --jobs 1, \(options), chunks of \(chunkSize) bytes")
+    one.status == many.status, "--jobs 3 exits \(many.status), --jobs 1 \(one.status), \(what)")
+  require(one.stdout == many.stdout, "--jobs 3 wrote another output than --jobs 1, \(what)")
   require(
     one.stderr == many.stderr,
-    "--jobs 3 wrote other diagnostics than --jobs 1, \(options), chunks of \(chunkSize) bytes:\n"
+    "--jobs 3 wrote other diagnostics than --jobs 1, \(what):\n"
       + String(decoding: one.stderr, as: UTF8.self) + "then:\n"
       + String(decoding: many.stderr, as: UTF8.self))
 }
@@ -45,6 +51,22 @@ func groupRun(_ arguments: [String], chunkSize: Int, output: String)
   } catch {
     fail("notif-group \(arguments): \(error)")
   }
+  let ran = capturedRun(output: output) { stdout, stderr in
+    var run = GroupRun(
+      options: configuration.options, format: configuration.format, chunkSize: chunkSize)
+    return run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr)
+  }
+  require(
+    [ExitStatus.success, .rejected, .failure].contains(ran.status),
+    "notif-group \(arguments) exits \(ran.status)")
+  return ran
+}
+
+/// Calls `body` with standard output and standard error going to scratch files named after
+/// `output`; returns the status it returned and what it wrote to each.
+func capturedRun(
+  output: String, _ body: (inout OutputWriter, inout OutputWriter) -> ExitStatus
+) -> (status: ExitStatus, stdout: [UInt8], stderr: [UInt8]) {
   let outPath = scratchFolder + "/" + output + ".out"
   let errPath = scratchFolder + "/" + output + ".err"
   let outFD = open(outPath, O_RDWR | O_CREAT | O_TRUNC, 0o600)
@@ -56,11 +78,6 @@ func groupRun(_ arguments: [String], chunkSize: Int, output: String)
   }
   var stdout = OutputWriter(fd: outFD, name: "<stdout>")
   var stderr = OutputWriter(fd: errFD, name: "<stderr>")
-  var run = GroupRun(
-    options: configuration.options, format: configuration.format, chunkSize: chunkSize)
-  let status = run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr)
-  require(
-    [ExitStatus.success, .rejected, .failure].contains(status),
-    "notif-group \(arguments) exits \(status)")
+  let status = body(&stdout, &stderr)
   return (status, contents(outFD, name: outPath), contents(errFD, name: errPath))
 }

@@ -11,7 +11,9 @@
 //       every line is at most the width in display columns;
 //   (c) every tag of the page is one notif-show writes (payload text has its `<` escaped, so
 //       it can open none): no `<script`, `<img`, `<a`, `<iframe`, and one `<style`; and of the
-//       page for a mail (`--format email`), with no style element and no class at all.
+//       page for a mail (`--format email`), with no style element and no class at all;
+//   (d) `--jobs 3`, the file read in chunks of 16 to 271 bytes (from the last byte) on worker
+//       threads, writes the text and the diagnostics of one thread, and exits as it does.
 
 func fuzzShow(_ input: UnsafeRawBufferPointer) {
   let flags = input.last ?? 0
@@ -56,6 +58,29 @@ func fuzzShow(_ input: UnsafeRawBufferPointer) {
     require(emailTags.contains(String(name)), "the page for a mail holds the tag '<\(name)'")
   }
   require(!mailHTML.contains(" class="), "the page for a mail has a class")
+
+  let chunkSize = 16 + Int(flags)
+  let textOptions = options + ["--width", "\(width)", records]
+  let one = showRun(textOptions + ["--jobs", "1"], chunkSize: chunkSize, output: "show-one")
+  let many = showRun(textOptions + ["--jobs", "3"], chunkSize: chunkSize, output: "show-many")
+  requireSameRuns(one, many, "chunks of \(chunkSize) bytes")
+}
+
+/// Runs notif-show's `ShowRun` on `arguments` with the chunk size given (`capturedRun`).
+func showRun(_ arguments: [String], chunkSize: Int, output: String)
+  -> (status: ExitStatus, stdout: [UInt8], stderr: [UInt8])
+{
+  let options: ShowOptions
+  do {
+    let scanned = try OptionScanner.scan(arguments, ShowCommand.options)
+    options = try ShowCommand.configure(scanned, environment: ToolEnvironment())
+  } catch {
+    fail("notif-show \(arguments): \(error)")
+  }
+  return capturedRun(output: output) { stdout, stderr in
+    var run = ShowRun(options: options, chunkSize: chunkSize)
+    return run.execute(stdout: &stdout, stderr: &stderr)
+  }
 }
 
 /// The tags notif-show's page is made of, opening and closing.
