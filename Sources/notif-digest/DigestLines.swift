@@ -55,6 +55,10 @@ final class DigestBatch: @unchecked Sendable {
   func reset() {
     lines.removeAll(keepingCapacity: true)
     bytes.removeAll()
+    // A batch holds at most one record past `batchBytes`; after a long one, the room goes back.
+    if bytes.capacity > 4 * DigestLineFiller.batchBytes {
+      bytes = ByteBuffer(capacity: DigestLineFiller.batchBytes + 64 * 1024)
+    }
     paused = false
     error = nil
   }
@@ -80,7 +84,6 @@ struct DigestLineFiller: ~Copyable, BatchFiller {
   private let ownsDescriptor: Bool
   /// `{"app":`, `,"thread_id":` ...: each path's member start in the `key` object.
   private let keyStarts: [[UInt8]]
-  private let tooLongMessage: String
   /// The input paused, and nothing was read since: the next pause is waited out.
   private var pausedAlready = false
 
@@ -97,7 +100,6 @@ struct DigestLineFiller: ~Copyable, BatchFiller {
       fd: self.fd, name: name, announcesIdle: announcesIdle, length: length,
       maxLineBytes: sweep.maxRecordBytes)
     self.options = options
-    tooLongMessage = sweep.tooLongMessage
     keyStarts = options.key.enumerated().map { position, path in
       var start = ByteBuffer(capacity: 32)
       start.append(position == 0 ? "{" : ",")

@@ -119,7 +119,7 @@ struct DigestRun: ~Copyable, SweepPasses {
       options: configuration.digest, sweep: configuration.sweep)
     let threaded = filler.mayReadAhead && ReadAhead<DigestLineFiller>.hasSpareCore
     let ahead = ReadAhead(
-      filler, batches: (0..<(threaded ? 4 : 1)).map { _ in DigestBatch() }, threaded: threaded)
+      filler, batches: (0..<(threaded ? 3 : 1)).map { _ in DigestBatch() }, threaded: threaded)
     defer {
       ahead.stop()
       // What the device does not list was left out: said once per input, never silently.
