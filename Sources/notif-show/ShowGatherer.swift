@@ -51,9 +51,9 @@ struct ShowGatherer {
     return max(read, rejected ? .rejected : .success)
   }
 
-  /// How many numbers `read` used past `number`: a reader of more than 2^32 texts runs into
-  /// the next ones.
-  var numbersUsed: Int { nextMajor >> 32 }
+  /// The first number above those the last `read` used: a reader of more than 2^32 texts runs
+  /// into the numbers after its own.
+  var nextFreeNumber: Int { (nextMajor >> 32) + 1 }
 
   /// Reads the JSON text in `view` and keeps what it shows when the view shows it; returns the
   /// problem that rejects it, if any.

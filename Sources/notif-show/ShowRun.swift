@@ -120,7 +120,7 @@ struct ShowRun {
       Self.report(diagnostic, &stderr)
     }
     status = max(status, read)
-    nextNumber = max(nextNumber, number + gatherer.numbersUsed + 1)
+    nextNumber = max(nextNumber, gatherer.nextFreeNumber)
   }
 
   /// Reads a regular file in chunks that the workers read (see the type's description);

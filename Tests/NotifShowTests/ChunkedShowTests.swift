@@ -111,6 +111,18 @@ import Testing
     }
   }
 
+  @Test func manyFilesKeepTheirOrder() throws {
+    // Each file takes a number, and its texts' order starts there: 70 files of one record,
+    // all at one time, rank in the order of the files, as one file of them all does.
+    let tied = (0..<70).map {
+      #"{"id":"t\#($0)","app":"a","title":"T\#($0)","created_at":"2026-11-22T08:00:00Z"}"# + "\n"
+    }
+    let options = ["--now", "2026-11-22T09:00:00Z", "--width", "60", "--jobs", "1"]
+    let whole = try Self.run([tied.joined()], options, chunkSize: 1 << 20)
+    let apart = try Self.run(tied, options, chunkSize: 1 << 20)
+    #expect(apart.0.stdout == whole.0.stdout)
+  }
+
   @Test func filesReadInChunksAndWholeKeepTheirOrder() throws {
     // Three files: a big one in chunks, a small one whole, a big one in chunks again; every
     // record at one time, so that the page's order is the input's.
