@@ -78,6 +78,16 @@ public struct RecordLineParser: ~Copyable {
   /// Where the JSON text of the last successful `parse` is within its line.
   public var textRange: Range<Int> { textOffset..<textOffset + text.count }
 
+  /// The 1-based column, in Unicode scalars, of byte `offset` of `line`: where a sweep's
+  /// diagnostic of the line points.
+  public static func column(_ line: UnsafeRawBufferPointer, _ offset: Int) -> Int {
+    var column = 1
+    for i in 0..<min(offset, line.count) where line[i] & 0xC0 != 0x80 {
+      column += 1
+    }
+    return column
+  }
+
   /// Calls `body` with the record of the last successful `parse`.
   public func withRecord<R>(_ body: (RecordView) throws -> R) rethrows -> R {
     try parser.withView(over: text) { view in

@@ -154,7 +154,7 @@ struct DigestLineFiller: ~Copyable, BatchFiller {
             number: reader.lineNumber,
             kind: .rejected(
               code: error.code.rawValue, message: error.message,
-              column: Self.column(line, error.offset))))
+              column: RecordLineParser.column(line, error.offset))))
       case .record:
         let record = parser.record
         let kind: DigestLine.Kind
@@ -163,7 +163,7 @@ struct DigestLineFiller: ~Copyable, BatchFiller {
         } catch {
           kind = .rejected(
             code: error.code, message: error.message,
-            column: Self.column(line, record.textOffset + error.offset))
+            column: RecordLineParser.column(line, record.textOffset + error.offset))
         }
         batch.lines.append(DigestLine(number: reader.lineNumber, kind: kind))
       }
@@ -180,13 +180,6 @@ struct DigestLineFiller: ~Copyable, BatchFiller {
     }
     batch.error = error
     return false
-  }
-
-  /// The column of byte `offset` of `line`, counted in characters from 1.
-  private static func column(_ line: UnsafeRawBufferPointer, _ offset: Int) -> Int {
-    var column = 1
-    for i in 0..<min(offset, line.count) where line[i] & 0xC0 != 0x80 { column += 1 }
-    return column
   }
 
   /// What digesting needs of `record`, its byte runs appended to `bytes`.

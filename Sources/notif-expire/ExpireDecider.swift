@@ -59,7 +59,7 @@ struct ExpireDecider: ~Copyable {
     case .failed(let error):
       finding = LineFinding(
         severity: .error, code: error.code.rawValue, message: error.message + " (kept as it is)",
-        column: Self.column(line, error.offset))
+        column: RecordLineParser.column(line, error.offset))
       return .keep
     case .record:
       break
@@ -72,7 +72,7 @@ struct ExpireDecider: ~Copyable {
       finding = LineFinding(
         severity: .error, code: "BadRecord",
         message: "created_at is missing or not an RFC 3339 time (kept as it is)",
-        column: Self.column(line, at ?? record.textOffset))
+        column: RecordLineParser.column(line, at ?? record.textOffset))
       return .keep
     }
     for field in Self.checkedTimes where record.isInvalidTime(field) {
@@ -80,7 +80,7 @@ struct ExpireDecider: ~Copyable {
       finding = LineFinding(
         severity: .error, code: "BadRecord",
         message: "\(field.key) is not an RFC 3339 time or null (kept as it is)",
-        column: Self.column(line, at))
+        column: RecordLineParser.column(line, at))
       return .keep
     }
     let rule = rules.policy.rule(for: record)
@@ -123,7 +123,7 @@ struct ExpireDecider: ~Copyable {
       severity: .warning, code: "NoRule",
       message: category.map { "category '\($0)' has no rule and the policy no default: kept" }
         ?? "records without a category have no rule and the policy no default: kept",
-      column: Self.column(line, offset ?? record.textOffset), category: name)
+      column: RecordLineParser.column(line, offset ?? record.textOffset), category: name)
   }
 
   // MARK: - The parts of a decision
@@ -261,14 +261,5 @@ struct ExpireDecider: ~Copyable {
       offset += 1
     }
     return nil
-  }
-
-  /// The 1-based column, in Unicode scalars, of a byte offset within a line.
-  static func column(_ line: UnsafeRawBufferPointer, _ offset: Int) -> Int {
-    var column = 1
-    for i in 0..<min(offset, line.count) where line[i] & 0xC0 != 0x80 {
-      column += 1
-    }
-    return column
   }
 }

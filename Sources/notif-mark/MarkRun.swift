@@ -348,8 +348,7 @@ struct MarkRun: ~Copyable, SweepPasses {
     _ code: String, _ message: String, _ line: UnsafeRawBufferPointer, at offset: Int,
     _ lineNumber: Int, _ file: String, _ driver: inout SweepDriver
   ) -> MarkVerdict {
-    var column = 1
-    for i in 0..<min(offset, line.count) where line[i] & 0xC0 != 0x80 { column += 1 }
+    let column = RecordLineParser.column(line, offset)
     guard report(code, message, column: column, lineNumber, file, &driver) else {
       return .unchanged
     }
