@@ -19,6 +19,15 @@ public struct ChunkFindings: Sendable {
   }
 }
 
+/// What a worker made of a chunk: its findings, and whatever else the tool keeps of it.
+public protocol ChunkReport {
+  var findings: ChunkFindings { get }
+}
+
+extension ChunkFindings: ChunkReport {
+  public var findings: ChunkFindings { self }
+}
+
 /// The findings of the chunks of one file, taken in input order as `FileChunks.read` accepts
 /// them.
 public struct ChunkedFileTally {
@@ -33,35 +42,52 @@ public struct ChunkedFileTally {
   /// Takes the findings of `chunk`, the next in input order: its diagnostics go to `stderr` at
   /// once, so they show while the run goes on. A failed write to standard error cannot be
   /// reported anywhere: it does not stop the run.
-  public mutating func take(_ chunk: FileChunk<ChunkFindings>, stderr: inout OutputWriter) {
-    if chunk.results.diagnostics.count > 0 {
-      try? stderr.write(chunk.results.diagnostics)
+  public mutating func take<Results: ChunkReport>(
+    _ chunk: FileChunk<Results>, stderr: inout OutputWriter
+  ) {
+    let findings = chunk.results.findings
+    if findings.diagnostics.count > 0 {
+      try? stderr.write(findings.diagnostics)
       try? stderr.flush()
     }
-    status = max(status, chunk.results.status)
-    unlisted.add(chunk.results.unlisted)
+    status = max(status, findings.status)
+    unlisted.add(findings.unlisted)
     reportedBefore = chunk.endLine
   }
 }
 
 extension ChunkedFileTally {
-  /// Reads the regular file `fd` (named `name`) in the chunks of `ring`, which `workers` read
-  /// (`FileChunks.read`), and takes each chunk's findings in input order; `nextNumber` is the
-  /// number of the first chunk, and on return one above every number used. Returns what the
-  /// chunks found, how many were taken, and whether the guess that the file is one text per
-  /// line was wrong: then what the workers kept of the file must be dropped, and one reader
-  /// reads it again from its start (writing only the diagnostics from `reportedBefore` on).
-  public static func read<Worker: ~Copyable>(
-    _ fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<ChunkFindings>],
-    workers: WorkerPool<FileChunk<ChunkFindings>, Worker>, nextNumber: inout Int,
-    stderr: inout OutputWriter
+  /// Reads `fd` (named `name`) in the chunks of `ring`, which `workers` read
+  /// (`FileChunks.read`), and takes each chunk's findings in input order, then hands the chunk
+  /// to `accept`; `nextNumber` is the number of the first chunk, and on return one above every
+  /// number used. Returns what the chunks found, how many were taken, and whether the guess
+  /// that the input is one text per line was wrong.
+  ///
+  /// Then one reader goes on from the first chunk not taken: `rest` gets it, that chunk's
+  /// number, and `stderr`. A caller that ignores it must drop what the workers kept of the
+  /// input and read it again from its start, writing only the diagnostics from
+  /// `reportedBefore` on.
+  public static func read<Results: ChunkReport, Worker: ~Copyable>(
+    _ fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<Results>],
+    workers: WorkerPool<FileChunk<Results>, Worker>, nextNumber: inout Int,
+    stderr: inout OutputWriter, accept: (FileChunk<Results>) -> Void = { _ in },
+    rest: (consuming RecordReader, _ number: Int, _ stderr: inout OutputWriter) -> Void = {
+      _, _, _ in
+    }
   ) -> (tally: ChunkedFileTally, accepted: Int, fellBack: Bool) {
     var tally = ChunkedFileTally()
     var fellBack = false
     let outcome = FileChunks.read(
       fd, name: name, maxRecordBytes: maxRecordBytes, ring: ring, workers: workers,
-      nextNumber: &nextNumber, accept: { chunk in tally.take(chunk, stderr: &stderr) },
-      rest: { _, _ in fellBack = true })
+      nextNumber: &nextNumber,
+      accept: { chunk in
+        tally.take(chunk, stderr: &stderr)
+        accept(chunk)
+      },
+      rest: { reader, number in
+        fellBack = true
+        rest(reader, number, &stderr)
+      })
     return (tally, outcome.accepted, fellBack)
   }
 }

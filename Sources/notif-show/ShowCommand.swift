@@ -122,7 +122,7 @@ struct ShowCommand: ToolCommand {
 }
 
 /// What the command line asked for.
-struct ShowOptions {
+struct ShowOptions: Sendable {
   /// What is written.
   enum Format: String {
     /// Lines for a terminal.

@@ -4,8 +4,8 @@ import NotifModel
 
 /// Reads JSON texts into the entries a page shows: every one, or the first `--limit` in a
 /// heap. The run has one for the texts it reads itself, and each worker of `--jobs` one for
-/// the chunks it reads; the workers' entries join the run's at the end of each file. The
-/// first `--limit` of all the texts are among the first `--limit` of the texts each read.
+/// the chunks it reads; a chunk's entries join the run's when the chunk is taken. The first
+/// `--limit` of all the texts are among the first `--limit` of each chunk's.
 struct ShowGatherer {
   let options: ShowOptions
   /// The longest category identifier of the registry, in bytes (`EntryReader`).
@@ -16,6 +16,10 @@ struct ShowGatherer {
   /// The input order of the next JSON text: a text's order decides ties, so it is the same
   /// whichever thread reads it (`read(_:number:report:)`).
   private var nextMajor = 0
+  /// With `journals`, every entry `entries` took, in turn (a worker's: the entries of its
+  /// chunk that the page may show).
+  var journal: [ShownEntry] = []
+  var journals = false
 
   init(options: ShowOptions, longestCategory: Int) {
     self.options = options
@@ -81,6 +85,7 @@ struct ShowGatherer {
         entry = .item(reader.item(view, fields, key: key))
       }
       entries.insert(entry)
+      if journals { journal.append(entry) }
       return nil
     } catch {
       return error
@@ -88,27 +93,59 @@ struct ShowGatherer {
   }
 }
 
-/// A worker of `--jobs`: its gatherer, which keeps the entries of the chunks it read.
-final class ShowWorker: @unchecked Sendable {
-  var gatherer: ShowGatherer
+/// What a worker of `--jobs` made of a chunk: its findings, and the entries of the chunk that
+/// the page may show, which join the run's when the chunk is taken. A chunk that is not taken
+/// takes its entries with it.
+struct ShowChunk: ChunkReport {
+  var findings = ChunkFindings()
+  var entries: [ShownEntry] = []
+}
 
-  init(_ gatherer: ShowGatherer) {
+/// Which input the run is reading: the workers' lists start again with each (`ShowWorker`).
+/// Set by the run's thread only between inputs, when no chunk is out; read by a worker after
+/// taking a chunk, which the pool's lock orders after the setting.
+final class ShowInputNumber: @unchecked Sendable {
+  var value = 0
+}
+
+/// A worker of `--jobs`: its gatherer, whose reader and buffers it reuses from chunk to chunk,
+/// and whose list of entries it keeps for the chunks of one input, in the order it reads them
+/// (the pool hands them out in input order). With `--limit`, a text the list does not admit
+/// is not among the first of the input, since all the texts before it that the list holds
+/// are; so of each chunk only what the list takes, its journal, goes to the run. A chunk
+/// that is not taken ends the input's chunks (one reader goes on), so whatever it put in the
+/// list decides no chunk that is taken; the next input starts a new list.
+struct ShowWorker: ~Copyable {
+  var gatherer: ShowGatherer
+  let input: ShowInputNumber
+  private var listInput = -1
+
+  init(gatherer: ShowGatherer, input: ShowInputNumber) {
     self.gatherer = gatherer
+    self.gatherer.journals = true
+    self.input = input
   }
 
-  /// Reads the texts of `chunk` into the gatherer, its results into the chunk.
-  func read(_ chunk: FileChunk<ChunkFindings>) {
-    var results = ChunkFindings()
-    results.status = chunk.read(maxRecordBytes: gatherer.options.maxRecordBytes) { records in
+  /// Reads the texts of `chunk`, its results into the chunk.
+  mutating func read(_ chunk: FileChunk<ShowChunk>) {
+    var results = ShowChunk()
+    if listInput != input.value {
+      listInput = input.value
+      gatherer.entries.removeAll()
+    }
+    gatherer.journal.removeAll(keepingCapacity: true)
+    results.findings.status = chunk.read(maxRecordBytes: gatherer.options.maxRecordBytes) {
+      records in
       gatherer.read(&records, number: chunk.number) { diagnostic in
-        results.diagnostics.append(
+        results.findings.diagnostics.append(
           utf8: DiagnosticFormat.text.render(diagnostic, program: ShowCommand.name))
       }
     }
-    results.unlisted = gatherer.reader.takeUnlisted()
+    results.findings.unlisted = gatherer.reader.takeUnlisted()
+    results.entries = gatherer.journal
     chunk.results = results
   }
 }
 
 /// The worker threads of `--jobs`, each with its own gatherer.
-typealias ShowWorkers = WorkerPool<FileChunk<ChunkFindings>, ShowWorker>
+typealias ShowWorkers = WorkerPool<FileChunk<ShowChunk>, ShowWorker>

@@ -6,13 +6,13 @@ import NotifModel
 /// One run of notif-show: reads every input, keeps what the view shows (all of it, or the
 /// first `--limit` in a heap), then writes the page.
 ///
-/// With `--jobs` above 1, a regular file larger than one chunk is read in chunks cut after
-/// line feeds (`FileChunks`), which worker threads read, each into a gatherer of its own; the
-/// chunks' diagnostics are written in input order, and at the end of the file the workers'
-/// entries join the run's. Each text's input order is its chunk's number and its place there,
-/// so ties rank as one reader ranks them, and the page is the same bytes. Where the chunks
-/// cannot be read as one reader would read the file (a text across lines cut in two), the
-/// workers' entries of the file are dropped and one reader reads it again.
+/// With `--jobs` above 1, an input larger than one chunk (a pipe, or a regular file) is read
+/// in chunks cut after line feeds (`FileChunks`), which worker threads read, each with a
+/// gatherer of its own (`ShowWorker`); each chunk's diagnostics and entries are taken in input
+/// order. Each text's input order is its chunk's number and its place there, so ties rank as
+/// one reader ranks them, and the page is the same bytes. From the first chunk that cannot be
+/// read as one reader would read it (a text across lines cut in two), one reader reads the
+/// rest of the input.
 struct ShowRun {
   let options: ShowOptions
   let chunkSize: Int
@@ -21,8 +21,9 @@ struct ShowRun {
   /// The number of the next input or chunk: its texts' input order starts at `number << 32`.
   private var nextNumber = 0
   private var workers: ShowWorkers?  // started with the first file read in chunks
-  private var states: [ShowWorker] = []
-  private var ring: [FileChunk<ChunkFindings>] = []
+  private var ring: [FileChunk<ShowChunk>] = []
+  /// Which input the workers read chunks of (`ShowWorker`).
+  private let inputNumber = ShowInputNumber()
   /// Chunks the workers read, and files one reader read again after them (for the tests).
   private(set) var chunkCounts = (accepted: 0, fallBacks: 0)
 
@@ -92,10 +93,11 @@ struct ShowRun {
     }
     let (name, fd) = (input.name, input.fd)
     var unlisted: UnlistedTally
-    // Chunks only pay for a regular file bigger than one.
+    // Chunks only pay for an input bigger than one: a pipe may be, a small file is not.
     var info = stat()
-    if options.jobs > 1 && fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-      && Int(info.st_size) > chunkSize, let workers = startWorkers()
+    if options.jobs > 1 && fstat(fd, &info) == 0
+      && (info.st_mode & S_IFMT != S_IFREG || Int(info.st_size) > chunkSize),
+      let workers = startWorkers()
     {
       unlisted = readInChunks(fd, name: name, workers: workers, stderr: &stderr)
     } else {
@@ -109,67 +111,63 @@ struct ShowRun {
     }
   }
 
-  /// Reads the rest of an input with one reader, its texts numbered from `number << 32`; the
-  /// diagnostics of lines before `reportedBefore` were written already and are not again.
+  /// Reads the rest of an input with one reader, its texts numbered from `number << 32`.
   private mutating func readRest(
-    _ records: inout RecordReader, number: Int, reportedBefore: Int = 0,
-    stderr: inout OutputWriter
+    _ records: inout RecordReader, number: Int, stderr: inout OutputWriter
   ) {
     let read = gatherer.read(&records, number: number) { diagnostic in
-      if let line = diagnostic.line, line < reportedBefore { return }
       Self.report(diagnostic, &stderr)
     }
     status = max(status, read)
     nextNumber = max(nextNumber, gatherer.nextFreeNumber)
   }
 
-  /// Reads a regular file in chunks that the workers read (see the type's description);
-  /// returns what the device does not list that was left out.
+  /// Reads an input in chunks that the workers read (see the type's description); returns
+  /// what the device does not list that was left out.
   private mutating func readInChunks(
     _ fd: Int32, name: String, workers: ShowWorkers, stderr: inout OutputWriter
   ) -> UnlistedTally {
-    let fileNumber = nextNumber
     var number = nextNumber
+    var restUnlisted = UnlistedTally()
+    inputNumber.value += 1  // no chunk is out: the last read waited for every one
     let (tally, accepted, fellBack) = ChunkedFileTally.read(
       fd, name: name, maxRecordBytes: options.maxRecordBytes, ring: ring, workers: workers,
-      nextNumber: &number, stderr: &stderr)
+      nextNumber: &number, stderr: &stderr,
+      accept: { chunk in
+        for entry in chunk.results.entries { gatherer.entries.insert(entry) }
+      },
+      rest: { reader, number, stderr in
+        var records = reader
+        readRest(&records, number: number, stderr: &stderr)
+        restUnlisted = gatherer.reader.takeUnlisted()
+      })
     status = max(status, tally.status)
     chunkCounts.accepted += accepted
-    nextNumber = number
-    // Every chunk is done: the workers' entries are this thread's until the next file.
-    for state in states {
-      if !fellBack {
-        for entry in state.gatherer.entries.elements { gatherer.entries.insert(entry) }
-      }
-      state.gatherer.entries.removeAll()
-    }
-    guard fellBack else { return tally.unlisted }
-    chunkCounts.fallBacks += 1
-    guard lseek(fd, 0, SEEK_SET) == 0 else {
-      status = max(status, .failure)
-      let error = SystemError(path: name, doing: "cannot read it again", errno: errno)
-      Self.report(Diagnostic(.error, "Unreadable", error.message, file: name), &stderr)
-      return tally.unlisted
-    }
-    // One reader reads the whole file again, and counts what it leaves out again.
-    var records = RecordReader(fd: fd, name: name, maxRecordBytes: options.maxRecordBytes)
-    readRest(&records, number: fileNumber, reportedBefore: tally.reportedBefore, stderr: &stderr)
+    if fellBack { chunkCounts.fallBacks += 1 }
     nextNumber = max(number, nextNumber)
-    return gatherer.reader.takeUnlisted()
+    var unlisted = tally.unlisted
+    unlisted.add(restUnlisted)
+    return unlisted
   }
 
   /// Starts the workers and their chunks, once; nil if no thread could be started.
   private mutating func startWorkers() -> ShowWorkers? {
     if let workers { return workers.count > 0 ? workers : nil }
-    let states = (0..<options.jobs).map { _ in ShowWorker(gatherer.fresh()) }
-    self.states = states
-    let started = ShowWorkers(threads: options.jobs, makeWorker: { states[$0] }) { chunk, state in
-      state.read(chunk)
+    let (options, longestCategory, input) = (options, gatherer.longestCategory, inputNumber)
+    let started = ShowWorkers(
+      threads: options.jobs,
+      makeWorker: { _ in
+        ShowWorker(
+          gatherer: ShowGatherer(options: options, longestCategory: longestCategory),
+          input: input)
+      }
+    ) { chunk, worker in
+      worker.read(chunk)
     }
     workers = started
     // Each worker has one chunk in hand and one waiting; the reader fills one more.
     ring = (0..<2 * started.count + 1).map { _ in
-      FileChunk(capacity: chunkSize, results: ChunkFindings())
+      FileChunk(capacity: chunkSize, results: ShowChunk())
     }
     return started.count > 0 ? started : nil
   }

@@ -111,6 +111,36 @@ import Testing
     }
   }
 
+  @Test func aPipeIsReadInChunksToo() throws {
+    // A named pipe that `cat` fills: not a regular file, so read in chunks as it comes, and
+    // the pretty-printed records among its lines leave one reader to go on from there.
+    let input = try #require(Self.inputs.first { $0.0 == "pretty-printed records among lines" }).1
+    let dir = try makeScratchFolder("notif-show-pipe")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("records.ndjson")
+    try Data(input.utf8).write(to: file)
+    let fifo = dir.appendingPathComponent("fifo").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let writer = Process()
+    writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+    writer.arguments = ["-c", "cat \"$1\" > \"$2\"", "sh", file.path, fifo]
+    try writer.run()
+    let arguments = ["--limit", "20", "--now", "2026-11-22T09:00:00Z", "--width", "60"]
+    let scanned = try OptionScanner.scan(arguments + ["--jobs", "2", fifo], ShowCommand.options)
+    let options = try ShowCommand.configure(scanned, environment: ToolEnvironment())
+    var counts = (accepted: 0, fallBacks: 0)
+    let (status, out, _) = try capturingOutput { stdout, stderr in
+      var run = ShowRun(options: options, chunkSize: 300)
+      defer { counts = run.chunkCounts }
+      return run.execute(stdout: &stdout, stderr: &stderr)
+    }
+    writer.waitUntilExit()
+    let one = try Self.run([input], arguments + ["--jobs", "1"], chunkSize: 300)
+    #expect(status == one.0.status)
+    #expect(out == one.0.stdout)
+    #expect(counts.accepted > 0 && counts.fallBacks == 1)
+  }
+
   @Test func manyFilesKeepTheirOrder() throws {
     // Each file takes a number, and its texts' order starts there: 70 files of one record,
     // all at one time, rank in the order of the files, as one file of them all does.
