@@ -144,6 +144,9 @@ struct ShowWorker: ~Copyable {
     results.findings.unlisted = gatherer.reader.takeUnlisted()
     results.entries = gatherer.journal
     chunk.results = results
+    // Without --limit every entry is shown: the list decides nothing, and would hold the
+    // input's entries a second time.
+    if gatherer.options.limit == nil { gatherer.entries.removeAll() }
   }
 }
 
