@@ -75,9 +75,9 @@ public final class FileChunk<Results>: @unchecked Sendable {
   }
 }
 
-/// Reading a regular file in chunks that worker threads read at once, the results taken in
-/// input order, so that they are what one reader would have made: the `--jobs` of notif-parse
-/// and notif-group.
+/// Reading a file in chunks that worker threads read at once, the results taken in input
+/// order, so that they are what one reader would have made: the `--jobs` of notif-parse,
+/// notif-group and notif-show (which reads a pipe so too: nothing is read twice).
 public enum FileChunks {
   /// How `read` went: how many chunks it handed to `accept`, and whether one reader took over.
   public struct Outcome: Equatable, Sendable {
@@ -85,7 +85,7 @@ public enum FileChunks {
     public var fellBack = false
   }
 
-  /// Reads the regular file `fd` (named `name`) in the chunks of `ring` (a ring of at least two
+  /// Reads the file `fd` (named `name`) in the chunks of `ring` (a ring of at least two
   /// chunks per worker and one more), which `workers` read while the next are filled. Each
   /// chunk whose results are what one reader would have made goes to `accept`, in input order.
   ///

@@ -9,9 +9,9 @@
 // the checked writer over write(2) (`OutputWriter`), the one-line system error
 // (`SystemError`), MurmurHash3's finalizer (record ids, interning), the C library re-exported
 // (`Platform.swift`), and the one thread pool (`WorkerPool`: POSIX threads, each with its own
-// state, doing jobs in order), used by notif-parse (`--jobs`, chunks), notif-group (`--jobs`)
-// and notif-expire (sweep batches); `FileChunks` cuts a regular file into pieces after line
-// feeds for such a pool and takes the results in input order (notif-parse and notif-group).
+// state, doing jobs in order), used by notif-parse, notif-group and notif-show (`--jobs`,
+// chunks) and notif-expire (sweep batches); `FileChunks` cuts a file into pieces after line
+// feeds for such a pool and takes the results in input order.
 // `ReadAhead` runs one filler of batches (reading and parsing) on a thread of its own, ahead of
 // the thread that takes them in order (notif-digest).
 // The parser finds the bytes of strings it must look at with a vector pass (`JSONScan`, over
