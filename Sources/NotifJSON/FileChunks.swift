@@ -6,7 +6,7 @@
   import Darwin
 #endif
 
-/// A piece of a regular file cut after a line feed (or at the end of the file), and what a
+/// A piece of a file cut after a line feed (or at the end of the file), and what a
 /// worker made of it (`results`).
 ///
 /// The reading thread (`FileChunks.read`) fills the bytes and the fields that place them in the
