@@ -8,12 +8,7 @@ import Testing
 /// `--jobs`: a large file grouped in chunks by worker threads writes what one thread writes,
 /// records and diagnostics alike, whatever the chunk size and wherever the trouble falls.
 @Suite struct ChunkedGroupingTests {
-  /// What one run wrote, and how many chunks it took from the workers and fell back from.
-  struct Outcome: Equatable {
-    var status: NotifModel.ExitStatus
-    var stdout: String
-    var stderr: String
-  }
+  typealias Outcome = CapturedRun<NotifModel.ExitStatus>
 
   /// Runs notif-group on `input` (one file) with `arguments` and the chunk size given.
   static func run(
@@ -22,28 +17,18 @@ import Testing
     throws -> (Outcome, accepted: Int, fallBacks: Int)
   {
     try withFile(input) { path in
-      let out = temporaryFile(holding: "")
-      let err = temporaryFile(holding: "")
-      defer {
-        unlink(out)
-        unlink(err)
-      }
       let scanned = try OptionScanner.scan(arguments + [path], GroupCommand.options)
       let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
-      let outFD = open(out, O_WRONLY | O_TRUNC)
-      let errFD = open(err, O_WRONLY | O_TRUNC)
-      var stdout = OutputWriter(fd: outFD, name: "<stdout>")
-      var stderr = OutputWriter(fd: errFD, name: "<stderr>")
-      var run = GroupRun(
-        options: configuration.options, format: configuration.format, chunkSize: chunkSize)
-      let status = run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr)
-      close(outFD)
-      close(errFD)
+      var counts = (accepted: 0, fallBacks: 0)
+      let (status, out, err) = try capturingOutput { stdout, stderr in
+        var run = GroupRun(
+          options: configuration.options, format: configuration.format, chunkSize: chunkSize)
+        defer { counts = run.chunkCounts }
+        return run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr)
+      }
       return (
-        Outcome(
-          status: status, stdout: fileText(out),
-          stderr: fileText(err).replacing(path, with: "input")),
-        run.chunkCounts.accepted, run.chunkCounts.fallBacks
+        Outcome(status: status, stdout: out, stderr: err.replacing(path, with: "input")),
+        counts.accepted, counts.fallBacks
       )
     }
   }
@@ -68,10 +53,7 @@ import Testing
       }.map { $0 + "\n" }.joined()
     ),
     (
-      "pretty-printed records among lines",
-      records.enumerated().map { index, line in
-        index % 9 == 4 ? line.replacing(",", with: ",\n  ") : line
-      }.map { $0 + "\n" }.joined()
+      "pretty-printed records among lines", someRecordsSpreadOverLines(records)
     ),
     (
       // One group, whichever spelling its records use and whichever worker grouped them.

@@ -9,11 +9,7 @@ import Testing
 /// `--jobs`: a large file read in chunks by worker threads shows what one thread shows, page
 /// and diagnostics alike, whatever the chunk size and wherever the trouble falls.
 @Suite struct ChunkedShowTests {
-  struct Outcome: Equatable {
-    var status: NotifModel.ExitStatus
-    var stdout: String
-    var stderr: String
-  }
+  typealias Outcome = CapturedRun<NotifModel.ExitStatus>
 
   /// Runs notif-show on files holding `inputs`, in order, with `arguments` and the chunk
   /// size given: what it wrote, and how many chunks it took from the workers and fell back
@@ -81,10 +77,7 @@ import Testing
       }.map { $0 + "\n" }.joined()
     ),
     (
-      "pretty-printed records among lines",
-      records.enumerated().map { index, line in
-        index % 9 == 4 ? line.replacing(",", with: ",\n  ") : line
-      }.map { $0 + "\n" }.joined()
+      "pretty-printed records among lines", someRecordsSpreadOverLines(records)
     ),
     ("crlf and blank lines", records.map { $0 + "\r\n\n" }.joined()),
     ("byte order mark", "\u{FEFF}" + clean),

@@ -64,6 +64,29 @@ public func capturingOutput<R>(
   )
 }
 
+/// NDJSON of `records` where every ninth one, from the fifth, is spread over lines after its
+/// commas: texts across lines among one-line records, which a reader of chunks cut after line
+/// feeds cannot read on its own.
+public func someRecordsSpreadOverLines(_ records: [String]) -> String {
+  records.enumerated().map { index, line in
+    index % 9 == 4 ? line.replacing(",", with: ",\n  ") : line
+  }.map { $0 + "\n" }.joined()
+}
+
+/// What one run of a tool wrote to standard output and standard error, and how it exited:
+/// what two runs that must agree (one thread and many, say) are compared by.
+public struct CapturedRun<Status: Equatable>: Equatable {
+  public var status: Status
+  public var stdout: String
+  public var stderr: String
+
+  public init(status: Status, stdout: String, stderr: String) {
+    self.status = status
+    self.stdout = stdout
+    self.stderr = stderr
+  }
+}
+
 /// Calls `body` with a view of the parsed `text`; nil if the text is not valid JSON.
 @discardableResult
 public func withView<R>(of text: String, _ body: (JSONView) throws -> R) rethrows -> R? {
