@@ -18,11 +18,6 @@ struct DigestID: Hashable, Sendable, Comparable {
   /// The members' part of a digest of no member.
   static let zero = DigestID(value: 0)
 
-  /// Adds a member, by its id's bytes.
-  mutating func add(member id: UnsafeRawBufferPointer) {
-    value &+= Self.member(id)
-  }
-
   /// Adds a member, by its hash (`member(_:)`).
   mutating func add(memberHash: UInt128) {
     value &+= memberHash

@@ -1,7 +1,5 @@
-import NotifJSON
 import NotifListing
 import NotifModel
-import NotifSweep
 
 /// What notif-digest was asked to gather: the key, the actor, the windows, and what closes a
 /// digest and what it lists.

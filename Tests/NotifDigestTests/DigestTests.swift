@@ -137,7 +137,7 @@ private let likes = [
     #expect(first != (try id(Array(likes.prefix(3)))))
     var members = DigestID.zero
     for member in ["a", "b", "c", "d"] {
-      Array(member.utf8).withUnsafeBytes { members.add(member: $0) }
+      Array(member.utf8).withUnsafeBytes { members.add(memberHash: DigestID.member($0)) }
     }
     let key = Array(#"{"app":"com.example.social","thread_id":"t"}"#.utf8)
     let window = DigestWindow(

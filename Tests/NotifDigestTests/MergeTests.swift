@@ -72,7 +72,7 @@ private func merge(_ objects: String, _ extra: [String] = []) throws -> DigestOu
     var sum = DigestID.zero
     for line in members {
       let id = try #require(line.split(separator: "\"").dropFirst(3).first)
-      Array(id.utf8).withUnsafeBytes { sum.add(member: $0) }
+      Array(id.utf8).withUnsafeBytes { sum.add(memberHash: DigestID.member($0)) }
     }
     let key = Array(#"{"app":"com.example.social","thread_id":"post-1"}"#.utf8)
     let window = DigestWindow(

@@ -109,8 +109,12 @@ private func window(_ rule: WindowRule, _ at: String) throws -> (String, String)
   @Test func orderOfMembersDoesNotMatter() {
     var a = DigestID.zero
     var b = DigestID.zero
-    for id in ["x", "y", "z"] { Array(id.utf8).withUnsafeBytes { a.add(member: $0) } }
-    for id in ["z", "x", "y"] { Array(id.utf8).withUnsafeBytes { b.add(member: $0) } }
+    for id in ["x", "y", "z"] {
+      Array(id.utf8).withUnsafeBytes { a.add(memberHash: DigestID.member($0)) }
+    }
+    for id in ["z", "x", "y"] {
+      Array(id.utf8).withUnsafeBytes { b.add(memberHash: DigestID.member($0)) }
+    }
     #expect(a == b)
     #expect(Array(a.hex.utf8).withUnsafeBytes { DigestID(hex: $0) } == a)
     #expect(
