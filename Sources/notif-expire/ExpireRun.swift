@@ -228,26 +228,16 @@ struct ExpireRun: ~Copyable, SweepPasses {
     maxLineBytes: Int = .max, _ body: (SweepBatch) throws(SystemError) -> Void,
     longLine: (LongLinePart) throws(SystemError) -> Void = { _ in }
   ) throws(SystemError) {
-    let processors = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-    let pool = SweepPool(workers: processors > 1 ? 2 : 0, rules: rules)
-    defer { pool.shutdown() }
-    var inline = ExpireDecider(rules: rules)
-    var inFlight: [SweepBatch] = []
-    var spare: [SweepBatch] = []
+    let jobs = OrderedJobs<SweepBatch, ExpireDecider>(
+      threads: sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2 : 0, depth: Self.batchesInFlight,
+      makeWorker: { _ in ExpireDecider(rules: rules) },
+      work: { batch, decider in batch.process(with: &decider) })
     func fresh() -> SweepBatch {
-      guard let batch = spare.popLast() else {
+      guard let batch = jobs.reusable() else {
         return SweepBatch(capacity: batchSize + 4096, task: task)
       }
       batch.reset()
       return batch
-    }
-    func finishInFlight() throws(SystemError) {
-      for batch in inFlight {
-        pool.wait(for: batch)
-        try body(batch)
-        spare.append(batch)
-      }
-      inFlight.removeAll()
     }
     var ordinal = 1
     for input in inputs {
@@ -288,7 +278,7 @@ struct ExpireRun: ~Copyable, SweepPasses {
         if cut == searched { cut = 0 }
         if cut == 0 && next.count > maxLineBytes {
           // A line too long to hold: the batches before it first, then the line in parts.
-          try finishInFlight()
+          try jobs.finish(then: body)
           let (length, endsWithLineFeed) = try streamLongLine(
             next, input, &unread, &eof, batchSize: batchSize,
             LongLinePart(
@@ -333,28 +323,15 @@ struct ExpireRun: ~Copyable, SweepPasses {
         next.firstLine = lineNumber
         ordinal += next.lineCount
         lineNumber += next.lineCount
-        if pool.hasWorkers {
-          pool.submit(next)
-          inFlight.append(next)
-          if inFlight.count >= Self.batchesInFlight {
-            let batch = inFlight.removeFirst()
-            pool.wait(for: batch)
-            try body(batch)
-            spare.append(batch)
-          }
-        } else {
-          next.process(with: &inline)
-          try body(next)
-          spare.append(next)
-        }
+        try jobs.submit(next, then: body)
         if rest.count == 0 && eof {
-          spare.append(rest)
+          jobs.putBack(rest)
           break
         }
         next = rest
       }
     }
-    try finishInFlight()
+    try jobs.finish(then: body)
   }
 
   /// A part of a line longer than `--max-record-bytes`, as `forEachBatch` reads it.

@@ -196,3 +196,65 @@ private func makePool(threads: Int) -> WorkerPool<Square, SquareWorker> {
     #expect(!seen.contains { $0.onCaller })
   }
 }
+
+/// `OrderedJobs`: the jobs come back in the order they went in, never more than `depth` in
+/// flight, done by the workers or, without any, by the submitting thread.
+@Suite struct OrderedJobsTests {
+  private func makeJobs(threads: Int, depth: Int) -> OrderedJobs<Square, SquareWorker> {
+    OrderedJobs(threads: threads, depth: depth, makeWorker: { SquareWorker(index: $0) }) {
+      job, worker in
+      worker.square(job)
+    }
+  }
+
+  @Test(arguments: [(0, 1), (0, 3), (1, 1), (2, 3), (3, 8)])
+  func handsBackEveryJobInOrderWithAtMostDepthInFlight(threads: Int, depth: Int) {
+    let jobs = makeJobs(threads: threads, depth: depth)
+    let hasWorkers = jobs.hasWorkers
+    #expect(hasWorkers == (threads > 0))
+    var handedBack: [Int] = []
+    var submitted = 0
+    var made = 0
+    let check = { (job: Square) in
+      #expect(job.output == job.input * job.input, "job \(job.input)")
+      handedBack.append(job.input)
+    }
+    for index in 0..<2000 {
+      let job: Square
+      if let again = jobs.reusable() {
+        job = again
+      } else {
+        job = Square()
+        made += 1
+      }
+      job.input = index
+      job.output = -1
+      jobs.submit(job, then: check)
+      submitted += 1
+      // Those not handed back yet are the ones in flight.
+      #expect(submitted - handedBack.count <= (threads > 0 ? depth - 1 : 0))
+    }
+    jobs.finish(then: check)
+    let idle = jobs.isIdle
+    #expect(idle)
+    #expect(handedBack == Array(0..<2000))
+    // Done jobs are filled again: no more objects than can be in flight at once.
+    #expect(made <= depth + 1)
+  }
+
+  @Test func withoutWorkersTheSubmittingThreadDoesEachJobAtOnce() {
+    let jobs = makeJobs(threads: 0, depth: 4)
+    let job = Square()
+    job.input = 7
+    var seen = false
+    jobs.submit(job) { done in
+      seen = true
+      #expect(done.output == 49)
+      #expect(done.worker == 0)  // the submitting thread's own state: index `threads`
+      #expect(done.onOwnThread)
+    }
+    let idle = jobs.isIdle
+    #expect(seen)
+    #expect(idle)
+  }
+}

@@ -262,15 +262,3 @@ final class SweepBatch: @unchecked Sendable {
     if runStart < start { keptRuns.append(runStart..<start) }
   }
 }
-
-/// Worker threads that do the batches' tasks, each with its own `ExpireDecider`.
-typealias SweepPool = WorkerPool<SweepBatch, ExpireDecider>
-
-extension WorkerPool where Job == SweepBatch, Worker == ExpireDecider {
-  convenience init(workers: Int, rules: ExpireRules) {
-    self.init(threads: workers, makeWorker: { _ in ExpireDecider(rules: rules) }) {
-      batch, decider in
-      batch.process(with: &decider)
-    }
-  }
-}

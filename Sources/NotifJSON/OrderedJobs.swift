@@ -1,0 +1,84 @@
+/// Jobs done on a `WorkerPool` while the submitting thread goes on reading, handed back to it in
+/// the order they were submitted: what a sweep needs that reads its input in batches of lines
+/// and writes its output in input order (notif-expire, notif-mark).
+///
+/// At most `depth` jobs are in flight: submitting one more first hands back the oldest, so
+/// memory stays a few jobs whatever the input. Without a worker thread (one core, or the system
+/// refused them), the submitting thread does each job as it is submitted, with a worker state of
+/// its own. Done jobs are kept for reuse (`reusable()`), so their storage is allocated once.
+///
+/// A class, so that its `deinit` (which ends the threads) runs however the owner's scope ends.
+/// As a noncopyable struct in a local that closures capture, the whole-module optimized build
+/// (the fuzzer's) never ran that deinit, and left two threads waiting per run.
+public final class OrderedJobs<Job: AnyObject, Worker: ~Copyable> {
+  private let pool: WorkerPool<Job, Worker>
+  private let work: @Sendable (Job, inout Worker) -> Void
+  /// The state of the submitting thread, when it does the jobs itself.
+  private var inline: Worker
+  private var inFlight: [Job] = []
+  private var done: [Job] = []
+  /// The most jobs in flight at once.
+  public let depth: Int
+
+  /// Starts `threads` worker threads (see `WorkerPool.init`), each with the state
+  /// `makeWorker(index)` makes; the submitting thread's own state is `makeWorker(threads)`.
+  public init(
+    threads: Int, depth: Int, makeWorker: @escaping @Sendable (_ index: Int) -> Worker,
+    work: @escaping @Sendable (_ job: Job, _ worker: inout Worker) -> Void
+  ) {
+    pool = WorkerPool(threads: threads, makeWorker: makeWorker, work: work)
+    self.work = work
+    inline = makeWorker(max(threads, 0))
+    self.depth = max(depth, 1)
+  }
+
+  deinit {
+    pool.shutdown()
+  }
+
+  /// Whether worker threads do the jobs (else the submitting thread does).
+  public var hasWorkers: Bool { pool.hasWorkers }
+
+  /// Whether no job is in flight.
+  public var isIdle: Bool { inFlight.isEmpty }
+
+  /// A done job to fill again, if one was kept.
+  public func reusable() -> Job? { done.popLast() }
+
+  /// Keeps `job`, taken for reuse but not submitted, for a later `reusable()`.
+  public func putBack(_ job: Job) { done.append(job) }
+
+  /// Hands `job` to a worker; once `depth` jobs are in flight, waits for the oldest and calls
+  /// `body` with it. Without workers, does `job` here and calls `body` with it.
+  ///
+  /// A job that `body` throws on is not kept for reuse.
+  public func submit<E: Error>(_ job: Job, then body: (Job) throws(E) -> Void)
+    throws(E)
+  {
+    guard pool.hasWorkers else {
+      work(job, &inline)
+      try body(job)
+      done.append(job)
+      return
+    }
+    pool.submit(job)
+    inFlight.append(job)
+    if inFlight.count >= depth {
+      try handBackOldest(body)
+    }
+  }
+
+  /// Waits for every job in flight and calls `body` with each, oldest first.
+  public func finish<E: Error>(then body: (Job) throws(E) -> Void) throws(E) {
+    while !inFlight.isEmpty {
+      try handBackOldest(body)
+    }
+  }
+
+  private func handBackOldest<E: Error>(_ body: (Job) throws(E) -> Void) throws(E) {
+    let oldest = inFlight.removeFirst()
+    pool.wait(for: oldest)
+    try body(oldest)
+    done.append(oldest)
+  }
+}
