@@ -1,7 +1,7 @@
 // Fuzz target `sweep-lines`: notif-mark and notif-expire on lines of any bytes and any length,
 // as a filter and in place with `--quarantine`. The input is the store; its last byte picks
 // `--max-record-bytes` (2 to 257 bytes, so that many lines are over it and are read in parts)
-// and notif-expire's batch size (16 to 271 bytes, so that lines span batches).
+// and the batch size of both sweeps (16 to 271 bytes, so that a batch holds a few lines).
 //
 // Properties:
 //   (a) notif-mark with a selector that matches no record (`--read --before` the earliest time
@@ -12,7 +12,9 @@
 //       quarantine file exactly the input's lines: the store's lines and the lines the
 //       quarantine entries hold (`text`, or `base64` for a line that is not UTF-8 or is longer
 //       than the limit), put back by their line numbers, are the input's lines; it exits 0;
-//   (c) notif-expire under a policy that keeps everything it can (no rule removes by age)
+//   (c) notif-mark --read --all writes the same bytes, with the same status, in those batches
+//       as in one batch of them all;
+//   (d) notif-expire under a policy that keeps everything it can (no rule removes by age)
 //       writes a subsequence of the input's lines with every line longer than the limit in it,
 //       and in place with `--quarantine` and an archive, store, archive and quarantine file
 //       together hold one line for each of the input's.
@@ -29,7 +31,7 @@ func fuzzSweepLines(_ input: UnsafeRawBufferPointer) {
   // (a) notif-mark as a filter changes nothing.
   let mark =
     ["--read", "--before", "0001-01-01T00:00:00Z", "--now", "2026-11-22T09:00:00Z"] + maxBytes
-  let (filtered, markStatus) = runTool(MarkCommand.self, mark + [store], output: "mark.out")
+  let (filtered, markStatus) = markRun(mark + [store], batchSize: batchSize)
   require(markStatus != .failure, "notif-mark exits 2 on a readable file")
   require(
     splitLines(filtered) == lines,
@@ -43,8 +45,8 @@ func fuzzSweepLines(_ input: UnsafeRawBufferPointer) {
   writeFile(store, whole)
   let quarantine = sweepFolder + "/sweep-quarantine.ndjson"
   writeFile(quarantine, [])
-  let (_, inPlace) = runTool(
-    MarkCommand.self, mark + ["--store", store, "--quarantine", quarantine], output: "mark.out")
+  let (_, inPlace) = markRun(
+    mark + ["--store", store, "--quarantine", quarantine], batchSize: batchSize)
   require(inPlace == .success, "notif-mark --store --quarantine exits \(inPlace)")
   var kept = splitLines(readFile(store) ?? [])
   // A store where nothing changed is not rewritten, and keeps its byte order mark.
@@ -54,7 +56,16 @@ func fuzzSweepLines(_ input: UnsafeRawBufferPointer) {
     merge(kept, moved, count: wholeLines.count) == wholeLines,
     "notif-mark's store and quarantine file do not hold the input's lines, limit \(limit)")
 
-  // (c) notif-expire keeps what it cannot remove, and loses nothing in place.
+  // (c) notif-mark changing every record writes the same in batches as in one.
+  writeFile(store, Array(input))
+  let read = ["--read", "--all", "--now", "2026-11-22T09:00:00Z"] + maxBytes + [store]
+  let (inBatches, batchedStatus) = markRun(read, batchSize: batchSize)
+  let (inOne, oneStatus) = markRun(read, batchSize: MarkRun.batchSize)
+  require(
+    inBatches == inOne && batchedStatus == oneStatus,
+    "notif-mark --read --all writes otherwise in batches of \(batchSize) bytes")
+
+  // (d) notif-expire keeps what it cannot remove, and loses nothing in place.
   writeFile(store, Array(input))
   let policy = sweepFolder + "/sweep-policy.json"
   writeFile(policy, Array(#"{"default": {"ttl": "100000d"}}"#.utf8))
@@ -175,28 +186,39 @@ func decodeBase64(_ text: [UInt8]) -> [UInt8] {
   return bytes
 }
 
-/// Runs notif-expire on `arguments` with batches of `batchSize` bytes; its standard output
-/// and status.
-func expireRun(_ arguments: [String], batchSize: Int) -> (stdout: [UInt8], status: ExitStatus) {
+/// Runs a sweep on `arguments` with its configuration changed by `configure` (a batch size);
+/// its standard output and status.
+func sweepRun<Tool: ToolCommand>(
+  _ tool: Tool.Type, _ arguments: [String], configure: (inout Tool.Configuration) -> Void
+) -> (stdout: [UInt8], status: ExitStatus) {
   let environment = ToolEnvironment(arguments: arguments)
-  var configuration: ExpireCommand.Configuration
+  let name = Tool.tool.name
+  var configuration: Tool.Configuration
   do {
-    let scanned = try OptionScanner.scan(arguments, ExpireCommand.options)
-    configuration = try ExpireCommand.configure(scanned, environment: environment)
+    let scanned = try OptionScanner.scan(arguments, Tool.options)
+    configuration = try Tool.configure(scanned, environment: environment)
   } catch {
-    fail("notif-expire \(arguments): \(error)")
+    fail("\(name) \(arguments): \(error)")
   }
-  configuration.batchSize = batchSize
-  let path = scratchFolder + "/expire.out"
+  configure(&configuration)
+  let path = scratchFolder + "/sweep.out"
   let fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
   require(fd >= 0, "cannot create \(path): errno \(errno)")
   defer { close(fd) }
   var stdout = OutputWriter(fd: fd, name: "<stdout>")
   var stderr = OutputWriter(fd: devNull, name: "<stderr>")
-  let status = ExpireCommand.run(
-    configuration, environment: environment, stdout: &stdout, stderr: &stderr)
+  let status = Tool.run(configuration, environment: environment, stdout: &stdout, stderr: &stderr)
   try? stdout.flush()
-  require(
-    [ExitStatus.success, .rejected, .failure].contains(status), "notif-expire exits \(status)")
+  require([ExitStatus.success, .rejected, .failure].contains(status), "\(name) exits \(status)")
   return (contents(fd, name: path), status)
+}
+
+/// Runs notif-expire on `arguments` with batches of `batchSize` bytes.
+func expireRun(_ arguments: [String], batchSize: Int) -> (stdout: [UInt8], status: ExitStatus) {
+  sweepRun(ExpireCommand.self, arguments) { $0.batchSize = batchSize }
+}
+
+/// Runs notif-mark on `arguments` with batches of `batchSize` bytes.
+func markRun(_ arguments: [String], batchSize: Int) -> (stdout: [UInt8], status: ExitStatus) {
+  sweepRun(MarkCommand.self, arguments) { $0.batchSize = batchSize }
 }

@@ -80,6 +80,8 @@ struct MarkCommand: ToolCommand {
     var now = Timestamp(seconds: 0)
     /// `--dry-run`, `--archive`, `--store`, `--wait`, progress and the file operands.
     var sweep = SweepOptions()
+    /// The size of a batch of lines that a worker decides (`MarkRun.batchSize`).
+    var batchSize = MarkRun.batchSize
   }
 
   /// Marks or deletes the selected records.

@@ -21,15 +21,10 @@ private func configure(_ arguments: [String]) throws(UsageError) -> MarkCommand.
 /// What notif-mark with `arguments` does to one line: the verdict and the new line.
 private func mark(_ arguments: [String], _ line: String) throws -> (MarkVerdict, String?) {
   let configuration = try configure(arguments)
-  var run = MarkRun(configuration: configuration, environment: testEnvironment())
-  var driver = SweepDriver(
-    program: MarkCommand.name, options: configuration.sweep, environment: testEnvironment(),
-    stdout: OutputWriter(fd: -1, name: "<stdout>"), stderr: OutputWriter(fd: -1, name: "<stderr>"))
-  let bytes = Array(line.utf8)
-  return bytes.withUnsafeBytes { raw in
-    let verdict = run.decide(raw, 1, "<stdin>", &driver)
-    return (verdict, verdict == .edited ? run.edited.text : nil)
-  }
+  var decider = MarkDecider(configuration, dryRun: false, quarantineNote: nil)
+  let batch = MarkBatch(capacity: 0)
+  let verdict = Array(line.utf8).withUnsafeBytes { decider.decide($0, 1, "<stdin>", into: batch) }
+  return (verdict, verdict == .edited ? batch.edited.text : nil)
 }
 
 @Suite struct MarkCommandTests {
