@@ -185,6 +185,19 @@ struct Group {
     itemList.first?.admits(key)
   }
 
+  /// The number of categories and summary arguments in the statistics.
+  var statCount: Int {
+    stats.isEmpty ? 0 : stats[0].categories.entries.count + stats[0].summaryArgs.entries.count
+  }
+
+  /// The bytes of the items kept, and a comma for each.
+  var itemBytes: Int {
+    guard !itemList.isEmpty else { return 0 }
+    var bytes = 0
+    for item in itemList[0].elements { bytes += item.bytes.count + 1 }
+    return bytes
+  }
+
   /// Lets go of the items, once written.
   mutating func removeItems() {
     if !itemList.isEmpty { itemList[0].removeAll() }

@@ -67,7 +67,10 @@ struct GroupRun {
     if shards.isEmpty { shards = [grouper] }
     grouper = Grouper(options: options)
     do {
-      try Grouper.write(&shards) { (piece: UnsafeRawBufferPointer) throws(SystemError) in
+      // With --jobs, as many threads write the group objects, and this one writes them out.
+      let threads = options.jobs > 1 ? options.jobs : 0
+      try Grouper.write(&shards, threads: threads) {
+        (piece: UnsafeRawBufferPointer) throws(SystemError) in
         try stdout.write(piece)
       } ended: { (weightPassed: Bool) in
         written += 1

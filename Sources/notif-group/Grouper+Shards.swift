@@ -133,38 +133,22 @@ extension Grouper {
 
   /// Writes the groups of `parts`, groupers that read parts of one input and hold no group
   /// twice (shards), as one grouper holding them all would: see `write(_:ended:)`. Each part is
-  /// put in order, and the parts merged.
+  /// put in order, and the parts merged. With `threads`, that many threads write the group
+  /// objects (`writeOnThreads`), and this one hands them to `emit` in order.
   static func write<E: Error>(
-    _ parts: inout [Grouper], _ emit: (UnsafeRawBufferPointer) throws(E) -> Void,
-    ended: (Bool) -> Void = { _ in }
+    _ parts: inout [Grouper], threads: Int = 0,
+    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void, ended: (Bool) -> Void = { _ in }
   ) throws(E) {
-    guard let ranking = parts.first?.options.ranking else { return }
-    let orders = parts.map { $0.order() }
-    var next = [Int](repeating: 0, count: parts.count)
-    var out = ByteBuffer(capacity: Self.pieceSize + 4096)
+    guard let first = parts.first else { return }
     var recorded = ByteBuffer(capacity: 128)
-    parts[0].grouping.write(into: &recorded)
-    // The leading record's key of each part's next group, read once per group: read in the
-    // comparisons, through the array of parts, it copied a grouper each time (a third of the
-    // time of the write, which one thread does at the end).
-    var heads = [SortKey?](repeating: nil, count: parts.count)
-    for part in parts.indices where !orders[part].isEmpty {
-      heads[part] = parts[part].leaderKey(of: orders[part][0])
+    first.grouping.write(into: &recorded)
+    if threads > 0 {
+      return try writeOnThreads(parts, grouping: recorded, threads: threads, emit, ended: ended)
     }
-    while true {
-      var best = -1
-      var bestKey: SortKey? = nil
-      for part in heads.indices {
-        guard let key = heads[part] else { continue }
-        if let current = bestKey, !ranking.precedes(key, current) { continue }
-        best = part
-        bestKey = key
-      }
-      guard best >= 0 else { break }
-      try parts[best].write(orders[best][next[best]], grouping: recorded, into: &out, emit, ended)
-      next[best] += 1
-      heads[best] =
-        next[best] < orders[best].count ? parts[best].leaderKey(of: orders[best][next[best]]) : nil
+    var out = ByteBuffer(capacity: Self.pieceSize + 4096)
+    var merged = MergedOrder(parts)
+    while let (part, index) = merged.next(parts) {
+      try parts[part].write(index, grouping: recorded, into: &out, emit, ended)
     }
     try flush(&out, emit)
   }
@@ -172,5 +156,46 @@ extension Grouper {
   /// The key of the leading record of group `index`.
   func leaderKey(of index: Int) -> SortKey {
     groups[index].leaderKey
+  }
+}
+
+/// The groups of several groupers in the order of their leading records: each grouper's
+/// groups sorted, then merged.
+struct MergedOrder {
+  private let ranking: Ranking
+  private let orders: [[Int]]
+  private var next: [Int]
+  /// The leading record's key of each part's next group, read once per group: read in the
+  /// comparisons, through the array of parts, it copied a grouper each time (a third of the
+  /// time of the write).
+  private var heads: [SortKey?]
+
+  init(_ parts: [Grouper]) {
+    ranking = parts.first?.options.ranking ?? .time
+    let orders = parts.map { $0.order() }
+    self.orders = orders
+    next = [Int](repeating: 0, count: parts.count)
+    heads = parts.indices.map { part in
+      orders[part].first.map { parts[part].leaderKey(of: $0) }
+    }
+  }
+
+  /// The next group, as its grouper's place in `parts` (the parts this was made of) and its
+  /// number there; nil after the last.
+  mutating func next(_ parts: [Grouper]) -> (part: Int, index: Int)? {
+    var best = -1
+    var bestKey: SortKey? = nil
+    for part in heads.indices {
+      guard let key = heads[part] else { continue }
+      if let current = bestKey, !ranking.precedes(key, current) { continue }
+      best = part
+      bestKey = key
+    }
+    guard best >= 0 else { return nil }
+    let index = orders[best][next[best]]
+    next[best] += 1
+    heads[best] =
+      next[best] < orders[best].count ? parts[best].leaderKey(of: orders[best][next[best]]) : nil
+    return (best, index)
   }
 }

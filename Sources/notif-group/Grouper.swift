@@ -295,11 +295,30 @@ struct Grouper {
     _ index: Int, grouping: ByteBuffer, into out: inout ByteBuffer,
     _ emit: (UnsafeRawBufferPointer) throws(E) -> Void, _ ended: (Bool) -> Void
   ) throws(E) {
-    try write(
-      groups[index], key: groupKeys.bytes(Int32(index)), grouping: grouping, into: &out, emit)
+    try writeObject(index, grouping: grouping, into: &out, emit)
     ended(groups[index].weightPassed)
     groups[index].removeItems()  // free the records once written
   }
+
+  /// Writes group `index` as `write(_:grouping:into:_:_:)` does, but keeps its items: for the
+  /// threads that write the group objects of groupers they share (`Grouper+Output.swift`).
+  func writeObject<E: Error>(
+    _ index: Int, grouping: ByteBuffer, into out: inout ByteBuffer,
+    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
+  ) throws(E) {
+    try write(
+      groups[index], key: groupKeys.bytes(Int32(index)), grouping: grouping, into: &out, emit)
+  }
+
+  /// About how many bytes group `index`'s object takes: its leading record and items, and a
+  /// little for the rest (more for each category and summary argument).
+  func objectSize(_ index: Int) -> Int {
+    records.bytes(groups[index].leading).count + 512 + 64 * groups[index].statCount
+      + groups[index].itemBytes
+  }
+
+  /// Whether a sum of group `index`'s weights was saturated (`Group.weightPassed`).
+  func weightPassed(_ index: Int) -> Bool { groups[index].weightPassed }
 
   /// What `write` collects before it calls `emit`, and the shortest value it hands over as it
   /// is.
@@ -402,9 +421,13 @@ struct Grouper {
     out.append(decimal: group.moreWeight)
     Self.append(GroupField.moreCategories, into: &out)
     out.append(UInt8(ascii: "["))
-    let categories = group.categories.entries.sorted { a, b in
-      if a.id < 0 || b.id < 0 { return a.id < b.id }
-      return self.categories.less(a.id, b.id)
+    // Most groups have one category and one summary argument, or none: no sort, no new array.
+    var categories = group.categories.entries
+    if categories.count > 1 {
+      categories.sort { a, b in
+        if a.id < 0 || b.id < 0 { return a.id < b.id }
+        return self.categories.less(a.id, b.id)
+      }
     }
     for (position, stat) in categories.enumerated() {
       if position > 0 { out.append(UInt8(ascii: ",")) }
@@ -424,9 +447,12 @@ struct Grouper {
     out.append(UInt8(ascii: "]"))
     Self.append(GroupField.moreSummaryArgs, into: &out)
     out.append(UInt8(ascii: "["))
-    let arguments = group.summaryArgs.entries.sorted { a, b in
-      if a.latestAt != b.latestAt { return a.latestAt > b.latestAt }
-      return summaryArgs.less(a.id, b.id)
+    var arguments = group.summaryArgs.entries
+    if arguments.count > 1 {
+      arguments.sort { a, b in
+        if a.latestAt != b.latestAt { return a.latestAt > b.latestAt }
+        return summaryArgs.less(a.id, b.id)
+      }
     }
     for (position, stat) in arguments.enumerated() {
       if position > 0 { out.append(UInt8(ascii: ",")) }

@@ -158,6 +158,29 @@ import Testing
     }
   }
 
+  /// With `--jobs`, threads write the group objects and this one writes them out in order; a
+  /// group whose object is larger than a piece (its items) is written by this thread, in
+  /// pieces, in its place among the others.
+  @Test func largeGroupObjectsKeepTheirPlaceAmongSmallOnes() throws {
+    let input = (0..<600).map { n in
+      let big = n % 2 == 0
+      let second = n % 60
+      return record(
+        "r\(n)", thread: big ? "big\(n % 3)" : "small\(n)",
+        at: "2026-11-22T09:\(n / 60 < 10 ? "0" : "")\(n / 60):\(second < 10 ? "0" : "")\(second)Z",
+        title: big ? String(repeating: "x", count: 900) : "Message") + "\n"
+    }.joined()
+    let one = try Self.run(input, ["--jobs", "1"])
+    let lengths = one.0.stdout.split(separator: "\n").map(\.utf8.count)
+    #expect(lengths.count == 303)
+    #expect(lengths.filter { $0 > Grouper.pieceSize }.count == 3)
+    for size in [4096, 50000] {
+      let many = try Self.run(input, ["--jobs", "2"], chunkSize: size)
+      #expect(many.0 == one.0, "chunks of \(size) bytes")
+      #expect(many.accepted > 0)
+    }
+  }
+
   @Test func aSmallFileIsGroupedWithoutThreads() throws {
     let run = try Self.run(Self.clean, ["--jobs", "2"], chunkSize: Self.clean.utf8.count)
     #expect(run.accepted == 0 && run.fallBacks == 0)
