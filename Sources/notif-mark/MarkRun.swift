@@ -42,7 +42,7 @@ struct MarkRun: ~Copyable, SweepPasses {
   /// store.
   typealias Input = OperandOrStore
 
-  /// The deciders' pool, and where a pass writes what they decided.
+  /// The deciders: batches of lines in, decided batches back in input order.
   typealias Jobs = OrderedJobs<MarkBatch, MarkDecider>
 
   /// One pass over each input in turn; an operand that cannot be opened is reported when its
