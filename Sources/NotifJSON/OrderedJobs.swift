@@ -6,13 +6,19 @@
 /// memory stays a few jobs whatever the input. Without a worker thread (one core, or the system
 /// refused them), the submitting thread does each job as it is submitted, with a worker state of
 /// its own. Done jobs are kept for reuse (`reusable()`), so their storage is allocated once.
+/// The threads start with the second job: a run of one job (a small input) starts none, and
+/// costs what one thread costs.
 ///
 /// A class, so that its `deinit` (which ends the threads) runs however the owner's scope ends.
 /// As a noncopyable struct in a local that closures capture, the whole-module optimized build
 /// (the fuzzer's) never ran that deinit, and left two threads waiting per run.
 public final class OrderedJobs<Job: AnyObject, Worker: ~Copyable> {
-  private let pool: WorkerPool<Job, Worker>
+  /// Started with the second job (`submit`).
+  private var pool: WorkerPool<Job, Worker>?
+  private let threads: Int
+  private let makeWorker: @Sendable (Int) -> Worker
   private let work: @Sendable (Job, inout Worker) -> Void
+  private var submitted = 0
   /// The state of the submitting thread, when it does the jobs itself.
   private var inline: Worker
   private var inFlight: [Job] = []
@@ -26,18 +32,20 @@ public final class OrderedJobs<Job: AnyObject, Worker: ~Copyable> {
     threads: Int, depth: Int, makeWorker: @escaping @Sendable (_ index: Int) -> Worker,
     work: @escaping @Sendable (_ job: Job, _ worker: inout Worker) -> Void
   ) {
-    pool = WorkerPool(threads: threads, makeWorker: makeWorker, work: work)
+    self.threads = max(threads, 0)
+    self.makeWorker = makeWorker
     self.work = work
     inline = makeWorker(max(threads, 0))
     self.depth = max(depth, 1)
   }
 
   deinit {
-    pool.shutdown()
+    pool?.shutdown()
   }
 
-  /// Whether worker threads do the jobs (else the submitting thread does).
-  public var hasWorkers: Bool { pool.hasWorkers }
+  /// Whether worker threads do the jobs now (else the submitting thread does): from the second
+  /// job on, if any were asked for and the system started them.
+  public var hasWorkers: Bool { pool?.hasWorkers ?? false }
 
   /// Whether no job is in flight.
   public var isIdle: Bool { inFlight.isEmpty }
@@ -49,13 +57,18 @@ public final class OrderedJobs<Job: AnyObject, Worker: ~Copyable> {
   public func putBack(_ job: Job) { done.append(job) }
 
   /// Hands `job` to a worker; once `depth` jobs are in flight, waits for the oldest and calls
-  /// `body` with it. Without workers, does `job` here and calls `body` with it.
+  /// `body` with it. Without workers (and for the first job), does `job` here and calls `body`
+  /// with it.
   ///
   /// A job that `body` throws on is not kept for reuse.
   public func submit<E: Error>(_ job: Job, then body: (Job) throws(E) -> Void)
     throws(E)
   {
-    guard pool.hasWorkers else {
+    submitted += 1
+    if pool == nil && threads > 0 && submitted >= 2 {
+      pool = WorkerPool(threads: threads, makeWorker: makeWorker, work: work)
+    }
+    guard let pool, pool.hasWorkers else {
       work(job, &inline)
       try body(job)
       done.append(job)
@@ -77,7 +90,7 @@ public final class OrderedJobs<Job: AnyObject, Worker: ~Copyable> {
 
   private func handBackOldest<E: Error>(_ body: (Job) throws(E) -> Void) throws(E) {
     let oldest = inFlight.removeFirst()
-    pool.wait(for: oldest)
+    pool?.wait(for: oldest)
     try body(oldest)
     done.append(oldest)
   }
