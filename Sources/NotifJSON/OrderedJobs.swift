@@ -1,6 +1,7 @@
-/// Jobs done on a `WorkerPool` while the submitting thread goes on reading, handed back to it in
-/// the order they were submitted: what a sweep needs that reads its input in batches of lines
-/// and writes its output in input order (notif-expire, notif-mark).
+/// Jobs done on a `WorkerPool` while the submitting thread goes on, handed back to it in the
+/// order they were submitted: what a sweep needs that reads its input in batches of lines and
+/// writes its output in input order (notif-expire, notif-mark), and notif-group's threads that
+/// write the group objects in output order.
 ///
 /// At most `depth` jobs are in flight: submitting one more first hands back the oldest, so
 /// memory stays a few jobs whatever the input. Without a worker thread (one core, or the system
@@ -26,8 +27,9 @@ public final class OrderedJobs<Job: AnyObject, Worker: ~Copyable> {
   /// The most jobs in flight at once.
   public let depth: Int
 
-  /// Starts `threads` worker threads (see `WorkerPool.init`), each with the state
-  /// `makeWorker(index)` makes; the submitting thread's own state is `makeWorker(threads)`.
+  /// Jobs for `threads` worker threads (see `WorkerPool.init`), started with the second job,
+  /// each with the state `makeWorker(index)` makes; the submitting thread's own state is
+  /// `makeWorker(threads)`, made now.
   public init(
     threads: Int, depth: Int, makeWorker: @escaping @Sendable (_ index: Int) -> Worker,
     work: @escaping @Sendable (_ job: Job, _ worker: inout Worker) -> Void
