@@ -30,12 +30,6 @@ struct ShowGatherer {
     entries = TopList(limit: options.limit, ranking: options.ranking)
   }
 
-  /// A gatherer of the same options with nothing read: for another thread, which must not
-  /// share this one's buffers and field locator.
-  func fresh() -> ShowGatherer {
-    ShowGatherer(options: options, longestCategory: longestCategory)
-  }
-
   /// Reads every JSON text of `records`, the i-th (from 0) in input order `number << 32 + i`;
   /// each diagnostic goes to `report`. Returns the exit status they call for.
   mutating func read(_ records: inout RecordReader, number: Int, report: (Diagnostic) -> Void)
