@@ -10,8 +10,9 @@
 // (`SystemError`), MurmurHash3's finalizer (record ids, interning), the C library re-exported
 // (`Platform.swift`), and the one thread pool (`WorkerPool`: POSIX threads, each with its own
 // state, doing jobs in order), used by notif-parse, notif-group and notif-show (`--jobs`,
-// chunks) and notif-expire (sweep batches); `FileChunks` cuts a file into pieces after line
-// feeds for such a pool and takes the results in input order.
+// chunks); `FileChunks` cuts a file into pieces after line feeds for such a pool and takes the
+// results in input order, and `OrderedJobs` hands batches to one and takes them back in order
+// (the sweeps of notif-expire and notif-mark, notif-group's writing of its group objects).
 // `ReadAhead` runs one filler of batches (reading and parsing) on a thread of its own, ahead of
 // the thread that takes them in order (notif-digest).
 // The parser finds the bytes of strings it must look at with a vector pass (`JSONScan`, over
