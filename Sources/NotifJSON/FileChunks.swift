@@ -96,19 +96,40 @@ public enum FileChunks {
   /// `accept`. `nextNumber` is the number of the first chunk; on return, a number above every
   /// one used, `rest`'s included.
   ///
+  /// With `announcesIdle`, an input whose reads can wait (a pipe, a socket) is read as it
+  /// comes: before a read that would wait, the lines that have come go to the workers as a
+  /// chunk of their own, every chunk goes to `accept`, and `idle` is called (to flush what was
+  /// written), as a `RecordReader` that announces idle would have it; `rest`'s reader
+  /// announces idle too. A regular file is read so whatever `announcesIdle` says.
+  ///
   /// Every chunk handed to the workers is done when this returns.
+  public static func read<Results, Worker: ~Copyable, E: Error>(
+    _ fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<Results>],
+    workers: WorkerPool<FileChunk<Results>, Worker>, nextNumber: inout Int,
+    announcesIdle: Bool,
+    accept: (FileChunk<Results>) throws(E) -> Void,
+    idle: () throws(E) -> Void,
+    rest: (consuming RecordReader, _ number: Int) throws(E) -> Void
+  ) throws(E) -> Outcome {
+    var reading = Reading(
+      fd: fd, name: name, maxRecordBytes: maxRecordBytes, ring: ring, workers: workers,
+      first: nextNumber, announcesIdle: announcesIdle && readsCanWait(fd))
+    defer { nextNumber = reading.first + reading.submitted + 1 }
+    try reading.run(accept: accept, idle: idle, rest: rest)
+    return reading.outcome
+  }
+
+  /// `read` with no idle announced: for an input read to its end before anything is written.
   public static func read<Results, Worker: ~Copyable, E: Error>(
     _ fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<Results>],
     workers: WorkerPool<FileChunk<Results>, Worker>, nextNumber: inout Int,
     accept: (FileChunk<Results>) throws(E) -> Void,
     rest: (consuming RecordReader, _ number: Int) throws(E) -> Void
   ) throws(E) -> Outcome {
-    var reading = Reading(
-      fd: fd, name: name, maxRecordBytes: maxRecordBytes, ring: ring, workers: workers,
-      first: nextNumber)
-    defer { nextNumber = reading.first + reading.submitted + 1 }
-    try reading.run(accept: accept, rest: rest)
-    return reading.outcome
+    try read(
+      fd, name: name, maxRecordBytes: maxRecordBytes, ring: ring, workers: workers,
+      nextNumber: &nextNumber, announcesIdle: false, accept: accept,
+      idle: { () throws(E) in }, rest: rest)
   }
 
   /// The state of one `read`: chunk k of the file is `ring[k % ring.count]`.
@@ -119,6 +140,8 @@ public enum FileChunks {
     let ring: [FileChunk<Results>]
     let workers: WorkerPool<FileChunk<Results>, Worker>
     let first: Int
+    /// Whether a read that would wait is announced (see `read`): only where reads can wait.
+    let announcesIdle: Bool
     var submitted = 0  // chunks handed to the workers
     var accepted = 0  // chunks whose results went to `accept`
     var line = 1  // the line number after the last chunk submitted
@@ -126,7 +149,7 @@ public enum FileChunks {
 
     init(
       fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<Results>],
-      workers: WorkerPool<FileChunk<Results>, Worker>, first: Int
+      workers: WorkerPool<FileChunk<Results>, Worker>, first: Int, announcesIdle: Bool
     ) {
       precondition(ring.count >= 2, "FileChunks.read: a ring of one chunk cannot overlap")
       self.fd = fd
@@ -135,12 +158,13 @@ public enum FileChunks {
       self.ring = ring
       self.workers = workers
       self.first = first
+      self.announcesIdle = announcesIdle
     }
 
     func chunk(_ index: Int) -> FileChunk<Results> { ring[index % ring.count] }
 
     mutating func run<E: Error>(
-      accept: (FileChunk<Results>) throws(E) -> Void,
+      accept: (FileChunk<Results>) throws(E) -> Void, idle: () throws(E) -> Void,
       rest: (consuming RecordReader, Int) throws(E) -> Void
     ) throws(E) {
       // Whatever happens, no worker is left holding a chunk: the next file reuses them.
@@ -148,6 +172,9 @@ public enum FileChunks {
         for index in accepted..<submitted { workers.wait(for: chunk(index)) }
       }
       var eof = false
+      // Whether the next read is checked first for a wait: not again after an idle until a
+      // read has brought bytes, so a quiet pipe costs one check per wait.
+      var mayPause = announcesIdle
       while !eof {
         if submitted - accepted == ring.count {
           guard try acceptOrHandOver(accepted, accept: accept, rest: rest) else { return }
@@ -161,11 +188,25 @@ public enum FileChunks {
             from: previous.bytes + previous.count, byteCount: current.filled)
         }
         var failed = false
+        var paused = false
         while current.filled < current.capacity {
+          if mayPause && readWouldWait(fd) {
+            mayPause = false
+            if FileChunks.lastLineFeed(current.bytes, current.filled) != nil {
+              paused = true  // the lines that came go out as a chunk, then the idle
+              break
+            }
+            // No whole line since the last chunk: what the workers have goes out, then the
+            // read waits.
+            guard try takeAll(then: current, 0, accept: accept, rest: rest) else { return }
+            try idle()
+            continue
+          }
           let count = systemRead(
             fd, current.bytes + current.filled, current.capacity - current.filled)
           if count > 0 {
             current.filled += count
+            mayPause = announcesIdle
           } else if count == 0 {
             eof = true
             break
@@ -200,10 +241,41 @@ public enum FileChunks {
         current.endLine = line
         workers.submit(current)
         submitted += 1
+        if paused {
+          guard try takeAll(then: current, current.count, accept: accept, rest: rest) else {
+            return
+          }
+          try idle()
+        }
       }
       while accepted < submitted {
         guard try acceptOrHandOver(accepted, accept: accept, rest: rest) else { return }
       }
+    }
+
+    /// Takes every chunk submitted (`take`), while more of the input may follow the bytes of
+    /// `tail` from `tailStart`; returns true. Where a chunk's results are not what one reader
+    /// would have made, one reader goes on from that chunk (`fallBack`), and it returns false.
+    /// A chunk followed by nothing yet is whole only if it ended between texts, not skipping
+    /// a malformed one's remains (the line to come may continue them).
+    mutating func takeAll<E: Error>(
+      then tail: FileChunk<Results>, _ tailStart: Int,
+      accept: (FileChunk<Results>) throws(E) -> Void,
+      rest: (consuming RecordReader, Int) throws(E) -> Void
+    ) throws(E) -> Bool {
+      while accepted < submitted {
+        let next: UInt8 =
+          accepted + 1 < submitted
+          ? chunk(accepted + 1).bytes.load(as: UInt8.self)
+          : tail.filled > tailStart
+            ? tail.bytes.load(fromByteOffset: tailStart, as: UInt8.self)
+            : 0  // not come yet: no record's start
+        guard try take(accepted, nextByte: next, accept: accept) else {
+          try fallBack(from: accepted, then: tail, tailStart, rest: rest)
+          return false
+        }
+      }
+      return true
     }
 
     /// Takes the results of chunk `index` (`take`); where they are not what one reader would
@@ -258,7 +330,8 @@ public enum FileChunks {
       let reader = RecordReader(
         fd: fd, name: name, maxRecordBytes: maxRecordBytes,
         pending: UnsafeRawBufferPointer(start: pending, count: size),
-        line: start < submitted ? chunk(start).line : line, atStreamStart: start == 0)
+        line: start < submitted ? chunk(start).line : line, atStreamStart: start == 0,
+        announcesIdle: announcesIdle)
       // Chunks from `start` on were never taken: their number is the reader's.
       accepted = submitted
       try rest(reader, first + start)

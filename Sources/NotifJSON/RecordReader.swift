@@ -142,11 +142,14 @@ public struct RecordReader: ~Copyable {
   /// start of the stream, where one byte order mark is skipped. With no `fd` the input ends
   /// with `pending`: a caller that cuts a long stream after line feeds reads each piece so, and
   /// asks `endedBetweenTexts` and `isSkipping` whether the piece read as it would in the whole.
+  /// `announcesIdle` is as for `init(fd:...)`, once `pending` is read.
   public init(
     fd: Int32?, name: String, maxRecordBytes: Int, pending: UnsafeRawBufferPointer, line: Int,
-    atStreamStart: Bool
+    atStreamStart: Bool, announcesIdle: Bool = false
   ) {
-    self.init(fd: fd ?? -1, name: name, maxRecordBytes: maxRecordBytes)
+    self.init(
+      fd: fd ?? -1, name: name, maxRecordBytes: maxRecordBytes,
+      announcesIdle: announcesIdle && fd != nil)
     if fd == nil {
       eof = true
       if capacity < pending.count {
@@ -192,7 +195,7 @@ public struct RecordReader: ~Copyable {
     while true {
       if skipping {
         try skipToRecordStart()
-        if skipping { return .end }
+        if skipping { return eof ? .end : .idle }
       }
       if parsedLength > 0 {
         // The text at `start` was found incomplete: read on until it is worth parsing again.
@@ -493,12 +496,13 @@ public struct RecordReader: ~Copyable {
   }
 
   /// Discards bytes up to the next line that starts with `{` or `[`; clears `skipping` once
-  /// there, leaves it set at the end of input.
+  /// there, leaves it set at the end of input, or before a read that would wait when idle is
+  /// announced (what came before the malformed text goes out before the wait).
   private mutating func skipToRecordStart() throws(SystemError) {
     var atLineStart = start == lineStart
     while true {
       if start == end {
-        if eof { return }
+        if eof || wouldWait() { return }
         try fill()
         continue
       }

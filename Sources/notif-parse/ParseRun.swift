@@ -6,9 +6,10 @@ import NotifSweep
 
 /// One run of notif-parse over its inputs: reads, checks, writes, counts.
 ///
-/// A regular file larger than one chunk is read in chunks cut after line feeds (`FileChunks`),
-/// which worker threads (`--jobs`) turn into records while the next are read; their results are
-/// written in input order, so the output is the same as from one thread. A chunk that does not
+/// A regular file larger than one chunk, or a pipe, is read in chunks cut after line feeds
+/// (`FileChunks`), which worker threads (`--jobs`) turn into records while the next are read;
+/// their results are written in input order, so the output is the same as from one thread. A
+/// pipe's chunk also ends where the pipe pauses, and what is ready is then written out. A chunk that does not
 /// end between texts (a pretty-printed text cut in two, an error at the cut) shows that the
 /// guess was wrong: the rest of that file is then read by one reader, from that chunk on.
 struct ParseRun {
@@ -83,13 +84,16 @@ struct ParseRun {
     }
     let (name, fd) = (input.name, input.fd)
     files += 1
-    // Chunks only pay for a regular file bigger than one: a pipe's reader would wait for a
-    // whole chunk before showing anything, and a small file would pay for starting threads.
-    // --lint remembers every record seen, so one processor must see them all.
+    // Chunks pay for a regular file bigger than one (a small file would pay for starting
+    // threads), and for a pipe or socket, which may bring any number of records: its chunks
+    // end where the input pauses, so each record still comes out as its payload arrives. A
+    // terminal or /dev/null is read by one reader. --lint remembers every record seen, so one
+    // processor must see them all.
     var status = stat()
-    if configuration.jobs > 1 && !configuration.lint && fstat(fd, &status) == 0
-      && status.st_mode & S_IFMT == S_IFREG && Int(status.st_size) > chunkSize
-    {
+    let kind = fstat(fd, &status) == 0 ? status.st_mode & S_IFMT : 0
+    let mayBeLarge =
+      kind == S_IFREG ? Int(status.st_size) > chunkSize : kind == S_IFIFO || kind == S_IFSOCK
+    if configuration.jobs > 1 && !configuration.lint && mayBeLarge {
       if let workers = startWorkers() {
         return try readInChunks(fd, name: name, workers: workers, stdout: &stdout, stderr: &stderr)
       }
@@ -163,8 +167,8 @@ struct ParseRun {
 
   // MARK: - Chunks
 
-  /// Reads a regular file in chunks that worker threads process (`FileChunks.read`), writing
-  /// their results in input order. One reader takes over for the rest of the file from the
+  /// Reads a regular file or a pipe in chunks that worker threads process (`FileChunks.read`),
+  /// writing their results in input order, and flushing them where a pipe pauses. One reader takes over for the rest of the file from the
   /// first chunk that did not end between texts, or at a line longer than a chunk.
   private mutating func readInChunks(
     _ fd: Int32, name: String, workers: ChunkWorkers, stdout: inout OutputWriter,
@@ -173,12 +177,13 @@ struct ParseRun {
     var number = 0  // the chunks' numbers, which notif-parse has no use for
     let outcome = try FileChunks.read(
       fd, name: name, maxRecordBytes: configuration.maxRecordBytes, ring: chunks,
-      workers: workers, nextNumber: &number,
+      workers: workers, nextNumber: &number, announcesIdle: true,
       accept: { (chunk) throws(OutputFailed) in
         tally.add(chunk.results.tally)
         try Self.write(
           chunk.results.out, chunk.results.err, store: &store, stdout: &stdout, stderr: &stderr)
       },
+      idle: { () throws(OutputFailed) in try flushOutput(&stdout) },
       rest: { (reader, _) throws(OutputFailed) in
         try read(reader, stdout: &stdout, stderr: &stderr)
       })

@@ -61,4 +61,131 @@ import Testing
     var quiet = RecordReader(fd: ends[0], name: "<pipe>", maxRecordBytes: 1 << 20)
     #expect(try [quiet.next(), quiet.next()] == [.record, .end])
   }
+
+  /// What a reader of `pieces`, written to a pipe one at a time each time the reader is idle
+  /// (the pipe closed after the last), sees: each text's first key or its error's line, and
+  /// `idle` where it came. `chunks` reads through `FileChunks.read` with two workers and
+  /// chunks of `chunkSize` bytes; else one `RecordReader` reads.
+  ///
+  /// A reader that waits without saying idle first would wait for ever: after 20 seconds the
+  /// pipe is closed under it, so that the test fails instead.
+  static func events(of pieces: [String], chunks: Bool, chunkSize: Int = 64) -> [String] {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    defer { close(ends[0]) }
+    let writeEnd = WriteEnd(ends[1])
+    Thread.detachNewThread {
+      Thread.sleep(forTimeInterval: 20)
+      writeEnd.close()
+    }
+    defer { writeEnd.close() }
+    var fed = 0
+    var seen: [String] = []
+    func idle() {
+      seen.append("idle")
+      if fed < pieces.count {
+        writeEnd.put(pieces[fed])
+        fed += 1
+        if fed == pieces.count { writeEnd.close() }
+      }
+    }
+    func note(_ event: RecordEvent, _ reader: borrowing RecordReader) {
+      switch event {
+      case .record: seen.append(reader.withRecord { $0.string(1) })
+      case .failure(_, let line, _): seen.append("error at line \(line)")
+      case .idle: idle()
+      case .end: break
+      }
+    }
+    func readAll(_ reader: inout RecordReader) {
+      while let event = try? reader.next(), event != .end { note(event, reader) }
+    }
+    guard chunks else {
+      var reader = RecordReader(
+        fd: ends[0], name: "<pipe>", maxRecordBytes: 1 << 20, announcesIdle: true)
+      readAll(&reader)
+      return seen
+    }
+    let workers = WorkerPool<FileChunk<[String]>, Int>(
+      threads: 2, makeWorker: { $0 },
+      work: { chunk, _ in
+        chunk.results = chunk.read(maxRecordBytes: 1 << 20) { reader in
+          var found: [String] = []
+          while let event = try? reader.next(), event != .end {
+            switch event {
+            case .record: found.append(reader.withRecord { $0.string(1) })
+            case .failure(_, let line, _): found.append("error at line \(line)")
+            default: break
+            }
+          }
+          return found
+        }
+      })
+    defer { workers.shutdown() }
+    let ring = (0..<5).map { _ in FileChunk(capacity: chunkSize, results: [String]()) }
+    var number = 0
+    _ = FileChunks.read(
+      ends[0], name: "<pipe>", maxRecordBytes: 1 << 20, ring: ring, workers: workers,
+      nextNumber: &number, announcesIdle: true, accept: { seen += $0.results }, idle: idle,
+      rest: { reader, _ in
+        var reader = reader
+        readAll(&reader)
+      })
+    return seen
+  }
+
+  /// Idle comes before every wait, the wait while skipping a malformed line's remains too (the
+  /// record before it goes out first): so too when the pipe is read in chunks.
+  @Test func oneReaderOfAPipeIsIdleBeforeEachWait() {
+    let pieces = [
+      "{\"a\":1}\n{\"b\":2}\n{\"c\":", "3}\n", "not json\n", "{\"d\":4}\n", "{\"e\":5}",
+    ]
+    let expected = [
+      "idle", "a", "b", "idle", "c", "idle", "error at line 4", "idle", "d", "idle", "e",
+    ]
+    #expect(Self.events(of: pieces, chunks: false) == expected)
+    #expect(Self.events(of: pieces, chunks: true) == expected)
+  }
+
+  /// Chunks of a pipe end where it pauses: every text whose line has come is out before the
+  /// idle, as one reader has it, whether a pause falls between lines, inside a line, inside
+  /// a text spread over lines (one reader takes over from there) or after bad JSON.
+  @Test(arguments: [
+    ["{\"a\":1}\n{\"b\":2}\n{\"c\":", "3}\n", "{\"d\":4}\n", "{\"e\":5}"],
+    ["{\"a\":1}\n{\"b\":\n", "2}\n{\"c\":3}\n", "{\"d\":4}\n"],
+    ["{\"a\":1}\nnot json\n", "{\"b\":2}\n", "{\"c\":3}\n{\"d\":4}\n"],
+    ["{\"a\":1}\n{\"b\":", "2,\n", "\"z\":3}\n{\"c\":3}\n"],
+    [
+      String(repeating: "{\"a\":1}\n", count: 30),
+      "{\"b\":2}\n" + String(repeating: "{\"c\":3}\n", count: 20),
+    ],
+  ])
+  func aPipeReadInChunksIsIdleWhereOneReaderIs(_ pieces: [String]) {
+    let one = Self.events(of: pieces, chunks: false)
+    #expect(one.count(where: { $0 == "idle" }) == pieces.count)
+    #expect(Self.events(of: pieces, chunks: true) == one)
+    #expect(Self.events(of: pieces, chunks: true, chunkSize: 16) == one)
+  }
+}
+
+/// The write end of a test's pipe, closed once by whichever comes first: the test, or its
+/// watchdog thread.
+private final class WriteEnd: @unchecked Sendable {
+  private let lock = NSLock()
+  private var fd: Int32?
+
+  init(_ fd: Int32) { self.fd = fd }
+
+  func put(_ text: String) {
+    lock.withLock {
+      if let fd { IdleTests.put(text, fd) }
+    }
+  }
+
+  func close() {
+    lock.withLock {
+      if let fd { _ = Foundation.close(fd) }
+      fd = nil
+    }
+  }
 }

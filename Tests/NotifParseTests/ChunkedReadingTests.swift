@@ -42,14 +42,31 @@ private struct TemporaryFile {
 }
 
 /// Runs notif-parse on `input` with `arguments` and the chunk size given, its output going to
-/// files; returns what it wrote and how many chunks it wrote and fell back from.
+/// files; returns what it wrote and how many chunks it wrote and fell back from. With
+/// `throughPipe`, the input comes through a named pipe, written by a thread in pieces of 97
+/// bytes with a pause after every third: chunks then also end where the pipe pauses.
 private func run(
-  _ input: [UInt8], _ arguments: [String], chunkSize: Int = ParseRun.defaultChunkSize
+  _ input: [UInt8], _ arguments: [String], chunkSize: Int = ParseRun.defaultChunkSize,
+  throughPipe: Bool = false
 ) throws -> (Outcome, written: Int, fallBacks: Int) {
-  let file = TemporaryFile(input)
+  let file = TemporaryFile(throughPipe ? [] : input)
   let out = TemporaryFile()
   let err = TemporaryFile()
   defer { [file, out, err].forEach { $0.remove() } }
+  if throughPipe {
+    file.remove()
+    #expect(mkfifo(file.path, 0o600) == 0)
+    Thread.detachNewThread { [path = file.path] in
+      let fd = open(path, O_WRONLY)
+      defer { close(fd) }
+      for (index, start) in stride(from: 0, to: input.count, by: 97).enumerated() {
+        let piece = input[start..<min(start + 97, input.count)]
+        let written = piece.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        precondition(written == piece.count, "write to the pipe failed")
+        if index % 3 == 2 { usleep(300) }
+      }
+    }
+  }
   let scanned = try OptionScanner.scan(
     ["--now", "2026-11-22T09:00:00Z"] + arguments + [file.path], ParseCommand.options)
   let configuration = try ParseCommand.configure(scanned, environment: ToolEnvironment())
@@ -192,6 +209,20 @@ private let chunkSizes = [24, 64, 100, 257, 1000, 4096]
         if input.count > size {
           #expect(many.written > 0 || many.fallBacks > 0, "chunks of \(size) bytes")
         }
+      }
+    }
+  }
+
+  /// A pipe is read in chunks too, which also end where it pauses: the same output.
+  @Test(arguments: craftedInputs.map(\.0))
+  func aPipeIsReadInChunksAsAFileIs(_ name: String) throws {
+    let input = try #require(craftedInputs.first { $0.0 == name }).1
+    for arguments in [[], ["--check"]] {
+      let one = try run(input, arguments + ["--jobs", "1"])
+      for size in [64, 1000] {
+        let many = try run(input, arguments + ["--jobs", "2"], chunkSize: size, throughPipe: true)
+        #expect(many.0 == one.0, "\(arguments), chunks of \(size) bytes")
+        #expect(many.written > 0 || many.fallBacks > 0, "chunks of \(size) bytes")
       }
     }
   }
