@@ -10,8 +10,9 @@
 # 1. Throughput: `notif-parse --now 2026-11-22T09:00:00Z FILE` against `jq -c . FILE` (and
 #    `jaq -c .`, `gojq -c .`), output to /dev/null; three runs each, tools alternating, median
 #    wall time; MB/s, records/s and peak RSS (GNU time %M); the throughput ratio to jq.
-# 2. Start-up: hyperfine (20 warm-up runs, 200 runs, no shell) of each tool on empty input.
-# 3. Memory flatness: notif-parse's peak RSS on a tenth of the records and on all of them.
+# 2. From a pipe: notif-parse on the file through `cat |`, three runs, median, against the file.
+# 3. Start-up: hyperfine (20 warm-up runs, 200 runs, no shell) of each tool on empty input.
+# 4. Memory flatness: notif-parse's peak RSS on a tenth of the records and on all of them.
 #
 # The input is bench/data/payloads-RECORDS.ndjson (git-ignored), made by bench/gen-payloads.py
 # when missing. notif-parse is $NOTIF_BIN_DIR/notif-parse, else .build/release/notif-parse
@@ -121,6 +122,28 @@ if [[ $written -ne $lines ]]; then
   echo '```'
   echo "bench: WARNING: notif-parse wrote $written lines for $lines input lines" >&2
 fi
+
+# --- From a pipe ----------------------------------------------------------------------------------
+# The same file through `cat |`: read in chunks on the threads as the file is, cut also where
+# the pipe pauses. The wall time includes cat's, which shares the cores.
+echo "bench: through a pipe" >&2
+pipe_walls=()
+for ((run = 0; run < runs; run++)); do
+  # Exit status 1 (records rejected) is checked above, not here.
+  bench_time_copies 1 "$file" /dev/null "$parse" --now "$bench_now" || true
+  pipe_walls+=("$wall_us")
+done
+pipe_us=$(bench_median "${pipe_walls[@]}")
+file_us=$(bench_median_wall notif-parse)
+echo
+echo "### From a pipe"
+echo
+echo "| input | wall | MB/s |"
+echo "|---|---:|---:|"
+echo "| the file | $(bench_seconds "$file_us") s | $(bench_mbps "$bytes" "$file_us") |"
+echo "| \`cat FILE \|\` | $(bench_seconds "$pipe_us") s | $(bench_mbps "$bytes" "$pipe_us") |"
+echo
+echo "A pipe takes $(bench_ratio "$pipe_us" "$file_us")× the time of the file (medians of $runs)."
 
 # --- Start-up -------------------------------------------------------------------------------------
 echo "bench: start-up (hyperfine)" >&2
