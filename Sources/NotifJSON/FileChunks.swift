@@ -102,21 +102,56 @@ public enum FileChunks {
   /// written), as a `RecordReader` that announces idle would have it; `rest`'s reader
   /// announces idle too. A regular file is read so whatever `announcesIdle` says.
   ///
+  /// `initial` holds the first bytes of the input, already read (`readStart`); at most a
+  /// chunk's capacity.
+  ///
   /// Every chunk handed to the workers is done when this returns.
   public static func read<Results, Worker: ~Copyable, E: Error>(
     _ fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<Results>],
     workers: WorkerPool<FileChunk<Results>, Worker>, nextNumber: inout Int,
+    initial: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
     announcesIdle: Bool,
     accept: (FileChunk<Results>) throws(E) -> Void,
     idle: () throws(E) -> Void,
     rest: (consuming RecordReader, _ number: Int) throws(E) -> Void
   ) throws(E) -> Outcome {
+    precondition(initial.count <= ring[0].capacity, "FileChunks.read: initial bytes too many")
     var reading = Reading(
       fd: fd, name: name, maxRecordBytes: maxRecordBytes, ring: ring, workers: workers,
       first: nextNumber, announcesIdle: announcesIdle && readsCanWait(fd))
     defer { nextNumber = reading.first + reading.submitted + 1 }
-    try reading.run(accept: accept, idle: idle, rest: rest)
+    try reading.run(initial: initial, accept: accept, idle: idle, rest: rest)
     return reading.outcome
+  }
+
+  /// Reads the start of an input whose reads can wait (a pipe), before any thread is started
+  /// for it: up to `capacity` bytes into `bytes`, until the input ends, or pauses once some
+  /// bytes have come, or a read fails (the reader that goes on reads again, and reports it).
+  /// `idle` is called before a wait while nothing has come. Returns the bytes read and whether
+  /// the input ended: one that ends within a chunk (a payload through a pipe) is then read by
+  /// one reader, with no thread started.
+  public static func readStart<E: Error>(
+    _ fd: Int32, into bytes: UnsafeMutableRawPointer, capacity: Int, idle: () throws(E) -> Void
+  ) throws(E) -> (count: Int, ended: Bool) {
+    var count = 0
+    var mayPause = true
+    while count < capacity {
+      if mayPause && readWouldWait(fd) {
+        if count > 0 { return (count, false) }
+        try idle()
+        mayPause = false
+      }
+      let got = systemRead(fd, bytes + count, capacity - count)
+      if got > 0 {
+        count += got
+        mayPause = true
+      } else if got == 0 {
+        return (count, true)
+      } else if errno != EINTR {
+        return (count, false)
+      }
+    }
+    return (count, false)
   }
 
   /// `read` with no idle announced: for an input read to its end before anything is written.
@@ -128,7 +163,8 @@ public enum FileChunks {
   ) throws(E) -> Outcome {
     try read(
       fd, name: name, maxRecordBytes: maxRecordBytes, ring: ring, workers: workers,
-      nextNumber: &nextNumber, announcesIdle: false, accept: accept,
+      nextNumber: &nextNumber, initial: UnsafeRawBufferPointer(start: nil, count: 0),
+      announcesIdle: false, accept: accept,
       idle: { () throws(E) in }, rest: rest)
   }
 
@@ -164,6 +200,7 @@ public enum FileChunks {
     func chunk(_ index: Int) -> FileChunk<Results> { ring[index % ring.count] }
 
     mutating func run<E: Error>(
+      initial: UnsafeRawBufferPointer,
       accept: (FileChunk<Results>) throws(E) -> Void, idle: () throws(E) -> Void,
       rest: (consuming RecordReader, Int) throws(E) -> Void
     ) throws(E) {
@@ -186,6 +223,9 @@ public enum FileChunks {
           current.filled = previous.filled - previous.count
           current.bytes.copyMemory(
             from: previous.bytes + previous.count, byteCount: current.filled)
+        } else if let start = initial.baseAddress {
+          current.filled = initial.count
+          current.bytes.copyMemory(from: start, byteCount: initial.count)
         }
         var failed = false
         var paused = false

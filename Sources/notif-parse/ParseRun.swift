@@ -85,24 +85,39 @@ struct ParseRun {
     let (name, fd) = (input.name, input.fd)
     files += 1
     // Chunks pay for a regular file bigger than one (a small file would pay for starting
-    // threads), and for a pipe or socket, which may bring any number of records: its chunks
-    // end where the input pauses, so each record still comes out as its payload arrives. A
-    // terminal or /dev/null is read by one reader. --lint remembers every record seen, so one
-    // processor must see them all.
+    // threads), and for a pipe or socket that brings more than one: its chunks end where the
+    // input pauses, so each record still comes out as its payload arrives. A terminal or
+    // /dev/null is read by one reader. --lint remembers every record seen, so one processor
+    // must see them all.
     var status = stat()
     let kind = fstat(fd, &status) == 0 ? status.st_mode & S_IFMT : 0
-    let mayBeLarge =
-      kind == S_IFREG ? Int(status.st_size) > chunkSize : kind == S_IFIFO || kind == S_IFSOCK
-    if configuration.jobs > 1 && !configuration.lint && mayBeLarge {
-      if let workers = startWorkers() {
-        return try readInChunks(fd, name: name, workers: workers, stdout: &stdout, stderr: &stderr)
-      }
-    }
-    do {
+    let isPipe = kind == S_IFIFO || kind == S_IFSOCK
+    guard configuration.jobs > 1 && !configuration.lint,
+      isPipe || (kind == S_IFREG && Int(status.st_size) > chunkSize)
+    else {
       let reader = RecordReader(
         fd: fd, name: name, maxRecordBytes: configuration.maxRecordBytes, announcesIdle: true)
-      try read(reader, stdout: &stdout, stderr: &stderr)
+      return try read(reader, stdout: &stdout, stderr: &stderr)
     }
+    // A pipe's first chunk is read before any thread starts: a pipe that ends within it is
+    // read by one reader.
+    let start = UnsafeMutableRawPointer.allocate(byteCount: isPipe ? chunkSize : 1, alignment: 16)
+    defer { start.deallocate() }
+    var (count, ended) = (0, false)
+    if isPipe {
+      (count, ended) = try FileChunks.readStart(fd, into: start, capacity: chunkSize) {
+        () throws(OutputFailed) in try flushOutput(&stdout)
+      }
+    }
+    let initial = UnsafeRawBufferPointer(start: start, count: count)
+    if !ended, let workers = startWorkers() {
+      return try readInChunks(
+        fd, name: name, initial: initial, workers: workers, stdout: &stdout, stderr: &stderr)
+    }
+    let reader = RecordReader(
+      fd: ended ? nil : fd, name: name, maxRecordBytes: configuration.maxRecordBytes,
+      pending: initial, line: 1, atStreamStart: true, announcesIdle: true)
+    try read(reader, stdout: &stdout, stderr: &stderr)
   }
 
   /// Reads the rest of an input with one reader.
@@ -168,16 +183,17 @@ struct ParseRun {
   // MARK: - Chunks
 
   /// Reads a regular file or a pipe in chunks that worker threads process (`FileChunks.read`),
-  /// writing their results in input order, and flushing them where a pipe pauses. One reader takes over for the rest of the file from the
+  /// from the bytes `initial` already read, writing their results in input order, and
+  /// flushing them where a pipe pauses. One reader takes over for the rest of the file from the
   /// first chunk that did not end between texts, or at a line longer than a chunk.
   private mutating func readInChunks(
-    _ fd: Int32, name: String, workers: ChunkWorkers, stdout: inout OutputWriter,
-    stderr: inout OutputWriter
+    _ fd: Int32, name: String, initial: UnsafeRawBufferPointer, workers: ChunkWorkers,
+    stdout: inout OutputWriter, stderr: inout OutputWriter
   ) throws(OutputFailed) {
     var number = 0  // the chunks' numbers, which notif-parse has no use for
     let outcome = try FileChunks.read(
       fd, name: name, maxRecordBytes: configuration.maxRecordBytes, ring: chunks,
-      workers: workers, nextNumber: &number, announcesIdle: true,
+      workers: workers, nextNumber: &number, initial: initial, announcesIdle: true,
       accept: { (chunk) throws(OutputFailed) in
         tally.add(chunk.results.tally)
         try Self.write(

@@ -41,19 +41,32 @@ private struct TemporaryFile {
   func remove() { unlink(path) }
 }
 
+/// How a test's input comes: from a file, or through a pipe.
+private enum Feed {
+  case file
+  /// A named pipe, written by a thread in pieces of 97 bytes with a pause after every third:
+  /// chunks then also end where the pipe pauses.
+  case slowPipe
+  /// A pipe that holds the whole input, and its end, before the run starts.
+  case fullPipe
+}
+
 /// Runs notif-parse on `input` with `arguments` and the chunk size given, its output going to
-/// files; returns what it wrote and how many chunks it wrote and fell back from. With
-/// `throughPipe`, the input comes through a named pipe, written by a thread in pieces of 97
-/// bytes with a pause after every third: chunks then also end where the pipe pauses.
+/// files; returns what it wrote and how many chunks it wrote and fell back from.
 private func run(
   _ input: [UInt8], _ arguments: [String], chunkSize: Int = ParseRun.defaultChunkSize,
-  throughPipe: Bool = false
+  feed: Feed = .file
 ) throws -> (Outcome, written: Int, fallBacks: Int) {
-  let file = TemporaryFile(throughPipe ? [] : input)
+  let file = TemporaryFile(feed == .file ? input : [])
   let out = TemporaryFile()
   let err = TemporaryFile()
   defer { [file, out, err].forEach { $0.remove() } }
-  if throughPipe {
+  var operand = file.path
+  var pipeEnd: Int32?
+  defer { if let pipeEnd { close(pipeEnd) } }
+  switch feed {
+  case .file: break
+  case .slowPipe:
     file.remove()
     #expect(mkfifo(file.path, 0o600) == 0)
     Thread.detachNewThread { [path = file.path] in
@@ -66,9 +79,18 @@ private func run(
         if index % 3 == 2 { usleep(300) }
       }
     }
+  case .fullPipe:
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    precondition(input.count < 65536, "more than a pipe holds")
+    let written = input.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+    precondition(written == input.count, "write to the pipe failed")
+    close(ends[1])
+    operand = "/dev/fd/\(ends[0])"
+    pipeEnd = ends[0]
   }
   let scanned = try OptionScanner.scan(
-    ["--now", "2026-11-22T09:00:00Z"] + arguments + [file.path], ParseCommand.options)
+    ["--now", "2026-11-22T09:00:00Z"] + arguments + [operand], ParseCommand.options)
   let configuration = try ParseCommand.configure(scanned, environment: ToolEnvironment())
   let outFD = open(out.path, O_WRONLY | O_TRUNC)
   let errFD = open(err.path, O_WRONLY | O_TRUNC)
@@ -79,7 +101,7 @@ private func run(
   close(outFD)
   close(errFD)
   // The diagnostics name the file: name it the same in every run.
-  let name = Array(file.path.utf8)
+  let name = Array(operand.utf8)
   let stderrBytes = err.contents.replacing(name, with: Array("input".utf8))
   let stdoutBytes = out.contents.replacing(name, with: Array("input".utf8))
   return (
@@ -213,17 +235,28 @@ private let chunkSizes = [24, 64, 100, 257, 1000, 4096]
     }
   }
 
-  /// A pipe is read in chunks too, which also end where it pauses: the same output.
+  /// A pipe is read in chunks too, which also end where it pauses: the same output. One that
+  /// ends within the first chunk is read by one reader, with no thread started.
   @Test(arguments: craftedInputs.map(\.0))
   func aPipeIsReadInChunksAsAFileIs(_ name: String) throws {
     let input = try #require(craftedInputs.first { $0.0 == name }).1
     for arguments in [[], ["--check"]] {
       let one = try run(input, arguments + ["--jobs", "1"])
       for size in [64, 1000] {
-        let many = try run(input, arguments + ["--jobs", "2"], chunkSize: size, throughPipe: true)
+        let many = try run(input, arguments + ["--jobs", "2"], chunkSize: size, feed: .slowPipe)
         #expect(many.0 == one.0, "\(arguments), chunks of \(size) bytes")
-        #expect(many.written > 0 || many.fallBacks > 0, "chunks of \(size) bytes")
+        if input.count > size {
+          #expect(many.written > 0 || many.fallBacks > 0, "chunks of \(size) bytes")
+        }
       }
+      let whole = try run(
+        input, arguments + ["--jobs", "2"], chunkSize: input.count + 1, feed: .fullPipe)
+      #expect(whole.0 == one.0)
+      #expect(whole.written == 0 && whole.fallBacks == 0)
+      let cut = try run(
+        input, arguments + ["--jobs", "2"], chunkSize: input.count - 1, feed: .fullPipe)
+      #expect(cut.0 == one.0)
+      #expect(cut.written > 0 || cut.fallBacks > 0)
     }
   }
 
