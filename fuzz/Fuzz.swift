@@ -18,6 +18,7 @@ let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("config", fuzzConfig),
   ("group-objects", fuzzGroupObjects),
   ("group-chunks", fuzzGroupChunks),
+  ("pipe-chunks", fuzzPipeChunks),
   ("store-recovery", fuzzStoreRecovery),
   ("show", fuzzShow),
   ("sweep-lines", fuzzSweepLines),

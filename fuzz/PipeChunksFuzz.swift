@@ -1,0 +1,113 @@
+// Fuzz target `pipe-chunks`: notif-parse's `--jobs` over a pipe (`ParseRun` over
+// `FileChunks.readStart` and `FileChunks.read` with idle announced), whose chunks end where the
+// pipe pauses as well as after line feeds, against one thread reading the same bytes through a
+// pipe. A thread writes the input to each pipe in pieces of 1 to 64 bytes (the first byte picks
+// the size), yielding between them, so the pauses fall wherever the scheduler lets them. The
+// last byte picks the chunk size (16 to 271 bytes) and the options (none, --check,
+// --max-record-bytes 120, --format json --strict).
+//
+// Properties:
+//   (a) both runs exit 0, 1 or 2;
+//   (b) with 3 threads the run writes the bytes of one thread, on standard output and standard
+//       error alike, and exits with the same status, wherever the pipe paused.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+func fuzzPipeChunks(_ input: UnsafeRawBufferPointer) {
+  let flags = Int(input.last ?? 0)
+  let chunkSize = 16 + flags
+  let pieceSize = 1 + Int(input.first ?? 0) % 64
+  let variants: [[String]] = [
+    [], ["--check"], ["--max-record-bytes", "120"], ["--format", "json", "--strict"],
+  ]
+  let options = ["--now", "2026-11-22T09:00:00Z"] + variants[flags % variants.count]
+  let bytes = Array(input)
+  let one = parseThroughPipe(bytes, pieceSize: pieceSize, options + ["--jobs", "1"], chunkSize)
+  let many = parseThroughPipe(bytes, pieceSize: pieceSize, options + ["--jobs", "3"], chunkSize)
+  requireSameRuns(one, many, "\(options), chunks of \(chunkSize) bytes")
+}
+
+/// Runs notif-parse's `ParseRun` with `arguments` on a pipe that a thread fills with `input`
+/// in pieces of `pieceSize` bytes; returns what it wrote, with the pipe's name replaced by
+/// `<pipe>` (its descriptor's number differs from run to run).
+private func parseThroughPipe(
+  _ input: [UInt8], pieceSize: Int, _ arguments: [String], _ chunkSize: Int
+) -> (status: ExitStatus, stdout: [UInt8], stderr: [UInt8]) {
+  var ends: [Int32] = [0, 0]
+  require(pipe(&ends) == 0, "pipe failed: errno \(errno)")
+  defer { close(ends[0]) }
+  let writer = PipeWriter(fd: ends[1], bytes: input, pieceSize: pieceSize)
+  writer.start()
+  defer { writer.join() }
+  let name = "/dev/fd/\(ends[0])"
+  let configuration: ParseCommand.Configuration
+  do {
+    let scanned = try OptionScanner.scan(arguments + [name], ParseCommand.options)
+    configuration = try ParseCommand.configure(scanned, environment: ToolEnvironment())
+  } catch {
+    fail("notif-parse \(arguments): \(error)")
+  }
+  let ran = capturedRun(output: "pipe") { stdout, stderr in
+    var run = ParseRun(configuration: configuration, chunkSize: chunkSize)
+    return run.execute(stdout: &stdout, stderr: &stderr)
+  }
+  require(
+    [ExitStatus.success, .rejected, .failure].contains(ran.status),
+    "notif-parse \(arguments) exits \(ran.status)")
+  let named = Array(name.utf8)
+  return (
+    ran.status, ran.stdout.replacing(named, with: Array("<pipe>".utf8)),
+    ran.stderr.replacing(named, with: Array("<pipe>".utf8))
+  )
+}
+
+/// A thread that writes bytes to a pipe in pieces, yielding between them, then closes it.
+private final class PipeWriter: @unchecked Sendable {
+  let fd: Int32
+  let bytes: [UInt8]
+  let pieceSize: Int
+  private var thread = pthread_t()
+
+  init(fd: Int32, bytes: [UInt8], pieceSize: Int) {
+    self.fd = fd
+    self.bytes = bytes
+    self.pieceSize = pieceSize
+  }
+
+  func start() {
+    let box = Unmanaged.passRetained(self).toOpaque()
+    let started = pthread_create(
+      &thread, nil,
+      { box in
+        guard let box else { return nil }
+        Unmanaged<PipeWriter>.fromOpaque(box).takeRetainedValue().run()
+        return nil
+      }, box)
+    require(started == 0, "pthread_create failed: \(started)")
+  }
+
+  func join() {
+    pthread_join(thread, nil)
+  }
+
+  private func run() {
+    defer { close(fd) }
+    var offset = 0
+    while offset < bytes.count {
+      let count = min(pieceSize, bytes.count - offset)
+      let written = bytes.withUnsafeBytes { buffer in
+        buffer.baseAddress.map { write(fd, $0 + offset, count) } ?? -1
+      }
+      // The reader stopped early (it never does before the end): nothing more to write.
+      guard written > 0 else { return }
+      offset += written
+      sched_yield()
+    }
+  }
+}
