@@ -7,7 +7,10 @@
 // Properties:
 //   (a) both runs exit 0, 1 or 2;
 //   (b) with 3 threads the run writes the bytes of one thread, on standard output and standard
-//       error alike, and exits with the same status.
+//       error alike, and exits with the same status;
+//   (c) so does a run with 3 threads on the same bytes through a pipe (chunks taken while their
+//       lines read alone, then one reader, the workers' groups kept), which a thread fills in
+//       pieces of 1 to 64 bytes (the first byte picks the size).
 
 func fuzzGroupChunks(_ input: UnsafeRawBufferPointer) {
   let flags = Int(input.last ?? 0)
@@ -21,6 +24,16 @@ func fuzzGroupChunks(_ input: UnsafeRawBufferPointer) {
   let one = groupRun(options + ["--jobs", "1", records], chunkSize: chunkSize, output: "one")
   let many = groupRun(options + ["--jobs", "3", records], chunkSize: chunkSize, output: "many")
   requireSameRuns(one, many, "\(options), chunks of \(chunkSize) bytes")
+  let pieceSize = 1 + Int(input.first ?? 0) % 64
+  let piped = throughPipe(Array(input), pieceSize: pieceSize) { name in
+    let ran = groupRun(options + ["--jobs", "3", name], chunkSize: chunkSize, output: "piped")
+    let named = Array(name.utf8)
+    let path = Array(records.utf8)
+    return (
+      ran.status, ran.stdout.replacing(named, with: path), ran.stderr.replacing(named, with: path)
+    )
+  }
+  requireSameRuns(one, piped, "\(options), through a pipe, chunks of \(chunkSize) bytes")
 }
 
 /// Requires the run with `--jobs 3` (`many`) to have written what the run with one thread

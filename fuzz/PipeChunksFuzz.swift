@@ -34,21 +34,36 @@ func fuzzPipeChunks(_ input: UnsafeRawBufferPointer) {
 }
 
 /// Runs notif-parse's `ParseRun` with `arguments` on a pipe that a thread fills with `input`
-/// in pieces of `pieceSize` bytes; returns what it wrote, with the pipe's name replaced by
-/// `<pipe>` (its descriptor's number differs from run to run).
+/// in pieces of `pieceSize` bytes.
 private func parseThroughPipe(
   _ input: [UInt8], pieceSize: Int, _ arguments: [String], _ chunkSize: Int
 ) -> (status: ExitStatus, stdout: [UInt8], stderr: [UInt8]) {
+  throughPipe(input, pieceSize: pieceSize) { name in
+    parseRun(arguments + [name], chunkSize: chunkSize, pipeName: name)
+  }
+}
+
+/// Calls `body` with the name (`/dev/fd/N`) of a pipe that a thread fills with `input` in
+/// pieces of `pieceSize` bytes, yielding between them, then closes; `body` must read it to
+/// its end.
+func throughPipe<R>(_ input: [UInt8], pieceSize: Int, _ body: (String) -> R) -> R {
   var ends: [Int32] = [0, 0]
   require(pipe(&ends) == 0, "pipe failed: errno \(errno)")
   defer { close(ends[0]) }
   let writer = PipeWriter(fd: ends[1], bytes: input, pieceSize: pieceSize)
   writer.start()
   defer { writer.join() }
-  let name = "/dev/fd/\(ends[0])"
+  return body("/dev/fd/\(ends[0])")
+}
+
+/// Runs notif-parse's `ParseRun` on `arguments`; returns what it wrote, with `pipeName`
+/// replaced by `<pipe>` (its descriptor's number differs from run to run).
+private func parseRun(_ arguments: [String], chunkSize: Int, pipeName name: String)
+  -> (status: ExitStatus, stdout: [UInt8], stderr: [UInt8])
+{
   let configuration: ParseCommand.Configuration
   do {
-    let scanned = try OptionScanner.scan(arguments + [name], ParseCommand.options)
+    let scanned = try OptionScanner.scan(arguments, ParseCommand.options)
     configuration = try ParseCommand.configure(scanned, environment: ToolEnvironment())
   } catch {
     fail("notif-parse \(arguments): \(error)")
@@ -68,7 +83,7 @@ private func parseThroughPipe(
 }
 
 /// A thread that writes bytes to a pipe in pieces, yielding between them, then closes it.
-private final class PipeWriter: @unchecked Sendable {
+final class PipeWriter: @unchecked Sendable {
   let fd: Int32
   let bytes: [UInt8]
   let pieceSize: Int

@@ -96,6 +96,12 @@ public enum FileChunks {
   /// `accept`. `nextNumber` is the number of the first chunk; on return, a number above every
   /// one used, `rest`'s included.
   ///
+  /// With `checksLines`, a chunk goes to the workers only if its lines read alone
+  /// (`linesReadAlone`), and the workers' results are then taken as they are: every chunk
+  /// handed to them goes to `accept`, and `rest` goes on from the first chunk whose lines do
+  /// not read alone. A caller whose workers keep what they made of every chunk (notif-group's
+  /// shards) reads a pipe so, which cannot be read again from a chunk that is not taken.
+  ///
   /// With `announcesIdle`, an input whose reads can wait (a pipe, a socket) is read as it
   /// comes: before a read that would wait, the lines that have come go to the workers as a
   /// chunk of their own, every chunk goes to `accept`, and `idle` is called (to flush what was
@@ -110,7 +116,7 @@ public enum FileChunks {
     _ fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<Results>],
     workers: WorkerPool<FileChunk<Results>, Worker>, nextNumber: inout Int,
     initial: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
-    announcesIdle: Bool,
+    checksLines: Bool = false, announcesIdle: Bool,
     accept: (FileChunk<Results>) throws(E) -> Void,
     idle: () throws(E) -> Void,
     rest: (consuming RecordReader, _ number: Int) throws(E) -> Void
@@ -118,23 +124,25 @@ public enum FileChunks {
     precondition(initial.count <= ring[0].capacity, "FileChunks.read: initial bytes too many")
     var reading = Reading(
       fd: fd, name: name, maxRecordBytes: maxRecordBytes, ring: ring, workers: workers,
-      first: nextNumber, announcesIdle: announcesIdle && readsCanWait(fd))
+      first: nextNumber, checksLines: checksLines,
+      announcesIdle: announcesIdle && readsCanWait(fd))
     defer { nextNumber = reading.first + reading.submitted + 1 }
     try reading.run(initial: initial, accept: accept, idle: idle, rest: rest)
     return reading.outcome
   }
 
   /// Reads the start of an input whose reads can wait (a pipe), before any thread is started
-  /// for it: up to `capacity` bytes into `bytes`, until the input ends, or pauses once some
-  /// bytes have come, or a read fails (the reader that goes on reads again, and reports it).
-  /// `idle` is called before a wait while nothing has come. Returns the bytes read and whether
-  /// the input ended: one that ends within a chunk (a payload through a pipe) is then read by
-  /// one reader, with no thread started.
+  /// for it: up to `capacity` bytes into `bytes`, until the input ends, or (with
+  /// `stopsAtPause`) pauses once some bytes have come, or a read fails (the reader that goes on
+  /// reads again, and reports it). `idle` is called before a wait while nothing has come.
+  /// Returns the bytes read and whether the input ended: one that ends within a chunk (a
+  /// payload through a pipe) is then read by one reader, with no thread started.
   public static func readStart<E: Error>(
-    _ fd: Int32, into bytes: UnsafeMutableRawPointer, capacity: Int, idle: () throws(E) -> Void
+    _ fd: Int32, into bytes: UnsafeMutableRawPointer, capacity: Int, stopsAtPause: Bool = true,
+    idle: () throws(E) -> Void
   ) throws(E) -> (count: Int, ended: Bool) {
     var count = 0
-    var mayPause = true
+    var mayPause = stopsAtPause
     while count < capacity {
       if mayPause && readWouldWait(fd) {
         if count > 0 { return (count, false) }
@@ -144,7 +152,7 @@ public enum FileChunks {
       let got = systemRead(fd, bytes + count, capacity - count)
       if got > 0 {
         count += got
-        mayPause = true
+        mayPause = stopsAtPause
       } else if got == 0 {
         return (count, true)
       } else if errno != EINTR {
@@ -158,13 +166,15 @@ public enum FileChunks {
   public static func read<Results, Worker: ~Copyable, E: Error>(
     _ fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<Results>],
     workers: WorkerPool<FileChunk<Results>, Worker>, nextNumber: inout Int,
+    initial: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+    checksLines: Bool = false,
     accept: (FileChunk<Results>) throws(E) -> Void,
     rest: (consuming RecordReader, _ number: Int) throws(E) -> Void
   ) throws(E) -> Outcome {
     try read(
       fd, name: name, maxRecordBytes: maxRecordBytes, ring: ring, workers: workers,
-      nextNumber: &nextNumber, initial: UnsafeRawBufferPointer(start: nil, count: 0),
-      announcesIdle: false, accept: accept,
+      nextNumber: &nextNumber, initial: initial,
+      checksLines: checksLines, announcesIdle: false, accept: accept,
       idle: { () throws(E) in }, rest: rest)
   }
 
@@ -176,16 +186,21 @@ public enum FileChunks {
     let ring: [FileChunk<Results>]
     let workers: WorkerPool<FileChunk<Results>, Worker>
     let first: Int
+    /// Whether a chunk's lines are checked before it goes to the workers (see `read`).
+    let checksLines: Bool
     /// Whether a read that would wait is announced (see `read`): only where reads can wait.
     let announcesIdle: Bool
     var submitted = 0  // chunks handed to the workers
     var accepted = 0  // chunks whose results went to `accept`
     var line = 1  // the line number after the last chunk submitted
+    /// Whether the reader of the last chunk taken ended skipping a malformed text's remains.
+    var takenEndedSkipping = false
     var outcome = Outcome()
 
     init(
       fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<Results>],
-      workers: WorkerPool<FileChunk<Results>, Worker>, first: Int, announcesIdle: Bool
+      workers: WorkerPool<FileChunk<Results>, Worker>, first: Int, checksLines: Bool,
+      announcesIdle: Bool
     ) {
       precondition(ring.count >= 2, "FileChunks.read: a ring of one chunk cannot overlap")
       self.fd = fd
@@ -194,6 +209,7 @@ public enum FileChunks {
       self.ring = ring
       self.workers = workers
       self.first = first
+      self.checksLines = checksLines
       self.announcesIdle = announcesIdle
     }
 
@@ -272,6 +288,14 @@ public enum FileChunks {
           return try fallBack(from: accepted, then: current, 0, rest: rest)
         }
         if current.count == 0 { break }
+        if checksLines
+          && !FileChunks.linesReadAlone(current.bytes, current.count, atStreamStart: submitted == 0)
+        {
+          // A text may go on past its line, or the reader of the chunk before may be skipping
+          // past the first: the workers' chunks are taken, then one reader goes on from here.
+          guard try takeAll(then: current, 0, accept: accept, rest: rest) else { return }
+          return try fallBack(from: submitted, then: current, 0, rest: rest)
+        }
         current.name = name
         current.line = line
         current.atStreamStart = submitted == 0
@@ -339,16 +363,18 @@ public enum FileChunks {
     ) throws(E) -> Bool {
       let done = chunk(index)
       workers.wait(for: done)
-      guard done.readsAsWhole(nextByte: nextByte) else { return false }
+      guard checksLines || done.readsAsWhole(nextByte: nextByte) else { return false }
+      takenEndedSkipping = done.endedSkipping
       accepted += 1
       outcome.accepted += 1
       try accept(done)
       return true
     }
 
-    /// Hands `rest` one reader for the rest of the file, from the start of chunk `from`: the
-    /// bytes of chunks `from..<submitted`, then those of `tail` from `tailStart`, then the
-    /// rest of the file.
+    /// Hands `rest` one reader for the rest of the file, from the start of chunk `from` (the
+    /// first not taken): the bytes of chunks `from..<submitted`, then those of `tail` from
+    /// `tailStart`, then the rest of the file. It goes on skipping where the chunk before
+    /// ended skipping a malformed text's remains, as one reader of the whole would.
     mutating func fallBack<E: Error>(
       from start: Int, then tail: FileChunk<Results>, _ tailStart: Int,
       rest: (consuming RecordReader, Int) throws(E) -> Void
@@ -371,11 +397,73 @@ public enum FileChunks {
         fd: fd, name: name, maxRecordBytes: maxRecordBytes,
         pending: UnsafeRawBufferPointer(start: pending, count: size),
         line: start < submitted ? chunk(start).line : line, atStreamStart: start == 0,
-        announcesIdle: announcesIdle)
+        announcesIdle: announcesIdle, skipping: start > 0 && takenEndedSkipping)
       // Chunks from `start` on were never taken: their number is the reader's.
       accepted = submitted
       try rest(reader, first + start)
     }
+  }
+
+  /// Whether the whole lines in the first `count` bytes at `bytes` read alone: as one reader
+  /// of the whole input reads them, whatever comes before and after. So they do when each line
+  /// that is not blank starts with `{` or `[` (after a byte order mark at the start of the
+  /// stream) and ends with `}` or `]` (space, tab and CR after it aside), and the texts of the
+  /// last such line end on it (or a malformed one is found malformed there).
+  ///
+  /// A valid text that went on past its line would leave the line ending with what must be
+  /// continued (`{`, `[`, `,`, `:`, a key or a value inside a container), or, ended by a `}` or
+  /// `]` that does not close it, the next line starting with what continues it (`,`, `}` or
+  /// `]`). A text left open at the end of a line is found so by one reader at the next line,
+  /// inside the lines; only at the last does the reader of these lines alone see their end
+  /// instead, hence the parse of it. A malformed text is skipped to the next line that starts
+  /// with `{` or `[`, past blank lines: within the lines, or to the first line that is not
+  /// blank after them, which a new reader starts at too. Lines that start with space are not
+  /// taken, as a reader skipping a malformed text passes them by where a new one reads them.
+  ///
+  /// - Complexity: O(count).
+  static func linesReadAlone(_ bytes: UnsafeRawPointer, _ count: Int, atStreamStart: Bool)
+    -> Bool
+  {
+    func at(_ offset: Int) -> UInt8 { bytes.load(fromByteOffset: offset, as: UInt8.self) }
+    var start = 0
+    if atStreamStart && count >= 3 && at(0) == 0xEF && at(1) == 0xBB && at(2) == 0xBF {
+      start = 3
+    }
+    var lastLine: Int? = nil  // where the last line that is not blank starts
+    while start < count {
+      let end =
+        memchr(bytes + start, 0x0A, count - start).map { bytes.distance(to: $0) } ?? count
+      var last = end
+      while last > start && (at(last - 1) == 0x20 || at(last - 1) == 0x09 || at(last - 1) == 0x0D) {
+        last -= 1
+      }
+      if last > start {
+        let first = at(start)
+        let final = at(last - 1)
+        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+          final == UInt8(ascii: "}") || final == UInt8(ascii: "]")
+        else { return false }
+        lastLine = start
+      }
+      start = end + 1
+    }
+    guard var offset = lastLine else { return true }
+    var parser = JSONParser()
+    while offset < count {
+      let b = at(offset)
+      if b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A {
+        offset += 1
+        continue
+      }
+      switch parser.parse(
+        UnsafeRawBufferPointer(start: bytes + offset, count: count - offset), isFinal: false)
+      {
+      case .complete(let end): offset += end
+      case .failed: return true  // found malformed on its line; the rest of it is skipped
+      case .incomplete: return false  // open at the end of the line
+      }
+    }
+    return true
   }
 
   /// The offset of the last line feed in the first `count` bytes at `bytes`.

@@ -142,10 +142,12 @@ public struct RecordReader: ~Copyable {
   /// start of the stream, where one byte order mark is skipped. With no `fd` the input ends
   /// with `pending`: a caller that cuts a long stream after line feeds reads each piece so, and
   /// asks `endedBetweenTexts` and `isSkipping` whether the piece read as it would in the whole.
-  /// `announcesIdle` is as for `init(fd:...)`, once `pending` is read.
+  /// `announcesIdle` is as for `init(fd:...)`, once `pending` is read. With `skipping`, the
+  /// reader starts as one that ended skipping the rest of a malformed text before `pending`
+  /// (see `isSkipping`) goes on: from the first line that starts with `{` or `[`.
   public init(
     fd: Int32?, name: String, maxRecordBytes: Int, pending: UnsafeRawBufferPointer, line: Int,
-    atStreamStart: Bool, announcesIdle: Bool = false
+    atStreamStart: Bool, announcesIdle: Bool = false, skipping: Bool = false
   ) {
     self.init(
       fd: fd ?? -1, name: name, maxRecordBytes: maxRecordBytes,
@@ -168,6 +170,7 @@ public struct RecordReader: ~Copyable {
     end = pending.count
     self.line = line
     self.atStreamStart = atStreamStart
+    self.skipping = skipping
   }
 
   deinit {

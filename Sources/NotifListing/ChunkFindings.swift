@@ -63,13 +63,15 @@ extension ChunkedFileTally {
   /// number used. Returns what the chunks found, how many were taken, and whether the guess
   /// that the input is one text per line was wrong.
   ///
-  /// Then one reader goes on from the first chunk not taken: `rest` gets it, that chunk's
-  /// number, and `stderr`. A caller that ignores it must drop what the workers kept of the
+  /// `initial` and `checksLines` are as for `FileChunks.read`. Then one reader goes on from the first chunk
+  /// not taken: `rest` gets it, that chunk's number, and `stderr`. A caller that ignores it must drop what the workers kept of the
   /// input and read it again from its start, writing only the diagnostics from
   /// `reportedBefore` on.
   public static func read<Results: ChunkReport, Worker: ~Copyable>(
     _ fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<Results>],
     workers: WorkerPool<FileChunk<Results>, Worker>, nextNumber: inout Int,
+    initial: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+    checksLines: Bool = false,
     stderr: inout OutputWriter, accept: (FileChunk<Results>) -> Void = { _ in },
     rest: (consuming RecordReader, _ number: Int, _ stderr: inout OutputWriter) -> Void = {
       _, _, _ in
@@ -79,7 +81,7 @@ extension ChunkedFileTally {
     var fellBack = false
     let outcome = FileChunks.read(
       fd, name: name, maxRecordBytes: maxRecordBytes, ring: ring, workers: workers,
-      nextNumber: &nextNumber,
+      nextNumber: &nextNumber, initial: initial, checksLines: checksLines,
       accept: { chunk in
         tally.take(chunk, stderr: &stderr)
         accept(chunk)

@@ -16,6 +16,11 @@ import NotifModel
 /// output and the diagnostics are those of one thread. Should a chunk not end between texts
 /// (see `FileChunks.read`), the workers' groups of the file are dropped and one reader groups
 /// the whole file again, writing only the diagnostics of the lines not yet reported.
+///
+/// A pipe cannot be read again: its chunks go to the workers only while their lines read
+/// alone (`FileChunks.read` with `checksLines`), and from the first chunk whose lines do not,
+/// one reader goes on, the workers' groups kept. A pipe that ends within its first chunk is
+/// grouped by one reader, with no thread started.
 struct GroupRun {
   let options: GroupOptions
   /// The form the diagnostics are written in (`--format`).
@@ -103,19 +108,36 @@ struct GroupRun {
     }
     let (name, fd) = (input.name, input.fd)
     fileName = name
-    // Chunks only pay for a regular file bigger than one. Group objects are few and each may
-    // be as long as its group: --merge reads with one thread.
+    // Chunks pay for a regular file bigger than one, and for a pipe or socket that brings
+    // more. Group objects are few and each may be as long as its group: --merge reads with
+    // one thread.
     var info = stat()
-    if options.jobs > 1 && !options.merge && fstat(fd, &info) == 0
-      && info.st_mode & S_IFMT == S_IFREG && Int(info.st_size) > chunkSize,
-      let workers = startWorkers()
+    let kind = fstat(fd, &info) == 0 ? info.st_mode & S_IFMT : 0
+    let isPipe = kind == S_IFIFO || kind == S_IFSOCK
+    let start = UnsafeMutableRawPointer.allocate(byteCount: isPipe ? chunkSize : 1, alignment: 16)
+    defer { start.deallocate() }
+    var (count, ended) = (0, false)
+    if options.jobs > 1 && !options.merge
+      && (isPipe || (kind == S_IFREG && Int(info.st_size) > chunkSize))
     {
-      readInChunks(fd, name: name, workers: workers, stderr: &stderr)
-    } else {
-      gatherShards()  // this reader's groups may be theirs too
-      var records = RecordReader(fd: fd, name: name, maxRecordBytes: options.maxRecordBytes)
-      readRest(&records, number: nextNumber, stderr: &stderr)
+      if isPipe {
+        // Nothing is written before the end: a pause is no reason to stop.
+        (count, ended) = FileChunks.readStart(
+          fd, into: start, capacity: chunkSize, stopsAtPause: false
+        ) {}
+      }
+      if !ended, let workers = startWorkers() {
+        return readInChunks(
+          fd, name: name, isPipe: isPipe,
+          initial: UnsafeRawBufferPointer(start: start, count: count),
+          workers: workers, stderr: &stderr)
+      }
     }
+    gatherShards()  // this reader's groups may be theirs too
+    var records = RecordReader(
+      fd: ended ? nil : fd, name: name, maxRecordBytes: options.maxRecordBytes,
+      pending: UnsafeRawBufferPointer(start: start, count: count), line: 1, atStreamStart: true)
+    readRest(&records, number: nextNumber, stderr: &stderr)
   }
 
   /// Absorbs the groups of the workers' groupers of an earlier file into the run's grouper.
@@ -145,33 +167,40 @@ struct GroupRun {
     nextNumber = max(number + 1, (grouper.nextNumber >> 32) + 1)
   }
 
-  /// Reads a regular file in chunks that the workers group (see the type's description).
+  /// Reads a regular file or a pipe in chunks that the workers group, from the bytes `initial`
+  /// already read (see the type's description).
   private mutating func readInChunks(
-    _ fd: Int32, name: String, workers: ChunkGroupers, stderr: inout OutputWriter
+    _ fd: Int32, name: String, isPipe: Bool, initial: UnsafeRawBufferPointer,
+    workers: ChunkGroupers, stderr: inout OutputWriter
   ) {
     let fileNumber = nextNumber
     var number = nextNumber
     let (tally, accepted, fellBack) = ChunkedFileTally.read(
       fd, name: name, maxRecordBytes: options.maxRecordBytes, ring: ring, workers: workers,
-      nextNumber: &number, stderr: &stderr)
+      nextNumber: &number, initial: initial, checksLines: isPipe, stderr: &stderr,
+      rest: { reader, number, stderr in
+        // A pipe: the chunks taken are grouped, and one reader groups the rest into the same
+        // groups. (A file is grouped again from its start, below.)
+        guard isPipe else { return }
+        takeWorkersGroups()
+        gatherShards()  // the reader's groups may be theirs too
+        var records = reader
+        readRest(&records, number: number, stderr: &stderr)
+      })
     status = max(status, tally.status)
     fileUnlisted.add(tally.unlisted)
     chunkCounts.accepted += accepted
-    nextNumber = number
-    // Every chunk is done: the workers' groupers are this thread's until the next file. The
-    // records still in the mail go to the groupers that keep their groups.
-    for state in states { state.takeMail() }
-    if !fellBack {
-      let parts = states.map(\.grouper)
-      if shards.isEmpty && grouper.groups.isEmpty {
-        shards = parts  // the usual case: kept apart, never copied
-      } else {
-        gatherShards()
-        for part in parts { grouper.absorb(part) }
-      }
+    nextNumber = max(number, nextNumber)
+    if isPipe && fellBack {
+      chunkCounts.fallBacks += 1
+      return
     }
-    for state in states { state.grouper = state.emptyGrouper(options: options) }
-    guard fellBack else { return }
+    guard fellBack else { return takeWorkersGroups() }
+    // The workers' groups of the file are dropped, the records in the mail with them.
+    for state in states {
+      state.takeMail()
+      state.grouper = state.emptyGrouper(options: options)
+    }
     chunkCounts.fallBacks += 1
     fileUnlisted = UnlistedTally()  // one reader counts the whole file again
     guard lseek(fd, 0, SEEK_SET) == 0 else {
@@ -183,6 +212,22 @@ struct GroupRun {
     var records = RecordReader(fd: fd, name: name, maxRecordBytes: options.maxRecordBytes)
     readRest(&records, number: fileNumber, reportedBefore: tally.reportedBefore, stderr: &stderr)
     nextNumber = max(number, nextNumber)
+  }
+
+  /// Makes the workers' groups of a file this thread's, once every chunk is done: the records
+  /// still in the mail go to the groupers that keep their groups, which become the run's
+  /// shards (or are absorbed into `grouper`, where groups were made before them); the workers
+  /// get empty groupers for the next file.
+  private mutating func takeWorkersGroups() {
+    for state in states { state.takeMail() }
+    let parts = states.map(\.grouper)
+    if shards.isEmpty && grouper.groups.isEmpty {
+      shards = parts  // the usual case: kept apart, never copied
+    } else {
+      gatherShards()
+      for part in parts { grouper.absorb(part) }
+    }
+    for state in states { state.grouper = state.emptyGrouper(options: options) }
   }
 
   /// Starts the workers and their chunks, once; nil if no thread could be started.

@@ -12,11 +12,16 @@ import Testing
 
   /// Runs notif-group on `input` (one file) with `arguments` and the chunk size given.
   static func run(
-    _ input: String, _ arguments: [String], chunkSize: Int = GroupRun.defaultChunkSize
+    _ input: String, _ arguments: [String], chunkSize: Int = GroupRun.defaultChunkSize,
+    throughPipe: Bool = false
   )
     throws -> (Outcome, accepted: Int, fallBacks: Int)
   {
-    try withFile(input) { path in
+    func feed<R>(_ body: (String) throws -> R) throws -> R {
+      throughPipe
+        ? try withPipe(feeding: Array(input.utf8), body) : try withFile(input, body)
+    }
+    return try feed { path in
       let scanned = try OptionScanner.scan(arguments + [path], GroupCommand.options)
       let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
       var counts = (accepted: 0, fallBacks: 0)
@@ -93,6 +98,60 @@ import Testing
         #expect(many.accepted > 0 || many.fallBacks > 0, "\(options), chunks of \(size) bytes")
       }
     }
+  }
+
+  /// A pipe is read in chunks too, while their lines read alone; from the first chunk whose
+  /// lines do not, one reader goes on, the workers' groups kept (a pipe cannot be read again).
+  @Test(arguments: inputs.map(\.0))
+  func aPipeIsGroupedInChunksAsAFileIs(_ name: String) throws {
+    let input = try #require(Self.inputs.first { $0.0 == name }).1
+    for options in [["--no-items"], ["--limit", "2", "--order", "chat"]] {
+      let one = try Self.run(input, options + ["--jobs", "1"])
+      for size in [300, 4096] {
+        let many = try Self.run(
+          input, options + ["--jobs", "3"], chunkSize: size, throughPipe: true)
+        #expect(many.0 == one.0, "\(options), chunks of \(size) bytes")
+        #expect(many.accepted > 0 || many.fallBacks > 0, "\(options), chunks of \(size) bytes")
+        if name == "ndjson" { #expect(many.fallBacks == 0) }
+      }
+    }
+  }
+
+  /// A chunk that ends with a malformed line leaves one reader skipping to the next line that
+  /// starts with `{` or `[`: the reader that goes on from a chunk whose lines do not read alone
+  /// skips too (found by the group-chunks fuzz target).
+  @Test func aPipeGoesOnSkippingAfterAChunkThatEndsWithAMalformedLine() throws {
+    let first = Self.records[0] + "\n" + #"{"app":"":2}"# + "\n"
+    // The line passed by goes on to more lines, or is the last, with no final newline.
+    for rest in ["RRRR" + Self.records[1] + "\n" + Self.clean, "// the end"] {
+      let input = first + rest
+      let one = try Self.run(input, ["--jobs", "1"])
+      #expect(one.0.stderr.components(separatedBy: "error").count == 2)
+      let many = try Self.run(
+        input, ["--jobs", "2"], chunkSize: first.utf8.count, throughPipe: true)
+      #expect(many.0 == one.0)
+      #expect(many.accepted == 1 && many.fallBacks == 1)
+    }
+  }
+
+  /// A text left open at the end of a chunk's last line, which one reader finds cut short at
+  /// the next line, leaves one reader to go on from that chunk (found by the group-chunks fuzz
+  /// target).
+  @Test func aPipeChunkWhoseLastTextIsLeftOpenGoesToOneReader() throws {
+    let first = Self.records[0] + "\n" + #"{"app":"com.example.chat","payload":{"a":1}"# + "\n"
+    let input = first + Self.clean
+    let one = try Self.run(input, ["--jobs", "1"])
+    #expect(one.0.stderr.contains("cut short"))
+    let many = try Self.run(
+      input, ["--jobs", "2"], chunkSize: first.utf8.count, throughPipe: true)
+    #expect(many.0 == one.0)
+    #expect(many.accepted == 0 && many.fallBacks == 1)
+  }
+
+  @Test func aPipeThatEndsWithinAChunkIsGroupedWithoutThreads() throws {
+    let run = try Self.run(
+      Self.clean, ["--jobs", "2"], chunkSize: Self.clean.utf8.count + 1, throughPipe: true)
+    #expect(run.accepted == 0 && run.fallBacks == 0)
   }
 
   @Test func cleanNDJSONIsGroupedInChunksToTheEnd() throws {

@@ -18,4 +18,36 @@ import Testing
       }
     }
   }
+
+  /// Lines that read alone start with `{` or `[` and end with `}` or `]`, blank lines among
+  /// them, and the texts of the last end on it; a text that goes on past its line, or is left
+  /// open at the end of the last, or a line a skipping reader would pass by, does not.
+  @Test(arguments: [
+    ("{\"a\":1}\n[1,2]  \r\n\n   \n{} {}\n", false, true),
+    ("\u{FEFF}{\"a\":1}\n", true, true),
+    ("\u{FEFF}{\"a\":1}\n", false, false),
+    ("{\"a\":\n1}\n", false, false),
+    ("{\"a\":{\"b\":1}\n}\n", false, false),
+    ("[1,\n2]\n", false, false),
+    ("{\"a\":1}\n,{\"b\":2}\n", false, false),
+    ("  {\"a\":1}\n", false, false),
+    ("{\"a\":1} x\n", false, false),
+    ("1\n", false, false),
+    ("not json\n", false, false),
+    ("{\"a\":\"x\n\"}\n", false, false),
+    ("{\"a\":1}", false, true),
+    ("", false, true),
+    ("{\"a\":{\"b\":1}\n{\"c\":1}\n", false, true),
+    ("{\"c\":1}\n{\"a\":{\"b\":1}\n", false, false),
+    ("{\"c\":1}\n{\"a\":1}{\"b\":\n\n", false, false),
+    ("{\"c\":1}\n{\"a\":1]}\n", false, true),
+    ("{\"c\":1}\n{\"a\":1} [2] \r\n  \n", false, true),
+  ])
+  func linesReadAloneWhenEachHoldsItsTexts(_ text: String, _ atStart: Bool, _ alone: Bool) {
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBytes { raw in
+      let base = raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+      #expect(FileChunks.linesReadAlone(base, raw.count, atStreamStart: atStart) == alone)
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NotifJSON
 import NotifModel
+import TestSupport
 import Testing
 
 @testable import notif_parse
@@ -57,38 +58,32 @@ private func run(
   _ input: [UInt8], _ arguments: [String], chunkSize: Int = ParseRun.defaultChunkSize,
   feed: Feed = .file
 ) throws -> (Outcome, written: Int, fallBacks: Int) {
-  let file = TemporaryFile(feed == .file ? input : [])
-  let out = TemporaryFile()
-  let err = TemporaryFile()
-  defer { [file, out, err].forEach { $0.remove() } }
-  var operand = file.path
-  var pipeEnd: Int32?
-  defer { if let pipeEnd { close(pipeEnd) } }
   switch feed {
-  case .file: break
+  case .file:
+    let file = TemporaryFile(input)
+    defer { file.remove() }
+    return try run(arguments, chunkSize: chunkSize, operand: file.path)
   case .slowPipe:
-    file.remove()
-    #expect(mkfifo(file.path, 0o600) == 0)
-    Thread.detachNewThread { [path = file.path] in
-      let fd = open(path, O_WRONLY)
-      defer { close(fd) }
-      for (index, start) in stride(from: 0, to: input.count, by: 97).enumerated() {
-        let piece = input[start..<min(start + 97, input.count)]
-        let written = piece.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        precondition(written == piece.count, "write to the pipe failed")
-        if index % 3 == 2 { usleep(300) }
-      }
-    }
+    return try withPipe(feeding: input) { try run(arguments, chunkSize: chunkSize, operand: $0) }
   case .fullPipe:
     var ends: [Int32] = [0, 0]
     #expect(pipe(&ends) == 0)
+    defer { close(ends[0]) }
     precondition(input.count < 65536, "more than a pipe holds")
     let written = input.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
     precondition(written == input.count, "write to the pipe failed")
     close(ends[1])
-    operand = "/dev/fd/\(ends[0])"
-    pipeEnd = ends[0]
+    return try run(arguments, chunkSize: chunkSize, operand: "/dev/fd/\(ends[0])")
   }
+}
+
+/// Runs notif-parse with `arguments` on the input at `operand`; see `run(_:_:chunkSize:feed:)`.
+private func run(_ arguments: [String], chunkSize: Int, operand: String) throws -> (
+  Outcome, written: Int, fallBacks: Int
+) {
+  let out = TemporaryFile()
+  let err = TemporaryFile()
+  defer { [out, err].forEach { $0.remove() } }
   let scanned = try OptionScanner.scan(
     ["--now", "2026-11-22T09:00:00Z"] + arguments + [operand], ParseCommand.options)
   let configuration = try ParseCommand.configure(scanned, environment: ToolEnvironment())

@@ -17,6 +17,42 @@ public func makeScratchFolder(_ prefix: String = "notif-test") throws -> URL {
   return url
 }
 
+/// Calls `body` with the path of a named pipe that a thread fills with `bytes`, in pieces of
+/// `pieceSize` bytes with a short pause after every third (so a reader finds it empty now and
+/// then, wherever the scheduler lets it), then closes; waits for the thread before returning.
+/// The reader `body` starts must read the pipe to its end.
+public func withPipe<R>(
+  feeding bytes: [UInt8], pieceSize: Int = 97, _ body: (String) throws -> R
+) throws -> R {
+  let folder = try makeScratchFolder("notif-pipe")
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let path = folder.appendingPathComponent("fifo").path
+  guard mkfifo(path, 0o600) == 0 else {
+    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+  }
+  let done = DispatchSemaphore(value: 0)
+  Thread.detachNewThread {
+    defer { done.signal() }
+    let fd = open(path, O_WRONLY)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    var offset = 0
+    var pieces = 0
+    while offset < bytes.count {
+      let count = min(pieceSize, bytes.count - offset)
+      let written = bytes.withUnsafeBytes { buffer in
+        buffer.baseAddress.map { write(fd, $0 + offset, count) } ?? -1
+      }
+      guard written > 0 else { return }
+      offset += written
+      pieces += 1
+      if pieces % 3 == 0 { usleep(300) }
+    }
+  }
+  defer { done.wait() }
+  return try body(path)
+}
+
 /// A small deterministic generator (SplitMix64) of test data and test timing, so that a failing
 /// seed can be run again.
 public struct SplitMix {
