@@ -20,6 +20,7 @@
 #    notif-group and jq found the same groups with the same counts.
 # 2. Threads: notif-group -j1 --no-items against -j2, RUNS_J runs each (default 5),
 #    alternating, medians of wall time and peak RSS; the outputs compared byte for byte.
+#    Then -j2 on the file through `cat |`, RUNS_J runs, against the file; outputs compared.
 # 3. Memory: without --threads, flatness: notif-group --no-items's peak RSS on RECORDS records
 #    and on ten times as many (the file streamed ten times through a pipe with cat, so no 10x
 #    file is written). With --threads, the memory per group: the peak RSS of -j1 less that of a
@@ -202,6 +203,22 @@ bench_jobs_row "notif-group --no-items" group-1 group-j2
 echo
 echo "notif-group -j2: **$(bench_ratio "$g1" "$g2")× -j1**, medians of $runs_j runs each," \
   "alternating; -j1 and -j2 wrote $same."
+
+# --- From a pipe ----------------------------------------------------------------------------------
+# The file through `cat |`, with -j2: read in chunks on the threads as the file is (a chunk goes
+# to them while its lines read alone). The wall time includes cat's, which shares the cores.
+echo "bench: through a pipe" >&2
+pipe_walls=()
+for ((run = 0; run < runs_j; run++)); do
+  bench_time_copies 1 "$file" "$tmp/j/pipe.out" "$group" -j2 --no-items
+  pipe_walls+=("$wall_us")
+done
+pipe_us=$(bench_median "${pipe_walls[@]}")
+same="the same bytes"
+cmp -s "$tmp/j/group-j2.out" "$tmp/j/pipe.out" || same="**different bytes**"
+echo
+echo "From a pipe (\`cat FILE | notif-group -j2 --no-items\`): $(bench_seconds "$pipe_us") s," \
+  "$(bench_ratio "$pipe_us" "$g2")× the file's time (medians of $runs_j), $same as from the file."
 
 if [[ -n $threads ]]; then
   # --- Memory per group ---------------------------------------------------------------------------
