@@ -142,14 +142,15 @@ scalar-test: release
 		--filter 'NotifJSONTests|NotifSweepTests|GoldenTests|CorpusTests|BehaviorTests|ExamplesTests'
 
 # The suites whose code runs on worker threads (the pools, the batched sweeps, the chunked
-# readers and writers, the read-ahead) and the streaming and golden cases, with the tools,
-# built with ThreadSanitizer in a folder of their own: a data race it sees stops the run.
+# readers and writers, pipes read in chunks, the read-ahead) and the streaming and golden cases,
+# with the tools, built with ThreadSanitizer in a folder of their own: a data race it sees stops
+# the run.
 # About 4 minutes.
 thread-test:
 	swift build --build-tests --sanitize=thread --scratch-path .build/tsan
 	TSAN_OPTIONS=halt_on_error=1 NOTIF_BIN_DIR=$(CURDIR)/.build/tsan/debug \
 		swift test --skip-build --scratch-path .build/tsan --filter \
-		'OrderedJobs|WorkerPool|ReadAhead|Batched|Chunked|NotifMarkTests|Streaming|StoreFiles|GoldenTests'
+		'OrderedJobs|WorkerPool|ReadAhead|Batched|Chunked|IdleTests|NotifMarkTests|Streaming|StoreFiles|GoldenTests'
 
 # notif-show's web page in Debian's Chromium (Tests/Browser/show_page_test.py), against the
 # release binaries. Without Chromium it fails; outside CI, NOTIF_SKIP_BROWSER=1 skips it loudly.
