@@ -63,10 +63,10 @@ extension ChunkedFileTally {
   /// number used. Returns what the chunks found, how many were taken, and whether the guess
   /// that the input is one text per line was wrong.
   ///
-  /// `initial` and `checksLines` are as for `FileChunks.read`. Then one reader goes on from the first chunk
-  /// not taken: `rest` gets it, that chunk's number, and `stderr`. A caller that ignores it must drop what the workers kept of the
-  /// input and read it again from its start, writing only the diagnostics from
-  /// `reportedBefore` on.
+  /// `initial` and `checksLines` are as for `FileChunks.read`. Then one reader goes on from
+  /// the first chunk not taken: `rest` gets it, that chunk's number, and `stderr`. A caller
+  /// that ignores it must drop what the workers kept of the input and read it again from its
+  /// start, writing only the diagnostics from `reportedBefore` on.
   public static func read<Results: ChunkReport, Worker: ~Copyable>(
     _ fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<Results>],
     workers: WorkerPool<FileChunk<Results>, Worker>, nextNumber: inout Int,

@@ -9,9 +9,10 @@ import NotifSweep
 /// A regular file larger than one chunk, or a pipe, is read in chunks cut after line feeds
 /// (`FileChunks`), which worker threads (`--jobs`) turn into records while the next are read;
 /// their results are written in input order, so the output is the same as from one thread. A
-/// pipe's chunk also ends where the pipe pauses, and what is ready is then written out. A chunk that does not
-/// end between texts (a pretty-printed text cut in two, an error at the cut) shows that the
-/// guess was wrong: the rest of that file is then read by one reader, from that chunk on.
+/// pipe's chunk also ends where the pipe pauses, and what is ready is then written out. A chunk
+/// that does not end between texts (a pretty-printed text cut in two, an error at the cut)
+/// shows that the guess was wrong: the rest of that input is then read by one reader, from that
+/// chunk on.
 struct ParseRun {
   let configuration: ParseCommand.Configuration
   /// The size of a chunk: the bytes read at once and handed to a worker. Tests make it small.
