@@ -180,8 +180,8 @@ private func expire(
     }
     let (fileStatus, fromFile) = expire(
       policy: policy, [file.path, file.path, file.path], batchSize: batchSize, configure: limit)
-    var ends: [Int32] = [0, 0]
-    try #require(pipe(&ends) == 0)
+    let pipe = try #require(makePipe())
+    let ends = [pipe.read, pipe.write]
     let writeEnd = ends[1]
     let writer = Thread {
       let bytes = Array(input.utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NotifJSON
@@ -13,8 +14,8 @@ import Testing
   }
 
   @Test func aPipeWithNothingMoreYetIsIdleOnceThenTheReaderWaits() throws {
-    var ends: [Int32] = [0, 0]
-    #expect(pipe(&ends) == 0)
+    let pipe = try #require(makePipe())
+    let ends = [pipe.read, pipe.write]
     defer { close(ends[0]) }
     var reader = RecordReader(
       fd: ends[0], name: "<pipe>", maxRecordBytes: 1 << 20, announcesIdle: true)
@@ -30,8 +31,8 @@ import Testing
   }
 
   @Test func idleComesBetweenRecordsAndAtTheStart() throws {
-    var ends: [Int32] = [0, 0]
-    #expect(pipe(&ends) == 0)
+    let pipe = try #require(makePipe())
+    let ends = [pipe.read, pipe.write]
     defer { close(ends[0]) }
     var reader = RecordReader(
       fd: ends[0], name: "<pipe>", maxRecordBytes: 1 << 20, announcesIdle: true)
@@ -53,8 +54,8 @@ import Testing
     var file = RecordReader(fd: fd, name: "f", maxRecordBytes: 1 << 20, announcesIdle: true)
     #expect(try [file.next(), file.next(), file.next()] == [.record, .record, .end])
 
-    var ends: [Int32] = [0, 0]
-    #expect(pipe(&ends) == 0)
+    let pipe = try #require(makePipe())
+    let ends = [pipe.read, pipe.write]
     defer { close(ends[0]) }
     Self.put("{\"a\":1}\n", ends[1])
     close(ends[1])
@@ -69,9 +70,9 @@ import Testing
   ///
   /// A reader that waits without saying idle first would wait for ever: after 20 seconds the
   /// pipe is closed under it, so that the test fails instead.
-  static func events(of pieces: [String], chunks: Bool, chunkSize: Int = 64) -> [String] {
-    var ends: [Int32] = [0, 0]
-    #expect(pipe(&ends) == 0)
+  static func events(of pieces: [String], chunks: Bool, chunkSize: Int = 64) throws -> [String] {
+    let pipe = try #require(makePipe())
+    let ends = [pipe.read, pipe.write]
     defer { close(ends[0]) }
     let writeEnd = WriteEnd(ends[1])
     Thread.detachNewThread {
@@ -136,15 +137,15 @@ import Testing
 
   /// Idle comes before every wait, the wait while skipping a malformed line's remains too (the
   /// record before it goes out first): so too when the pipe is read in chunks.
-  @Test func oneReaderOfAPipeIsIdleBeforeEachWait() {
+  @Test func oneReaderOfAPipeIsIdleBeforeEachWait() throws {
     let pieces = [
       "{\"a\":1}\n{\"b\":2}\n{\"c\":", "3}\n", "not json\n", "{\"d\":4}\n", "{\"e\":5}",
     ]
     let expected = [
       "idle", "a", "b", "idle", "c", "idle", "error at line 4", "idle", "d", "idle", "e",
     ]
-    #expect(Self.events(of: pieces, chunks: false) == expected)
-    #expect(Self.events(of: pieces, chunks: true) == expected)
+    #expect(try Self.events(of: pieces, chunks: false) == expected)
+    #expect(try Self.events(of: pieces, chunks: true) == expected)
   }
 
   /// Chunks of a pipe end where it pauses: every text whose line has come is out before the
@@ -160,11 +161,11 @@ import Testing
       "{\"b\":2}\n" + String(repeating: "{\"c\":3}\n", count: 20),
     ],
   ])
-  func aPipeReadInChunksIsIdleWhereOneReaderIs(_ pieces: [String]) {
-    let one = Self.events(of: pieces, chunks: false)
+  func aPipeReadInChunksIsIdleWhereOneReaderIs(_ pieces: [String]) throws {
+    let one = try Self.events(of: pieces, chunks: false)
     #expect(one.count(where: { $0 == "idle" }) == pieces.count)
-    #expect(Self.events(of: pieces, chunks: true) == one)
-    #expect(Self.events(of: pieces, chunks: true, chunkSize: 16) == one)
+    #expect(try Self.events(of: pieces, chunks: true) == one)
+    #expect(try Self.events(of: pieces, chunks: true, chunkSize: 16) == one)
   }
 }
 

@@ -17,6 +17,20 @@ public func makeScratchFolder(_ prefix: String = "notif-test") throws -> URL {
   return url
 }
 
+/// A pipe whose ends no child process inherits (`O_CLOEXEC`): the tests run side by side, and
+/// a process another test starts while the write end is open would hold it open after this
+/// test closed it, so that its reader would not see the end. Nil if the system refused.
+public func makePipe() -> (read: Int32, write: Int32)? {
+  var ends: [Int32] = [0, 0]
+  guard systemPipe2(&ends, O_CLOEXEC) == 0 else { return nil }
+  return (ends[0], ends[1])
+}
+
+/// pipe2(2), which Glibc's module leaves out (it is behind _GNU_SOURCE): pipe(2) then fcntl
+/// would leave a moment in which a process started by another test inherits the ends.
+@_silgen_name("pipe2")
+private func systemPipe2(_ ends: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+
 /// Calls `body` with the path of a named pipe that a thread fills with `bytes`, in pieces of
 /// `pieceSize` bytes with a short pause after every third (so a reader finds it empty now and
 /// then, wherever the scheduler lets it), then closes; waits for the thread before returning.
@@ -33,7 +47,7 @@ public func withPipe<R>(
   let done = DispatchSemaphore(value: 0)
   Thread.detachNewThread {
     defer { done.signal() }
-    let fd = open(path, O_WRONLY)
+    let fd = open(path, O_WRONLY | O_CLOEXEC)  // see `makePipe`
     guard fd >= 0 else { return }
     defer { close(fd) }
     var offset = 0
