@@ -434,9 +434,7 @@ public enum FileChunks {
       let end =
         memchr(bytes + start, 0x0A, count - start).map { bytes.distance(to: $0) } ?? count
       var last = end
-      while last > start && (at(last - 1) == 0x20 || at(last - 1) == 0x09 || at(last - 1) == 0x0D) {
-        last -= 1
-      }
+      while last > start && LineReader.isSpace(at(last - 1)) { last -= 1 }
       if last > start {
         let first = at(start)
         let final = at(last - 1)
@@ -450,8 +448,7 @@ public enum FileChunks {
     guard var offset = lastLine else { return true }
     var parser = JSONParser()
     while offset < count {
-      let b = at(offset)
-      if b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A {
+      if LineReader.isSpace(at(offset)) {
         offset += 1
         continue
       }
