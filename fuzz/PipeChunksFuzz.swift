@@ -113,15 +113,12 @@ final class PipeWriter: @unchecked Sendable {
 
   private func run() {
     defer { close(fd) }
-    var offset = 0
-    while offset < bytes.count {
-      let count = min(pieceSize, bytes.count - offset)
-      let written = bytes.withUnsafeBytes { buffer in
-        buffer.baseAddress.map { write(fd, $0 + offset, count) } ?? -1
-      }
+    let size = max(pieceSize, 1)
+    for start in stride(from: 0, to: bytes.count, by: size) {
+      let piece = bytes[start..<min(start + size, bytes.count)]
+      let failure = piece.withUnsafeBytes { OutputWriter.writeAll($0, to: fd, name: "<pipe>") }
       // The reader stopped early (it never does before the end): nothing more to write.
-      guard written > 0 else { return }
-      offset += written
+      guard failure == nil else { return }
       sched_yield()
     }
   }

@@ -50,17 +50,12 @@ public func withPipe<R>(
     let fd = open(path, O_WRONLY | O_CLOEXEC)  // see `makePipe`
     guard fd >= 0 else { return }
     defer { close(fd) }
-    var offset = 0
-    var pieces = 0
-    while offset < bytes.count {
-      let count = min(pieceSize, bytes.count - offset)
-      let written = bytes.withUnsafeBytes { buffer in
-        buffer.baseAddress.map { write(fd, $0 + offset, count) } ?? -1
-      }
-      guard written > 0 else { return }
-      offset += written
-      pieces += 1
-      if pieces % 3 == 0 { usleep(300) }
+    let size = max(pieceSize, 1)
+    for (index, start) in stride(from: 0, to: bytes.count, by: size).enumerated() {
+      let piece = bytes[start..<min(start + size, bytes.count)]
+      let failure = piece.withUnsafeBytes { OutputWriter.writeAll($0, to: fd, name: path) }
+      guard failure == nil else { return }
+      if index % 3 == 2 { usleep(300) }
     }
   }
   defer { done.wait() }
