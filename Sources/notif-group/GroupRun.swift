@@ -114,12 +114,15 @@ struct GroupRun {
     var info = stat()
     let kind = fstat(fd, &info) == 0 ? info.st_mode & S_IFMT : 0
     let isPipe = kind == S_IFIFO || kind == S_IFSOCK
-    let start = UnsafeMutableRawPointer.allocate(byteCount: isPipe ? chunkSize : 1, alignment: 16)
+    let inChunks =
+      options.jobs > 1 && !options.merge
+      && (isPipe || (kind == S_IFREG && Int(info.st_size) > chunkSize))
+    // Room for a pipe's first chunk, read before any thread starts.
+    let start = UnsafeMutableRawPointer.allocate(
+      byteCount: inChunks && isPipe ? chunkSize : 1, alignment: 16)
     defer { start.deallocate() }
     var (count, ended) = (0, false)
-    if options.jobs > 1 && !options.merge
-      && (isPipe || (kind == S_IFREG && Int(info.st_size) > chunkSize))
-    {
+    if inChunks {
       if isPipe {
         // Nothing is written before the end: a pause is no reason to stop.
         (count, ended) = FileChunks.readStart(
