@@ -83,12 +83,14 @@ import Testing
     var fed = 0
     var seen: [String] = []
     func idle() {
+      // Once the last piece is in, the pipe is closed, but a process another test starts may
+      // hold its write end between fork and exec: a reader that finds the pipe still open for
+      // that moment is idle once more, which says nothing of the reader. Not counted.
+      guard fed < pieces.count else { return }
       seen.append("idle")
-      if fed < pieces.count {
-        writeEnd.put(pieces[fed])
-        fed += 1
-        if fed == pieces.count { writeEnd.close() }
-      }
+      writeEnd.put(pieces[fed])
+      fed += 1
+      if fed == pieces.count { writeEnd.close() }
     }
     func note(_ event: RecordEvent, _ reader: borrowing RecordReader) {
       switch event {
@@ -164,8 +166,10 @@ import Testing
   func aPipeReadInChunksIsIdleWhereOneReaderIs(_ pieces: [String]) throws {
     let one = try Self.events(of: pieces, chunks: false)
     #expect(one.count(where: { $0 == "idle" }) == pieces.count)
-    #expect(try Self.events(of: pieces, chunks: true) == one)
-    #expect(try Self.events(of: pieces, chunks: true, chunkSize: 16) == one)
+    let inChunks = try Self.events(of: pieces, chunks: true)
+    #expect(inChunks == one)
+    let inSmallChunks = try Self.events(of: pieces, chunks: true, chunkSize: 16)
+    #expect(inSmallChunks == one)
   }
 }
 
