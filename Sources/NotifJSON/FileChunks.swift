@@ -131,6 +131,18 @@ public enum FileChunks {
     return reading.outcome
   }
 
+  /// Whether `fd` is worth reading in chunks of `chunkSize` bytes, and whether it is a pipe
+  /// (or a socket), whose first chunk `readStart` reads. Chunks pay for a regular file bigger
+  /// than one (a smaller one would pay for starting threads) and for a pipe, which may bring
+  /// more; a terminal, /dev/null or an input `fstat` cannot describe is read by one reader.
+  public static func suits(_ fd: Int32, chunkSize: Int) -> (inChunks: Bool, isPipe: Bool) {
+    var status = stat()
+    guard fstat(fd, &status) == 0 else { return (false, false) }
+    let kind = status.st_mode & S_IFMT
+    if kind == S_IFIFO || kind == S_IFSOCK { return (true, true) }
+    return (kind == S_IFREG && Int(status.st_size) > chunkSize, false)
+  }
+
   /// Reads the start of an input whose reads can wait (a pipe), before any thread is started
   /// for it: up to `capacity` bytes into `bytes`, until the input ends, or (with
   /// `stopsAtPause`) pauses once some bytes have come, or a read fails (the reader that goes on

@@ -108,15 +108,10 @@ struct GroupRun {
     }
     let (name, fd) = (input.name, input.fd)
     fileName = name
-    // Chunks pay for a regular file bigger than one, and for a pipe or socket that brings
-    // more. Group objects are few and each may be as long as its group: --merge reads with
-    // one thread.
-    var info = stat()
-    let kind = fstat(fd, &info) == 0 ? info.st_mode & S_IFMT : 0
-    let isPipe = kind == S_IFIFO || kind == S_IFSOCK
-    let inChunks =
-      options.jobs > 1 && !options.merge
-      && (isPipe || (kind == S_IFREG && Int(info.st_size) > chunkSize))
+    // Group objects are few and each may be as long as its group: --merge reads with one
+    // thread.
+    let (worthChunks, isPipe) = FileChunks.suits(fd, chunkSize: chunkSize)
+    let inChunks = options.jobs > 1 && !options.merge && worthChunks
     // Room for a pipe's first chunk, read before any thread starts.
     let start = UnsafeMutableRawPointer.allocate(
       byteCount: inChunks && isPipe ? chunkSize : 1, alignment: 16)

@@ -85,17 +85,10 @@ struct ParseRun {
     }
     let (name, fd) = (input.name, input.fd)
     files += 1
-    // Chunks pay for a regular file bigger than one (a small file would pay for starting
-    // threads), and for a pipe or socket that brings more than one: its chunks end where the
-    // input pauses, so each record still comes out as its payload arrives. A terminal or
-    // /dev/null is read by one reader. --lint remembers every record seen, so one processor
-    // must see them all.
-    var status = stat()
-    let kind = fstat(fd, &status) == 0 ? status.st_mode & S_IFMT : 0
-    let isPipe = kind == S_IFIFO || kind == S_IFSOCK
-    guard configuration.jobs > 1 && !configuration.lint,
-      isPipe || (kind == S_IFREG && Int(status.st_size) > chunkSize)
-    else {
+    // A pipe's chunks end where the input pauses, so each record still comes out as its
+    // payload arrives. --lint remembers every record seen, so one processor must see them all.
+    let (worthChunks, isPipe) = FileChunks.suits(fd, chunkSize: chunkSize)
+    guard configuration.jobs > 1 && !configuration.lint && worthChunks else {
       let reader = RecordReader(
         fd: fd, name: name, maxRecordBytes: configuration.maxRecordBytes, announcesIdle: true)
       return try read(reader, stdout: &stdout, stderr: &stderr)

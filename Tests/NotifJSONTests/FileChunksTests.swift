@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import NotifJSON
@@ -49,5 +51,29 @@ import Testing
       let base = raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
       #expect(FileChunks.linesReadAlone(base, raw.count, atStreamStart: atStart) == alone)
     }
+  }
+
+  /// A regular file is read in chunks when it is bigger than one, a pipe always (its first
+  /// chunk first), and /dev/null or a closed descriptor never.
+  @Test func choosesChunksByWhatTheInputIs() throws {
+    let folder = try makeScratchFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("records.ndjson").path
+    try Data(repeating: 0x0A, count: 100).write(to: URL(fileURLWithPath: path))
+    let file = open(path, O_RDONLY)
+    #expect(file >= 0)
+    defer { close(file) }
+    #expect(FileChunks.suits(file, chunkSize: 99) == (true, false))
+    #expect(FileChunks.suits(file, chunkSize: 100) == (false, false))
+    let pipe = try #require(makePipe())
+    defer {
+      close(pipe.read)
+      close(pipe.write)
+    }
+    #expect(FileChunks.suits(pipe.read, chunkSize: 1 << 20) == (true, true))
+    let null = open("/dev/null", O_RDONLY)
+    defer { close(null) }
+    #expect(FileChunks.suits(null, chunkSize: 1) == (false, false))
+    #expect(FileChunks.suits(-1, chunkSize: 1) == (false, false))
   }
 }
