@@ -492,6 +492,14 @@ public struct JSONParser: ~Copyable {
   /// found, 64 bytes a block. Most strings (keys, ids, short values) end within a few words,
   /// where the pass costs more than it saves (4% more instructions on the payloads of
   /// bench/callgrind.sh when it took over after two words); longer text is where it pays.
+  ///
+  /// Why the state machine itself does not walk an index of tokens (measured 2026-11-26, on
+  /// notif records of 1.1 KB, one thread, AVX2): with tokens (structural characters, opening
+  /// quotes, the first byte of each scalar) and stops taken from `notif_simd_classify` four
+  /// blocks ahead, and every surprise handed back to the byte walk, the parser read 759 MB/s
+  /// against the byte walk's 1,081, and ran 470 million instructions for 20,000 records
+  /// against 330. Classifying cost 66 million of them, finding each next bit 120 million: in
+  /// compact text the next token is the next byte, one compare for the byte walk.
   fileprivate enum VectorStops: StopScan {
     static let wordsFirst = 4
 
