@@ -150,7 +150,7 @@ thread-test:
 	swift build --build-tests --sanitize=thread --scratch-path .build/tsan
 	TSAN_OPTIONS=halt_on_error=1 NOTIF_BIN_DIR=$(CURDIR)/.build/tsan/debug \
 		swift test --skip-build --scratch-path .build/tsan --filter \
-		'OrderedJobs|WorkerPool|ReadAhead|Batched|Chunked|IdleTests|NotifMarkTests|Streaming|StoreFiles|GoldenTests'
+		'OrderedJobs|WorkerPool|ReadAhead|Batched|Chunked|IdleTests|NotifMarkTests|Streaming|StoreFiles|GoldenTests|LeadingInFile'
 
 # notif-show's web page in Debian's Chromium (Tests/Browser/show_page_test.py), against the
 # release binaries. Without Chromium it fails; outside CI, NOTIF_SKIP_BROWSER=1 skips it loudly.

@@ -26,6 +26,9 @@ public final class FileChunk<Results>: @unchecked Sendable {
   public internal(set) var name = ""
   /// The line number of the first byte, which starts a line.
   public internal(set) var line = 1
+  /// How many bytes of the input come before the first byte: those `FileChunks.read` was
+  /// given (`initial`) and read, from where the file descriptor stood.
+  public internal(set) var offset = 0
   /// The line number of the byte after the chunk: the next chunk's first line.
   public internal(set) var endLine = 1
   /// Whether the chunk starts the input, where a byte order mark is skipped.
@@ -205,6 +208,7 @@ public enum FileChunks {
     var submitted = 0  // chunks handed to the workers
     var accepted = 0  // chunks whose results went to `accept`
     var line = 1  // the line number after the last chunk submitted
+    var offset = 0  // the bytes of the input in the chunks submitted
     /// Whether the reader of the last chunk taken ended skipping a malformed text's remains.
     var takenEndedSkipping = false
     var outcome = Outcome()
@@ -310,6 +314,8 @@ public enum FileChunks {
         }
         current.name = name
         current.line = line
+        current.offset = offset
+        offset += current.count
         current.atStreamStart = submitted == 0
         current.number = first + submitted
         line += FileChunks.lineFeeds(

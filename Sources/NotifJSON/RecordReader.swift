@@ -53,6 +53,7 @@ public struct RecordReader: ~Copyable {
   // False for a reader of borrowed bytes (`init(borrowing:...)`), which it never frees.
   private let ownsBuffer: Bool
   private var start = 0  // first byte not yet consumed
+  private var shifted = 0  // bytes read and let go of before `buffer`'s first
   private var end = 0  // end of the bytes read so far
   private var eof = false
   private var atStreamStart = true
@@ -190,6 +191,10 @@ public struct RecordReader: ~Copyable {
 
   /// The 1-based line where the current record starts.
   public var recordLine: Int { recordAnchor.line }
+
+  /// How many bytes of the input come before the current record: the bytes it was made with
+  /// (`pending`, borrowed ones) and those read from its file descriptor, from where that stood.
+  public var recordOffset: Int { shifted + recordStart }
 
   /// Reads up to the next JSON text.
   ///
@@ -385,6 +390,7 @@ public struct RecordReader: ~Copyable {
       lineStart = start
     }
     let shift = start
+    shifted += shift
     (buffer).copyMemory(from: buffer + shift, byteCount: end - shift)
     end -= shift
     start = 0

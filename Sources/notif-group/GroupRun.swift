@@ -28,6 +28,8 @@ struct GroupRun {
   /// The size of a chunk: the bytes read at once and handed to a worker. Tests make it small.
   let chunkSize: Int
   private var grouper: Grouper
+  /// The regular files read, where leading records may stay (`RecordStore`).
+  private let files: RecordFiles
   /// The groups of the one file read in chunks, held by the workers' groupers, one share of the
   /// keys each; empty while `grouper` holds them all.
   private var shards: [Grouper] = []
@@ -45,32 +47,53 @@ struct GroupRun {
   /// Chunks taken from the workers, and files where one reader took over: for tests.
   private(set) var chunkCounts = (accepted: 0, fallBacks: 0)
 
+  /// How many groups have their leading record in its file, not in memory: for tests.
+  var leadingInFiles: Int {
+    (shards.isEmpty ? [grouper] : shards).reduce(0) { $0 + $1.leadingInFiles }
+  }
+
   /// 256 KiB, a worker's share of the L2 cache: the workers keep their groups from chunk to
   /// chunk, so a chunk costs nothing more to take than its diagnostics.
   static let defaultChunkSize = 256 << 10
 
+  /// `leadingMemory` is the bytes of leading records kept in memory before the others stay
+  /// in their files (`RecordFiles.memoryBudget`).
   init(
     options: GroupOptions, format: DiagnosticFormat = .text,
-    chunkSize: Int = GroupRun.defaultChunkSize
+    chunkSize: Int = GroupRun.defaultChunkSize,
+    leadingMemory: Int = RecordFiles.defaultMemoryBudget
   ) {
     self.options = options
     self.format = format
     self.chunkSize = max(chunkSize, 1)
-    grouper = Grouper(options: options)
+    files = RecordFiles(memoryBudget: leadingMemory)
+    grouper = Grouper(options: options, files: files)
   }
 
   mutating func execute(files: [String], stdout: inout OutputWriter, stderr: inout OutputWriter)
     -> ExitStatus
   {
-    defer { workers?.shutdown() }
+    group(files, stderr: &stderr)
+    return write(stdout: &stdout, stderr: &stderr)
+  }
+
+  /// Reads and groups `files`, in order, reporting what is wrong with them; then lets the
+  /// worker threads go.
+  mutating func group(_ files: [String], stderr: inout OutputWriter) {
     for file in files {
       read(file, stderr: &stderr)
     }
+    workers?.shutdown()
+    workers = nil
+  }
+
+  /// Writes the group objects of what was grouped; returns the run's exit status.
+  mutating func write(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
     var written = 0
     let format = format
     let outName = stdout.name
     if shards.isEmpty { shards = [grouper] }
-    grouper = Grouper(options: options)
+    grouper = Grouper(options: options, files: self.files)
     do {
       // With --jobs, as many threads write the group objects, and this one writes them out.
       let threads = options.jobs > 1 ? options.jobs : 0
@@ -85,6 +108,10 @@ struct GroupRun {
         try? stderr.flush()
       }
       try stdout.flush()
+    } catch  where error.path != outName {
+      // A leading record did not read back from its file: the group objects before it went out.
+      report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
+      return .failure
     } catch {
       return GroupCommand.tool.reportFailedWrite(error, format: format, stderr: &stderr)
     }
@@ -108,6 +135,11 @@ struct GroupRun {
     }
     let (name, fd) = (input.name, input.fd)
     fileName = name
+    // Where this input starts: a file read again is read again from here. Group objects are
+    // merged with their leading records in memory.
+    let origin = lseek(fd, 0, SEEK_CUR)
+    let file = options.merge ? nil : files.register(fd, name: name)
+    reader.source = file.map { (file: $0, base: 0) }
     // Group objects are few and each may be as long as its group: --merge reads with one
     // thread.
     let (worthChunks, isPipe) = FileChunks.suits(fd, chunkSize: chunkSize)
@@ -126,7 +158,7 @@ struct GroupRun {
       }
       if !ended, let workers = startWorkers() {
         return readInChunks(
-          fd, name: name, isPipe: isPipe,
+          fd, name: name, isPipe: isPipe, origin: origin, file: file,
           initial: UnsafeRawBufferPointer(start: start, count: count),
           workers: workers, stderr: &stderr)
       }
@@ -166,11 +198,13 @@ struct GroupRun {
   }
 
   /// Reads a regular file or a pipe in chunks that the workers group, from the bytes `initial`
-  /// already read (see the type's description).
+  /// already read (see the type's description). A file that must be grouped again is read
+  /// again from `origin`; `file` is its number among the run's `files`.
   private mutating func readInChunks(
-    _ fd: Int32, name: String, isPipe: Bool, initial: UnsafeRawBufferPointer,
-    workers: ChunkGroupers, stderr: inout OutputWriter
+    _ fd: Int32, name: String, isPipe: Bool, origin: off_t, file: Int?,
+    initial: UnsafeRawBufferPointer, workers: ChunkGroupers, stderr: inout OutputWriter
   ) {
+    for state in states { state.file = file }
     let fileNumber = nextNumber
     var number = nextNumber
     let (tally, accepted, fellBack) = ChunkedFileTally.read(
@@ -201,7 +235,7 @@ struct GroupRun {
     }
     chunkCounts.fallBacks += 1
     fileUnlisted = UnlistedTally()  // one reader counts the whole file again
-    guard lseek(fd, 0, SEEK_SET) == 0 else {
+    guard origin >= 0, lseek(fd, origin, SEEK_SET) == origin else {
       status = max(status, .failure)
       let error = SystemError(path: name, doing: "cannot read it again", errno: errno)
       report(Diagnostic(.error, "Unreadable", error.message, file: name), &stderr)
@@ -234,7 +268,8 @@ struct GroupRun {
     let (options, format) = (options, format)
     let mail = ShardMail(shards: options.jobs)
     let states = (0..<options.jobs).map {
-      GroupWorker(options: options, shard: Shard(index: $0, count: options.jobs), mail: mail)
+      GroupWorker(
+        options: options, shard: Shard(index: $0, count: options.jobs), mail: mail, files: files)
     }
     self.states = states
     let started = ChunkGroupers(threads: options.jobs, makeWorker: { states[$0] }) {
@@ -279,16 +314,20 @@ final class GroupWorker: @unchecked Sendable {
   /// Which groups this worker keeps, and where the records of the others go.
   private let shard: Shard
   private let mail: ShardMail
+  private let files: RecordFiles
+  /// The number among `files` of the file being read, if it has one.
+  var file: Int?
 
-  init(options: GroupOptions, shard: Shard, mail: ShardMail) {
+  init(options: GroupOptions, shard: Shard, mail: ShardMail, files: RecordFiles) {
     self.shard = shard
     self.mail = mail
-    grouper = Grouper(options: options, shard: shard)
+    self.files = files
+    grouper = Grouper(options: options, shard: shard, files: files)
   }
 
   /// A grouper for the next file, keeping this worker's share.
   func emptyGrouper(options: GroupOptions) -> Grouper {
-    Grouper(options: options, shard: shard)
+    Grouper(options: options, shard: shard, files: files)
   }
 
   /// Adds the records other workers sent to this one.
@@ -303,6 +342,7 @@ final class GroupWorker: @unchecked Sendable {
     grouper.numberFrom(chunk.number << 32)
     var diagnostics = ByteBuffer(capacity: 0)
     taker.startFile()
+    taker.source = file.map { (file: $0, base: chunk.offset) }
     let status = chunk.read(maxRecordBytes: options.maxRecordBytes) { records in
       taker.readAll(&records, into: &grouper) {
         diagnostics.append(utf8: format.render($0, program: GroupCommand.name))
@@ -387,6 +427,9 @@ struct TextTaker {
   private var warnedUnrecorded = false
   /// The records left out because the device does not list them, since `takeUnlisted`.
   private var unlisted = UnlistedTally()
+  /// The number of the file being read among the run's `RecordFiles`, and how many of its
+  /// bytes come before what the reader reads: a record's place there. Nil for a pipe.
+  var source: (file: Int, base: Int)?
 
   /// The records left out since the last call, which starts a new count.
   mutating func takeUnlisted() -> UnlistedTally {
@@ -446,7 +489,10 @@ struct TextTaker {
           return (error, nil)
         }
       }
-      return groupRecord(view, isCompact: isCompact, into: &grouper)
+      let place = source.flatMap {
+        RecordFiles.place(file: $0.file, offset: $0.base + records.recordOffset)
+      }
+      return groupRecord(view, isCompact: isCompact, place: place, into: &grouper)
     }
     if let offset = outcome.badWeight {
       let at = records.position(ofRecordOffset: offset)
@@ -472,9 +518,9 @@ struct TextTaker {
 
   /// Groups the record at the root of `view`; returns the problem that rejects it, if any, and
   /// the offset of a bad `summary_arg_count`, if any.
-  private mutating func groupRecord(_ view: JSONView, isCompact: Bool, into grouper: inout Grouper)
-    -> (RecordProblem?, Int?)
-  {
+  private mutating func groupRecord(
+    _ view: JSONView, isCompact: Bool, place: Int?, into grouper: inout Grouper
+  ) -> (RecordProblem?, Int?) {
     guard view.kind(0) == .object else {
       return (
         .notAnObject, nil
@@ -493,7 +539,7 @@ struct TextTaker {
       unlisted.add(reason)
       return (nil, nil)  // not grouped: nor is its summary_arg_count read
     }
-    grouper.add(record: view, isCompact: isCompact, fields: found, facts: facts)
+    grouper.add(record: view, isCompact: isCompact, fields: found, facts: facts, place: place)
     return (nil, facts.badWeight ? Int(view.tokens[found.summaryArgCount].start) : nil)
   }
 

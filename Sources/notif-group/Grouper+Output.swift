@@ -12,12 +12,16 @@ final class GroupObjects: @unchecked Sendable {
   var bytes = ByteBuffer(capacity: 0)
   /// Whether a sum of each one's weights was saturated, in order.
   var weightPassed: [Bool] = []
+  /// Why a leading record could not be read back from its file (`RecordStore.read`): the
+  /// objects before it are in `bytes`, and the run stops after them.
+  var failure: SystemError?
 
   func reset() {
     groups.removeAll(keepingCapacity: true)
     size = 0
     bytes.removeAll()
     weightPassed.removeAll(keepingCapacity: true)
+    failure = nil
   }
 }
 
@@ -46,13 +50,20 @@ struct GroupObjectWriter {
     objects.bytes.removeAll()
     objects.weightPassed.removeAll(keepingCapacity: true)
     let parts = shared.parts
-    for (part, index) in objects.groups {
-      parts[part].writeObject(index, grouping: shared.grouping, into: &out) {
-        objects.bytes.append($0)
+    // Appending to memory cannot fail: reading a leading record back can, before a byte of
+    // its object is written, and the objects before it go out.
+    do {
+      for (part, index) in objects.groups {
+        try parts[part].writeObject(index, grouping: shared.grouping, into: &out) {
+          objects.bytes.append($0)
+        }
+        objects.weightPassed.append(parts[part].weightPassed(index))
       }
-      objects.weightPassed.append(parts[part].weightPassed(index))
+    } catch {
+      objects.failure = error
     }
-    Grouper.flush(&out) { objects.bytes.append($0) }
+    objects.bytes.append(out)
+    out.removeAll()
   }
 }
 
@@ -68,17 +79,18 @@ extension Grouper {
   ///
   /// On two cores the objects, a fifth of notif-group's time with 49,000 groups, are no longer
   /// written by one thread while the others wait.
-  static func writeOnThreads<E: Error>(
+  static func writeOnThreads(
     _ parts: [Grouper], grouping: ByteBuffer, threads: Int,
-    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void, ended: (Bool) -> Void
-  ) throws(E) {
+    _ emit: (UnsafeRawBufferPointer) throws(SystemError) -> Void, ended: (Bool) -> Void
+  ) throws(SystemError) {
     let shared = SharedGroupers(parts, grouping: grouping)
     let jobs = OrderedJobs<GroupObjects, GroupObjectWriter>(
       threads: threads, depth: 4, makeWorker: { _ in GroupObjectWriter(shared) },
       work: { objects, writer in writer.write(objects) })
-    func handOut(_ objects: GroupObjects) throws(E) {
+    func handOut(_ objects: GroupObjects) throws(SystemError) {
       try flush(&objects.bytes, emit)
       for passed in objects.weightPassed { ended(passed) }
+      if let failure = objects.failure { throw failure }
     }
     func fresh() -> GroupObjects {
       let objects = jobs.reusable() ?? GroupObjects()

@@ -9,7 +9,7 @@ import NotifModel
 /// counts, category and summary argument, and its compact text, which the worker adds as it
 /// would have added the record (`Grouper.addSent`). So every group is built by one worker, the
 /// workers hold no group twice (the memory of one thread), and their groupers are written side
-/// by side at the end, not merged (`Grouper.write(_:_:ended:)`).
+/// by side at the end, not merged (`Grouper.write(_:threads:_:ended:)`).
 struct Shard {
   /// This grouper's number, from 0 to `count - 1`.
   let index: Int
@@ -37,10 +37,10 @@ extension Grouper {
 
   /// Writes the digest of a record of another shard's group to that shard's outbox: its rank
   /// and counts, then its key, category, summary argument (decoded; length -1 for none) and
-  /// compact text, each after its length.
+  /// compact text, each after its length, and the text's place in its file (-1 for none).
   mutating func send(
     _ view: JSONView, isCompact: Bool, fields: RecordFields, key: SortKey, weight: Int64,
-    unread: Int, fresh: Int, to target: Int
+    unread: Int, fresh: Int, place: Int?, to target: Int
   ) {
     if sent.isEmpty { sent = (0..<(shard?.count ?? 0)).map { _ in ByteBuffer(capacity: 0) } }
     var out = ByteBuffer(capacity: 0)
@@ -62,6 +62,7 @@ extension Grouper {
       JSONWriter.writeCompact(view, 0, into: &compact)
       compact.withUnsafeBytes { Self.putString($0, &out) }
     }
+    Self.put(isCompact ? Int64(place ?? -1) : -1, &out)
   }
 
   /// Adds the records whose digests `send` wrote to `sent`, as `add(record:...)` would have.
@@ -89,6 +90,7 @@ extension Grouper {
         let category = string().map { categories.intern($0).id } ?? -1
         let argument = string().map { summaryArgs.intern($0).id } ?? -1
         let record = string() ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let place = int()
         let key = SortKey(createdAt: createdAt, relevance: relevance, major: major, minor: 0)
         let interned = groupKeys.intern(groupKey)
         let index = Int(interned.id)
@@ -97,7 +99,8 @@ extension Grouper {
           index, isNew: interned.isNew, key: key,
           Contribution(
             category: category, summaryArg: argument, weight: weight, createdAt: createdAt),
-          unread: flags & 1, fresh: flags >> 1 & 1, leads: leads, keep: keep, record: record)
+          unread: flags & 1, fresh: flags >> 1 & 1, leads: leads, keep: keep, record: record,
+          place: place >= 0 ? Int(place) : nil)
       }
     }
   }
@@ -131,14 +134,23 @@ extension Grouper {
     decoded.withUnsafeBytes { Self.putString($0, &out) }
   }
 
-  /// Writes the groups of `parts`, groupers that read parts of one input and hold no group
-  /// twice (shards), as one grouper holding them all would: see `write(_:ended:)`. Each part is
+  /// Calls `emit` with the group objects of `parts` (each on one line, with its newline):
+  /// groupers that read parts of one input and hold no group twice (shards), written as one
+  /// grouper holding them all would be, in the order of their leading records. Each part is
   /// put in order, and the parts merged. With `threads`, that many threads write the group
   /// objects (`writeOnThreads`), and this one hands them to `emit` in order.
-  static func write<E: Error>(
+  ///
+  /// The objects go out in pieces: the records and the other long values go to `emit` from
+  /// where they are kept, so a group object is never copied whole (that of a big group, or of
+  /// a big record, is several times the size of one). After each group object, calls `ended`
+  /// with whether a sum of its weights passed `FieldLimits.largest`.
+  ///
+  /// - Throws: what `emit` throws; or, when a leading record does not read back from its file
+  ///   (`RecordStore.read`), its error, after every object before that group's went to `emit`.
+  static func write(
     _ parts: inout [Grouper], threads: Int = 0,
-    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void, ended: (Bool) -> Void = { _ in }
-  ) throws(E) {
+    _ emit: (UnsafeRawBufferPointer) throws(SystemError) -> Void, ended: (Bool) -> Void = { _ in }
+  ) throws(SystemError) {
     // No copy of a part is held: writing frees each group's items, and a second reference to
     // a part's groups would have them all copied first (a million groups: 115 MB).
     guard !parts.isEmpty else { return }
@@ -149,8 +161,21 @@ extension Grouper {
     }
     var out = ByteBuffer(capacity: Self.pieceSize + 4096)
     var merged = MergedOrder(parts)
-    while let (part, index) = merged.next(parts) {
-      try parts[part].write(index, grouping: recorded, into: &out, emit, ended)
+    var emitFailed = false
+    func emitting(_ piece: UnsafeRawBufferPointer) throws(SystemError) {
+      do { try emit(piece) } catch {
+        emitFailed = true
+        throw error
+      }
+    }
+    do {
+      while let (part, index) = merged.next(parts) {
+        try parts[part].write(index, grouping: recorded, into: &out, emitting, ended)
+      }
+    } catch {
+      // A group whose leading record did not read back wrote nothing of its object.
+      if !emitFailed { try flush(&out, emit) }
+      throw error
     }
     try flush(&out, emit)
   }

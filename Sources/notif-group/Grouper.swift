@@ -17,7 +17,7 @@ struct Grouper {
   let categories = ByteInterner()
   let summaryArgs = ByteInterner()
   /// The groups' leading records.
-  private(set) var records = RecordStore()
+  private(set) var records: RecordStore
   /// Group i's key is key i of `groupKeys`: its `app` and `thread_id`, decoded, as
   /// `appendKeyPart` makes them (with `--by none`, added unindexed, one per group).
   private(set) var groups: [Group] = []
@@ -33,8 +33,10 @@ struct Grouper {
   /// With `shard`: the digests of the records sent to each shard since `takeSent`.
   var sent: [ByteBuffer] = []
 
-  init(options: GroupOptions, shard: Shard? = nil) {
+  /// `files` are the run's, where leading records may stay (`RecordStore`).
+  init(options: GroupOptions, shard: Shard? = nil, files: RecordFiles? = nil) {
     self.options = options
+    records = RecordStore(files: files, shares: options.by == .none ? 1 : shard?.count ?? 1)
     settlement = MergeSettlement(given: options.given)
     keepsItems = options.items
     self.shard = options.by == .none ? nil : shard  // no group of two records: nothing to send
@@ -50,9 +52,11 @@ struct Grouper {
 
   // MARK: - Records
 
-  /// Adds a checked record: `fields` and `facts` come from `RecordFields` and `RecordFieldReader`.
+  /// Adds a checked record: `fields` and `facts` come from `RecordFields` and `RecordFieldReader`;
+  /// `place` is where its text is in a file of `records.files`, if it is in one.
   mutating func add(
-    record view: JSONView, isCompact: Bool, fields: RecordFields, facts: RecordFacts
+    record view: JSONView, isCompact: Bool, fields: RecordFields, facts: RecordFacts,
+    place: Int? = nil
   ) {
     let key = SortKey(
       createdAt: facts.createdAt, relevance: facts.relevance, major: nextMajor, minor: 0)
@@ -68,7 +72,7 @@ struct Grouper {
     if let shard, !shard.keeps(hash) {
       send(
         view, isCompact: isCompact, fields: fields, key: key, weight: facts.weight,
-        unread: unread, fresh: fresh, to: shard.owner(hash))
+        unread: unread, fresh: fresh, place: place, to: shard.owner(hash))
       return
     }
     let contribution = Contribution(
@@ -81,7 +85,8 @@ struct Grouper {
     guard (leads || keep) && !isCompact else {
       update(
         index, isNew: isNew, key: key, contribution, unread: unread, fresh: fresh,
-        leads: leads, keep: keep, record: leads || keep ? view.raw(0) : .init(start: nil, count: 0))
+        leads: leads, keep: keep, record: leads || keep ? view.raw(0) : .init(start: nil, count: 0),
+        place: place)
       return
     }
     scratch.removeAll()
@@ -112,14 +117,18 @@ struct Grouper {
   }
 
   /// Adds a record to group `index` (new: made of it): `record` is its compact text, needed
-  /// when it `leads` or is kept (`keep`).
+  /// when it `leads` or is kept (`keep`); `place`, where that text is in a file, if it is.
   mutating func update(
     _ index: Int, isNew: Bool, key: SortKey, _ contribution: Contribution, unread: Int,
-    fresh: Int, leads: Bool, keep: Bool, record: UnsafeRawBufferPointer
+    fresh: Int, leads: Bool, keep: Bool, record: UnsafeRawBufferPointer, place: Int? = nil
   ) {
     let ranking = options.ranking
     var slot = isNew ? RecordStore.Slot.empty : groups[index].leading
-    if leads { isNew ? (slot = records.store(record)) : records.replace(&slot, with: record) }
+    if leads {
+      isNew
+        ? (slot = records.store(record, at: place))
+        : records.replace(&slot, with: record, at: place)
+    }
     let item: [UInt8] = keep ? Array(record) : []
     if isNew {
       groups.append(
@@ -150,9 +159,9 @@ struct Grouper {
   ///
   /// - Complexity: O(groups + their leading records' bytes).
   mutating func compactRecords() {
-    let fresh = RecordStore()
+    let fresh = RecordStore(files: records.files, shares: records.shares)
     for index in groups.indices {
-      groups[index].leading = fresh.store(records.bytes(groups[index].leading))
+      groups[index].leading = fresh.take(groups[index].leading, from: records)
     }
     records = fresh
   }
@@ -263,23 +272,6 @@ struct Grouper {
 
   // MARK: - Output
 
-  /// Calls `emit` with the group objects (each on one line, with its newline), groups in the
-  /// order of their leading records, in pieces: the records and the other long values go to
-  /// `emit` from where they are kept, so a group object is never copied whole (that of a big
-  /// group, or of a big record, is several times the size of one). After each group object,
-  /// calls `ended` with whether a sum of its weights passed `FieldLimits.largest`.
-  mutating func write<E: Error>(
-    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void, ended: (Bool) -> Void = { _ in }
-  ) throws(E) {
-    var out = ByteBuffer(capacity: Self.pieceSize + 4096)
-    var recorded = ByteBuffer(capacity: 128)
-    grouping.write(into: &recorded)
-    for index in order() {
-      try write(index, grouping: recorded, into: &out, emit, ended)
-    }
-    try Self.flush(&out, emit)
-  }
-
   /// The numbers of the groups in the order of their leading records.
   func order() -> [Int] {
     let ranking = options.ranking
@@ -290,11 +282,11 @@ struct Grouper {
     return order
   }
 
-  /// Writes group `index` (see `write(_:ended:)`), then lets go of its items.
-  mutating func write<E: Error>(
+  /// Writes group `index` (see `write(_:threads:_:ended:)`), then lets go of its items.
+  mutating func write(
     _ index: Int, grouping: ByteBuffer, into out: inout ByteBuffer,
-    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void, _ ended: (Bool) -> Void
-  ) throws(E) {
+    _ emit: (UnsafeRawBufferPointer) throws(SystemError) -> Void, _ ended: (Bool) -> Void
+  ) throws(SystemError) {
     try writeObject(index, grouping: grouping, into: &out, emit)
     ended(groups[index].weightPassed)
     groups[index].removeItems()  // free the records once written
@@ -302,10 +294,10 @@ struct Grouper {
 
   /// Writes group `index` as `write(_:grouping:into:_:_:)` does, but keeps its items: for the
   /// threads that write the group objects of groupers they share (`Grouper+Output.swift`).
-  func writeObject<E: Error>(
+  func writeObject(
     _ index: Int, grouping: ByteBuffer, into out: inout ByteBuffer,
-    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
-  ) throws(E) {
+    _ emit: (UnsafeRawBufferPointer) throws(SystemError) -> Void
+  ) throws(SystemError) {
     try write(
       groups[index], key: groupKeys.bytes(Int32(index)), grouping: grouping, into: &out, emit)
   }
@@ -313,8 +305,13 @@ struct Grouper {
   /// About how many bytes group `index`'s object takes: its leading record and items, and a
   /// little for the rest (more for each category and summary argument).
   func objectSize(_ index: Int) -> Int {
-    records.bytes(groups[index].leading).count + 512 + 64 * groups[index].statCount
+    Int(groups[index].leading.count) + 512 + 64 * groups[index].statCount
       + groups[index].itemBytes
+  }
+
+  /// How many groups have their leading record in its file (`RecordStore`).
+  var leadingInFiles: Int {
+    groups.reduce(0) { $0 + ($1.leading.isInFile ? 1 : 0) }
   }
 
   /// Whether a sum of group `index`'s weights was saturated (`Group.weightPassed`).
@@ -325,12 +322,12 @@ struct Grouper {
   static let pieceSize = 64 * 1024
 
   /// Hands what `out` holds to `emit`, and empties it.
-  static func flush<E: Error>(
-    _ out: inout ByteBuffer, _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
-  ) throws(E) {
+  static func flush(
+    _ out: inout ByteBuffer, _ emit: (UnsafeRawBufferPointer) throws(SystemError) -> Void
+  ) throws(SystemError) {
     guard out.count > 0 else { return }
-    let failure: E? = out.withUnsafeBytes { raw in
-      do throws(E) {
+    let failure: SystemError? = out.withUnsafeBytes { raw in
+      do throws(SystemError) {
         try emit(raw)
         return nil
       } catch {
@@ -343,12 +340,12 @@ struct Grouper {
 
   /// Appends `bytes` to `out`; a run of a piece's size or more goes to `emit` where it is,
   /// after what `out` holds.
-  private static func put<E: Error>(
+  private static func put(
     _ bytes: [UInt8], into out: inout ByteBuffer,
-    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
-  ) throws(E) {
-    let failure: E? = bytes.withUnsafeBytes { raw in
-      do throws(E) {
+    _ emit: (UnsafeRawBufferPointer) throws(SystemError) -> Void
+  ) throws(SystemError) {
+    let failure: SystemError? = bytes.withUnsafeBytes { raw in
+      do throws(SystemError) {
         try put(raw, into: &out, emit)
         return nil
       } catch {
@@ -358,10 +355,10 @@ struct Grouper {
     if let failure { throw failure }
   }
 
-  private static func put<E: Error>(
+  private static func put(
     _ raw: UnsafeRawBufferPointer, into out: inout ByteBuffer,
-    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
-  ) throws(E) {
+    _ emit: (UnsafeRawBufferPointer) throws(SystemError) -> Void
+  ) throws(SystemError) {
     if raw.count >= pieceSize {
       try flush(&out, emit)
       try emit(raw)
@@ -374,10 +371,10 @@ struct Grouper {
   /// Writes part `part` of a group key (see `ByteInterner.appendKey`) as JSON text: a string,
   /// or null for a null part or none; the text of the record it came from, which was canonical
   /// (`JSONEscapes.writeCanonical`).
-  private static func putKeyPart<E: Error>(
+  private static func putKeyPart(
     _ key: UnsafeRawBufferPointer, _ part: Int, into out: inout ByteBuffer,
-    _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
-  ) throws(E) {
+    _ emit: (UnsafeRawBufferPointer) throws(SystemError) -> Void
+  ) throws(SystemError) {
     func length(at offset: Int) -> Int {
       Int(UInt32(littleEndian: key.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self)))
     }
@@ -395,10 +392,22 @@ struct Grouper {
     if out.count >= pieceSize { try flush(&out, emit) }
   }
 
-  private func write<E: Error>(
+  private func write(
     _ group: Group, key: UnsafeRawBufferPointer, grouping: ByteBuffer,
-    into out: inout ByteBuffer, _ emit: (UnsafeRawBufferPointer) throws(E) -> Void
-  ) throws(E) {
+    into out: inout ByteBuffer, _ emit: (UnsafeRawBufferPointer) throws(SystemError) -> Void
+  ) throws(SystemError) {
+    // The leading record first: should it not read back from its file, no byte of the group
+    // object is written.
+    try records.read(group.leading) { (leading) throws(SystemError) in
+      try write(group, leading: leading, key: key, grouping: grouping, into: &out, emit)
+    }
+  }
+
+  private func write(
+    _ group: Group, leading: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
+    grouping: ByteBuffer, into out: inout ByteBuffer,
+    _ emit: (UnsafeRawBufferPointer) throws(SystemError) -> Void
+  ) throws(SystemError) {
     Self.append(GroupField.app, into: &out)
     try Self.putKeyPart(key, 0, into: &out, emit)
     Self.append(GroupField.threadID, into: &out)
@@ -414,7 +423,7 @@ struct Grouper {
     group.latestAt.write(into: &out)
     out.append(UInt8(ascii: "\""))
     Self.append(GroupField.leading, into: &out)
-    try Self.put(records.bytes(group.leading), into: &out, emit)
+    try Self.put(leading, into: &out, emit)
     Self.append(GroupField.moreCount, into: &out)
     out.append(decimal: Int64(group.count - 1))
     Self.append(GroupField.moreWeight, into: &out)
@@ -554,10 +563,9 @@ extension Grouper {
       let key = part.groupKeys.bytes(Int32(index))
       let interned =
         options.by == .none ? (id: groupKeys.add(key), isNew: true) : groupKeys.intern(key)
-      let leading = part.records.bytes(group.leading)
       guard !interned.isNew else {
         group.renumberStats(category: { categoryNumbers[$0] }, argument: { argumentNumbers[$0] })
-        group.leading = records.store(leading)
+        group.leading = records.take(group.leading, from: part.records)
         groups.append(group)
         continue
       }
@@ -565,7 +573,10 @@ extension Grouper {
       let leads = groups[existing].merge(
         group, ranking: options.ranking,
         category: { categoryNumbers[$0] }, argument: { argumentNumbers[$0] })
-      if leads { records.replace(&groups[existing].leading, with: leading) }
+      if leads {
+        records.release(groups[existing].leading)
+        groups[existing].leading = records.take(group.leading, from: part.records)
+      }
     }
     if records.wantsCompacting { compactRecords() }
   }

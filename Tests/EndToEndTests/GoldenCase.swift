@@ -150,10 +150,11 @@ enum Binaries {
     tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : folder.appendingPathComponent(tool)
   }
 
-  /// Runs `tool` and waits for it; standard input comes from `stdin` (a file) or is empty.
+  /// Runs `tool` and waits for it; standard input comes from `stdin` (a file, read from byte
+  /// `stdinOffset` on: the tool inherits a descriptor that stands there) or is empty.
   static func run(
     _ tool: String, _ arguments: [String], in directory: URL, stdin: URL? = nil,
-    environment: [String: String], stdoutFile: URL? = nil
+    stdinOffset: UInt64 = 0, environment: [String: String], stdoutFile: URL? = nil
   ) throws -> Outcome {
     let process = Process()
     process.executableURL = url(tool)
@@ -166,8 +167,13 @@ enum Binaries {
       environment["NOTIF_JSON_SCALAR"] = path
     }
     process.environment = environment
-    process.standardInput =
-      try stdin.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
+    if let stdin {
+      let input = try FileHandle(forReadingFrom: stdin)
+      try input.seek(toOffset: stdinOffset)
+      process.standardInput = input
+    } else {
+      process.standardInput = FileHandle.nullDevice
+    }
     // Output goes to files, read once the process ends: no pipe can fill up and block it.
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
       "notif-\(UUID().uuidString)")

@@ -10,12 +10,13 @@ import Testing
 @Suite struct ChunkedGroupingTests {
   typealias Outcome = CapturedRun<NotifModel.ExitStatus>
 
-  /// Runs notif-group on `input` (one file) with `arguments` and the chunk size given.
+  /// Runs notif-group on `input` (one file) with `arguments`, the chunk size and the memory
+  /// for leading records given; `inFiles` is how many groups had theirs left in the file.
   static func run(
     _ input: String, _ arguments: [String], chunkSize: Int = GroupRun.defaultChunkSize,
-    throughPipe: Bool = false
+    leadingMemory: Int = RecordFiles.defaultMemoryBudget, throughPipe: Bool = false
   )
-    throws -> (Outcome, accepted: Int, fallBacks: Int)
+    throws -> (Outcome, accepted: Int, fallBacks: Int, inFiles: Int)
   {
     func feed<R>(_ body: (String) throws -> R) throws -> R {
       throughPipe
@@ -25,15 +26,19 @@ import Testing
       let scanned = try OptionScanner.scan(arguments + [path], GroupCommand.options)
       let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
       var counts = (accepted: 0, fallBacks: 0)
+      var inFiles = 0
       let (status, out, err) = try capturingOutput { stdout, stderr in
         var run = GroupRun(
-          options: configuration.options, format: configuration.format, chunkSize: chunkSize)
+          options: configuration.options, format: configuration.format, chunkSize: chunkSize,
+          leadingMemory: leadingMemory)
         defer { counts = run.chunkCounts }
-        return run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr)
+        run.group(configuration.files, stderr: &stderr)
+        inFiles = run.leadingInFiles
+        return run.write(stdout: &stdout, stderr: &stderr)
       }
       return (
         Outcome(status: status, stdout: out, stderr: err.replacing(path, with: "input")),
-        counts.accepted, counts.fallBacks
+        counts.accepted, counts.fallBacks, inFiles
       )
     }
   }
