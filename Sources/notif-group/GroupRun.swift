@@ -109,7 +109,8 @@ struct GroupRun {
       }
       try stdout.flush()
     } catch  where error.path != outName {
-      // A leading record did not read back from its file: the group objects before it went out.
+      // Not the output's error but an input's: a leading record did not read back from its
+      // file (`RecordStore.read`). The group objects before it went out.
       report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
       return .failure
     } catch {

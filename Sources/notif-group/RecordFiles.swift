@@ -98,7 +98,7 @@ final class RecordFiles: @unchecked Sendable {
     throws(SystemError)
   {
     let source = sources[place >> Self.offsetBits]
-    let offset = source.base + place & (1 << Self.offsetBits - 1)
+    let offset = source.base + (place & (1 << Self.offsetBits - 1))
     var got = 0
     while got < count {
       let read = pread(source.fd, into + got, count - got, off_t(offset + got))
