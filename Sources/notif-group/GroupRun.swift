@@ -139,7 +139,7 @@ struct GroupRun {
     // Where this input starts: a file read again is read again from here. Group objects are
     // merged with their leading records in memory.
     let origin = lseek(fd, 0, SEEK_CUR)
-    let file = options.merge ? nil : files.register(fd, name: name)
+    let file = options.merge ? nil : files.register(fd, name: name, at: origin)
     reader.source = file.map { (file: $0, base: 0) }
     // Group objects are few and each may be as long as its group: --merge reads with one
     // thread.

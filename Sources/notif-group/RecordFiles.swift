@@ -48,15 +48,14 @@ final class RecordFiles: @unchecked Sendable {
     for source in sources { close(source.fd) }
   }
 
-  /// Keeps a regular file open for reading records back; returns its number, or nil when it
-  /// is not a regular file (a pipe cannot be read again), when `limit` files are kept
-  /// already, or when the system refuses.
-  func register(_ fd: Int32, name: String) -> Int? {
-    guard sources.count < Self.limit else { return nil }
+  /// Keeps a regular file open for reading records back, its records counted from `base`,
+  /// where the descriptor stands (`lseek`, which the caller has asked already); returns its
+  /// number, or nil when it is not a regular file (a pipe cannot be read again), when `limit`
+  /// files are kept already, or when the system refuses.
+  func register(_ fd: Int32, name: String, at base: off_t) -> Int? {
+    guard sources.count < Self.limit, base >= 0 else { return nil }
     var status = stat()
     guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-    let base = lseek(fd, 0, SEEK_CUR)
-    guard base >= 0 else { return nil }
     let kept = fcntl(fd, F_DUPFD_CLOEXEC, 0)
     guard kept >= 0 else { return nil }
     sources.append(Source(fd: kept, name: name, base: Int(base)))
