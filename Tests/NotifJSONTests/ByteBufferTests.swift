@@ -25,6 +25,25 @@ import Testing
     #expect(buffer.text == "0007 2024 00000000deadbeef ffffffffffffffff")
   }
 
+  @Test func appendsHexAsTheStandardLibraryWritesIt() {
+    var values: [UInt64] = [0, 1, 9, 10, 15, 16, 0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210]
+    for shift in 0..<64 { values.append(1 << UInt64(shift)) }
+    var spread: UInt64 = 1  // a fixed sequence that reaches every digit in every place
+    for _ in 0..<1000 {
+      spread = spread &* 0x9E37_79B9_7F4A_7C15 &+ 0x632B_E59B_D9B4_E019
+      values.append(spread)
+    }
+    for value in values {
+      var buffer = ByteBuffer(capacity: 1)
+      buffer.append(UInt8(ascii: "<"))
+      buffer.append(hex: value)
+      buffer.append(UInt8(ascii: ">"))
+      let digits = String(value, radix: 16)
+      let expected = "<" + String(repeating: "0", count: 16 - digits.count) + digits + ">"
+      #expect(buffer.text == expected)
+    }
+  }
+
   @Test func growsPastItsCapacityAndKeepsItsBytes() {
     var buffer = ByteBuffer(capacity: 1)
     let line = Array("0123456789".utf8)
