@@ -126,17 +126,20 @@ public struct RecordValues: Sendable {
     RecordField.nullTemplate.withUnsafeBytes { template in
       RecordField.nullStarts.withUnsafeBufferPointer { starts in
         var nullRun = 0  // the first field of the run of nulls not yet written
-        for field in RecordField.allCases {
-          let index = field.rawValue
-          if field != .payload, case .null = values[index] { continue }
+        // By index, not `allCases`, which makes an array at each call.
+        for index in values.indices {
+          let isPayload = index == RecordField.payload.rawValue
+          if !isPayload, case .null = values[index] { continue }
           // The nulls before this field and its `,"key":` are one run of the template.
           out.append(
             UnsafeRawBufferPointer(rebasing: template[starts[nullRun]..<starts[index + 1] - 4]))
           nullRun = index + 1
-          if field == .payload {
+          if isPayload {
             out.append(payload)
           } else {
-            write(values[index], field: field, view: view, into: &out)
+            write(
+              values[index], isCreatedAt: index == RecordField.createdAt.rawValue, view: view,
+              into: &out)
           }
         }
       }
@@ -145,7 +148,7 @@ public struct RecordValues: Sendable {
   }
 
   private mutating func write(
-    _ value: FieldValue, field: RecordField, view: JSONView, into out: inout ByteBuffer
+    _ value: FieldValue, isCreatedAt: Bool, view: JSONView, into out: inout ByteBuffer
   ) {
     switch value {
     case .null: out.append("null")
@@ -160,7 +163,7 @@ public struct RecordValues: Sendable {
     case .integer(let value): out.append(decimal: value)
     case .bool(let value): out.append(value ? "true" : "false")
     case .time(let instant):
-      if field == .createdAt {
+      if isCreatedAt {
         Self.write(instant, cachedAs: &cachedTimes.0, &cachedTimeTexts.0, into: &out)
       } else {
         Self.write(instant, cachedAs: &cachedTimes.1, &cachedTimeTexts.1, into: &out)
