@@ -72,6 +72,29 @@ import Testing
     #expect(values.isEmpty)
   }
 
+  /// Each written key in its place, with one byte changed at each position in turn: never the
+  /// field; and short keys at the very end of the text, where no whole word can be read.
+  @Test func aKeyInItsPlaceMatchesOnlyByEveryByte() {
+    for field in RecordField.written {
+      let key = Array(field.key.utf8)
+      for position in key.indices {
+        var changed = key
+        changed[position] ^= 0x01
+        let members = RecordField.written.map { other -> String in
+          let name = other == field ? String(decoding: changed, as: UTF8.self) : other.key
+          return "\"\(name)\":\(other.rawValue)"
+        }
+        let (inOrder, values) = locate("{" + members.joined(separator: ",") + "}")
+        #expect(!inOrder, "\(field) changed at \(position)")
+        #expect(values[field] == nil, "\(field) changed at \(position)")
+        #expect(values.count == RecordField.written.count - 1)
+      }
+    }
+    #expect(locate(#"{"id":1}"#) == (true, [.id: "1"]))
+    #expect(locate(#"{"id":1,"app":2}"#).values == [.id: "1", .app: "2"])
+    #expect(locate(#"{"ie":1}"#).values.isEmpty)
+  }
+
   @Test func aLaterObjectForgetsTheFieldsOfAnEarlierOne() {
     let bytes = Array(#"[{"id":"x"},{"app":"a"}]"#.utf8)
     var parser = JSONParser()
