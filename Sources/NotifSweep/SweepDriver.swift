@@ -338,6 +338,23 @@ public struct SweepDriver: ~Copyable {
     options.dryRun ? " (would move to the quarantine file)" : " (moved to the quarantine file)"
   }
 
+  /// What a diagnostic of a line that is not a record ends with when the line stays.
+  public static let keptNote = " (kept as it is)"
+
+  /// The diagnostic of a line that is not a record: with `quarantineNote` (what happens to a
+  /// quarantined line), a warning, as the line moves to the quarantine file; without, an
+  /// error, as the line is kept.
+  public static func notARecord(
+    _ code: String, _ reason: String, file: String, line: Int, column: Int,
+    quarantineNote: String?
+  ) -> Diagnostic {
+    guard let quarantineNote else {
+      return Diagnostic(.error, code, reason + keptNote, file: file, line: line, column: column)
+    }
+    return Diagnostic(
+      .warning, code, reason + quarantineNote, file: file, line: line, column: column)
+  }
+
   /// Appends quarantine lines (`QuarantineEntry`) to the quarantine file (not with
   /// `--dry-run`).
   public mutating func writeQuarantined(_ lines: ByteBuffer) throws(SystemError) {

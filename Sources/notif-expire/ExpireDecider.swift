@@ -58,7 +58,7 @@ struct ExpireDecider: ~Copyable {
       return .keep
     case .failed(let error):
       finding = LineFinding(
-        severity: .error, code: error.code.rawValue, message: error.message + " (kept as it is)",
+        severity: .error, code: error.code.rawValue, message: error.message + SweepDriver.keptNote,
         column: RecordLineParser.column(line, error.offset))
       return .keep
     case .record:
@@ -71,7 +71,7 @@ struct ExpireDecider: ~Copyable {
       }
       finding = LineFinding(
         severity: .error, code: "BadRecord",
-        message: "created_at is missing or not an RFC 3339 time (kept as it is)",
+        message: "created_at is missing or not an RFC 3339 time" + SweepDriver.keptNote,
         column: RecordLineParser.column(line, at ?? record.textOffset))
       return .keep
     }
@@ -79,7 +79,7 @@ struct ExpireDecider: ~Copyable {
       let at = record.textOffset + Int(record.json.tokens[record.index(field) ?? 0].start)
       finding = LineFinding(
         severity: .error, code: "BadRecord",
-        message: "\(field.key) is not an RFC 3339 time or null (kept as it is)",
+        message: "\(field.key) is not an RFC 3339 time or null" + SweepDriver.keptNote,
         column: RecordLineParser.column(line, at))
       return .keep
     }

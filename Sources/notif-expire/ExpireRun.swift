@@ -400,12 +400,12 @@ struct ExpireRun: ~Copyable, SweepPasses {
     if part.isFirst {
       records += 1
       let message = configuration.sweep.tooLongMessage
+      driver.report(
+        SweepDriver.notARecord(
+          "RecordTooLarge", message, file: part.fileName, line: part.line, column: 1,
+          quarantineNote: driver.quarantining ? driver.quarantineNote : nil))
       if driver.quarantining {
         driver.tally.quarantined += 1
-        driver.report(
-          Diagnostic(
-            .warning, "RecordTooLarge", message + driver.quarantineNote, file: part.fileName,
-            line: part.line, column: 1))
         if driver.awaitsFirstChange {
           try driver.copyPrefix(byteOrderMark..<max(byteOrderMark, part.fileOffset))
         }
@@ -414,10 +414,6 @@ struct ExpireRun: ~Copyable, SweepPasses {
       } else {
         driver.tally.kept += 1
         driver.raiseStatus(to: .rejected)
-        driver.report(
-          Diagnostic(
-            .error, "RecordTooLarge", message + " (kept as it is)", file: part.fileName,
-            line: part.line, column: 1))
       }
     }
     bytesDone += Int64(part.bytes.count)

@@ -191,9 +191,9 @@ final class SweepBatch: @unchecked Sendable {
     }
   }
 
-  /// A finding's message without the " (kept as it is)" that ends it when the line is kept.
+  /// A finding's message without the `SweepDriver.keptNote` that ends it when the line is kept.
   static func quarantineReason(_ message: String) -> String {
-    let kept = " (kept as it is)"
+    let kept = SweepDriver.keptNote
     return message.hasSuffix(kept) ? String(message.dropLast(kept.count)) : message
   }
 
@@ -220,7 +220,7 @@ final class SweepBatch: @unchecked Sendable {
         verdict = .keep
         finding = LineFinding(
           severity: .error, code: "RecordTooLarge",
-          message: SweepOptions.tooLongMessage(limit: maxLineBytes) + " (kept as it is)",
+          message: SweepOptions.tooLongMessage(limit: maxLineBytes) + SweepDriver.keptNote,
           column: 1)
       } else {
         verdict = decider.decide(line, ordinal: firstOrdinal + index, finding: &finding)

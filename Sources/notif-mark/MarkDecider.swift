@@ -177,7 +177,7 @@ struct MarkDecider: ~Copyable {
   ) -> MarkVerdict {
     let column = RecordLineParser.column(line, offset)
     batch.diagnostics.append(
-      Self.notARecord(
+      SweepDriver.notARecord(
         code, message, file: file, line: lineNumber, column: column,
         quarantineNote: quarantineNote))
     guard quarantineNote != nil else {
@@ -187,20 +187,5 @@ struct MarkDecider: ~Copyable {
     QuarantineEntry.write(
       line: line, number: lineNumber, code: code, reason: message, into: &batch.quarantined)
     return .quarantined
-  }
-
-  /// The diagnostic of a line that is not a record: with `quarantineNote` (what happens to a
-  /// quarantined line), a warning, as the line moves to the quarantine file; without, an
-  /// error, as the line is kept.
-  static func notARecord(
-    _ code: String, _ message: String, file: String, line: Int, column: Int,
-    quarantineNote: String?
-  ) -> Diagnostic {
-    guard let quarantineNote else {
-      return Diagnostic(
-        .error, code, message + " (kept as it is)", file: file, line: line, column: column)
-    }
-    return Diagnostic(
-      .warning, code, message + quarantineNote, file: file, line: line, column: column)
   }
 }

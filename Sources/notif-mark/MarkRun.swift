@@ -214,7 +214,7 @@ struct MarkRun: ~Copyable, SweepPasses {
 
   // MARK: - Reports
 
-  /// Reports a line that is not a record, as `MarkDecider.notARecord` says; returns whether
+  /// Reports a line that is not a record, as `SweepDriver.notARecord` says; returns whether
   /// it goes to the quarantine file.
   private static func report(
     _ code: String, _ message: String, column: Int, _ lineNumber: Int, _ file: String,
@@ -223,7 +223,7 @@ struct MarkRun: ~Copyable, SweepPasses {
     let note = driver.quarantining ? driver.quarantineNote : nil
     if note == nil { driver.raiseStatus(to: .rejected) }
     driver.report(
-      MarkDecider.notARecord(
+      SweepDriver.notARecord(
         code, message, file: file, line: lineNumber, column: column, quarantineNote: note))
     return note != nil
   }
