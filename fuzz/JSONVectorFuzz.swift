@@ -9,13 +9,15 @@
 //       structurals, white space and line ends, and the carry left after the last block;
 //       classified in one call or block by block in pieces, so the carry between calls is
 //       checked too; `notif_simd_stops` gives the same stops;
-//   (b) `JSONParser` with `.vector` and with `.scalar` give the same answer (`.complete` at the
-//       same end, `.incomplete`, or the same error: code, offset and message), the same tape
-//       and the same `isCompact`, on the whole input and on its suffixes (the vector pass's
-//       blocks fall elsewhere), final or not, and on prefixes with more to come;
-//   (c) `RecordReader` over the input gives the same events on both paths (the same errors at
+//   (b) `JSONParser` with `.vector`, and with `.automatic` (sixteen bytes a step on x86-64,
+//       the vector pass after a long text), gives the same answer as with `.scalar`
+//       (`.complete` at the same end, `.incomplete`, or the same error: code, offset and
+//       message), the same tape and the same `isCompact`, on the whole input and on its
+//       suffixes (the vector pass's blocks fall elsewhere), final or not, and on prefixes with
+//       more to come;
+//   (c) `RecordReader` over the input gives the same events on every path (the same errors at
 //       the same lines and columns), records with the same compact output;
-//   (d) `RecordLineParser` gives every line the same answer on both paths.
+//   (d) `RecordLineParser` gives every line the same answer on every path.
 
 import CNotifSIMD
 
@@ -30,14 +32,17 @@ import CNotifSIMD
 func fuzzJSONVector(_ input: UnsafeRawBufferPointer) {
   checkStageOne(input)
   var vector = JSONParser(scan: .vector)
+  var automatic = JSONParser(scan: .automatic)
   var scalar = JSONParser(scan: .scalar)
   let size = input.count
   var starts = [0, 1, 7, 63, 64, 65]
   if size > 0 { starts.append(Int(input[0]) % size) }
   for start in starts where start <= size {
     let text = UnsafeRawBufferPointer(rebasing: input[start...])
-    checkParsersAgree(text, isFinal: true, &vector, &scalar)
-    checkParsersAgree(text, isFinal: false, &vector, &scalar)
+    for isFinal in [true, false] {
+      checkParsersAgree(text, isFinal: isFinal, &vector, &scalar)
+      checkParsersAgree(text, isFinal: isFinal, &automatic, &scalar, "automatic")
+    }
   }
   var state = UInt64(size) &* 0x9E37_79B9_7F4A_7C15
   for byte in input.prefix(16) { state = (state ^ UInt64(byte)) &* 0x100_0000_01B3 }
@@ -45,8 +50,10 @@ func fuzzJSONVector(_ input: UnsafeRawBufferPointer) {
     state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
     let length = Int(state >> 33) % (size + 1)
     let prefix = UnsafeRawBufferPointer(rebasing: input[0..<length])
-    checkParsersAgree(prefix, isFinal: false, &vector, &scalar)
-    checkParsersAgree(prefix, isFinal: true, &vector, &scalar)
+    for isFinal in [false, true] {
+      checkParsersAgree(prefix, isFinal: isFinal, &vector, &scalar)
+      checkParsersAgree(prefix, isFinal: isFinal, &automatic, &scalar, "automatic")
+    }
   }
   checkRecordReadersAgree(input, maxRecordBytes: 4096)
   checkRecordReadersAgree(input, maxRecordBytes: 1 + Int(size > 0 ? input[size - 1] : 0) % 48)
@@ -121,13 +128,13 @@ func classify(_ p: UnsafePointer<UInt8>, _ blocks: Int, level: Int32, pieces: [I
 
 func checkParsersAgree(
   _ text: UnsafeRawBufferPointer, isFinal: Bool, _ vector: inout JSONParser,
-  _ scalar: inout JSONParser
+  _ scalar: inout JSONParser, _ path: String = "vector"
 ) {
   let a = vector.parse(text, isFinal: isFinal)
   let b = scalar.parse(text, isFinal: isFinal)
-  require(a == b, "\(text.count) bytes, final \(isFinal): vector \(a), scalar \(b)")
+  require(a == b, "\(text.count) bytes, final \(isFinal): \(path) \(a), scalar \(b)")
   guard case .complete = a else { return }
-  require(vector.isCompact == scalar.isCompact, "isCompact differs")
+  require(vector.isCompact == scalar.isCompact, "isCompact differs (\(path))")
   let tokens = vector.withView(over: text) { Array($0.tokens) }
   scalar.withView(over: text) { view in
     require(tokens.count == view.tokens.count, "tapes of \(tokens.count) and \(view.tokens.count)")
@@ -135,7 +142,7 @@ func checkParsersAgree(
       require(
         x.kind == y.kind && x.flag == y.flag && x.start == y.start && x.end == y.end
           && x.next == y.next && x.count == y.count,
-        "token \(k): vector \(x), scalar \(y)")
+        "token \(k): \(path) \(x), scalar \(y)")
     }
   }
 }
@@ -182,23 +189,28 @@ func readerEvents(_ input: UnsafeRawBufferPointer, maxRecordBytes: Int, scan: JS
 }
 
 func checkRecordReadersAgree(_ input: UnsafeRawBufferPointer, maxRecordBytes: Int) {
-  let a = readerEvents(input, maxRecordBytes: maxRecordBytes, scan: .vector)
   let b = readerEvents(input, maxRecordBytes: maxRecordBytes, scan: .scalar)
-  require(a == b, "RecordReader (limit \(maxRecordBytes)): vector \(a), scalar \(b)")
+  for scan in [JSONScan.vector, .automatic] {
+    let a = readerEvents(input, maxRecordBytes: maxRecordBytes, scan: scan)
+    require(a == b, "RecordReader (limit \(maxRecordBytes)): \(scan) \(a), scalar \(b)")
+  }
 }
 
 // MARK: - (d) record lines
 
 func checkRecordLinesAgree(_ input: UnsafeRawBufferPointer) {
   var vector = RecordLineParser(scan: .vector)
+  var automatic = RecordLineParser(scan: .automatic)
   var scalar = RecordLineParser(scan: .scalar)
   var start = 0
   while start <= input.count {
     let stop = input[start...].firstIndex(of: 0x0A) ?? input.count
     let line = UnsafeRawBufferPointer(rebasing: input[start..<stop])
-    let a = vector.parse(line)
     let b = scalar.parse(line)
+    let a = vector.parse(line)
     require(a == b, "line at \(start): vector \(a), scalar \(b)")
+    let c = automatic.parse(line)
+    require(c == b, "line at \(start): automatic \(c), scalar \(b)")
     start = stop + 1
   }
 }

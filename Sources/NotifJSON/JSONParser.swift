@@ -51,8 +51,8 @@ public enum JSONParseResult: Equatable {
 /// Beyond the grammar it rejects invalid UTF-8, unpaired surrogate escapes, duplicate keys
 /// (compared after unescaping) and nesting deeper than `maxDepth`. One instance is reused for
 /// every record: after warm-up it allocates nothing per record. Strings are checked 64 bytes at
-/// a time while they are plain ASCII, through a vector pass over the bytes (`JSONScan`), or
-/// eight at a time on the scalar path.
+/// a time while they are plain ASCII, through a vector pass over the bytes, in long texts;
+/// sixteen at a time in other texts on x86-64; eight at a time on the scalar path (`JSONScan`).
 public struct JSONParser: ~Copyable {
   // The tape of the last complete value: managed by hand, as an array's uniqueness and bounds
   // checks on every token appended cost more than scanning the token's bytes.
@@ -188,8 +188,14 @@ public struct JSONParser: ~Copyable {
       // a test of the path in every string cost more than the vector pass saved.
       if vector {
         try run(&c, VectorStops.self)
-      } else {
+      } else if vectorLevel == 0 {
         try run(&c, WordStops.self)
+      } else {
+        #if arch(x86_64)
+          try run(&c, LaneStops.self)
+        #else
+          try run(&c, WordStops.self)
+        #endif
       }
       isCompact = !c.needsRewrite
       lastLength = c.i
@@ -487,6 +493,24 @@ public struct JSONParser: ~Copyable {
       return i
     }
   }
+
+  #if arch(x86_64)
+    /// The short-text path where the CPU has a vector unit: sixteen bytes a step with SSE2
+    /// (`notif_simd_stops16`), then as the scalar path. A string's stops in one step where
+    /// most strings of records and payloads end, instead of two or three words.
+    fileprivate enum LaneStops: StopScan {
+      @_transparent
+      static func next(_ parser: inout JSONParser, _ c: Cursor, from i: Int) -> Int {
+        var i = i
+        while i + 16 <= c.n {
+          let mask = notif_simd_stops16(c.p + i)
+          if mask != 0 { return i + mask.trailingZeroBitCount }
+          i += 16
+        }
+        return WordStops.next(&parser, c, from: i)
+      }
+    }
+  #endif
 
   /// The vector path: the first words as on the scalar path, then the stops the vector pass
   /// found, 64 bytes a block. Most strings (keys, ids, short values) end within a few words,

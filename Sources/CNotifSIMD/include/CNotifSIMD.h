@@ -50,4 +50,21 @@ typedef struct {
 void notif_simd_classify(
     const uint8_t *p, size_t blocks, notif_simd_block *out, notif_simd_carry *carry, int level);
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/// The stops among the 16 bytes from `p` (as `notif_simd_stops` finds them), bit k for byte k.
+/// SSE2, which every x86-64 CPU has, and inline: the parser's string scan calls it for the
+/// strings of short texts, where a call would cost more than the scan.
+static inline uint32_t notif_simd_stops16(const uint8_t *p) {
+  __m128i bytes = _mm_loadu_si128((const __m128i *)p);
+  __m128i quotes = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'));
+  __m128i backslashes = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'));
+  // A signed comparison: below 0x20 is a control character, below 0 a byte of a non-ASCII
+  // character.
+  __m128i low = _mm_cmplt_epi8(bytes, _mm_set1_epi8(0x20));
+  return (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quotes, backslashes), low));
+}
+#endif
+
 #endif
