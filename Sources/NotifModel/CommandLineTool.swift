@@ -183,6 +183,9 @@ extension ToolCommand {
   /// writes through checked writers to standard output and standard error, and returns the
   /// exit status, for `main.swift` to exit with.
   @inlinable public static func main() -> ExitStatus {
+    // A pipe to the next stage gets 1 MiB too, as the tools' inputs do: the stage that reads
+    // it need not be one of ours (jq, gzip, cat), and a 128 KiB write to a 64 KiB pipe waits.
+    InputFile.widenPipe(STDOUT_FILENO)
     var stdout = OutputWriter(fd: STDOUT_FILENO, name: "<stdout>")
     var stderr = OutputWriter(fd: STDERR_FILENO, name: "<stderr>", bufferSize: 4096)
     return run(environment: .current(), stdout: &stdout, stderr: &stderr)
