@@ -22,6 +22,8 @@ let package = Package(
     // The engine's vector first pass, in C for the instructions Swift does not reach (the
     // byte masks): part of this package, not a dependency.
     .target(name: "CNotifSIMD"),
+    // The C library calls Swift's Glibc module leaves out: notif-group's allocator setting.
+    .target(name: "CNotifSystem"),
     // The model every tool imports: record fields, group keys, times, diagnostics, options.
     .target(name: "NotifModel", dependencies: ["NotifJSON"]),
     // An app's notification categories (--categories): notif-parse and notif-summarize.
@@ -47,7 +49,8 @@ let package = Package(
         "NotifLocalization",
       ]),
     .executableTarget(
-      name: "notif-group", dependencies: ["NotifModel", "NotifJSON", "NotifListing"]),
+      name: "notif-group",
+      dependencies: ["NotifModel", "NotifJSON", "NotifListing", "CNotifSystem"]),
     .executableTarget(
       name: "notif-summarize",
       dependencies: [
@@ -94,7 +97,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "NotifGroupTests",
-      dependencies: ["notif-group", "NotifModel", "NotifJSON", "NotifListing", "TestSupport"]),
+      dependencies: [
+        "notif-group", "NotifModel", "NotifJSON", "NotifListing", "CNotifSystem", "TestSupport",
+      ]),
     .testTarget(
       name: "NotifLocalizationTests",
       dependencies: ["NotifLocalization", "NotifModel", "NotifCategories", "TestSupport"],

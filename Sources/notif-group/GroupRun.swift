@@ -56,6 +56,11 @@ struct GroupRun {
   /// chunk, so a chunk costs nothing more to take than its diagnostics.
   static let defaultChunkSize = 256 << 10
 
+  /// The size from which the allocator maps each block on its own (main.swift): a table that
+  /// outgrows its room then gives the old room back. Chunks, and what grows with them, stay
+  /// below it.
+  static let mappedBlockSize: Int32 = 1 << 20
+
   /// `leadingMemory` is the bytes of leading records kept in memory before the others stay
   /// in their files (`RecordFiles.memoryBudget`).
   init(
