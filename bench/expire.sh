@@ -10,13 +10,17 @@
 #    wall time; records/s and peak RSS (GNU time %M); the ratio to jq. The outputs are compared:
 #    they may differ only in records that notif-expire collapses (jq does no collapse).
 # 2. From a pipe: the file through `cat |` (the first pass copies the pipe to a temporary file
-#    as it reads it), one run, against the file's median wall time.
+#    as it reads it), median of three runs, against the file's median wall time.
 # 3. Memory flatness: notif-expire's peak RSS on RECORDS records and on ten copies of them sent
 #    through a pipe (so the input is also spooled to a temporary file; every collapse key then
 #    repeats ten times, the worst case for the collapse table).
 # 4. In place: `notif-expire --store S --archive A` on a copy of the records, timed, then a
 #    second sweep that finds nothing to remove (the store is read and not rewritten).
-# 5. notif-mark --read --all against `jq -c '.read_at //= $now | .seen_at //= $now'`.
+# 5. notif-mark --read --all (median of three runs) against
+#    `jq -c '.read_at //= $now | .seen_at //= $now'` (one run).
+# Before 2 and 5 the script waits for what it wrote to reach the disk (`sync`): the outputs of
+# the check, and the store and archive of the in-place sweeps, were written back during the
+# runs that followed them and took a third of their time.
 #
 # The records are bench/data/records-week-RECORDS.ndjson (git-ignored): the payloads of
 # bench/gen-payloads.py turned into records by notif-parse in 14 chunks whose `--now` steps by
@@ -135,9 +139,14 @@ fi
 # The same file through `cat |`: the first pass copies the pipe to a temporary file as it reads
 # it, the passes after it read the copy (TMPDIR: the data folder, on disk like the file).
 echo "bench: one copy through a pipe" >&2
-bench_time_copies 1 "$file" /dev/null \
-  env TMPDIR="$bench_data" "$expire" --policy "$tmp/policy.json" --now "$bench_now"
-pipe_us=$wall_us
+sync
+pipe_walls=""
+for _ in 1 2 3; do
+  bench_time_copies 1 "$file" /dev/null \
+    env TMPDIR="$bench_data" "$expire" --policy "$tmp/policy.json" --now "$bench_now"
+  pipe_walls+="$wall_us "
+done
+pipe_us=$(bench_median "$pipe_walls")
 echo "### From a pipe"
 echo
 echo "| input | wall | records/s |"
@@ -146,7 +155,8 @@ echo "| the file | $(bench_seconds "${median_wall[notif-expire]}") s |" \
   "$(bench_per_second "$lines" "${median_wall[notif-expire]}") |"
 echo "| \`cat FILE \|\` | $(bench_seconds "$pipe_us") s | $(bench_per_second "$lines" "$pipe_us") |"
 echo
-echo "A pipe takes $(bench_ratio "$pipe_us" "${median_wall[notif-expire]}")× the time of the file (one run)."
+echo "A pipe takes $(bench_ratio "$pipe_us" "${median_wall[notif-expire]}")× the time of the file" \
+  "(median of 3 runs)."
 echo
 
 # --- Memory flatness ------------------------------------------------------------------------------
@@ -197,8 +207,14 @@ echo "Every record is in exactly one of store and archive:" \
 
 # --- notif-mark -------------------------------------------------------------------------------------
 echo "bench: notif-mark --read --all against jq" >&2
-bench_measure notif-mark "$file"
-mark_us=$wall_us mark_kb=$rss_kb
+sync
+mark_walls=""
+for _ in 1 2 3; do
+  bench_measure notif-mark "$file"
+  mark_walls+="$wall_us "
+  mark_kb=$rss_kb
+done
+mark_us=$(bench_median "$mark_walls")
 bench_measure jq-mark "$file"
 echo
 echo "### notif-mark --read --all against jq"
@@ -211,4 +227,4 @@ echo "| jq | \`jq -c '.read_at //= \$now \| .seen_at //= \$now' FILE\` | $(bench
   "| $(bench_per_second "$lines" "$wall_us") | $(bench_memory "$rss_kb") MB |"
 echo
 echo "notif-mark: **$(bench_ratio "$wall_us" "$mark_us")× jq**" \
-  "(one run each)."
+  "(notif-mark's median of 3 runs, jq's one run)."
