@@ -179,26 +179,31 @@ import Testing
     let run = try Self.runFiles([big, small, rest], ["--limit", "150"], chunkSize: 700)
     #expect(run.accepted > 4)
     #expect(run.stdout == whole.stdout)
+    #expect(run.stderr.isEmpty && whole.stderr.isEmpty)
   }
 
-  /// Runs notif-group with `--jobs 2` on files holding `texts`, in order: its output and the
-  /// number of chunks the workers grouped.
+  /// Runs notif-group with `--jobs 2` on files holding `texts`, in order: its output, its
+  /// diagnostics (each apart: a diagnostic must not pass for a group object) and the number
+  /// of chunks the workers grouped.
   static func runFiles(_ texts: [String], _ arguments: [String], chunkSize: Int) throws
-    -> (stdout: String, accepted: Int)
+    -> (stdout: String, stderr: String, accepted: Int)
   {
     let paths = texts.map { temporaryFile(holding: $0) }
     let out = temporaryFile(holding: "")
-    defer { for path in paths + [out] { unlink(path) } }
+    let err = temporaryFile(holding: "")
+    defer { for path in paths + [out, err] { unlink(path) } }
     let scanned = try OptionScanner.scan(
       ["--jobs", "2"] + arguments + paths, GroupCommand.options)
     let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
-    let fd = open(out, O_WRONLY | O_TRUNC)
-    var stdout = OutputWriter(fd: fd, name: "<stdout>")
-    var stderr = OutputWriter(fd: fd, name: "<stderr>")
+    let outFD = open(out, O_WRONLY | O_TRUNC)
+    let errFD = open(err, O_WRONLY | O_TRUNC)
+    var stdout = OutputWriter(fd: outFD, name: "<stdout>")
+    var stderr = OutputWriter(fd: errFD, name: "<stderr>")
     var run = GroupRun(options: configuration.options, chunkSize: chunkSize)
     #expect(run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr) == .success)
-    close(fd)
-    return (fileText(out), run.chunkCounts.accepted)
+    close(outFD)
+    close(errFD)
+    return (fileText(out), fileText(err), run.chunkCounts.accepted)
   }
 
   @Test func twoFilesInChunksWriteWhatOneThreadWrites() throws {
@@ -219,6 +224,7 @@ import Testing
       let run = try Self.runFiles([first, second], options, chunkSize: 900)
       #expect(run.accepted > 4)
       #expect(run.stdout == whole.stdout, "\(options)")
+      #expect(run.stderr.isEmpty && whole.stderr.isEmpty, "\(options)")
     }
   }
 
