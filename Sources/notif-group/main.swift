@@ -14,7 +14,7 @@ import NotifModel
 // A block of 1 MiB or more is mapped on its own and given back when freed. By default glibc
 // raises that threshold to the size of each such block freed (up to 32 MiB), after which the
 // tables that grow by doubling came from a heap and left their old room in it: 15 MB more at
-// 850,724 groups with -j1, 30 MB with -j2 (a heap for each worker). Below 1 MiB the chunks are
+// 850,724 groups with -j1, 29 MB with -j2 (a heap for each worker). Below 1 MiB the chunks are
 // reused from the heap: at 128 KiB, mapping and unmapping them made -j2 16% slower.
 _ = notif_map_blocks_from(GroupRun.mappedBlockSize)
 exit(GroupCommand.main().rawValue)
