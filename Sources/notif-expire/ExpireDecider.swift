@@ -22,11 +22,15 @@ final class ExpireRules: @unchecked Sendable {
 struct LineFinding: Equatable {
   var severity: Severity
   var code: String
+  /// What is wrong; for an error (a line that is not a record), without what happens to the
+  /// line, which the report adds (`SweepDriver.notARecord`).
   var message: String
   /// The 1-based column in Unicode scalars.
   var column: Int
   /// For a `NoRule` warning, the category's key part, to warn once per category.
   var category: [UInt8]?
+  /// For an error: whether the line moved to the quarantine file (then it is a warning).
+  var quarantined = false
 }
 
 /// What the sweep does with one record.
@@ -58,7 +62,7 @@ struct ExpireDecider: ~Copyable {
       return .keep
     case .failed(let error):
       finding = LineFinding(
-        severity: .error, code: error.code.rawValue, message: error.message + SweepDriver.keptNote,
+        severity: .error, code: error.code.rawValue, message: error.message,
         column: RecordLineParser.column(line, error.offset))
       return .keep
     case .record:
@@ -71,7 +75,7 @@ struct ExpireDecider: ~Copyable {
       }
       finding = LineFinding(
         severity: .error, code: "BadRecord",
-        message: "created_at is missing or not an RFC 3339 time" + SweepDriver.keptNote,
+        message: "created_at is missing or not an RFC 3339 time",
         column: RecordLineParser.column(line, at ?? record.textOffset))
       return .keep
     }
@@ -79,7 +83,7 @@ struct ExpireDecider: ~Copyable {
       let at = record.textOffset + Int(record.json.tokens[record.index(field) ?? 0].start)
       finding = LineFinding(
         severity: .error, code: "BadRecord",
-        message: "\(field.key) is not an RFC 3339 time or null" + SweepDriver.keptNote,
+        message: "\(field.key) is not an RFC 3339 time or null",
         column: RecordLineParser.column(line, at))
       return .keep
     }

@@ -204,7 +204,7 @@ struct ExpireRun: ~Copyable, SweepPasses {
       inputs,
       task: .sweep(
         archiving: driver.archiving,
-        quarantineNote: driver.quarantining ? driver.quarantineNote : nil),
+        quarantining: driver.quarantining),
       rules: rules,
       batchSize: configuration.batchSize, maxLineBytes: configuration.sweep.maxRecordBytes
     ) { batch throws(SystemError) in
@@ -454,11 +454,20 @@ struct ExpireRun: ~Copyable, SweepPasses {
   ) throws(SystemError) {
     for (line, finding) in batch.findings {
       if let category = finding.category, !warnedCategories.insert(category).inserted { continue }
-      if finding.severity == .error { driver.raiseStatus(to: .rejected) }
+      guard finding.severity == .error else {
+        driver.report(
+          Diagnostic(
+            finding.severity, finding.code, finding.message, file: batch.fileName, line: line,
+            column: finding.column))
+        continue
+      }
+      // A line that is not a record: kept (status 1), or moved to the quarantine file.
+      if !finding.quarantined { driver.raiseStatus(to: .rejected) }
       driver.report(
-        Diagnostic(
-          finding.severity, finding.code, finding.message, file: batch.fileName, line: line,
-          column: finding.column))
+        SweepDriver.notARecord(
+          finding.code, finding.message, file: batch.fileName, line: line,
+          column: finding.column, quarantineNote: finding.quarantined ? driver.quarantineNote : nil)
+      )
     }
     records += batch.lineCount
     bytesDone += Int64(batch.fileBytes)

@@ -12,10 +12,9 @@ enum SweepTask {
   /// The mark of each record that counts towards a cap (`SweepBatch.capMarks`).
   case capGroups
   /// Each line kept or removed, and what to report; with `archiving`, the archive line of each
-  /// removed record (`SweepBatch.gone`); with a `quarantineNote` (what their warnings end
-  /// with), lines that are not records are removed too, as quarantine lines
-  /// (`SweepBatch.quarantined`).
-  case sweep(archiving: Bool, quarantineNote: String?)
+  /// removed record (`SweepBatch.gone`); `quarantining`, lines that are not records are
+  /// removed too, as quarantine lines (`SweepBatch.quarantined`).
+  case sweep(archiving: Bool, quarantining: Bool)
 }
 
 /// A run of whole lines of one input, done by a worker: in the sweep, what to keep, what to
@@ -132,8 +131,8 @@ final class SweepBatch: @unchecked Sendable {
   /// Does the batch's task on every line.
   func process(with decider: inout ExpireDecider) {
     switch task {
-    case .sweep(let archiving, let quarantineNote):
-      decide(with: &decider, archiving: archiving, quarantineNote: quarantineNote)
+    case .sweep(let archiving, let quarantining):
+      decide(with: &decider, archiving: archiving, quarantining: quarantining)
     case .collapseKeys: findCollapseMarks(of: nil, with: &decider)
     case .collapseWinners(let keys): findCollapseMarks(of: keys, with: &decider)
     case .capGroups: findCapMarks(with: &decider)
@@ -191,12 +190,6 @@ final class SweepBatch: @unchecked Sendable {
     }
   }
 
-  /// A finding's message without the `SweepDriver.keptNote` that ends it when the line is kept.
-  static func quarantineReason(_ message: String) -> String {
-    let kept = SweepDriver.keptNote
-    return message.hasSuffix(kept) ? String(message.dropLast(kept.count)) : message
-  }
-
   /// Calls `body` with each run of kept lines that starts at or after `offset`, in order.
   func forEachKeptRun<E: Error>(
     from offset: Int = 0, _ body: (UnsafeRawBufferPointer) throws(E) -> Void
@@ -207,7 +200,7 @@ final class SweepBatch: @unchecked Sendable {
   }
 
   /// Decides every line.
-  private func decide(with decider: inout ExpireDecider, archiving: Bool, quarantineNote: String?) {
+  private func decide(with decider: inout ExpireDecider, archiving: Bool, quarantining: Bool) {
     var start = 0
     var index = 0
     var runStart = 0
@@ -220,17 +213,17 @@ final class SweepBatch: @unchecked Sendable {
         verdict = .keep
         finding = LineFinding(
           severity: .error, code: "RecordTooLarge",
-          message: SweepOptions.tooLongMessage(limit: maxLineBytes) + SweepDriver.keptNote,
+          message: SweepOptions.tooLongMessage(limit: maxLineBytes),
           column: 1)
       } else {
         verdict = decider.decide(line, ordinal: firstOrdinal + index, finding: &finding)
       }
-      if let quarantineNote, let error = finding, error.severity == .error {
+      if quarantining, let error = finding, error.severity == .error {
         // Not a record: moved out of the input, reported once as a warning.
         if firstRemoval == nil { firstRemoval = start }
         if runStart < start { keptRuns.append(runStart..<start) }
         runStart = stop + 1
-        let reason = Self.quarantineReason(error.message)
+        let reason = error.message
         if line.count > maxLineBytes {
           // In base64, as every line longer than the limit, however many batches it spans.
           var entry = QuarantineEntry.Streamed(
@@ -242,8 +235,7 @@ final class SweepBatch: @unchecked Sendable {
             line: line, number: firstLine + index, code: error.code, reason: reason,
             into: &quarantined)
         }
-        finding?.severity = .warning
-        finding?.message = reason + quarantineNote
+        finding?.quarantined = true
         tally.quarantined += 1
       } else if case .remove(let reason) = verdict {
         if firstRemoval == nil { firstRemoval = start }
