@@ -15,9 +15,13 @@
 //       message), the same tape and the same `isCompact`, on the whole input and on its
 //       suffixes (the vector pass's blocks fall elsewhere), final or not, and on prefixes with
 //       more to come;
+//       A parser expecting the outermost keys `fuzzExpectedKeys` (`expectRootKeys`) gives
+//       the answer and tape of the scalar one too, and `expectedKeysSeen` counts exactly the
+//       leading members written `"key":` with the key expected at their place;
 //   (c) `RecordReader` over the input gives the same events on every path (the same errors at
 //       the same lines and columns), records with the same compact output;
-//   (d) `RecordLineParser` gives every line the same answer on every path.
+//   (d) `RecordLineParser` gives every line the same answer on every path, and finds each
+//       record's fields where a `RecordFieldLocator` finds them on a parser expecting nothing.
 
 import CNotifSIMD
 
@@ -34,6 +38,8 @@ func fuzzJSONVector(_ input: UnsafeRawBufferPointer) {
   var vector = JSONParser(scan: .vector)
   var automatic = JSONParser(scan: .automatic)
   var scalar = JSONParser(scan: .scalar)
+  var expecting = JSONParser(scan: .automatic)
+  expecting.expectRootKeys(fuzzExpectedKeys)
   let size = input.count
   var starts = [0, 1, 7, 63, 64, 65]
   if size > 0 { starts.append(Int(input[0]) % size) }
@@ -42,6 +48,8 @@ func fuzzJSONVector(_ input: UnsafeRawBufferPointer) {
     for isFinal in [true, false] {
       checkParsersAgree(text, isFinal: isFinal, &vector, &scalar)
       checkParsersAgree(text, isFinal: isFinal, &automatic, &scalar, "automatic")
+      checkParsersAgree(text, isFinal: isFinal, &expecting, &scalar, "expecting")
+      checkExpectedKeysSeen(text, &expecting)
     }
   }
   var state = UInt64(size) &* 0x9E37_79B9_7F4A_7C15
@@ -53,6 +61,7 @@ func fuzzJSONVector(_ input: UnsafeRawBufferPointer) {
     for isFinal in [false, true] {
       checkParsersAgree(prefix, isFinal: isFinal, &vector, &scalar)
       checkParsersAgree(prefix, isFinal: isFinal, &automatic, &scalar, "automatic")
+      checkParsersAgree(prefix, isFinal: isFinal, &expecting, &scalar, "expecting")
     }
   }
   checkRecordReadersAgree(input, maxRecordBytes: 4096)
@@ -147,6 +156,34 @@ func checkParsersAgree(
   }
 }
 
+/// The outermost keys the `expecting` parser expects: short ones the dictionary makes likely,
+/// the empty key, and a record's first.
+let fuzzExpectedKeys = ["a", "", "id", "app", "aps", "b"].map { Array($0.utf8) }
+
+/// After the last parse of `text` by `parser` (expecting `fuzzExpectedKeys`), if complete:
+/// `expectedKeysSeen` is the number of leading members of an outermost object whose key is
+/// written exactly as the one expected at its place, with the colon right after it.
+func checkExpectedKeysSeen(_ text: UnsafeRawBufferPointer, _ parser: inout JSONParser) {
+  guard case .complete = parser.parse(text, isFinal: true) else { return }
+  let seen = parser.withView(over: text) { view -> Int in
+    guard view.kind(0) == .object else { return 0 }
+    var key = 1
+    var count = 0
+    while count < Int(view.tokens[0].count) && count < fuzzExpectedKeys.count {
+      let raw = Array(view.raw(key))
+      let end = Int(view.tokens[key].end)
+      guard raw == [0x22] + fuzzExpectedKeys[count] + [0x22], end < text.count, text[end] == 0x3A
+      else { break }
+      count += 1
+      key = Int(view.tokens[key + 1].next)
+    }
+    return count
+  }
+  require(
+    parser.expectedKeysSeen == seen,
+    "expectedKeysSeen \(parser.expectedKeysSeen), \(seen) members have the expected keys")
+}
+
 // MARK: - (c) RecordReader
 
 /// What a reader gave, event by event: a record's compact output and where it is, or a
@@ -211,6 +248,28 @@ func checkRecordLinesAgree(_ input: UnsafeRawBufferPointer) {
     require(a == b, "line at \(start): vector \(a), scalar \(b)")
     let c = automatic.parse(line)
     require(c == b, "line at \(start): automatic \(c), scalar \(b)")
+    if b == .record { checkRecordFields(line, automatic) }
     start = stop + 1
+  }
+}
+
+/// The fields `lines` found in the record it parsed last, against those a `RecordFieldLocator`
+/// finds, told nothing, on a parser that expects no keys.
+func checkRecordFields(_ line: UnsafeRawBufferPointer, _ lines: borrowing RecordLineParser) {
+  let text = UnsafeRawBufferPointer(rebasing: line[lines.textRange])
+  var parser = JSONParser()
+  parser.checksRootKeys = false
+  guard case .complete = parser.parse(text, isFinal: true) else {
+    fail("a record line's text does not parse alone")
+  }
+  let locator = RecordFieldLocator()
+  _ = parser.withView(over: text) { view in locator.locate(view) }
+  lines.withRecord { record in
+    for field in RecordField.allCases {
+      require(
+        record.index(field) == locator.index(field),
+        "\(field): at \(String(describing: record.index(field))), plainly at \(String(describing: locator.index(field)))"
+      )
+    }
   }
 }

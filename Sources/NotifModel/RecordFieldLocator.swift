@@ -17,8 +17,9 @@ public final class RecordFieldLocator {
   private let keyBytes: UnsafeMutableRawPointer
   private let keyStarts: UnsafeMutablePointer<Int>
   private static let count = RecordField.allCases.count
-  /// The keys, for a key spelled with escapes.
-  private static let keys = RecordField.allCases.map { Array($0.key.utf8) }
+  /// The keys, in `RecordField` order: for a key spelled with escapes, and for the parser
+  /// (`JSONParser.expectRootKeys`).
+  public static let keys = RecordField.allCases.map { Array($0.key.utf8) }
 
   /// Creates a locator.
   public init() {
@@ -49,9 +50,12 @@ public final class RecordFieldLocator {
   /// key was the one of its position in `RecordField` order (then no key repeats, and the
   /// object has no key that is not a record field). Finds nothing in a value that is not an
   /// object.
+  ///
+  /// The first `known` members are taken to have the keys of their positions without a look:
+  /// those the parser matched (`JSONParser.expectedKeysSeen`, with `keys` expected).
   /// - Complexity: O(members), one comparison each when the keys are in order.
   @discardableResult
-  public func locate(_ view: JSONView, object: Int = 0) -> Bool {
+  public func locate(_ view: JSONView, object: Int = 0, known: Int = 0) -> Bool {
     slots.update(repeating: -1, count: Self.count)
     guard view.kind(object) == .object, let base = view.bytes.baseAddress else { return false }
     var inOrder = true
@@ -61,8 +65,9 @@ public final class RecordFieldLocator {
       let value = key + 1
       let length = Int(token.end - token.start) - 2
       let keyStart = base + Int(token.start) + 1
-      if position < Self.count && !token.flag && length == keyLength(position)
-        && Self.bytesEqual(keyStart, keyBytes + keyStarts[position], length)
+      if position < known
+        || (position < Self.count && !token.flag && length == keyLength(position)
+          && RawBytes.equal(keyStart, keyBytes + keyStarts[position], length))
       {
         slots[position] = Int32(value)
       } else {
@@ -94,31 +99,8 @@ public final class RecordFieldLocator {
   private func field(named raw: UnsafeRawBufferPointer) -> Int? {
     guard let base = raw.baseAddress else { return nil }
     for field in 0..<Self.count where keyLength(field) == raw.count {
-      if Self.bytesEqual(base, keyBytes + keyStarts[field], raw.count) { return field }
+      if RawBytes.equal(base, keyBytes + keyStarts[field], raw.count) { return field }
     }
     return nil
-  }
-
-  /// Whether `length` bytes at `a` and `b` are equal: a few loads, which may overlap, and no
-  /// byte read outside the two ranges.
-  @inline(__always)
-  public static func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ length: Int)
-    -> Bool
-  {
-    func word<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> Bool {
-      a.loadUnaligned(fromByteOffset: offset, as: T.self)
-        == b.loadUnaligned(fromByteOffset: offset, as: T.self)
-    }
-    if length >= 8 {
-      var offset = 0
-      while offset + 8 < length {
-        guard word(offset, UInt64.self) else { return false }
-        offset += 8
-      }
-      return word(length - 8, UInt64.self)
-    }
-    if length >= 4 { return word(0, UInt32.self) && word(length - 4, UInt32.self) }
-    if length >= 2 { return word(0, UInt16.self) && word(length - 2, UInt16.self) }
-    return length == 0 || word(0, UInt8.self)
   }
 }

@@ -24,6 +24,7 @@ public struct RecordLineParser: ~Copyable {
   public init(scan: JSONScan = .default) {
     parser = JSONParser(scan: scan)
     parser.checksRootKeys = false
+    parser.expectRootKeys(RecordFieldLocator.keys)
   }
 
   /// Parses `line` (one line without its newline; white space around the object is allowed).
@@ -45,8 +46,9 @@ public struct RecordLineParser: ~Copyable {
     case .complete(let end):
       text = trimmed
       textOffset = offset
+      let known = parser.expectedKeysSeen
       let (isObject, keysInOrder) = parser.withView(over: trimmed) { view in
-        view.kind(0) == .object ? (true, fields.locate(view)) : (false, true)
+        view.kind(0) == .object ? (true, fields.locate(view, known: known)) : (false, true)
       }
       // Keys each in their own field's place are distinct; any others are checked as the
       // parse would have (it leaves the outermost object's keys to this).
@@ -187,7 +189,7 @@ public struct RecordView {
     let raw = json.rawString(index)
     guard raw.count == value.count, let base = raw.baseAddress else { return value.isEmpty }
     return value.withUnsafeBytes { spelled in
-      spelled.baseAddress.map { RecordFieldLocator.bytesEqual(base, $0, raw.count) } ?? false
+      spelled.baseAddress.map { RawBytes.equal(base, $0, raw.count) } ?? false
     }
   }
 }

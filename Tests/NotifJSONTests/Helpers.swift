@@ -13,10 +13,14 @@ struct Parsed: Equatable {
   var isCompact: Bool
 }
 
+/// The outermost keys the tests' parsers with expected keys expect (`JSONParser.expectRootKeys`):
+/// the first keys of many tests' objects, and the empty key.
+let testExpectedKeys = ["a", "b", "", "id", "aps", "c"].map { Array($0.utf8) }
+
 /// Parses `bytes` with a new parser on each path (`JSONScan`): the vector pass, the
 /// automatic choice (for a first text, sixteen bytes a step on x86-64) and the scalar
-/// reference; expects the same outcome and tape from each, so every test that parses through
-/// here checks every path.
+/// reference, and the automatic choice again expecting `testExpectedKeys`; expects the same
+/// outcome and tape from each, so every test that parses through here checks every path.
 func parse(_ bytes: [UInt8], isFinal: Bool = true, maxDepth: Int = JSONParser.defaultMaxDepth)
   -> Parsed
 {
@@ -26,15 +30,20 @@ func parse(_ bytes: [UInt8], isFinal: Bool = true, maxDepth: Int = JSONParser.de
     #expect(other == scalar, "the \(scan) and scalar paths differ")
     #expect(otherTape == scalarTape, "the \(scan) and scalar paths' tapes differ")
   }
+  let (expecting, expectingTape) = parse(
+    bytes, isFinal: isFinal, maxDepth: maxDepth, scan: .automatic, expecting: testExpectedKeys)
+  #expect(expecting == scalar, "expecting keys and not differ")
+  #expect(expectingTape == scalarTape, "expecting keys and not differ in their tapes")
   return scalar
 }
 
-/// Parses `bytes` with a new parser on the path `scan` chooses; the outcome and the tape, each
-/// token as its fields.
-func parse(_ bytes: [UInt8], isFinal: Bool, maxDepth: Int, scan: JSONScan)
-  -> (Parsed, [[Int]])
-{
+/// Parses `bytes` with a new parser on the path `scan` chooses, expecting `expecting` as the
+/// outermost keys if not empty; the outcome and the tape, each token as its fields.
+func parse(
+  _ bytes: [UInt8], isFinal: Bool, maxDepth: Int, scan: JSONScan, expecting: [[UInt8]] = []
+) -> (Parsed, [[Int]]) {
   var parser = JSONParser(maxDepth: maxDepth, scan: scan)
+  if !expecting.isEmpty { parser.expectRootKeys(expecting) }
   return bytes.withUnsafeBytes { raw in
     let result = parser.parse(raw, isFinal: isFinal)
     guard case .complete = result else {

@@ -582,4 +582,57 @@ private let word = " (only true, false and null go unquoted; strings need double
     #expect(JSONError.Code.nestingTooDeep.rawValue == "NestingTooDeep")
     #expect(JSONError.Code.recordTooLarge.rawValue == "RecordTooLarge")
   }
+
+  // MARK: - Expected keys
+
+  /// How many leading members of the outermost object have the keys expected at their places,
+  /// each written as it is (no escape) with its colon right after it: the count stops at the
+  /// first that has not, whatever follows.
+  @Test(arguments: [
+    (#"{"a":1,"b":[{"a":2}],"":null,"id":"x","aps":{},"c":true,"d":0}"#, 6),
+    (#"{"a":1,"b":2,"id":3}"#, 2),  // "" expected third
+    (#"{"a" :1,"b":2}"#, 0),  // white space before the colon
+    (#"{"a":1,"b"\#t:2}"#, 1),
+    (#"{ "a":1,\#n "b": 2}"#, 2),  // white space elsewhere is no matter
+    (#"{"\u0061":1,"b":2}"#, 0),  // the key escaped
+    (#"{"ab":1}"#, 0),
+    (#"{"b":1,"a":2}"#, 0),
+    (#"{}"#, 0),
+    (#"[{"a":1}]"#, 0),  // not the outermost value
+    (#"{"x":{"a":1,"b":2}}"#, 0),
+    (#""a""#, 0),
+  ])
+  func countsTheMembersWithTheExpectedKeys(_ text: String, _ seen: Int) {
+    var parser = JSONParser()
+    parser.expectRootKeys(testExpectedKeys)
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBytes { raw in
+      let result = parser.parse(raw, isFinal: true)
+      #expect(result == .complete(end: bytes.count), "\(text)")
+    }
+    #expect(parser.expectedKeysSeen == seen, "\(text)")
+    _ = parse(bytes)  // the same tape as without expected keys, on every path
+  }
+
+  /// A text that ends or fails at any byte of an expected key, or of the colon after it, gives
+  /// the answer it gives without expected keys; the count starts again at each parse.
+  @Test func expectedKeysCutAnywhereAnswerAsWithout() {
+    let text = Array(#"{"a":1,"b":{"a":2},"":"v","id":"x"}"#.utf8)
+    for end in 0...text.count {
+      for isFinal in [true, false] {
+        _ = parse(Array(text[..<end]), isFinal: isFinal)
+      }
+      var broken = text
+      if end < text.count {
+        broken[end] = 0x2C
+        _ = parse(broken)
+      }
+    }
+    var parser = JSONParser()
+    parser.expectRootKeys(testExpectedKeys)
+    for (text, seen) in [(#"{"a":1,"b":2}"#, 2), (#"{"b":2}"#, 0), (#"{"a":1,"b":2,"":3}"#, 3)] {
+      Array(text.utf8).withUnsafeBytes { _ = parser.parse($0, isFinal: true) }
+      #expect(parser.expectedKeysSeen == seen, "\(text)")
+    }
+  }
 }

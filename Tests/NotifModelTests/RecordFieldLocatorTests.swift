@@ -4,20 +4,35 @@ import Testing
 
 @Suite struct RecordFieldLocatorTests {
   /// What the locator finds in `text`: whether the keys were in order, and each field's value
-  /// as its raw JSON.
+  /// as its raw JSON. For the outermost object, expects the same from a parser that expects the
+  /// record's keys and a locator told how many it saw (`known`), as `RecordLineParser` reads.
   private func locate(_ text: String, object: Int = 0) -> (
+    inOrder: Bool, values: [RecordField: String]
+  ) {
+    let plain = locate(text, object: object, expecting: false)
+    if object == 0 {
+      let expecting = locate(text, object: object, expecting: true)
+      #expect(expecting.inOrder == plain.inOrder, "\(text)")
+      #expect(expecting.values == plain.values, "\(text)")
+    }
+    return plain
+  }
+
+  private func locate(_ text: String, object: Int, expecting: Bool) -> (
     inOrder: Bool, values: [RecordField: String]
   ) {
     let bytes = Array(text.utf8)
     var parser = JSONParser()
+    if expecting { parser.expectRootKeys(RecordFieldLocator.keys) }
     let locator = RecordFieldLocator()
     return bytes.withUnsafeBytes { raw in
       guard case .complete = parser.parse(raw, isFinal: true) else {
         Issue.record("not JSON: \(text)")
         return (false, [:])
       }
+      let known = parser.expectedKeysSeen
       return parser.withView(over: raw) { view in
-        let inOrder = locator.locate(view, object: object)
+        let inOrder = locator.locate(view, object: object, known: known)
         var values: [RecordField: String] = [:]
         for field in RecordField.allCases {
           if let index = locator.index(field) {
