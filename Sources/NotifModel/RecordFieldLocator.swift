@@ -58,6 +58,7 @@ public final class RecordFieldLocator {
   public func locate(_ view: JSONView, object: Int = 0, known: Int = 0) -> Bool {
     slots.update(repeating: -1, count: Self.count)
     guard view.kind(object) == .object, let base = view.bytes.baseAddress else { return false }
+    let known = min(known, Self.count)
     var inOrder = true
     var key = object + 1
     for position in 0..<Int(view.tokens[object].count) {
