@@ -15,9 +15,10 @@
 //       message), the same tape and the same `isCompact`, on the whole input and on its
 //       suffixes (the vector pass's blocks fall elsewhere), final or not, and on prefixes with
 //       more to come;
-//       A parser expecting the outermost keys `fuzzExpectedKeys` (`expectRootKeys`) gives
-//       the answer and tape of the scalar one too, and `expectedKeysSeen` counts exactly the
-//       leading members written `"key":` with the key expected at their place;
+//       On each path, a parser expecting the outermost keys `fuzzExpectedKeys`
+//       (`expectRootKeys`) gives the answer and tape of the scalar one too, and
+//       `expectedKeysSeen` counts exactly the leading members written `"key":` with the key
+//       expected at their place;
 //   (c) `RecordReader` over the input gives the same events on every path (the same errors at
 //       the same lines and columns), records with the same compact output;
 //   (d) `RecordLineParser` gives every line the same answer on every path, and finds each
@@ -39,7 +40,11 @@ func fuzzJSONVector(_ input: UnsafeRawBufferPointer) {
   var automatic = JSONParser(scan: .automatic)
   var scalar = JSONParser(scan: .scalar)
   var expecting = JSONParser(scan: .automatic)
+  var expectingVector = JSONParser(scan: .vector)
+  var expectingScalar = JSONParser(scan: .scalar)
   expecting.expectRootKeys(fuzzExpectedKeys)
+  expectingVector.expectRootKeys(fuzzExpectedKeys)
+  expectingScalar.expectRootKeys(fuzzExpectedKeys)
   let size = input.count
   var starts = [0, 1, 7, 63, 64, 65]
   if size > 0 { starts.append(Int(input[0]) % size) }
@@ -49,7 +54,11 @@ func fuzzJSONVector(_ input: UnsafeRawBufferPointer) {
       checkParsersAgree(text, isFinal: isFinal, &vector, &scalar)
       checkParsersAgree(text, isFinal: isFinal, &automatic, &scalar, "automatic")
       checkParsersAgree(text, isFinal: isFinal, &expecting, &scalar, "expecting")
+      checkParsersAgree(text, isFinal: isFinal, &expectingVector, &scalar, "expecting, vector")
+      checkParsersAgree(text, isFinal: isFinal, &expectingScalar, &scalar, "expecting, scalar")
       checkExpectedKeysSeen(text, &expecting)
+      checkExpectedKeysSeen(text, &expectingVector)
+      checkExpectedKeysSeen(text, &expectingScalar)
     }
   }
   var state = UInt64(size) &* 0x9E37_79B9_7F4A_7C15

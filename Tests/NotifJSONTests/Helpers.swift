@@ -19,8 +19,8 @@ let testExpectedKeys = ["a", "b", "", "id", "aps", "c"].map { Array($0.utf8) }
 
 /// Parses `bytes` with a new parser on each path (`JSONScan`): the vector pass, the
 /// automatic choice (for a first text, sixteen bytes a step on x86-64) and the scalar
-/// reference, and the automatic choice again expecting `testExpectedKeys`; expects the same
-/// outcome and tape from each, so every test that parses through here checks every path.
+/// reference, and each again expecting `testExpectedKeys`; expects the same outcome and tape
+/// from each, so every test that parses through here checks every path.
 func parse(_ bytes: [UInt8], isFinal: Bool = true, maxDepth: Int = JSONParser.defaultMaxDepth)
   -> Parsed
 {
@@ -30,10 +30,12 @@ func parse(_ bytes: [UInt8], isFinal: Bool = true, maxDepth: Int = JSONParser.de
     #expect(other == scalar, "the \(scan) and scalar paths differ")
     #expect(otherTape == scalarTape, "the \(scan) and scalar paths' tapes differ")
   }
-  let (expecting, expectingTape) = parse(
-    bytes, isFinal: isFinal, maxDepth: maxDepth, scan: .automatic, expecting: testExpectedKeys)
-  #expect(expecting == scalar, "expecting keys and not differ")
-  #expect(expectingTape == scalarTape, "expecting keys and not differ in their tapes")
+  for scan in [JSONScan.scalar, .vector, .automatic] {
+    let (expecting, expectingTape) = parse(
+      bytes, isFinal: isFinal, maxDepth: maxDepth, scan: scan, expecting: testExpectedKeys)
+    #expect(expecting == scalar, "the \(scan) path expecting keys and not differ")
+    #expect(expectingTape == scalarTape, "the \(scan) path expecting keys: the tapes differ")
+  }
   return scalar
 }
 
