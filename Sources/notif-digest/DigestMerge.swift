@@ -352,7 +352,7 @@ enum DigestObjectReader {
 /// `digest_id`: a digest written twice), merges those of one key and one window (the partial
 /// digests of one window, from inputs cut anywhere), or with `--unread` every unread digest of
 /// a key, and writes them all in window order: by `window_end`, then `window_start`, then key,
-/// then `digest_id`.
+/// then in the order they were merged in (that of their first part in the input).
 ///
 /// A merged digest is the one a run over all its records would write for its window: counts
 /// add up, actors and categories join, the items are the first or last `limit` of all, and its
@@ -487,13 +487,15 @@ struct DigestMergeRun {
       }
       if let current { result.append(current) }
     }
-    return result.sorted { a, b in
-      if a.digest.window != b.digest.window { return a.digest.window < b.digest.window }
-      if a.digest.key != b.digest.key {
-        return a.digest.key.lexicographicallyPrecedes(b.digest.key)
-      }
-      return a.digest.id < b.digest.id
-    }
+    // Those of one key and window keep the order they were merged in: read again in that order,
+    // each pair side by side is past max_items, so a second merge keeps them all apart. In
+    // another order two that were not side by side could join.
+    return result.enumerated().sorted { a, b in
+      let (x, y) = (a.element.digest, b.element.digest)
+      if x.window != y.window { return x.window < y.window }
+      if x.key != y.key { return x.key.lexicographicallyPrecedes(y.key) }
+      return a.offset < b.offset
+    }.map(\.element)
   }
 
   /// Merges `other` into `into`: counts, actors, categories, items, members; the window spans

@@ -131,6 +131,26 @@ private func merge(_ objects: String, _ extra: [String] = []) throws -> DigestOu
     #expect(merged.objects.map { $0["count"] as? Int }.count == 3)
   }
 
+  /// Digests of one key and window that stay apart (together past `max_items`) are written in
+  /// the order they were merged in, so that merging them again keeps them apart: in another
+  /// order (by `digest_id`, as before), two that were apart could come side by side and join.
+  /// Found by the digest-records fuzz target.
+  @Test(arguments: ["a", "b", "c"])
+  func digestsKeptApartStayApartWhenMergedAgain(_ prefix: String) throws {
+    let options = hourly + ["--max-items", "2", "--flush"]
+    let lines = (0..<6).map { n in
+      record("\(prefix)\(n)", String(format: "2026-11-22T07:%02d:00Z", n * 5))
+    }
+    var parts = ""
+    for range in [0..<2, 2..<3, 3..<5, 5..<6] {
+      parts += try digest(options, input: Array(lines[range])).stdout
+    }
+    let merged = try merge(parts)
+    #expect(merged.status == .success)
+    #expect(merged.objects.map { $0["count"] as? Int } == [2, 1, 2, 1])
+    #expect(try merge(merged.stdout).stdout == merged.stdout)
+  }
+
   @Test(arguments: [
     (#"{"digest_id":"x"}"#, "a digest object has no 'key' [BadDigest]"),
     (#"[]"#, "a digest object is a JSON object, not an array [BadDigest]"),
