@@ -179,19 +179,26 @@ private func makePool(threads: Int) -> WorkerPool<Square, SquareWorker> {
     #expect(job.output == 64)
   }
 
+  /// What the workers' threads made, under a lock. A class's `let`: a `Mutex` captured by the
+  /// closure itself is a variable each thread's call modifies, which ThreadSanitizer reported
+  /// as a race when two threads made their workers at once.
+  private final class Made: Sendable {
+    let list = Mutex<[(index: Int, onCaller: Bool)]>([])
+  }
+
   @Test func makesOneStatePerThreadOnThatThread() {
     let caller = pthread_self()
-    let made = Mutex<[(index: Int, onCaller: Bool)]>([])
+    let made = Made()
     let pool = WorkerPool<Square, SquareWorker>(
       threads: 3,
       makeWorker: { index in
         let onCaller = pthread_equal(pthread_self(), caller) != 0
-        made.withLock { $0.append((index, onCaller)) }
+        made.list.withLock { $0.append((index, onCaller)) }
         return SquareWorker(index: index)
       }
     ) { job, worker in worker.square(job) }
     pool.shutdown()
-    let seen = made.withLock { $0 }
+    let seen = made.list.withLock { $0 }
     #expect(seen.map(\.index).sorted() == [0, 1, 2])
     #expect(!seen.contains { $0.onCaller })
   }
