@@ -467,6 +467,12 @@ struct DigestMergeRun {
       groups[group, default: []].append(position)
     }
     var result: [ReadDigest] = []
+    // A merge can make a digest that was read too (the same records, so the same digest_id):
+    // it is written once, as a repeat read is.
+    var written: Set<DigestID> = []
+    func emit(_ digest: ReadDigest) {
+      if written.insert(digest.digest.id).inserted { result.append(digest) }
+    }
     for group in order {
       var current: ReadDigest? = nil
       for position in groups[group] ?? [] {
@@ -478,14 +484,14 @@ struct DigestMergeRun {
         let sum = Digest.saturated(joined.digest.count, next.digest.count)
         if !unread, let limit = next.maxItems, sum > Int64(limit) {
           // One run closes a digest at max_items: these stay apart, as it keeps them.
-          result.append(joined)
+          emit(joined)
           current = next
           continue
         }
         merge(next, into: &joined)
         current = joined
       }
-      if let current { result.append(current) }
+      if let current { emit(current) }
     }
     // Those of one key and window keep the order they were merged in: read again in that order,
     // each pair side by side is past max_items, so a second merge keeps them all apart. In

@@ -151,6 +151,21 @@ private func merge(_ objects: String, _ extra: [String] = []) throws -> DigestOu
     #expect(try merge(merged.stdout).stdout == merged.stdout)
   }
 
+  /// Two parts that merge into a digest that was read as well (the same records) give it once,
+  /// as a digest read twice is: merging again then changes nothing. Found by the fuzz target.
+  @Test func aMergedDigestAlsoReadIsWrittenOnce() throws {
+    let options = hourly + ["--max-items", "2", "--flush"]
+    let lines = [record("m0", "2026-11-22T07:00:00Z"), record("m1", "2026-11-22T07:05:00Z")]
+    var parts = ""
+    for range in [0..<1, 1..<2, 0..<2] {
+      parts += try digest(options, input: Array(lines[range])).stdout
+    }
+    let merged = try merge(parts)
+    #expect(merged.status == .success)
+    #expect(merged.objects.map { $0["count"] as? Int } == [2])
+    #expect(try merge(merged.stdout).stdout == merged.stdout)
+  }
+
   @Test(arguments: [
     (#"{"digest_id":"x"}"#, "a digest object has no 'key' [BadDigest]"),
     (#"[]"#, "a digest object is a JSON object, not an array [BadDigest]"),
