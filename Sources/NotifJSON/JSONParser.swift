@@ -358,7 +358,11 @@ public struct JSONParser: ~Copyable {
         }
       case .objectKey:
         if Keys.expects && expectedKey(&c) {
-          state = .value
+          switch try memberValue(&c, Stops.self) {
+          case .nextKey: break
+          case .read: state = .afterValue
+          case .none: state = .value
+          }
           continue
         }
         let b = try peekSkippingSpace(&c)
@@ -490,6 +494,57 @@ public struct JSONParser: ~Copyable {
     c.i += length
     expectedKeysSeen = member + 1
     return true
+  }
+
+  /// What `memberValue` read.
+  private enum MemberValue {
+    /// The value and the comma after it: the next member's key is next.
+    case nextKey
+    /// The value: what follows it is read as after any value.
+    case read
+    /// Nothing: the value is read as any value.
+    case none
+  }
+
+  /// Reads the value of the member whose expected key was just read when it is a string, a
+  /// number, `null`, `true` or `false` (every member of a record but its payload), and with
+  /// it the comma when the next member's key follows at once (`,"`), where the state machine
+  /// would go round through `.value` and `.afterValue`: on notif records of 1.1 KB, 21 of
+  /// whose 38 members are null, the parser expecting their keys read 14-19% more bytes a
+  /// second. The tape, and where the parse goes on, are those of the round.
+  @_transparent
+  private mutating func memberValue<Stops: StopScan>(_ c: inout Cursor, _: Stops.Type)
+    throws(Stop) -> MemberValue
+  {
+    let start = c.i
+    // The longest literal, its comma and the next key's quote.
+    guard start + 7 <= c.n else { return .none }
+    let head = UnsafeRawPointer(c.p + start).loadUnaligned(as: UInt32.self)
+    let literal =
+      head == Self.nullHead || head == Self.trueHead
+      ? 4 : head == Self.falseHead && c.p[start + 4] == UInt8(ascii: "e") ? 5 : 0
+    if literal > 0 {
+      // Anything else after it (`nullx`, `null}`) is read as any value.
+      guard c.p[start + literal] == UInt8(ascii: ","),
+        c.p[start + literal + 1] == UInt8(ascii: "\"")
+      else { return .none }
+      scalar(head == Self.nullHead ? .null : .bool, head == Self.trueHead, start, start + literal)
+      c.i = start + literal + 1
+      return .nextKey
+    }
+    let b = c.p[start]
+    if b == UInt8(ascii: "\"") {
+      try string(&c, Stops.self)
+    } else if b &- UInt8(ascii: "0") < 10 || b == UInt8(ascii: "-") {
+      try number(&c)
+    } else {
+      return .none
+    }
+    if c.i + 2 <= c.n && c.p[c.i] == UInt8(ascii: ",") && c.p[c.i + 1] == UInt8(ascii: "\"") {
+      c.i += 1
+      return .nextKey
+    }
+    return .read
   }
 
   @inline(__always)

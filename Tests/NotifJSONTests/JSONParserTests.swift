@@ -635,4 +635,37 @@ private let word = " (only true, false and null go unquoted; strings need double
       #expect(parser.expectedKeysSeen == seen, "\(text)")
     }
   }
+
+  /// The value of a member with an expected key is read with the comma and the next key's
+  /// quote at once when it is a string, a number or a literal (`JSONParser.memberValue`). Every
+  /// kind of value, followed by the next key, the end of the object, white space or a trailing
+  /// comma, cut at each byte or with each byte changed, gives the answer and tape it gives
+  /// without expected keys (`parse` compares them).
+  @Test(arguments: [
+    #"{"a":null,"b":true,"":false,"id":"x\"y","aps":-1.5e3,"c":0}"#,
+    #"{"a":"é","b":nul,"":1}"#,
+    #"{"a":null,}"#,
+    #"{"a":true, "b":1}"#,
+    #"{"a":false ,"b":1}"#,
+    #"{"a":"s","b":{"a":null,"b":2},"":[null,"x"],"id":1}"#,
+    #"{"a":12,"b":"t"}"#,
+    #"{"a":nullx,"b":1}"#,
+    #"{"a":truex,"b":1}"#,
+    #"{"a":"x\u0041","b":"\ud800"}"#,
+  ])
+  func membersReadWithTheirCommaAnswerAsWithout(_ text: String) {
+    let bytes = Array(text.utf8)
+    for end in 0...bytes.count {
+      for isFinal in [true, false] {
+        _ = parse(Array(bytes[..<end]), isFinal: isFinal)
+      }
+    }
+    for at in bytes.indices {
+      for byte in Array(#",":}] nx0-\"#.utf8) {
+        var changed = bytes
+        changed[at] = byte
+        _ = parse(changed)
+      }
+    }
+  }
 }
