@@ -177,11 +177,13 @@ public struct JSONParser: ~Copyable {
   /// bytes with its quotes and the colon, rather than scanned (`expectedKeysSeen` says how
   /// many were). The tape is the same either way, and any other member is read as before.
   ///
-  /// - Precondition: each key is printable ASCII without a quote or a backslash.
+  /// - Precondition: each key is printable ASCII without a quote or a backslash, and no two
+  ///   are the same (so an object whose members all had their expected keys has no duplicate).
   public mutating func expectRootKeys(_ keys: [[UInt8]]) {
     precondition(
       keys.allSatisfy { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } },
       "an expected key must be printable ASCII without a quote or a backslash")
+    precondition(Set(keys).count == keys.count, "the expected keys must differ")
     expectedBytes?.deallocate()
     expectedStarts?.deallocate()
     let starts = UnsafeMutablePointer<Int>.allocate(capacity: keys.count + 1)
@@ -254,10 +256,11 @@ public struct JSONParser: ~Copyable {
   }
 
   /// The duplicate key error of the last complete value, an object parsed from `bytes` with
-  /// `checksRootKeys` off, or nil: the error the parse would have ended with.
+  /// `checksRootKeys` off, or nil: the error the parse would have ended with. Nothing is
+  /// compared when every member had the key expected at its place (`expectRootKeys`).
   public mutating func rootDuplicateKeyError(over bytes: UnsafeRawBufferPointer) -> JSONError? {
     guard tokenCount > 0, tape[0].kind == .object, tape[0].count > 1,
-      let base = bytes.baseAddress
+      Int(tape[0].count) > expectedKeysSeen, let base = bytes.baseAddress
     else { return nil }
     let c = Cursor(p: base.assumingMemoryBound(to: UInt8.self), n: bytes.count, isFinal: true)
     do {

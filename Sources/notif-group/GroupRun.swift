@@ -453,6 +453,9 @@ struct TextTaker {
   mutating func readAll(
     _ records: inout RecordReader, into grouper: inout Grouper, emit: (Diagnostic) -> Void
   ) -> ExitStatus {
+    // A record's keys in their usual order are read by one comparison each; a group object's
+    // are read as before.
+    records.expectRootKeys(RecordFieldLocator.keys)
     var status = ExitStatus.success
     while true {
       let event: RecordEvent

@@ -23,9 +23,10 @@ struct ShownFields {
   static let digestIDKey = Array(DigestField.digestID.key.utf8)
 
   /// Finds the members of the object at `index` of `view`, with `locator` (one per reader,
-  /// reused for every object).
-  init(_ view: JSONView, object index: Int = 0, locator: RecordFieldLocator) {
-    let inOrder = locator.locate(view, object: index)
+  /// reused for every object); the first `known` have a record's keys at their places
+  /// (`RecordFieldLocator.locate`).
+  init(_ view: JSONView, object index: Int = 0, locator: RecordFieldLocator, known: Int = 0) {
+    let inOrder = locator.locate(view, object: index, known: known)
     func at(_ field: RecordField) -> Int { locator.index(field) ?? -1 }
     app = at(.app)
     category = at(.category)

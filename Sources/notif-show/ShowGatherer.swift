@@ -37,9 +37,11 @@ struct ShowGatherer {
   {
     nextMajor = number << 32
     var rejected = false
+    records.expectRootKeys(RecordFieldLocator.keys)
     let read = records.forEachRecord(report: report, whenIdle: {}) { records in
       let isCompact = records.recordIsCompact
-      let problem = records.withRecord { view in take(view, isCompact: isCompact) }
+      let known = records.recordExpectedKeysSeen
+      let problem = records.withRecord { view in take(view, isCompact: isCompact, known: known) }
       if let problem {
         rejected = true
         report(
@@ -54,14 +56,15 @@ struct ShowGatherer {
   var nextFreeNumber: Int { (nextMajor >> 32) + 1 }
 
   /// Reads the JSON text in `view` and keeps what it shows when the view shows it; returns the
-  /// problem that rejects it, if any.
-  private mutating func take(_ view: JSONView, isCompact: Bool) -> RecordProblem? {
+  /// problem that rejects it, if any. Its first `known` members had a record's keys at their
+  /// places (`RecordReader.recordExpectedKeysSeen`).
+  private mutating func take(_ view: JSONView, isCompact: Bool, known: Int) -> RecordProblem? {
     let major = nextMajor
     nextMajor += 1
     guard view.kind(0) == .object else {
       return .notAnObject
     }
-    let fields = ShownFields(view, locator: reader.locator)
+    let fields = ShownFields(view, locator: reader.locator, known: known)
     do throws(RecordProblem) {
       let entry: ShownEntry
       if fields.digestID >= 0 && fields.leading < 0 {

@@ -125,14 +125,16 @@ func collect(_ reader: inout RecordReader) throws -> [ReadEvent] {
   return events
 }
 
-/// Everything read from `bytes`.
+/// Everything read from `bytes`, by a reader expecting `expecting` as the outermost keys if
+/// not empty (`RecordReader.expectRootKeys`).
 func read(
   _ bytes: [UInt8], _ feed: Feed = .file, maxRecordBytes: Int = 1 << 20,
-  maxDepth: Int = JSONParser.defaultMaxDepth
+  maxDepth: Int = JSONParser.defaultMaxDepth, expecting: [[UInt8]] = []
 ) throws -> [ReadEvent] {
   try withInput(bytes, feed) { fd in
     var reader = RecordReader(
       fd: fd, name: "input", maxRecordBytes: maxRecordBytes, maxDepth: maxDepth)
+    if !expecting.isEmpty { reader.expectRootKeys(expecting) }
     return try collect(&reader)
   }
 }
@@ -328,6 +330,38 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     _ input: (String, [UInt8], [ReadEvent]), _ feed: Feed
   ) throws {
     #expect(try read(input.1, feed) == input.2)
+  }
+
+  /// Texts whose outermost keys are, in part, those `testExpectedKeys` expects.
+  static let textsWithExpectedKeys = [
+    #"{"a":1,"b":2,"":3,"id":4,"aps":5,"c":6}"#,
+    #"{"a":1,"b":2,"a":3}"#,
+    #"{"a":1,"a":2}"#,
+    #"{"b":1,"b":2}"#,
+    #"{"a":1,"b":{"a":1,"a":2}}"#,
+    #"{"a":null,"b":true,"":"x","id":1}"#,
+    #"{"a":1,"\u0062":2,"b":3}"#,
+    #"{"a":1, "b":2,"c":3,"b":4}"#,
+    #"{"a":1,"b":2,"":3,"id":4,"aps":5,"c":6,"d":7,"c":8}"#,
+    "{\"a\":1,\n\"b\":2,\n\"a\":3}",
+  ]
+
+  /// A reader expecting keys gives the events of one that expects none: the same records,
+  /// and the same errors (a duplicate key after the expected ones or among the others
+  /// included), from a file and through a pipe one byte at a time.
+  @Test(arguments: [Feed.file, .pipe(chunk: 1)])
+  func readsTheSameExpectingKeys(_ feed: Feed) throws {
+    var inputs = Self.cases.map(\.1)
+    inputs.append(Array(Self.textsWithExpectedKeys.joined(separator: "\n").utf8))
+    inputs.append(contentsOf: Self.textsWithExpectedKeys.map { Array($0.utf8) })
+    for input in inputs {
+      let events = try read(input, feed, expecting: testExpectedKeys)
+      #expect(events == (try read(input, feed)), "\(String(decoding: input, as: UTF8.self))")
+    }
+    // Eight of the ten texts have a duplicate key, in the places the comparison needs.
+    let events = try read(Array(Self.textsWithExpectedKeys.joined(separator: "\n").utf8))
+    let failures = events.filter { if case .failure = $0 { true } else { false } }
+    #expect(failures.count == 8 && events.count == 10, "\(events)")
   }
 
   @Test func readsTheSameWhenARecordArrivesInParts() throws {
