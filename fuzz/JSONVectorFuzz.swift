@@ -20,7 +20,8 @@
 //       `expectedKeysSeen` counts exactly the leading members written `"key":` with the key
 //       expected at their place;
 //   (c) `RecordReader` over the input gives the same events on every path (the same errors at
-//       the same lines and columns), records with the same compact output;
+//       the same lines and columns), records with the same compact output, and so does one
+//       expecting `fuzzExpectedKeys` (`RecordReader.expectRootKeys`);
 //   (d) `RecordLineParser` gives every line the same answer on every path, and finds each
 //       record's fields where a `RecordFieldLocator` finds them on a parser expecting nothing.
 
@@ -197,12 +198,13 @@ func checkExpectedKeysSeen(_ text: UnsafeRawBufferPointer, _ parser: inout JSONP
 
 /// What a reader gave, event by event: a record's compact output and where it is, or a
 /// failure as it would be reported.
-func readerEvents(_ input: UnsafeRawBufferPointer, maxRecordBytes: Int, scan: JSONScan)
-  -> [String]
-{
+func readerEvents(
+  _ input: UnsafeRawBufferPointer, maxRecordBytes: Int, scan: JSONScan, expecting: Bool = false
+) -> [String] {
   var reader = RecordReader(
     borrowing: input, name: "fuzz", maxRecordBytes: maxRecordBytes, line: 1,
     atStreamStart: true, scan: scan)
+  if expecting { reader.expectRootKeys(fuzzExpectedKeys) }
   var events: [String] = []
   while events.count <= input.count + 1 {
     let event: RecordEvent
@@ -239,6 +241,11 @@ func checkRecordReadersAgree(_ input: UnsafeRawBufferPointer, maxRecordBytes: In
   for scan in [JSONScan.vector, .automatic] {
     let a = readerEvents(input, maxRecordBytes: maxRecordBytes, scan: scan)
     require(a == b, "RecordReader (limit \(maxRecordBytes)): \(scan) \(a), scalar \(b)")
+  }
+  for scan in [JSONScan.scalar, .automatic] {
+    let a = readerEvents(input, maxRecordBytes: maxRecordBytes, scan: scan, expecting: true)
+    require(
+      a == b, "RecordReader (limit \(maxRecordBytes)) expecting keys: \(scan) \(a), scalar \(b)")
   }
 }
 
