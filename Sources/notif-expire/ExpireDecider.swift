@@ -208,54 +208,60 @@ struct ExpireDecider: ~Copyable {
   }
 
   /// Whether a line may hold a non-null `collapse_id`: it has the bytes `collapse_id"` other
-  /// than as `"collapse_id":null`. Only such lines are parsed by the collapse survey.
+  /// than as `"collapse_id":null`, or an escape `\u` anywhere (a key may spell `collapse_id`
+  /// with escapes, `"collapse\u005fid"`, and each escaped spelling has a `\u`: the other
+  /// escapes stand for characters the key does not have). Only such lines are parsed by the
+  /// collapse survey; records in canonical form escape only control characters.
   ///
   /// Candidates are found by the pair `ps` (`colla|ps|e_id`), about twice per record, where a
   /// search for `c` stops some thirty times: every `collapse_id"` has `ps` at offset 5, and
-  /// `nextPair` visits every `ps` of the line, so no line that has the key is missed.
+  /// `nextPair` visits every `ps` and `\u` of the line, so no line that has the key is missed.
   static func mayHaveCollapseID(_ line: UnsafeRawBufferPointer) -> Bool {
     guard let base = line.baseAddress else { return false }
     let needle: StaticString = "collapse_id\""
     let null: StaticString = ":null"
     let length = needle.utf8CodeUnitCount
     let pairOffset = 5
-    var from = pairOffset
+    var from = 0
     while let pair = nextPair(base, count: line.count, from: from) {
+      if base.load(fromByteOffset: pair, as: UInt8.self) == UInt8(ascii: "\\") { return true }
       from = pair + 1
       let at = pair - pairOffset
-      guard at + length <= line.count, memcmp(base + at, needle.utf8Start, length) == 0 else {
+      guard at >= 0, at + length <= line.count, memcmp(base + at, needle.utf8Start, length) == 0
+      else {
         continue
       }
       let after = at + length
       if after + 5 > line.count || memcmp(base + after, null.utf8Start, 5) != 0 {
         return true
       }
-      from = after + 5 + pairOffset
+      from = after + 5
     }
     return false
   }
 
-  /// The first offset at or after `from` where the bytes `ps` start, or nil.
+  /// The first offset at or after `from` where the bytes `ps` or `\u` start, or nil.
   ///
   /// Sixteen offsets at a time: the bytes at the offsets and the bytes after them are compared
-  /// with `p` and `s` as vectors (SSE2 on x86-64, NEON on arm64), and a block where both match
-  /// somewhere is searched byte by byte. The last bytes, fewer than a block, are searched byte
-  /// by byte too.
+  /// with `p` and `s`, `\` and `u`, as vectors (SSE2 on x86-64, NEON on arm64), and a block
+  /// where a pair matches somewhere is searched byte by byte. The last bytes, fewer than a
+  /// block, are searched byte by byte too.
   static func nextPair(_ base: UnsafeRawPointer, count: Int, from: Int) -> Int? {
-    let first: UInt8 = 0x70  // p
-    let second: UInt8 = 0x73  // s
     func isPair(_ at: Int) -> Bool {
-      base.load(fromByteOffset: at, as: UInt8.self) == first
-        && base.load(fromByteOffset: at + 1, as: UInt8.self) == second
+      let first = base.load(fromByteOffset: at, as: UInt8.self)
+      let second = base.load(fromByteOffset: at + 1, as: UInt8.self)
+      return (first == 0x70 && second == 0x73) || (first == 0x5C && second == 0x75)  // ps, \u
     }
-    let firsts = SIMD16<UInt8>(repeating: first)
-    let seconds = SIMD16<UInt8>(repeating: second)
+    let p = SIMD16<UInt8>(repeating: 0x70)
+    let s = SIMD16<UInt8>(repeating: 0x73)
+    let backslash = SIMD16<UInt8>(repeating: 0x5C)
+    let u = SIMD16<UInt8>(repeating: 0x75)
     var offset = from
     // A block at `offset` and one at `offset + 1`: seventeen bytes.
     while offset + 17 <= count {
       let here = base.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
       let next = base.loadUnaligned(fromByteOffset: offset + 1, as: SIMD16<UInt8>.self)
-      if any((here .== firsts) .& (next .== seconds)) {
+      if any(((here .== p) .& (next .== s)) .| ((here .== backslash) .& (next .== u))) {
         for at in offset..<offset + 16 where isPair(at) { return at }
       }
       offset += 16

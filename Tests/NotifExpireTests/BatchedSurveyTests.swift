@@ -123,6 +123,27 @@ private func expire(
     #expect(stdout == Self.collapsed)
   }
 
+  /// A record whose `collapse_id` key is spelled with an escape (`"collapse\u005fid"`, the
+  /// same key to JSON) collapses as one with the plain key: the survey's byte search took
+  /// only the plain spelling, and such records were all kept.
+  @Test(arguments: [100, ExpireRun.batchSize])
+  func aCollapseKeySpelledWithAnEscapeCollapses(_ batchSize: Int) {
+    func spelled(_ line: String, _ index: Int) -> String {
+      index % 2 == 0
+        ? line.replacingOccurrences(of: #""collapse_id":"#, with: #""collapse\u005fid":"#) : line
+    }
+    let lines = Self.input.split(separator: "\n").enumerated().map { spelled(String($1), $0) }
+    let kept = Set(Self.collapsed.split(separator: "\n").map(String.init))
+    let expected = lines.enumerated().filter { kept.contains(record($0.offset)) }
+      .map { $0.element + "\n" }.joined()
+    #expect(expected.count < Self.input.count / 2)
+    let (status, stdout) = expire(
+      lines.map { $0 + "\n" }.joined(), policy: #"{"default": {"ttl": "30d"}}"#,
+      batchSize: batchSize)
+    #expect(status == .success)
+    #expect(stdout == expected)
+  }
+
   /// The first pass's collapse marks spill from memory to a temporary file, and are read back
   /// in order; with no room for the file, a second pass over the input finds the same.
   @Test(arguments: [1, 7, 100])

@@ -229,6 +229,13 @@ private func expiry(_ line: String, _ rules: String, at now: Timestamp = now) ->
     (#"{"collapse_id":null,"payload":{"collapse_id":"nested"}}"#, true),
     (#"{"id":"a"}"#, false),
     (#"{"collapse_id""#, true),
+    // Any `\u` may be part of an escaped spelling of the key: the line is parsed.
+    (#"{"collapse\u005fid":"x"}"#, true),
+    (#"{"\u0063ollapse_id":null}"#, true),
+    (#"{"title":"caf\u00e9","collapse_id":null}"#, true),
+    (#"{"title":"a\nb","collapse_id":null}"#, false),
+    (#"\u"#, true),
+    (#"\"#, false),
   ])
   func findsLinesThatMayHaveACollapseID(_ line: String, _ expected: Bool) {
     Array(line.utf8).withUnsafeBytes { #expect(ExpireDecider.mayHaveCollapseID($0) == expected) }
@@ -258,10 +265,13 @@ private func expiry(_ line: String, _ rules: String, at now: Timestamp = now) ->
     }
   }
 
-  /// `nextPair` finds the same offsets as a byte-by-byte search, on bytes near `p` and `s`
-  /// and at every length around a block's, so pairs fall on block edges and in the last bytes.
+  /// `nextPair` finds the same offsets as a byte-by-byte search, on bytes near `p` and `s`,
+  /// `\` and `u`, and at every length around a block's, so pairs fall on block edges and in
+  /// the last bytes.
   @Test func findsEveryPairLikeAByteSearch() {
-    let alphabet: [UInt8] = [0x00, 0x01, 0x6F, 0x70, 0x71, 0x72, 0x73, 0x74, 0x80, 0xFF]
+    let alphabet: [UInt8] = [
+      0x00, 0x01, 0x5B, 0x5C, 0x5D, 0x6F, 0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x80, 0xFF,
+    ]
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
     for length in 0..<64 {
       for _ in 0..<50 {
@@ -270,7 +280,10 @@ private func expiry(_ line: String, _ rules: String, at now: Timestamp = now) ->
           return alphabet[Int(state >> 33) % alphabet.count]
         }
         var expected: [Int] = []
-        for i in 0..<max(0, length - 1) where bytes[i] == 0x70 && bytes[i + 1] == 0x73 {
+        for i in 0..<max(0, length - 1)
+        where (bytes[i] == 0x70 && bytes[i + 1] == 0x73)
+          || (bytes[i] == 0x5C && bytes[i + 1] == 0x75)
+        {
           expected.append(i)
         }
         bytes.withUnsafeBytes { raw in
