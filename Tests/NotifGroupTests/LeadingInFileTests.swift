@@ -62,17 +62,22 @@ import Testing
   }
 
   /// The budget is the run's: with `--jobs`, each worker keeps its share, and the records past
-  /// it stay in the file.
+  /// it stay in the file. How many stay there with two workers depends on the order in which
+  /// each receives the records of its groups that the other read (a leader replaced early or
+  /// late frees its room at another time), so it is bounded, not compared with one worker's:
+  /// a run in CI had 6 against 7.
   @Test func theBudgetIsSharedByTheWorkers() throws {
     let input = ChunkedGroupingTests.clean
     let groups = try ChunkedGroupingTests.run(input, ["--no-items"]).0.stdout.count { $0 == "\n" }
     let budget = 2048  // about ten records
     let one = try ChunkedGroupingTests.run(input, ["--no-items"], leadingMemory: budget)
-    let two = try ChunkedGroupingTests.run(
-      input, ["--no-items", "--jobs", "2"], chunkSize: 1000, leadingMemory: budget)
     #expect(one.inFiles > 0 && one.inFiles < groups)
-    #expect(two.inFiles >= one.inFiles)
-    #expect(two.0 == one.0)
+    for _ in 0..<5 {
+      let two = try ChunkedGroupingTests.run(
+        input, ["--no-items", "--jobs", "2"], chunkSize: 1000, leadingMemory: budget)
+      #expect(two.inFiles > 0 && two.inFiles < groups)
+      #expect(two.0 == one.0)
+    }
   }
 
   /// Groups a file holding `text` with nothing kept in memory, rewrites the
