@@ -67,8 +67,9 @@ public struct JSONParser: ~Copyable {
   public private(set) var isCompact = false
   /// The deepest nesting of objects and arrays accepted.
   public let maxDepth: Int
-  /// Whether the keys of the outermost object are checked for duplicates while parsing. A
-  /// caller that knows them distinct by other means (a record's keys in their usual order)
+  /// Whether the keys of the outermost object are checked for duplicates while parsing (not
+  /// when every member had the key `expectRootKeys` expects at its place: those are distinct).
+  /// A caller that knows them distinct by other means (a record's keys in their usual order)
   /// turns this off and calls `rootDuplicateKeyError` when it does not.
   public var checksRootKeys = true
   // The open objects and arrays, innermost last, as tape indices; and room to compare the keys
@@ -178,7 +179,8 @@ public struct JSONParser: ~Copyable {
   /// many were). The tape is the same either way, and any other member is read as before.
   ///
   /// - Precondition: each key is printable ASCII without a quote or a backslash, and no two
-  ///   are the same (so an object whose members all had their expected keys has no duplicate).
+  ///   are the same: an outermost object whose members all had their expected keys has no
+  ///   duplicate, and its keys are not compared again.
   public mutating func expectRootKeys(_ keys: [[UInt8]]) {
     precondition(
       keys.allSatisfy { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } },
@@ -256,11 +258,10 @@ public struct JSONParser: ~Copyable {
   }
 
   /// The duplicate key error of the last complete value, an object parsed from `bytes` with
-  /// `checksRootKeys` off, or nil: the error the parse would have ended with. Nothing is
-  /// compared when every member had the key expected at its place (`expectRootKeys`).
+  /// `checksRootKeys` off, or nil: the error the parse would have ended with.
   public mutating func rootDuplicateKeyError(over bytes: UnsafeRawBufferPointer) -> JSONError? {
     guard tokenCount > 0, tape[0].kind == .object, tape[0].count > 1,
-      Int(tape[0].count) > expectedKeysSeen, let base = bytes.baseAddress
+      let base = bytes.baseAddress
     else { return nil }
     let c = Cursor(p: base.assumingMemoryBound(to: UInt8.self), n: bytes.count, isFinal: true)
     do {
@@ -473,7 +474,9 @@ public struct JSONParser: ~Copyable {
     c.i += 1
     tape[index].end = Int32(truncatingIfNeeded: c.i)
     tape[index].next = Int32(truncatingIfNeeded: tokenCount)
-    if tape[index].kind == .object && tape[index].count > 1 && (depth > 0 || checksRootKeys) {
+    if tape[index].kind == .object && tape[index].count > 1
+      && (depth > 0 || (checksRootKeys && Int(tape[index].count) > expectedKeysSeen))
+    {
       try checkDuplicateKeys(object: index, c)
     }
   }

@@ -192,11 +192,9 @@ public struct RecordReader: ~Copyable {
   /// Has the reader expect the outermost object of each text to have `keys`, in this order
   /// (`JSONParser.expectRootKeys`): a reader of notif records reads each key in its usual
   /// place with one comparison, and the value after it with its comma. Texts with other keys
-  /// read as before, with the same events and errors: the outermost object's keys are checked
-  /// for duplicates after the parse, unless every one was expected at its place.
+  /// read as before, with the same events and errors.
   public mutating func expectRootKeys(_ keys: [[UInt8]]) {
     parser.expectRootKeys(keys)
-    parser.checksRootKeys = false
   }
 
   /// How many of the first members of the current record had the keys `expectRootKeys` gave,
@@ -259,13 +257,6 @@ public struct RecordReader: ~Copyable {
       scan = TextEndScan()
       switch result {
       case .complete(let length):
-        // Expecting keys, the parse left the outermost object's keys to this check.
-        if !parser.checksRootKeys,
-          let error = parser.rootDuplicateKeyError(over: bytes(start, length))
-        {
-          bytesParsed &+= min(error.offset + 1, parsed)
-          return fail(error)
-        }
         bytesParsed &+= length
         recordAnchor = (line, lineStart, columnBase)
         recordStart = start
