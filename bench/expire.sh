@@ -10,14 +10,16 @@
 #    wall time; records/s and peak RSS (GNU time %M); the ratio to jq. The outputs are compared:
 #    they may differ only in records that notif-expire collapses (jq does no collapse).
 # 2. From a pipe: the file through `cat |` (the first pass copies the pipe to a temporary file
-#    as it reads it), median of three runs, against the file's median wall time.
+#    as it reads it), median of three runs, against the file's median wall time; and the pipe
+#    alone, `cat FILE | cat >/dev/null`, median of three runs: the floor under any tool's pipe.
 # 3. Memory flatness: notif-expire's peak RSS on RECORDS records and on ten copies of them sent
 #    through a pipe (so the input is also spooled to a temporary file; every collapse key then
 #    repeats ten times, the worst case for the collapse table).
 # 4. In place: `notif-expire --store S --archive A` on a copy of the records, timed, then a
 #    second sweep that finds nothing to remove (the store is read and not rewritten).
 # 5. notif-mark --read --all (median of three runs) against
-#    `jq -c '.read_at //= $now | .seen_at //= $now'` (one run).
+#    `jq -c '.read_at //= $now | .seen_at //= $now'` (one run); then notif-mark through
+#    `cat |` (median of three runs) against its file.
 # Before 2 and 5 the script waits for what it wrote to reach the disk (`sync`): the outputs of
 # the check, and the store and archive of the in-place sweeps, were written back during the
 # runs that followed them and took a third of their time. Before 5 it reads the file once.
@@ -147,6 +149,15 @@ for _ in 1 2 3; do
   pipe_walls+="$wall_us "
 done
 pipe_us=$(bench_median "$pipe_walls")
+# The pipe alone: the same bytes from `cat` to a `cat` that discards them. On this machine that
+# transport costs more processor time than a sweep of the file does; its wall time is the floor
+# under every `cat FILE |` row.
+transport_walls=""
+for _ in 1 2 3; do
+  bench_time_copies 1 "$file" /dev/null cat
+  transport_walls+="$wall_us "
+done
+transport_us=$(bench_median "$transport_walls")
 echo "### From a pipe"
 echo
 echo "| input | wall | records/s |"
@@ -154,9 +165,12 @@ echo "|---|---:|---:|"
 echo "| the file | $(bench_seconds "${median_wall[notif-expire]}") s |" \
   "$(bench_per_second "$lines" "${median_wall[notif-expire]}") |"
 echo "| \`cat FILE \|\` | $(bench_seconds "$pipe_us") s | $(bench_per_second "$lines" "$pipe_us") |"
+echo "| the pipe alone, \`cat FILE \| cat\` | $(bench_seconds "$transport_us") s |" \
+  "$(bench_per_second "$lines" "$transport_us") |"
 echo
 echo "A pipe takes $(bench_ratio "$pipe_us" "${median_wall[notif-expire]}")× the time of the file" \
-  "(median of 3 runs)."
+  "(median of 3 runs); the pipe alone takes" \
+  "$(bench_ratio "$transport_us" "${median_wall[notif-expire]}")× the time of notif-expire on the file."
 echo
 
 # --- Memory flatness ------------------------------------------------------------------------------
@@ -218,6 +232,12 @@ for _ in 1 2 3; do
   mark_kb=$rss_kb
 done
 mark_us=$(bench_median "$mark_walls")
+mark_pipe_walls=""
+for _ in 1 2 3; do
+  bench_time_copies 1 "$file" /dev/null "$mark" --read --all --now "$bench_now"
+  mark_pipe_walls+="$wall_us "
+done
+mark_pipe_us=$(bench_median "$mark_pipe_walls")
 bench_measure jq-mark "$file"
 echo
 echo "### notif-mark --read --all against jq"
@@ -231,3 +251,6 @@ echo "| jq | \`jq -c '.read_at //= \$now \| .seen_at //= \$now' FILE\` | $(bench
 echo
 echo "notif-mark: **$(bench_ratio "$wall_us" "$mark_us")× jq**" \
   "(notif-mark's median of 3 runs, jq's one run)."
+echo "Through \`cat FILE |\`, notif-mark takes $(bench_seconds "$mark_pipe_us") s," \
+  "$(bench_ratio "$mark_pipe_us" "$mark_us")× the time of the file (median of 3 runs); the pipe" \
+  "alone took $(bench_seconds "$transport_us") s (above)."
