@@ -9,7 +9,9 @@
 //       bytes (the writer is idempotent); its tape is well formed; where the parser says the
 //       value `isCompact`, the output is the value's bytes unchanged, and compact output with
 //       no escapes is recognized as `isCompact`; the tape's typed accessors agree with the
-//       writer and with Swift's own number parsing;
+//       writer and with Swift's own number parsing; no object has two keys alike once
+//       unescaped (the parser compares an object's keys only when its key filter says two
+//       may be);
 //   (c) a prefix parsed with `isFinal: false` never fails at an offset at or beyond the prefix
 //       length, and agrees with the whole input: a failure in the prefix is a failure of the
 //       whole at the same offset, a complete value in the prefix is the same complete value;
@@ -145,11 +147,13 @@ private func checkToken(_ view: JSONView, _ index: Int, lower: Int, upper: Int) 
     require(view.bytes[end - 1] == UInt8(ascii: isObject ? "}" : "]"), "container \(index) end")
     var child = index + 1
     var from = start + 1
+    var keys = Set<[UInt8]>()
     for _ in 0..<Int(token.count) {
       if isObject {
         require(child < tokens.count && tokens[child].kind == .string, "key \(child) not a string")
         let keyEnd = checkToken(view, child, lower: from, upper: end - 1)
         require(keyEnd == child + 1, "key \(child) spans tokens")
+        require(keys.insert(view.stringBytes(child)).inserted, "key \(child) repeats a key")
         from = Int(tokens[child].end)
         child = keyEnd
       }

@@ -376,6 +376,81 @@ private let word = " (only true, false and null go unquoted; strings need double
     #expect(parse(unique).result == .complete(end: unique.utf8.count))
   }
 
+  /// Objects nested in objects and arrays, siblings with the same keys, and a key repeated
+  /// only at another depth: each object's keys are its own.
+  @Test(arguments: [
+    (#"{"x":[{"a":1,"b":{"c":1,"c":2}}]}"#, 24 as Int?),
+    (#"{"a":{"a":1},"a":2}"#, 13),
+    (#"{"a":{"b":1,"c":1},"b":2,"c":3}"#, nil),
+    (#"{"p":{"a":1,"b":2},"q":{"a":1,"b":2}}"#, nil),
+    (#"[{"a":1,"b":2},{"b":1,"a":2},{"a":1,"a":2}]"#, 36),
+    (#"{"a":{"b":{"c":{}}},"b":{"c":{"a":{}}},"c":{"a":{"b":{}}}}"#, nil),
+    (#"{"x":{"ab":1,"ba":2,"ab":3}}"#, 20),
+  ])
+  func keysRepeatOnlyWithinTheirOwnObject(_ text: String, _ duplicateAt: Int?) {
+    #expect(parseError(text)?.offset == duplicateAt, "\(text)")
+  }
+
+  /// Random documents of objects nested in objects and arrays, whose keys are drawn from a few
+  /// short spellings, some escaped, so that keys share their filter bit, repeat, or both
+  /// (`JSONParser.keyFilters`): each fails at the first key that repeats one before it in the
+  /// first object to close with such a key, or parses when none repeats.
+  @Test func everyRepeatedKeyIsFoundWhereverItIs() {
+    // Spellings and what they spell: "a" twice, "ab" twice.
+    let keys: [(raw: String, key: String)] = [
+      ("a", "a"), (#"\u0061"#, "a"), ("b", "b"), ("ab", "ab"), (#"a\u0062"#, "ab"),
+      ("ba", "ba"), ("", ""), ("c", "c"), ("k0", "k0"), ("k1", "k1"), ("kk", "kk"),
+    ]
+    var random = SplitMix(seed: 23)
+    var failures = 0
+    for _ in 0..<3000 {
+      var text = ""
+      // Each object as it closes: the offset and the spelled text of each of its keys.
+      var closed: [[(offset: Int, key: String)]] = []
+      func value(_ depth: Int) {
+        switch depth < 4 ? random.below(4) : 0 {
+        case 0: text += "1"
+        case 1:
+          text += "["
+          for k in 0..<random.below(3) {
+            if k > 0 { text += "," }
+            value(depth + 1)
+          }
+          text += "]"
+        default:
+          text += "{"
+          var members: [(offset: Int, key: String)] = []
+          for k in 0..<random.below(6) {
+            if k > 0 { text += "," }
+            let key = random.pick(keys)
+            members.append((text.utf8.count, key.key))
+            text += "\"\(key.raw)\":"
+            value(depth + 1)
+          }
+          text += "}"
+          closed.append(members)
+        }
+      }
+      value(0)
+      var expected: Int? = nil
+      search: for members in closed {
+        for (index, member) in members.enumerated()
+        where members[..<index].contains(where: { $0.key == member.key }) {
+          expected = member.offset
+          break search
+        }
+      }
+      let error = parseError(text)
+      if error?.offset != expected || (expected != nil && error?.code != .duplicateKey) {
+        failures += 1
+        Issue.record(
+          "\(text): \(String(describing: error)), expected a duplicate at \(String(describing: expected))"
+        )
+        if failures > 3 { return }
+      }
+    }
+  }
+
   // MARK: - Nesting
 
   @Test func acceptsArraysNested128LevelsAndRejects129() {
