@@ -158,8 +158,9 @@ public enum FileChunks {
   ) throws(E) -> (count: Int, ended: Bool) {
     var count = 0
     var mayPause = stopsAtPause
+    var pause = InputPause()
     while count < capacity {
-      if mayPause && readWouldWait(fd) {
+      if mayPause && pause.wouldWait(fd) {
         if count > 0 { return (count, false) }
         try idle()
         mayPause = false
@@ -244,6 +245,7 @@ public enum FileChunks {
       // Whether the next read is checked first for a wait: not again after an idle until a
       // read has brought bytes, so a quiet pipe costs one check per wait.
       var mayPause = announcesIdle
+      var pause = InputPause()
       while !eof {
         if submitted - accepted == ring.count {
           guard try acceptOrHandOver(accepted, accept: accept, rest: rest) else { return }
@@ -262,7 +264,7 @@ public enum FileChunks {
         var failed = false
         var paused = false
         while current.filled < current.capacity {
-          if mayPause && readWouldWait(fd) {
+          if mayPause && pause.wouldWait(fd) {
             mayPause = false
             if FileChunks.lastLineFeed(current.bytes, current.filled) != nil {
               paused = true  // the lines that came go out as a chunk, then the idle

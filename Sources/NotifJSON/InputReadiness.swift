@@ -5,9 +5,53 @@ func readsCanWait(_ fd: Int32) -> Bool {
   return fd >= 0 && fstat(fd, &status) == 0 && status.st_mode & S_IFMT != S_IFREG
 }
 
-/// Whether a read of `fd` would wait now: nothing has come to read, and the input is not at
-/// its end.
-func readWouldWait(_ fd: Int32) -> Bool {
-  var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-  return poll(&ready, 1, 0) == 0
+/// Tells a reader when its input has paused, so that what was read goes out before a read
+/// that waits (`LineReader`, `RecordReader` and `FileChunks`, when they announce idle).
+///
+/// Nothing to read at one instant is not yet a pause: a writer between two writes leaves a
+/// pipe empty for a few microseconds. `cat FILE | notif-mark --read --all` over the 1M-record
+/// bench found the pipe empty 600 to 770 times a run, and each time handed every batch in
+/// flight to the output and waited for the workers; the run took 0.83 to 1.01 s against 0.76
+/// to 0.81 s with none of those. The input has paused when nothing comes within `grace`; or,
+/// once the bytes read since the last pause have been held for `longestHold`, when nothing is
+/// there at the instant, so that lines that trickle in, each sooner than the grace, still go
+/// out every `longestHold` or so. A pause that ends in less than the grace is not announced.
+struct InputPause {
+  /// How long a read may wait before the input counts as paused, in milliseconds.
+  let grace: Int32
+  /// How long bytes read since the last pause may wait for one, in nanoseconds.
+  let longestHold: UInt64
+
+  /// When the reader began reading after the last pause (CLOCK_MONOTONIC, nanoseconds); 0
+  /// when it has not yet.
+  private var heldSince: UInt64 = 0
+
+  /// The readers' pause: a grace of 2 ms, bytes held 50 ms at most.
+  init(grace: Int32 = 2, longestHold: UInt64 = 50_000_000) {
+    self.grace = grace
+    self.longestHold = longestHold
+  }
+
+  /// Whether a read of `fd` would wait now. Called before the reads that may pause.
+  mutating func wouldWait(_ fd: Int32) -> Bool {
+    let now = Self.now()
+    if heldSince == 0 { heldSince = now }
+    var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    if poll(&ready, 1, 0) != 0 { return false }
+    if now &- heldSince < longestHold {
+      while true {
+        let answer = poll(&ready, 1, grace)
+        if answer > 0 { return false }
+        if answer == 0 || errno != EINTR { break }
+      }
+    }
+    heldSince = 0
+    return true
+  }
+
+  static func now() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+  }
 }

@@ -28,6 +28,7 @@ public struct LineReader: ~Copyable {
   private var eof = false
   private var atStreamStart = true
   private let announcesIdle: Bool
+  private var pause = InputPause()
   /// The bytes still to be read from `fd` before the reader acts as at its end.
   private var unread: Int64
   /// The 1-based number of the line last returned by `next()`.
@@ -91,7 +92,7 @@ public struct LineReader: ~Copyable {
     while true {
       if atStreamStart {
         if end - start < 3 && !eof {
-          if announcesIdle && readWouldWait(fd) { try whenIdle() }
+          if announcesIdle && pause.wouldWait(fd) { try whenIdle() }
           try fill()
           continue
         }
@@ -139,7 +140,7 @@ public struct LineReader: ~Copyable {
         isOverlong = line.count > maxLineBytes
         return line
       }
-      if announcesIdle && readWouldWait(fd) { try whenIdle() }
+      if announcesIdle && pause.wouldWait(fd) { try whenIdle() }
       try fill()
     }
   }
@@ -175,7 +176,7 @@ public struct LineReader: ~Copyable {
       }
       start = 0
       end = 0
-      if announcesIdle && readWouldWait(fd) { try whenIdle() }
+      if announcesIdle && pause.wouldWait(fd) { try whenIdle() }
       try fill()
     }
     return nil

@@ -72,6 +72,7 @@ public struct RecordReader: ~Copyable {
   // Whether `.idle` may be returned before the next read: once per wait, set again by each read
   // that brings bytes.
   private var mayAnnounceIdle: Bool
+  private var pause = InputPause()
 
   // Position bookkeeping: `line` is the line number of the byte at `lineStart`, which is
   // preceded on that line by `columnBase` scalars that are no longer in the buffer.
@@ -375,7 +376,7 @@ public struct RecordReader: ~Copyable {
   private mutating func wouldWait() -> Bool {
     guard mayAnnounceIdle else { return false }
     mayAnnounceIdle = false
-    return readWouldWait(fd)
+    return pause.wouldWait(fd)
   }
 
   /// Reads on after a text found incomplete until parsing it again is worth it: the scan of

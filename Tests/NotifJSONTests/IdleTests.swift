@@ -171,6 +171,78 @@ import Testing
     let inSmallChunks = try Self.events(of: pieces, chunks: true, chunkSize: 16)
     #expect(inSmallChunks == one)
   }
+
+  // MARK: - What counts as a pause (`InputPause`)
+
+  /// Seconds since `start` (`InputPause.now()`, nanoseconds).
+  static func seconds(since start: UInt64) -> Double {
+    Double(InputPause.now() - start) / 1e9
+  }
+
+  /// A pipe that is empty for an instant but fills within the grace has not paused: the
+  /// check waits for the bytes and says the read would not wait.
+  @Test func aPipeThatFillsWithinTheGraceHasNotPaused() throws {
+    let pipe = try #require(makePipe())
+    defer { close(pipe.read) }
+    let writeEnd = WriteEnd(pipe.write)
+    defer { writeEnd.close() }
+    var pause = InputPause(grace: 10_000, longestHold: 60_000_000_000)
+    let start = InputPause.now()
+    Thread.detachNewThread {
+      Thread.sleep(forTimeInterval: 0.02)
+      writeEnd.put("{}\n")
+    }
+    let filled = pause.wouldWait(pipe.read)
+    #expect(!filled)
+    #expect(Self.seconds(since: start) < 5, "it waited for the grace, not for the bytes")
+  }
+
+  /// A pipe with nothing for the whole grace has paused; one with bytes, or at its end
+  /// (the writer gone), has not, and is answered at once.
+  @Test func aPipeEmptyForTheGraceHasPausedAndOneReadyOrEndedHasNot() throws {
+    let pipe = try #require(makePipe())
+    defer { close(pipe.read) }
+    var pause = InputPause(grace: 30, longestHold: 60_000_000_000)
+    var start = InputPause.now()
+    let empty = pause.wouldWait(pipe.read)
+    #expect(empty)
+    #expect(Self.seconds(since: start) >= 0.029)
+    Self.put("{}\n", pipe.write)
+    start = InputPause.now()
+    let ready = pause.wouldWait(pipe.read)
+    #expect(!ready)
+    close(pipe.write)
+    let ended = pause.wouldWait(pipe.read)
+    #expect(!ended)
+    #expect(Self.seconds(since: start) < 0.029)
+  }
+
+  /// Bytes read since the last pause are not held past the longest hold: once it has gone
+  /// by, a pipe empty at the instant has paused without the grace. The hold starts again
+  /// after the pause: the next empty instant is waited out for the grace again.
+  @Test func bytesHeldPastTheLongestHoldGoOutAtTheNextEmptyInstant() throws {
+    let pipe = try #require(makePipe())
+    defer { close(pipe.read) }
+    let writeEnd = WriteEnd(pipe.write)
+    defer { writeEnd.close() }
+    var pause = InputPause(grace: 10_000, longestHold: 30_000_000)
+    writeEnd.put("{}\n")
+    let firstRead = pause.wouldWait(pipe.read)
+    #expect(!firstRead)  // the hold starts here
+    var buffer = [UInt8](repeating: 0, count: 16)
+    #expect(read(pipe.read, &buffer, buffer.count) == 3)
+    Thread.sleep(forTimeInterval: 0.04)
+    let start = InputPause.now()
+    let heldTooLong = pause.wouldWait(pipe.read)
+    #expect(heldTooLong)
+    #expect(Self.seconds(since: start) < 5, "it waited for the grace after the longest hold")
+    Thread.detachNewThread {
+      Thread.sleep(forTimeInterval: 0.05)
+      writeEnd.put("{}\n")
+    }
+    let refilled = pause.wouldWait(pipe.read)
+    #expect(!refilled)
+  }
 }
 
 /// The write end of a test's pipe, closed once by whichever comes first: the test, or its
