@@ -2,7 +2,8 @@
 // `FileChunks.readStart` and `FileChunks.read` with idle announced), whose chunks end where the
 // pipe pauses as well as after line feeds, against one thread reading the same bytes through a
 // pipe. A thread writes the input to each pipe in pieces of 1 to 64 bytes (the first byte picks
-// the size), yielding between them, so the pauses fall wherever the scheduler lets them. The
+// the size), yielding between them, so the pauses fall wherever the scheduler lets them (the
+// readers' grace is 0 here: any instant with nothing to read is a pause). The
 // last byte picks the chunk size (16 to 271 bytes) and the options (none, --check,
 // --max-record-bytes 120, --format json --strict).
 //
@@ -20,6 +21,7 @@
 #endif
 
 func fuzzPipeChunks(_ input: UnsafeRawBufferPointer) {
+  InputPause.standardGrace = 0
   let flags = Int(input.last ?? 0)
   let chunkSize = 16 + flags
   let pieceSize = 1 + Int(input.first ?? 0) % 64
