@@ -3,7 +3,9 @@
 // (`Timestamp.reference`: RFC 3339 or `@` and seconds), and durations (`TimeToLive`).
 //
 // Properties:
-//   (a) the byte and String readers of RFC 3339 agree on valid UTF-8;
+//   (a) the byte and String readers of RFC 3339 agree on valid UTF-8, and the reader of the
+//       canonical form (`YYYY-MM-DDTHH:MM:SSZ`) reads no text the general reader refuses or
+//       reads otherwise, and refuses none in that form that it reads;
 //   (b) a time that is read can be written, and writing it and reading that back gives the
 //       same instant;
 //   (c) a duration that is read is positive or zero, and its description reads back as itself;
@@ -13,6 +15,15 @@ func fuzzTime(_ input: UnsafeRawBufferPointer) {
   let value = text(input)
   // (a)
   let fromBytes = Timestamp(rfc3339: input)
+  let canonical = Timestamp.canonicalRFC3339(input)
+  let general = try? Timestamp.generalRFC3339(input).get()
+  if let canonical {
+    require(canonical == general, "canonical \(canonical), general \(String(describing: general))")
+  } else if let general, general.nanoseconds == 0, input.count == 20, input[19] == 0x5A,
+    input[10] == 0x54
+  {
+    fail("the general reader reads \(general), the canonical one nothing")
+  }
   if let valid = String(validating: input, as: UTF8.self) {
     let fromText = try? Timestamp(rfc3339: valid)
     require(

@@ -182,7 +182,7 @@ extension Timestamp {
   }
 
   /// Why a text is not an RFC 3339 time; turned into a message only when reported.
-  private enum RFC3339Problem: Error {
+  enum RFC3339Problem: Error {
     case invalid, noSuchMonth(Int64), notACalendarDate, leapSecond, noOffset
     case outOfRange(after: Bool)
 
@@ -200,6 +200,47 @@ extension Timestamp {
   }
 
   private static func parseRFC3339(_ bytes: UnsafeRawBufferPointer) -> Result<
+    Timestamp, RFC3339Problem
+  > {
+    if let instant = canonicalRFC3339(bytes) { return .success(instant) }
+    return generalRFC3339(bytes)
+  }
+
+  /// `YYYY-MM-DDTHH:MM:SSZ`, the form notif-parse writes every record's times in, read with
+  /// none of the general reader's steps: 60 instructions against 700 (a sweep reads a time or
+  /// two of every record). Nil for any other text, and for a date, a time or a year 0 that the
+  /// general reader refuses, so that it says why.
+  @inline(__always)
+  static func canonicalRFC3339(_ bytes: UnsafeRawBufferPointer) -> Timestamp? {
+    guard bytes.count == 20, let p = bytes.baseAddress else { return nil }
+    @inline(__always) func byte(_ k: Int) -> UInt8 { p.load(fromByteOffset: k, as: UInt8.self) }
+    guard
+      byte(4) == UInt8(ascii: "-") && byte(7) == UInt8(ascii: "-")
+        && byte(10) == UInt8(ascii: "T") && byte(13) == UInt8(ascii: ":")
+        && byte(16) == UInt8(ascii: ":") && byte(19) == UInt8(ascii: "Z")
+    else { return nil }
+    var digits = true
+    @inline(__always) func pair(_ k: Int) -> Int64 {
+      let tens = byte(k) &- UInt8(ascii: "0")
+      let ones = byte(k + 1) &- UInt8(ascii: "0")
+      digits = digits && tens <= 9 && ones <= 9
+      return Int64(tens) &* 10 &+ Int64(ones)
+    }
+    let year = pair(0) &* 100 &+ pair(2)
+    let month = pair(5)
+    let day = pair(8)
+    let hour = pair(11)
+    let minute = pair(14)
+    let second = pair(17)
+    guard digits, year >= 1, month >= 1, month <= 12, day >= 1,
+      day <= daysInMonth(year, month), hour < 24, minute < 60, second < 60
+    else { return nil }
+    let days = Timestamp.days(fromCivil: year, month, day)
+    return Timestamp(seconds: days * 86_400 + hour * 3600 + minute * 60 + second, nanoseconds: 0)
+  }
+
+  /// Every form `init(rfc3339:)` takes, and why a text is none of them.
+  static func generalRFC3339(_ bytes: UnsafeRawBufferPointer) -> Result<
     Timestamp, RFC3339Problem
   > {
     var i = 0

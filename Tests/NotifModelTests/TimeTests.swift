@@ -51,6 +51,43 @@ private func notRFC3339(_ text: String) -> TimeError {
     #expect(fromBytes == fromString)
   }
 
+  /// The reader of the canonical form, `YYYY-MM-DDTHH:MM:SSZ`, reads what the general reader
+  /// reads, and leaves it every text it refuses: every month and day (0 to 13, 0 to 32) of
+  /// years where February and the ends of the range differ, at hours, minutes and seconds on
+  /// both sides of their limits, and a digit or separator changed at every place.
+  @Test func theCanonicalFormReadsAsTheGeneralReaderReadsIt() {
+    func compare(_ text: String) {
+      Array(text.utf8).withUnsafeBytes { bytes in
+        let general = try? Timestamp.generalRFC3339(bytes).get()
+        let canonical = Timestamp.canonicalRFC3339(bytes)
+        let canonicalShape = bytes.count == 20 && text.hasSuffix("Z") && !text.contains("t")
+        #expect(canonical == (canonicalShape ? general : nil), "\(text)")
+      }
+    }
+    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    for year in ["0000", "0001", "0004", "0100", "0400", "1900", "2000", "2024", "2100", "9999"] {
+      for month in 0...13 {
+        for day in 0...32 {
+          compare("\(year)-\(two(month))-\(two(day))T12:00:00Z")
+        }
+      }
+      for (hour, minute, second) in [(0, 0, 0), (23, 59, 59), (24, 0, 0), (0, 60, 0), (0, 0, 60)] {
+        compare("\(year)-12-31T\(two(hour)):\(two(minute)):\(two(second))Z")
+      }
+    }
+    let text = Array("2026-11-22T09:05:00Z".utf8)
+    for at in text.indices {
+      for byte in Array("09/:-TtZz .".utf8) {
+        var changed = text
+        changed[at] = byte
+        compare(String(decoding: changed, as: UTF8.self))
+      }
+    }
+    for other in Self.invalid.map(\.0) + ["2026-11-22T09:05:00.5Z", "2026-11-22T09:05:00+00:00"] {
+      compare(other)
+    }
+  }
+
   static let invalid: [(String, String)] = [
     ("2023-02-29T00:00:00Z", "'2023-02-29T00:00:00Z' is not a calendar date"),
     ("2024-02-30T00:00:00Z", "'2024-02-30T00:00:00Z' is not a calendar date"),
