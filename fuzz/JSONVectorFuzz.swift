@@ -23,7 +23,10 @@
 //       the same lines and columns), records with the same compact output, and so does one
 //       expecting `fuzzExpectedKeys` (`RecordReader.expectRootKeys`);
 //   (d) `RecordLineParser` gives every line the same answer on every path, and finds each
-//       record's fields where a `RecordFieldLocator` finds them on a parser expecting nothing.
+//       record's fields where a `RecordFieldLocator` finds them on a parser expecting nothing;
+//   (e) `notif_simd_find_pair` finds, on every vector unit, from every offset, the first pair
+//       the scalar reference finds, for the pairs notif-expire looks for (`ps`, `\u`) and for
+//       a pair made of the input's first two bytes.
 
 import CNotifSIMD
 
@@ -37,6 +40,7 @@ import CNotifSIMD
 
 func fuzzJSONVector(_ input: UnsafeRawBufferPointer) {
   checkStageOne(input)
+  checkPairs(input)
   var vector = JSONParser(scan: .vector)
   var automatic = JSONParser(scan: .automatic)
   var scalar = JSONParser(scan: .scalar)
@@ -77,6 +81,25 @@ func fuzzJSONVector(_ input: UnsafeRawBufferPointer) {
   checkRecordReadersAgree(input, maxRecordBytes: 4096)
   checkRecordReadersAgree(input, maxRecordBytes: 1 + Int(size > 0 ? input[size - 1] : 0) % 48)
   checkRecordLinesAgree(input)
+}
+
+// MARK: - (e) pairs
+
+func checkPairs(_ input: UnsafeRawBufferPointer) {
+  guard let base = input.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+  let count = input.count
+  let own = count >= 2 ? (input[0], input[1]) : (UInt8(0), UInt8(0))
+  for (a, b) in [((UInt8(0x70), UInt8(0x73)), (UInt8(0x5C), UInt8(0x75))), (own, own)] {
+    for from in 0..<count {
+      let reference = notif_simd_find_pair(
+        base, count, from, a.0, a.1, b.0, b.1, Int32(NOTIF_SIMD_SCALAR))
+      for level in vectorLevels {
+        let found = notif_simd_find_pair(base, count, from, a.0, a.1, b.0, b.1, level)
+        require(
+          found == reference, "level \(level), from \(from): pair at \(found), not \(reference)")
+      }
+    }
+  }
 }
 
 // MARK: - (a) stage 1

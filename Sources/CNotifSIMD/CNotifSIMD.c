@@ -242,6 +242,91 @@ static inline raw_masks block_neon(const uint8_t *p, int full) {
 
 #endif
 
+// MARK: - Finding a pair of bytes
+
+static size_t find_pair_scalar(
+    const uint8_t *p, size_t count, size_t i, uint8_t a0, uint8_t a1, uint8_t b0, uint8_t b1) {
+  for (; i + 1 < count; i++) {
+    if ((p[i] == a0 && p[i + 1] == a1) || (p[i] == b0 && p[i + 1] == b1)) return i;
+  }
+  return count;
+}
+
+#if defined(__x86_64__)
+
+// The offsets from `i` at which a pair starts, bit k for offset i + k: the bytes at the offsets
+// and the bytes after them, compared a vector at a time.
+#define DEFINE_PAIRS(NAME, VECTOR, MOVEMASK, ATTRIBUTES)                                      \
+  ATTRIBUTES static inline uint32_t NAME(                                                     \
+      const uint8_t *p, size_t i, uint8_t a0, uint8_t a1, uint8_t b0, uint8_t b1) {          \
+    VECTOR here, next;                                                                        \
+    __builtin_memcpy(&here, p + i, sizeof here);                                              \
+    __builtin_memcpy(&next, p + i + 1, sizeof next);                                          \
+    VECTOR hits = ((here == (signed char)a0) & (next == (signed char)a1))                     \
+        | ((here == (signed char)b0) & (next == (signed char)b1));                            \
+    return (uint32_t)MOVEMASK(hits);                                                          \
+  }
+
+DEFINE_PAIRS(pairs_sse2, bytes16, MOVEMASK16, )
+DEFINE_PAIRS(pairs_avx2, bytes32, MOVEMASK32, __attribute__((target("avx2"))))
+
+// A step reads the bytes at its offsets and the one after the last: 17 (33) of them.
+static size_t find_pair_sse2(
+    const uint8_t *p, size_t count, size_t i, uint8_t a0, uint8_t a1, uint8_t b0, uint8_t b1) {
+  for (; i + 17 <= count; i += 16) {
+    uint32_t hits = pairs_sse2(p, i, a0, a1, b0, b1);
+    if (hits) return i + (size_t)__builtin_ctz(hits);
+  }
+  return find_pair_scalar(p, count, i, a0, a1, b0, b1);
+}
+
+__attribute__((target("avx2"))) static size_t find_pair_avx2(
+    const uint8_t *p, size_t count, size_t i, uint8_t a0, uint8_t a1, uint8_t b0, uint8_t b1) {
+  for (; i + 33 <= count; i += 32) {
+    uint32_t hits = pairs_avx2(p, i, a0, a1, b0, b1);
+    if (hits) return i + (size_t)__builtin_ctz(hits);
+  }
+  return find_pair_sse2(p, count, i, a0, a1, b0, b1);
+}
+
+#elif defined(__aarch64__)
+
+// Narrowing each 16-bit lane by 4 leaves 4 bits a byte: the first match is the lowest set bit
+// over 4.
+static size_t find_pair_neon(
+    const uint8_t *p, size_t count, size_t i, uint8_t a0, uint8_t a1, uint8_t b0, uint8_t b1) {
+  for (; i + 17 <= count; i += 16) {
+    uint8x16_t here = vld1q_u8(p + i), next = vld1q_u8(p + i + 1);
+    uint8x16_t hits = vorrq_u8(
+        vandq_u8(vceqq_u8(here, vdupq_n_u8(a0)), vceqq_u8(next, vdupq_n_u8(a1))),
+        vandq_u8(vceqq_u8(here, vdupq_n_u8(b0)), vceqq_u8(next, vdupq_n_u8(b1))));
+    uint64_t bits =
+        vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(hits), 4)), 0);
+    if (bits) return i + (size_t)(__builtin_ctzll(bits) >> 2);
+  }
+  return find_pair_scalar(p, count, i, a0, a1, b0, b1);
+}
+
+#endif
+
+size_t notif_simd_find_pair(
+    const uint8_t *p, size_t count, size_t from, uint8_t a0, uint8_t a1, uint8_t b0, uint8_t b1,
+    int level) {
+  switch (level) {
+#if defined(__x86_64__)
+  case NOTIF_SIMD_AVX2:
+    return find_pair_avx2(p, count, from, a0, a1, b0, b1);
+  case NOTIF_SIMD_SSE2:
+    return find_pair_sse2(p, count, from, a0, a1, b0, b1);
+#elif defined(__aarch64__)
+  case NOTIF_SIMD_NEON:
+    return find_pair_neon(p, count, from, a0, a1, b0, b1);
+#endif
+  default:
+    return find_pair_scalar(p, count, from, a0, a1, b0, b1);
+  }
+}
+
 // MARK: - Entry points
 
 void notif_simd_stops(const uint8_t *p, size_t blocks, uint64_t *out, int level) {

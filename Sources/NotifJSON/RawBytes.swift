@@ -1,6 +1,25 @@
+import CNotifSIMD
+
 /// Byte comparisons on raw memory, for the hot loops that match keys: the parser's expected
-/// keys (`JSONParser.expectRootKeys`) and the record field lookup (`RecordFieldLocator`).
+/// keys (`JSONParser.expectRootKeys`) and the record field lookup (`RecordFieldLocator`); and
+/// the search for a pair of bytes of notif-expire's collapse survey.
 public enum RawBytes {
+  /// The first offset `i`, `from <= i < count - 1`, where the bytes at `i` and `i + 1` are
+  /// `first` or `second`; nil when there is none. On the unit `scan` chooses: 32 offsets at a
+  /// time with AVX2, 16 with SSE2 or NEON, one at a time on the scalar path, which
+  /// `NOTIF_JSON_SCALAR=1` chooses for every tool (`notif_simd_find_pair`).
+  @inline(__always)
+  public static func firstPair(
+    _ first: (UInt8, UInt8), _ second: (UInt8, UInt8), in base: UnsafeRawPointer, count: Int,
+    from: Int, scan: JSONScan = .default
+  ) -> Int? {
+    guard from >= 0, from < count else { return nil }
+    let found = notif_simd_find_pair(
+      base.assumingMemoryBound(to: UInt8.self), count, from, first.0, first.1, second.0,
+      second.1, scan.level)
+    return found < count ? found : nil
+  }
+
   /// Whether `length` bytes at `a` and `b` are equal: a few loads, which may overlap, and no
   /// byte read outside the two ranges.
   @inline(__always)

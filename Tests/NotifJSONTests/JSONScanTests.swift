@@ -13,6 +13,43 @@ struct JSONScanTests {
     Int32($0)
   }.filter { notif_simd_level_supported($0) != 0 }
 
+  /// Every unit finds the first pair where a byte-by-byte search does, from every offset of
+  /// texts of every length to past two AVX2 vectors, so that matches fall on the edges of the
+  /// 32- and 16-byte steps and in the bytes after the last: bytes drawn near the pair's (one
+  /// off, a pair's first byte twice, the second alone) and `RawBytes.firstPair` on each path.
+  @Test func everyUnitFindsTheFirstPairWhereAByteSearchDoes() {
+    let alphabet: [UInt8] = [
+      0x00, 0x5B, 0x5C, 0x5D, 0x6F, 0x70, 0x71, 0x73, 0x74, 0x75, 0x80, 0xFF,
+    ]
+    var random = SplitMix(seed: 0x70_73)
+    for length in 0..<80 {
+      for _ in 0..<20 {
+        let bytes = (0..<length).map { _ in random.pick(alphabet) }
+        var first = [Int](repeating: length, count: length + 1)
+        for i in stride(from: length - 2, through: 0, by: -1) {
+          let pair =
+            (bytes[i] == 0x70 && bytes[i + 1] == 0x73) || (bytes[i] == 0x5C && bytes[i + 1] == 0x75)
+          first[i] = pair ? i : first[i + 1]
+        }
+        bytes.withUnsafeBufferPointer { raw in
+          guard let p = raw.baseAddress else { return }
+          for from in 0..<length {
+            for level in [Int32(NOTIF_SIMD_SCALAR)] + Self.levels {
+              let found = notif_simd_find_pair(p, length, from, 0x70, 0x73, 0x5C, 0x75, level)
+              #expect(found == first[from], "level \(level), from \(from): \(bytes)")
+            }
+            for scan in [JSONScan.scalar, .automatic] {
+              let found = RawBytes.firstPair(
+                (0x70, 0x73), (0x5C, 0x75), in: UnsafeRawPointer(p), count: length, from: from,
+                scan: scan)
+              #expect(found == (first[from] < length ? first[from] : nil), "\(scan), from \(from)")
+            }
+          }
+        }
+      }
+    }
+  }
+
   static func classify(_ bytes: [UInt8], level: Int32, piece: Int) -> [[UInt64]] {
     let blocks = bytes.count / 64
     var out = [notif_simd_block](repeating: notif_simd_block(), count: blocks)

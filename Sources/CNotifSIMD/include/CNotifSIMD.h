@@ -50,6 +50,15 @@ typedef struct {
 void notif_simd_classify(
     const uint8_t *p, size_t blocks, notif_simd_block *out, notif_simd_carry *carry, int level);
 
+/// The first offset `i`, `from <= i < count - 1`, where the bytes `p[i]` and `p[i + 1]` are
+/// `a0 a1` or `b0 b1`; `count` when there is none. The vector units compare 32 (AVX2) or 16
+/// (SSE2, NEON) offsets at a time and take the first match from the mask; the last offsets,
+/// fewer than a vector's, go byte by byte, as the scalar reference goes through all of them.
+/// notif-expire's collapse survey finds `collapse_id` keys by their `ps`, and escapes by `\u`.
+size_t notif_simd_find_pair(
+    const uint8_t *p, size_t count, size_t from, uint8_t a0, uint8_t a1, uint8_t b0, uint8_t b1,
+    int level);
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
