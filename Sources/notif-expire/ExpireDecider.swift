@@ -45,9 +45,16 @@ struct ExpireDecider: ~Copyable {
   var parser = RecordLineParser()
   private var key: [UInt8] = []
   private var warned: Set<[UInt8]> = []
+  /// The rules' tables as they are when the decider is made, at the start of a pass (the
+  /// passes before set them): read from here, not through the class, whose `var`s cost an
+  /// exclusivity check at each read (0.8% of notif-expire's instructions).
+  private let collapseWinners: [KeyHash: Mark]
+  private let capThresholds: [KeyHash: Mark]
 
   init(rules: ExpireRules) {
     self.rules = rules
+    collapseWinners = rules.collapseWinners
+    capThresholds = rules.capThresholds
     key.reserveCapacity(256)
   }
 
@@ -94,9 +101,9 @@ struct ExpireDecider: ~Copyable {
     let mark = Mark(time: created, ordinal: ordinal)
     if isCollapsed(record, mark) { return .remove(.collapsed) }
     if let reason = expiry(record, rule: rule, created: created) { return .remove(reason) }
-    if let rule, rule.keep != nil, !rules.capThresholds.isEmpty {
+    if let rule, rule.keep != nil, !capThresholds.isEmpty {
       setCapKey(record, rule)
-      if let threshold = rules.capThresholds[KeyHash(key)], mark.isWorse(than: threshold) {
+      if let threshold = capThresholds[KeyHash(key)], mark.isWorse(than: threshold) {
         return .remove(.overCap)
       }
     }
@@ -134,9 +141,9 @@ struct ExpireDecider: ~Copyable {
 
   /// Whether the record is replaced by a newer one with its app and collapse_id.
   mutating func isCollapsed(_ record: RecordView, _ mark: Mark) -> Bool {
-    guard !rules.collapseWinners.isEmpty, !record.isNull(.collapseID) else { return false }
+    guard !collapseWinners.isEmpty, !record.isNull(.collapseID) else { return false }
     setCollapseKey(record)
-    guard let winner = rules.collapseWinners[KeyHash(key)] else { return false }
+    guard let winner = collapseWinners[KeyHash(key)] else { return false }
     return winner != mark
   }
 
