@@ -188,10 +188,7 @@ import Testing
     defer { writeEnd.close() }
     var pause = InputPause(grace: 10_000, longestHold: 60_000_000_000)
     let start = InputPause.now()
-    Thread.detachNewThread {
-      Thread.sleep(forTimeInterval: 0.02)
-      writeEnd.put("{}\n")
-    }
+    writeEnd.put("{}\n", after: 0.02)
     let filled = pause.wouldWait(pipe.read)
     #expect(!filled)
     #expect(Self.seconds(since: start) < 5, "it waited for the grace, not for the bytes")
@@ -236,10 +233,7 @@ import Testing
     let heldTooLong = pause.wouldWait(pipe.read)
     #expect(heldTooLong)
     #expect(Self.seconds(since: start) < 5, "it waited for the grace after the longest hold")
-    Thread.detachNewThread {
-      Thread.sleep(forTimeInterval: 0.05)
-      writeEnd.put("{}\n")
-    }
+    writeEnd.put("{}\n", after: 0.05)
     let refilled = pause.wouldWait(pipe.read)
     #expect(!refilled)
   }
@@ -256,6 +250,14 @@ private final class WriteEnd: @unchecked Sendable {
   func put(_ text: String) {
     lock.withLock {
       if let fd { IdleTests.put(text, fd) }
+    }
+  }
+
+  /// Writes `text` from a thread of its own, `seconds` from now (nothing if closed by then).
+  func put(_ text: String, after seconds: TimeInterval) {
+    Thread.detachNewThread {
+      Thread.sleep(forTimeInterval: seconds)
+      self.put(text)
     }
   }
 
