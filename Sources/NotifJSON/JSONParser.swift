@@ -162,7 +162,7 @@ public struct JSONParser: ~Copyable {
   private mutating func appendToken(_ token: JSONToken) {
     if _slowPath(tokenCount == tapeCapacity) { growTape() }
     (tape + tokenCount).initialize(to: token)
-    tokenCount += 1
+    tokenCount &+= 1
   }
 
   // `realloc`, as tokens are plain values: a large tape grows by remapping its pages, without
@@ -387,31 +387,31 @@ public struct JSONParser: ~Copyable {
         guard b == UInt8(ascii: "\"") else {
           throw Self.unexpectedStop(c, expecting: "a string key")
         }
-        tape[stack[depth - 1]].count &+= 1
+        tape[stack[depth &- 1]].count &+= 1
         try string(&c, Stops.self)
-        filterKey(tape[tokenCount - 1], c)
+        filterKey(tape[tokenCount &- 1], c)
         guard try peekSkippingSpace(&c) == UInt8(ascii: ":") else {
           throw Self.unexpectedStop(c, expecting: "':' after the key")
         }
-        c.i += 1
+        c.i &+= 1
         state = .value
       case .arrayFirst:
         if try peekSkippingSpace(&c) == UInt8(ascii: "]") {
           try close(&c)
           state = .afterValue
         } else {
-          tape[stack[depth - 1]].count &+= 1
+          tape[stack[depth &- 1]].count &+= 1
           state = .value
         }
       case .afterValue:
         guard depth > 0 else { return }
-        let top = stack[depth - 1]
+        let top = stack[depth &- 1]
         let b = try peekSkippingSpace(&c)
         let isObject = tape[top].kind == .object
         let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
         if b == UInt8(ascii: ",") {
           let comma = c.i
-          c.i += 1
+          c.i &+= 1
           if try peekSkippingSpace(&c) == closer {
             throw .failed(
               JSONError(
@@ -449,7 +449,7 @@ public struct JSONParser: ~Copyable {
     while c.i < c.n {
       let b = c.p[c.i]
       if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 {
-        c.i += 1
+        c.i &+= 1
         c.needsRewrite = true
       } else {
         return b
@@ -476,18 +476,18 @@ public struct JSONParser: ~Copyable {
     }
     stack[depth] = tokenCount
     keyFilters[depth] = 0
-    depth += 1
+    depth &+= 1
     appendToken(
       JSONToken(
         kind: kind, flag: false, start: Int32(truncatingIfNeeded: c.i), end: 0, next: 0, count: 0))
-    c.i += 1
+    c.i &+= 1
   }
 
   @inline(__always)
   private mutating func close(_ c: inout Cursor) throws(Stop) {
-    depth -= 1
+    depth &-= 1
     let index = stack[depth]
-    c.i += 1
+    c.i &+= 1
     tape[index].end = Int32(truncatingIfNeeded: c.i)
     tape[index].next = Int32(truncatingIfNeeded: tokenCount)
     guard tape[index].kind == .object && tape[index].count > 1 else { return }
@@ -506,7 +506,7 @@ public struct JSONParser: ~Copyable {
   /// Adds `key`, the key just read, to the filter of the innermost object (`keyFilters`).
   @inline(__always)
   private mutating func filterKey(_ key: JSONToken, _ c: Cursor) {
-    let level = depth - 1
+    let level = depth &- 1
     guard !key.flag else {
       keyFilters[level] = Self.keyFilterFull
       return
@@ -534,16 +534,16 @@ public struct JSONParser: ~Copyable {
     let starts = expectedStarts.unsafelyUnwrapped
     let member = expectedKeysSeen
     let from = starts[member]
-    let length = starts[member + 1] - from
-    guard length <= c.n - c.i && RawBytes.equal(c.p + c.i, bytes + from, length) else {
+    let length = starts[member &+ 1] &- from
+    guard length <= c.n &- c.i && RawBytes.equal(c.p + c.i, bytes + from, length) else {
       expecting = false
       return false
     }
     tape[0].count &+= 1
-    scalar(.string, false, c.i, c.i + length - 1)
-    c.i += length
-    expectedKeysSeen = member + 1
-    expecting = member + 1 < expectedCount
+    scalar(.string, false, c.i, c.i &+ length &- 1)
+    c.i &+= length
+    expectedKeysSeen = member &+ 1
+    expecting = member &+ 1 < expectedCount
     return true
   }
 
@@ -569,18 +569,18 @@ public struct JSONParser: ~Copyable {
   {
     let start = c.i
     // The longest literal, its comma and the next key's quote.
-    guard start + 7 <= c.n else { return .none }
+    guard start &+ 7 <= c.n else { return .none }
     let head = UnsafeRawPointer(c.p + start).loadUnaligned(as: UInt32.self)
     let literal =
       head == Self.nullHead || head == Self.trueHead
-      ? 4 : head == Self.falseHead && c.p[start + 4] == UInt8(ascii: "e") ? 5 : 0
+      ? 4 : head == Self.falseHead && c.p[start &+ 4] == UInt8(ascii: "e") ? 5 : 0
     if literal > 0 {
       // Anything else after it (`nullx`, `null}`) is read as any value.
-      guard c.p[start + literal] == UInt8(ascii: ","),
-        c.p[start + literal + 1] == UInt8(ascii: "\"")
+      guard c.p[start &+ literal] == UInt8(ascii: ","),
+        c.p[start &+ literal &+ 1] == UInt8(ascii: "\"")
       else { return .none }
-      scalar(head == Self.nullHead ? .null : .bool, head == Self.trueHead, start, start + literal)
-      c.i = start + literal + 1
+      scalar(head == Self.nullHead ? .null : .bool, head == Self.trueHead, start, start &+ literal)
+      c.i = start &+ literal &+ 1
       return .nextKey
     }
     let b = c.p[start]
@@ -591,8 +591,8 @@ public struct JSONParser: ~Copyable {
     } else {
       return .none
     }
-    if c.i + 2 <= c.n && c.p[c.i] == UInt8(ascii: ",") && c.p[c.i + 1] == UInt8(ascii: "\"") {
-      c.i += 1
+    if c.i &+ 2 <= c.n && c.p[c.i] == UInt8(ascii: ",") && c.p[c.i &+ 1] == UInt8(ascii: "\"") {
+      c.i &+= 1
       return .nextKey
     }
     return .read
@@ -603,7 +603,7 @@ public struct JSONParser: ~Copyable {
     appendToken(
       JSONToken(
         kind: kind, flag: flag, start: Int32(truncatingIfNeeded: start),
-        end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: tokenCount + 1),
+        end: Int32(truncatingIfNeeded: end), next: Int32(truncatingIfNeeded: tokenCount &+ 1),
         count: 0))
   }
 
@@ -617,7 +617,7 @@ public struct JSONParser: ~Copyable {
     let start = c.i
     let p = c.p
     let n = c.n
-    var i = start + 1
+    var i = start &+ 1
     var escaped = false
     scan: while true {
       i = Stops.next(&self, c, from: i)
@@ -627,12 +627,12 @@ public struct JSONParser: ~Copyable {
       }
       let b = p[i]
       if b == UInt8(ascii: "\"") {
-        i += 1
+        i &+= 1
         break scan
       } else if b == UInt8(ascii: "\\") {
         escaped = true
         // `\u` and `\/` are written otherwise in canonical form: the text must be rewritten.
-        if i + 1 < n && (p[i + 1] == UInt8(ascii: "u") || p[i + 1] == UInt8(ascii: "/")) {
+        if i &+ 1 < n && (p[i &+ 1] == UInt8(ascii: "u") || p[i &+ 1] == UInt8(ascii: "/")) {
           c.needsRewrite = true
         }
         i = try Self.escape(c, at: i, stringStart: start)
@@ -643,7 +643,7 @@ public struct JSONParser: ~Copyable {
             "unescaped control character \(Self.controlName(UInt32(b))) in a string"
               + (b == 0x0A ? " (a line break must be written \\n)" : "")))
       } else if b < 0x80 {
-        i += 1
+        i &+= 1
       } else {
         i = try Self.utf8Sequence(c, at: i, stringStart: start)
       }
@@ -685,13 +685,13 @@ public struct JSONParser: ~Copyable {
     @_transparent
     static func next(_ parser: inout JSONParser, _ c: Cursor, from i: Int) -> Int {
       var i = i
-      while i + 8 <= c.n {
+      while i &+ 8 <= c.n {
         let w = UnsafeRawPointer(c.p + i).loadUnaligned(as: UInt64.self)
         let mask = JSONParser.attentionMask(w)
         if mask != 0 {
-          return i + mask.trailingZeroBitCount >> 3  // straight to the first byte that matters
+          return i &+ mask.trailingZeroBitCount &>> 3  // straight to the first byte that matters
         }
-        i += 8
+        i &+= 8
       }
       return i
     }
@@ -705,10 +705,10 @@ public struct JSONParser: ~Copyable {
       @_transparent
       static func next(_ parser: inout JSONParser, _ c: Cursor, from i: Int) -> Int {
         var i = i
-        while i + 16 <= c.n {
+        while i &+ 16 <= c.n {
           let mask = notif_simd_stops16(c.p + i)
-          if mask != 0 { return i + mask.trailingZeroBitCount }
-          i += 16
+          if mask != 0 { return i &+ mask.trailingZeroBitCount }
+          i &+= 16
         }
         return WordStops.next(&parser, c, from: i)
       }
@@ -734,11 +734,11 @@ public struct JSONParser: ~Copyable {
     static func next(_ parser: inout JSONParser, _ c: Cursor, from i: Int) -> Int {
       var i = i
       for _ in 0..<wordsFirst {
-        guard i + 8 <= c.n else { return parser.stopFurther(c, from: i) }
+        guard i &+ 8 <= c.n else { return parser.stopFurther(c, from: i) }
         let mask = JSONParser.attentionMask(
           UnsafeRawPointer(c.p + i).loadUnaligned(as: UInt64.self))
-        if mask != 0 { return i + mask.trailingZeroBitCount >> 3 }
-        i += 8
+        if mask != 0 { return i &+ mask.trailingZeroBitCount &>> 3 }
+        i &+= 8
       }
       return parser.stopFurther(c, from: i)
     }
@@ -904,21 +904,21 @@ public struct JSONParser: ~Copyable {
     let n = c.n
     let start = c.i
     var i = start
-    if p[i] == UInt8(ascii: "-") { i += 1 }
+    if p[i] == UInt8(ascii: "-") { i &+= 1 }
     @inline(__always) func isDigit(_ i: Int) -> Bool { i < n && p[i] &- 0x30 < 10 }
     if i < n && p[i] == UInt8(ascii: "0") {
-      i += 1
+      i &+= 1
     } else if isDigit(i) {
-      while isDigit(i) { i += 1 }
+      while isDigit(i) { i &+= 1 }
     } else {
       return try numberInFull(&c)
     }
     var integer = true
     if i < n && p[i] == UInt8(ascii: ".") {
       integer = false
-      i += 1
+      i &+= 1
       guard isDigit(i) else { return try numberInFull(&c) }
-      while isDigit(i) { i += 1 }
+      while isDigit(i) { i &+= 1 }
     }
     // The byte after must be there and end the number: not a digit (`01`), not an exponent.
     guard i < n, !isDigit(i), p[i] | 0x20 != UInt8(ascii: "e"), p[i] != UInt8(ascii: ".") else {
@@ -986,17 +986,17 @@ public struct JSONParser: ~Copyable {
     _ c: inout Cursor, _ head: UInt32, _ length: Int, _ kind: JSONKind, _ value: Bool
   ) -> Bool {
     let start = c.i
-    guard start + length < c.n,
+    guard start &+ length < c.n,
       UnsafeRawPointer(c.p + start).loadUnaligned(as: UInt32.self) == head,
-      length == 4 || c.p[start + 4] == UInt8(ascii: "e")
+      length == 4 || c.p[start &+ 4] == UInt8(ascii: "e")
     else { return false }
-    let after = c.p[start + length]
+    let after = c.p[start &+ length]
     guard
       after == UInt8(ascii: ",") || after == UInt8(ascii: "}") || after == UInt8(ascii: "]")
         || after == 0x20 || after == 0x0A || after == 0x0D || after == 0x09
     else { return false }
-    scalar(kind, value, start, start + length)
-    c.i = start + length
+    scalar(kind, value, start, start &+ length)
+    c.i = start &+ length
     return true
   }
 
