@@ -29,6 +29,11 @@ public enum RawBytes {
         == b.loadUnaligned(fromByteOffset: offset, as: T.self)
     }
     if length >= 8 {
+      // Most keys compared are 8 to 24 bytes: two or three words, without a loop.
+      if length <= 16 { return word(0, UInt64.self) && word(length &- 8, UInt64.self) }
+      if length <= 24 {
+        return word(0, UInt64.self) && word(8, UInt64.self) && word(length &- 8, UInt64.self)
+      }
       var offset = 0
       while offset + 8 < length {
         guard word(offset, UInt64.self) else { return false }
