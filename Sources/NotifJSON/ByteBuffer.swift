@@ -111,21 +111,32 @@ public struct ByteBuffer: @unchecked Sendable {
 
   /// Appends the decimal digits of an integer.
   @inlinable public mutating func append(decimal value: Int64) {
-    if value < 0 { append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    var digits = 1
-    var scale: UInt64 = 1
-    while magnitude / scale >= 10 {
-      scale *= 10
-      digits += 1
+    reserve(Self.maxDecimalLength)
+    length += Self.storeDecimal(value, at: storage.pointer + length)
+  }
+
+  /// The most bytes `storeDecimal` writes: a sign and 19 digits.
+  @usableFromInline static let maxDecimalLength = 20
+
+  /// Writes the decimal digits of `value` at `target`, with a sign if it is negative; returns
+  /// how many bytes they took, at most `maxDecimalLength`.
+  @inlinable
+  static func storeDecimal(_ value: Int64, at target: UnsafeMutablePointer<UInt8>) -> Int {
+    var written = 0
+    if value < 0 {
+      target[0] = UInt8(ascii: "-")
+      written = 1
     }
-    reserve(digits)
+    var magnitude = value.magnitude
+    var scale: UInt64 = 1
+    while magnitude / scale >= 10 { scale *= 10 }
     while scale > 0 {
-      storage.pointer[length] = UInt8(ascii: "0") + UInt8(magnitude / scale)
+      target[written] = UInt8(ascii: "0") + UInt8(magnitude / scale)
       magnitude %= scale
       scale /= 10
-      length += 1
+      written += 1
     }
+    return written
   }
 
   /// Appends `value` (0 or more) as decimal digits, zero-padded to `width`.
@@ -142,13 +153,19 @@ public struct ByteBuffer: @unchecked Sendable {
   /// Appends the 16 lowercase hex digits of `value`.
   @inlinable public mutating func append(hex value: UInt64) {
     reserve(16)
-    let target = UnsafeMutableRawPointer(storage.pointer + length)
-    target.storeBytes(
-      of: Self.hexDigits(UInt32(truncatingIfNeeded: value >> 32)).bigEndian, as: UInt64.self)
-    target.storeBytes(
-      of: Self.hexDigits(UInt32(truncatingIfNeeded: value)).bigEndian, toByteOffset: 8,
-      as: UInt64.self)
+    Self.storeHex(value, at: storage.pointer + length)
     length += 16
+  }
+
+  /// Writes the 16 lowercase hex digits of `value` at `target`.
+  @inlinable @inline(__always)
+  static func storeHex(_ value: UInt64, at target: UnsafeMutablePointer<UInt8>) {
+    let target = UnsafeMutableRawPointer(target)
+    target.storeBytes(
+      of: hexDigits(UInt32(truncatingIfNeeded: value >> 32)).bigEndian, as: UInt64.self)
+    target.storeBytes(
+      of: hexDigits(UInt32(truncatingIfNeeded: value)).bigEndian, toByteOffset: 8,
+      as: UInt64.self)
   }
 
   /// The eight hex digits of `half`, the last in the word's lowest byte (stored big-endian,

@@ -123,11 +123,29 @@ public struct RecordValues: Sendable {
   ///
   /// `input` values are copied from `view`.
   mutating func write(view: JSONView, payload: ByteBuffer, into out: inout ByteBuffer) {
+    var from = 0
+    while let (field, token) = out.write({ writer in
+      writeFields(from: from, view: view, payload: payload, into: &writer)
+    }) {
+      // A value the writer of JSON writes again in canonical form; its key is written, and
+      // the fields after it follow.
+      JSONWriter.writeCompact(view, token, into: &out)
+      from = field + 1
+    }
+  }
+
+  /// Writes the fields from `first` on, the last with the closing brace and newline, up to the
+  /// first whose value must be written again in canonical form (`rewritten`): of that one,
+  /// only the key, and its index and the value's token are returned; nil when the record is
+  /// written.
+  private mutating func writeFields(
+    from first: Int, view: JSONView, payload: ByteBuffer, into out: inout ByteBuffer.Writer
+  ) -> (field: Int, token: Int)? {
     RecordField.nullTemplate.withUnsafeBytes { template in
       RecordField.nullStarts.withUnsafeBufferPointer { starts in
-        var nullRun = 0  // the first field of the run of nulls not yet written
+        var nullRun = first  // the first field of the run of nulls not yet written
         // By index, not `allCases`, which makes an array at each call.
-        for index in values.indices {
+        for index in first..<values.count {
           let isPayload = index == RecordField.payload.rawValue
           if !isPayload, case .null = values[index] { continue }
           // The nulls before this field and its `,"key":` are one run of the template.
@@ -136,30 +154,39 @@ public struct RecordValues: Sendable {
           nullRun = index + 1
           if isPayload {
             out.append(payload)
+          } else if let token = Self.rewritten(values[index], view) {
+            return (index, token)
           } else {
             write(
               values[index], isCreatedAt: index == RecordField.createdAt.rawValue, view: view,
               into: &out)
           }
         }
+        out.append("}\n")
+        return nil
       }
     }
-    out.append("}\n")
   }
 
+  /// The token of `value` if it is one from the input that is not written as it is: an
+  /// object, an array or a string with an escape.
+  @inline(__always)
+  private static func rewritten(_ value: FieldValue, _ view: JSONView) -> Int? {
+    guard case .input(let index) = value else { return nil }
+    let token = view.tokens[index]
+    let rewrites =
+      token.kind == .object || token.kind == .array || (token.kind == .string && token.flag)
+    return rewrites ? index : nil
+  }
+
+  /// Writes a value that is not `rewritten`.
   private mutating func write(
-    _ value: FieldValue, isCreatedAt: Bool, view: JSONView, into out: inout ByteBuffer
+    _ value: FieldValue, isCreatedAt: Bool, view: JSONView, into out: inout ByteBuffer.Writer
   ) {
     switch value {
     case .null: out.append("null")
-    case .input(let index):
-      // A scalar with no escape is already canonical: its bytes, quotes and all, in one copy.
-      let token = view.tokens[index]
-      if token.kind == .object || token.kind == .array || (token.kind == .string && token.flag) {
-        JSONWriter.writeCompact(view, index, into: &out)
-      } else {
-        out.append(view.raw(index))
-      }
+    // A scalar with no escape is already canonical: its bytes, quotes and all, in one copy.
+    case .input(let index): out.append(view.raw(index))
     case .integer(let value): out.append(decimal: value)
     case .bool(let value): out.append(value ? "true" : "false")
     case .time(let instant):
@@ -181,7 +208,7 @@ public struct RecordValues: Sendable {
 
   private static func write(
     _ instant: Timestamp, cachedAs cached: inout Timestamp?, _ text: inout ByteBuffer,
-    into out: inout ByteBuffer
+    into out: inout ByteBuffer.Writer
   ) {
     if cached != instant {
       text.removeAll()

@@ -11,6 +11,10 @@ import Testing
     var buffer = ByteBuffer()
     buffer.append(decimal: value)
     #expect(buffer.text == text)
+    // And through a writer, on a buffer with no room to spare.
+    var written = ByteBuffer(capacity: 1)
+    written.write { $0.append(decimal: value) }
+    #expect(written.text == text)
   }
 
   @Test func appendsZeroPaddedDigitsAndHex() {
@@ -60,6 +64,59 @@ import Testing
     first.append("!")
     #expect(first.text == "abc!")
     #expect(second.text == "abcdef")
+  }
+
+  @Test func aWriterAppendsAsTheBufferDoesAndGrowsIt() {
+    var appended = ByteBuffer(capacity: 1)
+    var written = ByteBuffer(capacity: 1)
+    let line = Array("0123456789".utf8)
+    for round in 0..<300 {
+      let value = Int64(round) * 7_919 - 1_000_000
+      appended.append(UInt8(ascii: "<"))
+      line.withUnsafeBytes { appended.append($0) }
+      appended.append(decimal: value)
+      appended.append(hex: UInt64(bitPattern: value))
+      appended.append("/")
+      written.write { writer in
+        writer.append(UInt8(ascii: "<"))
+        line.withUnsafeBytes { writer.append($0) }
+        writer.append(decimal: value)
+        writer.append(hex: UInt64(bitPattern: value))
+        writer.append("/")
+      }
+    }
+    #expect(written.count == appended.count)
+    #expect(written.bytes == appended.bytes)
+  }
+
+  @Test func aWriterLeavesCopiesOfTheBufferAlone() {
+    var buffer = ByteBuffer(capacity: 64)
+    buffer.append(utf8: "abcxyz")
+    let copy = buffer
+    // Room within the capacity, over bytes the copy still holds.
+    buffer.truncate(to: 3)
+    let count = buffer.write { writer -> Int in
+      writer.append("def")
+      var other = ByteBuffer()
+      other.append(utf8: "!")
+      writer.append(other)
+      return writer.count
+    }
+    #expect(count == 7)
+    #expect(buffer.text == "abcdef!")
+    #expect(copy.text == "abcxyz")
+  }
+
+  @Test func aWriterThatThrowsKeepsWhatItWrote() {
+    struct Stop: Error {}
+    var buffer = ByteBuffer(capacity: 2)
+    #expect(throws: Stop.self) {
+      try buffer.write { writer throws(Stop) in
+        writer.append("written")
+        throw Stop()
+      }
+    }
+    #expect(buffer.text == "written")
   }
 
   @Test func removeAllAndTruncateKeepTheRest() {
