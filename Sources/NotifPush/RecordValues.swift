@@ -59,7 +59,9 @@ public enum FieldValue: Sendable, Equatable {
 
 /// The fields of one record, filled in any order and written in `RecordField` order.
 public struct RecordValues: Sendable {
-  var values: [FieldValue]
+  // In place, not an array: a field is set or read a hundred times a record, and an array
+  // asks the runtime whether its storage is shared before each write.
+  var values: InlineArray<39, FieldValue>
   private var texts = ByteBuffer(capacity: 256)
   // The last instant written and its text, one for created_at (most records of a run share
   // it) and one for the other times, so that neither pushes the other out.
@@ -68,12 +70,13 @@ public struct RecordValues: Sendable {
 
   /// Creates a record with every field null.
   init() {
-    values = Array(repeating: .null, count: RecordField.allCases.count)
+    values = InlineArray(repeating: .null)
+    precondition(values.count == RecordField.allCases.count, "a value for each record field")
   }
 
   /// Sets every field back to null, keeping the storage.
   mutating func reset() {
-    values.withUnsafeMutableBufferPointer { $0.update(repeating: .null) }
+    values = InlineArray(repeating: .null)
     texts.removeAll()
   }
 
