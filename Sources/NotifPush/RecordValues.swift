@@ -59,8 +59,9 @@ public enum FieldValue: Sendable, Equatable {
 
 /// The fields of one record, filled in any order and written in `RecordField` order.
 public struct RecordValues: Sendable {
-  // In place, not an array: a field is set or read a hundred times a record, and an array
-  // asks the runtime whether its storage is shared before each write.
+  // In place, one for each `RecordField` (`init` checks the count), not an array: fields are
+  // set and read some hundred times a record, and an array checks that its storage is not
+  // shared before each write.
   var values: InlineArray<39, FieldValue>
   private var texts = ByteBuffer(capacity: 256)
   // The last instant written and its text, one for created_at (most records of a run share
