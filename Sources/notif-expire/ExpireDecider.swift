@@ -50,9 +50,13 @@ struct ExpireDecider: ~Copyable {
   /// exclusivity check at each read (0.8% of notif-expire's instructions).
   private let collapseWinners: [KeyHash: Mark]
   private let capThresholds: [KeyHash: Mark]
+  /// The policy, read from here too: a call to a method of the class's policy retained and
+  /// released what it holds, for every record.
+  let policy: ExpirePolicy
 
   init(rules: ExpireRules) {
     self.rules = rules
+    policy = rules.policy
     collapseWinners = rules.collapseWinners
     capThresholds = rules.capThresholds
     key.reserveCapacity(256)
@@ -94,7 +98,7 @@ struct ExpireDecider: ~Copyable {
         column: RecordLineParser.column(line, at))
       return .keep
     }
-    let rule = rules.policy.rule(for: record)
+    let rule = policy.rule(for: record)
     if rule == nil {
       noRule(record, line, &finding)
     }

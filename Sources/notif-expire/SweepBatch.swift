@@ -173,7 +173,7 @@ final class SweepBatch: @unchecked Sendable {
 
   /// Caps: the mark of each record under a rule with `keep` that neither collapses nor expires.
   private func findCapMarks(with decider: inout ExpireDecider) {
-    let policy = decider.rules.policy
+    let policy = decider.policy
     forEachLine { line, ordinal in
       guard decider.parser.parse(line) == .record else { return }
       let record = decider.parser.record
