@@ -109,6 +109,14 @@ public struct ListingFields: Sendable {
     }
   }
 
+  /// The fields that `locator` found in the object it looked at last
+  /// (`RecordFieldLocator.locate`).
+  public init(_ locator: RecordFieldLocator) {
+    for field in Self.fields {
+      if let value = locator.index(field) { set(field, value) }
+    }
+  }
+
   /// Records that the value of `field` is at `index`; fields the rule does not read are
   /// ignored.
   @inlinable

@@ -429,6 +429,8 @@ typealias ChunkGroupers = WorkerPool<FileChunk<ChunkFindings>, GroupWorker>
 /// and says what is wrong with it. One per thread: it keeps the last `created_at` parsed.
 struct TextTaker {
   private var fields = RecordFieldReader()
+  /// Finds the fields of each record.
+  private let locator = RecordFieldLocator()
   /// Whether the file being read has had its `UnrecordedGrouping` warning.
   private var warnedUnrecorded = false
   /// The records left out because the device does not list them, since `takeUnlisted`.
@@ -488,6 +490,7 @@ struct TextTaker {
     _ records: inout RecordReader, into grouper: inout Grouper, report: (Diagnostic) -> Void
   ) -> ExitStatus {
     let isCompact = records.recordIsCompact
+    let known = records.recordExpectedKeysSeen
     var unrecorded = false
     let outcome: (problem: RecordProblem?, badWeight: Int?) = records.withRecord { view in
       if grouper.options.merge {
@@ -501,7 +504,7 @@ struct TextTaker {
       let place = source.flatMap {
         RecordFiles.place(file: $0.file, offset: $0.base + records.recordOffset)
       }
-      return groupRecord(view, isCompact: isCompact, place: place, into: &grouper)
+      return groupRecord(view, isCompact: isCompact, known: known, place: place, into: &grouper)
     }
     if let offset = outcome.badWeight {
       let at = records.position(ofRecordOffset: offset)
@@ -528,14 +531,14 @@ struct TextTaker {
   /// Groups the record at the root of `view`; returns the problem that rejects it, if any, and
   /// the offset of a bad `summary_arg_count`, if any.
   private mutating func groupRecord(
-    _ view: JSONView, isCompact: Bool, place: Int?, into grouper: inout Grouper
+    _ view: JSONView, isCompact: Bool, known: Int, place: Int?, into grouper: inout Grouper
   ) -> (RecordProblem?, Int?) {
     guard view.kind(0) == .object else {
       return (
         .notAnObject, nil
       )
     }
-    let found = RecordFields(view)
+    let found = RecordFields(view, locator: locator, known: known)
     let facts: RecordFacts
     let reason: Unlisted?
     do throws(RecordProblem) {

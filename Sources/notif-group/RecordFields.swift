@@ -26,6 +26,25 @@ struct RecordFields {
     ] + ListingFields.fields
   static let keys = KeyList(fields.map(\.key))
 
+  /// Finds the fields of the record at the root of `view` with `locator` (one per reader,
+  /// reused for every record), the first `known` members having a record's keys at their
+  /// places (`RecordFieldLocator.locate`): a look at each key only past those, where the
+  /// name-by-name lookup of `init(_:object:)` looked at every key.
+  init(_ view: JSONView, locator: RecordFieldLocator, known: Int) {
+    locator.locate(view, object: 0, known: known)
+    func at(_ field: RecordField) -> Int { locator.index(field) ?? -1 }
+    app = at(.app)
+    threadID = at(.threadID)
+    category = at(.category)
+    createdAt = at(.createdAt)
+    relevance = at(.relevance)
+    summaryArg = at(.summaryArg)
+    summaryArgCount = at(.summaryArgCount)
+    readAt = at(.readAt)
+    seenAt = at(.seenAt)
+    listing = ListingFields(locator)
+  }
+
   /// Finds the fields of the object at `index` of `view`.
   init(_ view: JSONView, object index: Int = 0) {
     Self.keys.forEachMember(of: index, in: view) { position, value in

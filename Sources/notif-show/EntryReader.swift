@@ -35,9 +35,7 @@ struct ShownFields {
     target = at(.targetContentID)
     readAt = at(.readAt)
     seenAt = at(.seenAt)
-    for field in ListingFields.fields {
-      if let value = locator.index(field) { listing.set(field, value) }
-    }
+    listing = ListingFields(locator)
     // An object whose keys are a record's, in order, has no other key: only another object
     // can be a group or digest object.
     guard !inOrder else { return }
