@@ -52,23 +52,22 @@ public enum Unlisted: Int, CaseIterable, Sendable, Comparable {
     }
   }
 
-  /// The case of an `apns-push-type` value that Notification Center never lists; nil for
-  /// `alert` and any other value.
-  public init?(pushType: String) {
-    switch pushType {
-    case "background": self = .background
-    case "location": self = .location
-    case "voip": self = .voip
-    case "complication": self = .complication
-    case "fileprovider": self = .fileprovider
-    case "mdm": self = .mdm
-    case "liveactivity": self = .liveactivity
-    case "pushtotalk": self = .pushtotalk
-    case "widgets": self = .widgets
-    case "controls": self = .controls
-    default: return nil
-    }
+  /// The case of an `apns-push-type` value, its UTF-8 bytes, that Notification Center never
+  /// lists; nil for `alert` and any other value. Bytes, not a `String`: notif-show and
+  /// notif-group look up every record's `push_type`, as the bytes of its JSON string.
+  public init?<Bytes: Collection<UInt8>>(pushType: Bytes) {
+    let count = pushType.count
+    guard
+      let match = Self.pushTypes.first(where: {
+        $0.bytes.count == count && $0.bytes.elementsEqual(pushType)
+      })
+    else { return nil }
+    self = match.unlisted
   }
+
+  /// The cases named by a push type, each with its type's bytes: its label.
+  private static let pushTypes: [(bytes: [UInt8], unlisted: Unlisted)] =
+    allCases.filter { $0 != .dataOnly && $0 != .noText }.map { (Array($0.label.utf8), $0) }
 
   public static func < (a: Unlisted, b: Unlisted) -> Bool { a.rawValue < b.rawValue }
 }
@@ -190,8 +189,14 @@ public enum DeviceListing {
     func short(_ index: Int) -> String? {
       view.rawString(index).count <= 16 ? view.string(index) : nil
     }
-    if hasPushType, let type = short(fields.pushType), let unlisted = Unlisted(pushType: type) {
-      return unlisted
+    if hasPushType {
+      // A string with no escape is looked up as it is written.
+      let escaped = view.tokens[fields.pushType].flag
+      let type =
+        escaped
+        ? short(fields.pushType).flatMap { Unlisted(pushType: $0.utf8) }
+        : Unlisted(pushType: view.rawString(fields.pushType))
+      if let type { return type }
     }
     if hasText { return nil }
     if contentAvailable { return .background }

@@ -80,8 +80,11 @@ import Testing
       "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity",
       "pushtotalk", "widgets", "controls",
     ]
-    #expect(types.map { Unlisted(pushType: $0)?.label } == types)
-    #expect(Unlisted(pushType: "alert") == nil)
+    #expect(types.map { Unlisted(pushType: $0.utf8)?.label } == types)
+    // Only the whole type, as spelled: no prefix, no longer word, no other case.
+    for other in ["alert", "", "backgroun", "backgroundx", "Background", "voipvoip", "data-only"] {
+      #expect(Unlisted(pushType: other.utf8) == nil, "\(other)")
+    }
   }
 }
 
