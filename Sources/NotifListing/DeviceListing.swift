@@ -111,9 +111,16 @@ public struct ListingFields: Sendable {
   /// The fields that `locator` found in the object it looked at last
   /// (`RecordFieldLocator.locate`).
   public init(_ locator: RecordFieldLocator) {
-    for field in Self.fields {
-      if let value = locator.index(field) { set(field, value) }
-    }
+    // Field by field, not through `fields`: an array read for every record.
+    pushType = locator.slot(.pushType)
+    contentAvailable = locator.slot(.contentAvailable)
+    source = locator.slot(.source)
+    title = locator.slot(.title)
+    subtitle = locator.slot(.subtitle)
+    body = locator.slot(.body)
+    titleLocKey = locator.slot(.titleLocKey)
+    subtitleLocKey = locator.slot(.subtitleLocKey)
+    locKey = locator.slot(.locKey)
   }
 
   /// Records that the value of `field` is at `index`; fields the rule does not read are

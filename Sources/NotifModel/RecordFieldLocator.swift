@@ -100,6 +100,11 @@ public final class RecordFieldLocator {
     return slot < 0 ? nil : Int(slot)
   }
 
+  /// The tape index of a field's value after `locate`, or -1 when the object lacks the key:
+  /// as the tools keep the fields they read.
+  @inline(__always)
+  public func slot(_ field: RecordField) -> Int { Int(slots[field.rawValue]) }
+
   @inline(__always)
   private func keyLength(_ field: Int) -> Int { keyStarts[field + 1] - keyStarts[field] }
 

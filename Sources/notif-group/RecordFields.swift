@@ -32,16 +32,15 @@ struct RecordFields {
   /// name-by-name lookup of `init(_:object:)` looked at every key.
   init(_ view: JSONView, locator: RecordFieldLocator, known: Int) {
     locator.locate(view, object: 0, known: known)
-    func at(_ field: RecordField) -> Int { locator.index(field) ?? -1 }
-    app = at(.app)
-    threadID = at(.threadID)
-    category = at(.category)
-    createdAt = at(.createdAt)
-    relevance = at(.relevance)
-    summaryArg = at(.summaryArg)
-    summaryArgCount = at(.summaryArgCount)
-    readAt = at(.readAt)
-    seenAt = at(.seenAt)
+    app = locator.slot(.app)
+    threadID = locator.slot(.threadID)
+    category = locator.slot(.category)
+    createdAt = locator.slot(.createdAt)
+    relevance = locator.slot(.relevance)
+    summaryArg = locator.slot(.summaryArg)
+    summaryArgCount = locator.slot(.summaryArgCount)
+    readAt = locator.slot(.readAt)
+    seenAt = locator.slot(.seenAt)
     listing = ListingFields(locator)
   }
 

@@ -27,14 +27,13 @@ struct ShownFields {
   /// (`RecordFieldLocator.locate`).
   init(_ view: JSONView, object index: Int = 0, locator: RecordFieldLocator, known: Int = 0) {
     let inOrder = locator.locate(view, object: index, known: known)
-    func at(_ field: RecordField) -> Int { locator.index(field) ?? -1 }
-    app = at(.app)
-    category = at(.category)
-    createdAt = at(.createdAt)
-    relevance = at(.relevance)
-    target = at(.targetContentID)
-    readAt = at(.readAt)
-    seenAt = at(.seenAt)
+    app = locator.slot(.app)
+    category = locator.slot(.category)
+    createdAt = locator.slot(.createdAt)
+    relevance = locator.slot(.relevance)
+    target = locator.slot(.targetContentID)
+    readAt = locator.slot(.readAt)
+    seenAt = locator.slot(.seenAt)
     listing = ListingFields(locator)
     // An object whose keys are a record's, in order, has no other key: only another object
     // can be a group or digest object.
