@@ -226,8 +226,9 @@ public struct JSONParser: ~Copyable {
   ///
   /// - Complexity: O(n) in the length of the value.
   public mutating func parse(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> JSONParseResult {
-    // Offsets, token indices and counts are stored in 32 bits without a check each: only the
-    // first 2 GiB are looked at, and a value longer than that is never complete.
+    // Offsets, token indices and counts are stored in 32 bits without a check each, and the
+    // state machine adds to them with wrapping arithmetic: only the first 2 GiB are looked at,
+    // and a value longer than that is never complete.
     let limit = Int(Int32.max)
     let isFinal = isFinal && bytes.count <= limit
     let bytes = bytes.count <= limit ? bytes : UnsafeRawBufferPointer(rebasing: bytes[..<limit])
