@@ -8,8 +8,8 @@ import NotifJSON
 final class ByteInterner {
   // Unchecked: each access to a class's `var` otherwise goes through the runtime's dynamic
   // exclusivity check, several calls an `intern` (2.7% of notif-group's instructions). Every
-  // access here is one read or one write, none held across a call, so none can overlap
-  // another; and an interner is used by one thread (each `Grouper` has its own).
+  // access here lasts one statement and calls nothing that touches the interner, so none can
+  // overlap another; and an interner is used by one thread (each `Grouper` has its own).
   @exclusivity(unchecked) private var arena: UnsafeMutableRawPointer
   @exclusivity(unchecked) private var arenaCapacity: Int
   @exclusivity(unchecked) private var arenaCount = 0
