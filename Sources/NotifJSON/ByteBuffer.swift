@@ -19,6 +19,14 @@ public struct ByteBuffer: @unchecked Sendable {
     }
 
     deinit { pointer.deallocate() }
+
+    /// New storage for at least `needed` bytes (twice this capacity, if that is more), holding
+    /// a copy of the first `count` bytes of this one: how a buffer, and its `Writer`, grow.
+    @usableFromInline func grown(keeping count: Int, toHold needed: Int) -> Storage {
+      let fresh = Storage(capacity: Swift.max(needed, capacity * 2))
+      fresh.pointer.update(from: pointer, count: count)
+      return fresh
+    }
   }
 
   @usableFromInline var storage: Storage
@@ -73,9 +81,7 @@ public struct ByteBuffer: @unchecked Sendable {
   }
 
   @usableFromInline mutating func grow(_ needed: Int) {
-    let fresh = Storage(capacity: Swift.max(needed, storage.capacity * 2))
-    fresh.pointer.update(from: storage.pointer, count: length)
-    storage = fresh
+    storage = storage.grown(keeping: length, toHold: needed)
   }
 
   /// Appends one byte.

@@ -39,9 +39,7 @@ extension ByteBuffer {
     }
 
     @usableFromInline mutating func grow(_ needed: Int) {
-      let fresh = Storage(capacity: Swift.max(needed, storage.capacity * 2))
-      fresh.pointer.update(from: storage.pointer, count: length)
-      storage = fresh
+      storage = storage.grown(keeping: length, toHold: needed)
     }
 
     /// Appends one byte.
