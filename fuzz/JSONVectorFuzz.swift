@@ -18,7 +18,7 @@
 //       On each path, a parser expecting the outermost keys `fuzzExpectedKeys`
 //       (`expectRootKeys`) gives the answer and tape of the scalar one too, and
 //       `expectedKeysSeen` counts exactly the leading members written `"key":` with the key
-//       expected at their place;
+//       expected at their place, and `expectedValueIndices` holds where their values are;
 //   (c) `RecordReader` over the input gives the same events on every path (the same errors at
 //       the same lines and columns), records with the same compact output, and so does one
 //       expecting `fuzzExpectedKeys` (`RecordReader.expectRootKeys`);
@@ -195,26 +195,31 @@ let fuzzExpectedKeys = ["a", "", "id", "app", "aps", "b"].map { Array($0.utf8) }
 
 /// After the last parse of `text` by `parser` (expecting `fuzzExpectedKeys`), if complete:
 /// `expectedKeysSeen` is the number of leading members of an outermost object whose key is
-/// written exactly as the one expected at its place, with the colon right after it.
+/// written exactly as the one expected at its place, with the colon right after it; and
+/// `expectedValueIndices` holds the tape index of each of their values.
 func checkExpectedKeysSeen(_ text: UnsafeRawBufferPointer, _ parser: inout JSONParser) {
   guard case .complete = parser.parse(text, isFinal: true) else { return }
-  let seen = parser.withView(over: text) { view -> Int in
-    guard view.kind(0) == .object else { return 0 }
+  let values = parser.withView(over: text) { view -> [Int32] in
+    guard view.kind(0) == .object else { return [] }
     var key = 1
-    var count = 0
-    while count < Int(view.tokens[0].count) && count < fuzzExpectedKeys.count {
+    var values: [Int32] = []
+    while values.count < Int(view.tokens[0].count) && values.count < fuzzExpectedKeys.count {
       let raw = Array(view.raw(key))
       let end = Int(view.tokens[key].end)
-      guard raw == [0x22] + fuzzExpectedKeys[count] + [0x22], end < text.count, text[end] == 0x3A
+      guard raw == [0x22] + fuzzExpectedKeys[values.count] + [0x22], end < text.count,
+        text[end] == 0x3A
       else { break }
-      count += 1
+      values.append(Int32(key + 1))
       key = Int(view.tokens[key + 1].next)
     }
-    return count
+    return values
   }
   require(
-    parser.expectedKeysSeen == seen,
-    "expectedKeysSeen \(parser.expectedKeysSeen), \(seen) members have the expected keys")
+    parser.expectedKeysSeen == values.count,
+    "expectedKeysSeen \(parser.expectedKeysSeen), \(values.count) members have the expected keys")
+  require(
+    Array(parser.expectedValueIndices) == values,
+    "expectedValueIndices \(Array(parser.expectedValueIndices)), values at \(values)")
 }
 
 // MARK: - (c) RecordReader

@@ -104,6 +104,9 @@ public struct JSONParser: ~Copyable {
   private var expectedBytes: UnsafeMutableRawPointer?
   private var expectedStarts: UnsafeMutablePointer<Int>?
   private var expectedCount = 0
+  // The tape index of the value of each member read by its expected key, in member order:
+  // where a reader finds the member without walking the tape to it (`expectedValueIndices`).
+  private var expectedValues: UnsafeMutablePointer<Int32>?
   // Whether the parse may still read the outermost object's next member by its expected key:
   // every member before had its own, and keys remain. One test for each key of every object,
   // where the three it stands for cost notif-expire 3% of its instructions.
@@ -112,6 +115,12 @@ public struct JSONParser: ~Copyable {
   /// `expectRootKeys` expects at their place, each written as it is (no escape) with its colon
   /// right after it: all of its members up to the first that had not. 0 for any other value.
   public private(set) var expectedKeysSeen = 0
+
+  /// The tape index of the value of each of the first `expectedKeysSeen` members of the last
+  /// complete value, in member order: valid until the next parse.
+  public var expectedValueIndices: UnsafeBufferPointer<Int32> {
+    UnsafeBufferPointer(start: expectedValues, count: expectedValues == nil ? 0 : expectedKeysSeen)
+  }
 
   /// The default nesting limit: far beyond any real payload, far below a stack overflow.
   public static let defaultMaxDepth = 128
@@ -149,6 +158,7 @@ public struct JSONParser: ~Copyable {
   deinit {
     expectedBytes?.deallocate()
     expectedStarts?.deallocate()
+    expectedValues?.deallocate()
     free(tape)
     stack.deallocate()
     keyFilters.deallocate()
@@ -201,6 +211,7 @@ public struct JSONParser: ~Copyable {
     precondition(Set(keys).count == keys.count, "the expected keys must differ")
     expectedBytes?.deallocate()
     expectedStarts?.deallocate()
+    expectedValues?.deallocate()
     let starts = UnsafeMutablePointer<Int>.allocate(capacity: keys.count + 1)
     let bytes = UnsafeMutableRawPointer.allocate(
       byteCount: keys.reduce(0) { $0 + $1.count + 3 }, alignment: 8)
@@ -216,6 +227,7 @@ public struct JSONParser: ~Copyable {
     expectedBytes = bytes
     expectedStarts = starts
     expectedCount = keys.count
+    expectedValues = UnsafeMutablePointer<Int32>.allocate(capacity: keys.count)
   }
 
   /// Parses one JSON value that starts at the first byte of `bytes` (no leading white space).
@@ -541,6 +553,7 @@ public struct JSONParser: ~Copyable {
       return false
     }
     tape[0].count &+= 1
+    expectedValues.unsafelyUnwrapped[member] = Int32(truncatingIfNeeded: tokenCount &+ 1)
     scalar(.string, false, c.i, c.i &+ length &- 1)
     c.i &+= length
     expectedKeysSeen = member &+ 1

@@ -198,9 +198,9 @@ public struct RecordReader: ~Copyable {
     parser.expectRootKeys(keys)
   }
 
-  /// How many of the first members of the current record had the keys `expectRootKeys` gave,
-  /// at their places (`JSONParser.expectedKeysSeen`).
-  public var recordExpectedKeysSeen: Int { parser.expectedKeysSeen }
+  /// The tape index of the value of each of the first members of the current record that had
+  /// the keys `expectRootKeys` gave, at their places (`JSONParser.expectedValueIndices`).
+  public var recordExpectedValues: UnsafeBufferPointer<Int32> { parser.expectedValueIndices }
 
   /// The 1-based line where the current record starts.
   public var recordLine: Int { recordAnchor.line }

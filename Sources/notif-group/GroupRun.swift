@@ -490,7 +490,7 @@ struct TextTaker {
     _ records: inout RecordReader, into grouper: inout Grouper, report: (Diagnostic) -> Void
   ) -> ExitStatus {
     let isCompact = records.recordIsCompact
-    let known = records.recordExpectedKeysSeen
+    let known = records.recordExpectedValues
     var unrecorded = false
     let outcome: (problem: RecordProblem?, badWeight: Int?) = records.withRecord { view in
       if grouper.options.merge {
@@ -531,7 +531,8 @@ struct TextTaker {
   /// Groups the record at the root of `view`; returns the problem that rejects it, if any, and
   /// the offset of a bad `summary_arg_count`, if any.
   private mutating func groupRecord(
-    _ view: JSONView, isCompact: Bool, known: Int, place: Int?, into grouper: inout Grouper
+    _ view: JSONView, isCompact: Bool, known: UnsafeBufferPointer<Int32>, place: Int?,
+    into grouper: inout Grouper
   ) -> (RecordProblem?, Int?) {
     guard view.kind(0) == .object else {
       return (

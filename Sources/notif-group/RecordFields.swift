@@ -27,10 +27,11 @@ struct RecordFields {
   static let keys = KeyList(fields.map(\.key))
 
   /// Finds the fields of the record at the root of `view` with `locator` (one per reader,
-  /// reused for every record), the first `known` members having a record's keys at their
-  /// places (`RecordFieldLocator.locate`): a look at each key only past those, where the
-  /// name-by-name lookup of `init(_:object:)` looked at every key.
-  init(_ view: JSONView, locator: RecordFieldLocator, known: Int) {
+  /// reused for every record), the first members having a record's keys at their places and
+  /// their values at the tape indices `known` gives (`RecordFieldLocator.locate`): a look at
+  /// each key only past those, where the name-by-name lookup of `init(_:object:)` looked at
+  /// every key.
+  init(_ view: JSONView, locator: RecordFieldLocator, known: UnsafeBufferPointer<Int32>) {
     locator.locate(view, object: 0, known: known)
     app = locator.slot(.app)
     threadID = locator.slot(.threadID)

@@ -23,9 +23,13 @@ struct ShownFields {
   static let digestIDKey = Array(DigestField.digestID.key.utf8)
 
   /// Finds the members of the object at `index` of `view`, with `locator` (one per reader,
-  /// reused for every object); the first `known` have a record's keys at their places
+  /// reused for every object); the outermost object's first members have a record's keys at
+  /// their places, with their values at the tape indices `known` gives
   /// (`RecordFieldLocator.locate`).
-  init(_ view: JSONView, object index: Int = 0, locator: RecordFieldLocator, known: Int = 0) {
+  init(
+    _ view: JSONView, object index: Int = 0, locator: RecordFieldLocator,
+    known: UnsafeBufferPointer<Int32> = UnsafeBufferPointer(start: nil, count: 0)
+  ) {
     let inOrder = locator.locate(view, object: index, known: known)
     app = locator.slot(.app)
     category = locator.slot(.category)

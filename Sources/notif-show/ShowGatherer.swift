@@ -40,7 +40,7 @@ struct ShowGatherer {
     records.expectRootKeys(RecordFieldLocator.keys)
     let read = records.forEachRecord(report: report, whenIdle: {}) { records in
       let isCompact = records.recordIsCompact
-      let known = records.recordExpectedKeysSeen
+      let known = records.recordExpectedValues
       let problem = records.withRecord { view in take(view, isCompact: isCompact, known: known) }
       if let problem {
         rejected = true
@@ -56,9 +56,11 @@ struct ShowGatherer {
   var nextFreeNumber: Int { (nextMajor >> 32) + 1 }
 
   /// Reads the JSON text in `view` and keeps what it shows when the view shows it; returns the
-  /// problem that rejects it, if any. Its first `known` members had a record's keys at their
-  /// places (`RecordReader.recordExpectedKeysSeen`).
-  private mutating func take(_ view: JSONView, isCompact: Bool, known: Int) -> RecordProblem? {
+  /// problem that rejects it, if any. Its first members had a record's keys at their places,
+  /// their values at the tape indices `known` gives (`RecordReader.recordExpectedValues`).
+  private mutating func take(
+    _ view: JSONView, isCompact: Bool, known: UnsafeBufferPointer<Int32>
+  ) -> RecordProblem? {
     let major = nextMajor
     nextMajor += 1
     guard view.kind(0) == .object else {

@@ -5,7 +5,8 @@ import Testing
 @Suite struct RecordFieldLocatorTests {
   /// What the locator finds in `text`: whether the keys were in order, and each field's value
   /// as its raw JSON. For the outermost object, expects the same from a parser that expects the
-  /// record's keys and a locator told how many it saw (`known`), as `RecordLineParser` reads.
+  /// record's keys and a locator given the values' places it wrote down (`known`), as
+  /// `RecordLineParser` reads.
   private func locate(_ text: String, object: Int = 0) -> (
     inOrder: Bool, values: [RecordField: String]
   ) {
@@ -30,7 +31,8 @@ import Testing
         Issue.record("not JSON: \(text)")
         return (false, [:])
       }
-      let known = parser.expectedKeysSeen
+      let known = parser.expectedValueIndices
+      #expect(known.count == parser.expectedKeysSeen)
       return parser.withView(over: raw) { view in
         let inOrder = locator.locate(view, object: object, known: known)
         var values: [RecordField: String] = [:]
@@ -58,6 +60,29 @@ import Testing
       #expect(values[field] == "\(field.rawValue)", "\(field)")
     }
     #expect(values[.digestedAt] == nil)
+  }
+
+  /// Values of many tokens (arrays and objects, nested) before, between and after the members
+  /// read by their expected keys: each value's place is where the tape walk finds it, and the
+  /// walk goes on right after the last known member.
+  @Test func valuesOfManyTokensAreFoundWhereverTheyStand() {
+    let shapes = ["[]", "{}", #"[1,{"a":[2,{"b":null}]},"x"]"#, #"{"id":{"id":1},"app":[3]}"#]
+    for (n, shape) in shapes.enumerated() {
+      let members = RecordField.written.enumerated().map { i, field in
+        "\"\(field.key)\":" + (i % 3 == n % 3 ? shape : "\(field.rawValue)")
+      }
+      let (inOrder, values) = locate("{" + members.joined(separator: ",") + "}")
+      #expect(inOrder, "\(shape)")
+      for (i, field) in RecordField.written.enumerated() {
+        #expect(values[field] == (i % 3 == n % 3 ? shape : "\(field.rawValue)"), "\(field)")
+      }
+      // Known members, then one out of place: the rest are found by name after the last known.
+      let cut = members.count / 2
+      let swapped = members[..<cut] + [#""zzz":[[]]"#] + members[cut...].reversed()
+      let (swappedInOrder, found) = locate("{" + swapped.joined(separator: ",") + "}")
+      #expect(!swappedInOrder)
+      #expect(found == values, "\(shape)")
+    }
   }
 
   @Test func keysOutOfOrderEscapedOrUnknownAreFoundByName() {
