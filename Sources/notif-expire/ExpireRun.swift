@@ -318,7 +318,7 @@ struct ExpireRun: ~Copyable, SweepPasses {
         next.fileBytes = fileBytes
         next.fileName = input.name
         fileOffset += Int64(fileBytes)
-        next.lineCount = Self.countLines(next)
+        next.findLines()
         next.firstOrdinal = ordinal
         next.firstLine = lineNumber
         ordinal += next.lineCount
@@ -378,16 +378,6 @@ struct ExpireRun: ~Copyable, SweepPasses {
         eof = true
       }
     }
-  }
-
-  static func countLines(_ batch: SweepBatch) -> Int {
-    var lines = 0
-    var start = 0
-    while start < batch.count, let hit = memchr(batch.bytes + start, 0x0A, batch.count - start) {
-      lines += 1
-      start = batch.bytes.distance(to: hit) + 1
-    }
-    return lines
   }
 
   /// Reports a line longer than `--max-record-bytes` at its first part, and hands its parts to

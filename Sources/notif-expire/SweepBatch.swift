@@ -30,7 +30,10 @@ final class SweepBatch: @unchecked Sendable {
   /// The ordinal of the first line in the whole input, and its line number in its file.
   var firstOrdinal = 0
   var firstLine = 0
-  var lineCount = 0
+  /// The offset in `bytes` of each line's line feed, in order (`findLines`): the reading
+  /// thread finds them once, to count the lines, and the worker walks them.
+  private(set) var lineEnds: [Int] = []
+  var lineCount: Int { lineEnds.count }
   /// Where the batch starts in its file, and how many of the file's bytes it holds.
   var fileOffset: Int64 = 0
   var fileBytes = 0
@@ -72,6 +75,7 @@ final class SweepBatch: @unchecked Sendable {
   /// Empties the batch for reuse, keeping its storage: no new pages to fault in per batch.
   func reset() {
     count = 0
+    lineEnds.removeAll(keepingCapacity: true)
     keptRuns.removeAll(keepingCapacity: true)
     gone.removeAll()
     quarantined.removeAll()
@@ -139,13 +143,23 @@ final class SweepBatch: @unchecked Sendable {
     }
   }
 
+  /// Finds the lines, once the bytes are all in and before a worker takes the batch.
+  func findLines() {
+    lineEnds.removeAll(keepingCapacity: true)
+    var start = 0
+    while start < count, let hit = memchr(bytes + start, 0x0A, count - start) {
+      let stop = bytes.distance(to: hit)
+      lineEnds.append(stop)
+      start = stop + 1
+    }
+  }
+
   /// Calls `body` with every line (without its newline) and its ordinal, but those longer
   /// than `maxLineBytes`, which are no records.
   private func forEachLine(_ body: (UnsafeRawBufferPointer, Int) -> Void) {
     var start = 0
     var ordinal = firstOrdinal
-    while start < count, let hit = memchr(bytes + start, 0x0A, count - start) {
-      let stop = bytes.distance(to: hit)
+    for stop in lineEnds {
       if stop - start <= maxLineBytes {
         body(UnsafeRawBufferPointer(start: bytes + start, count: stop - start), ordinal)
       }
@@ -204,8 +218,7 @@ final class SweepBatch: @unchecked Sendable {
     var start = 0
     var index = 0
     var runStart = 0
-    while start < count, let hit = memchr(bytes + start, 0x0A, count - start) {
-      let stop = bytes.distance(to: hit)
+    for stop in lineEnds {
       let line = UnsafeRawBufferPointer(start: bytes + start, count: stop - start)
       var finding: LineFinding? = nil
       let verdict: Verdict
