@@ -218,16 +218,37 @@ extension FormatReader {
     return text.withUTF8 { isUUID(UnsafeRawBufferPointer($0)) }
   }
 
+  /// Whether `bytes` are a UUID as text, 8-4-4-4-12 hex digits of either case (an apns-id).
+  /// The digits are checked eight at a time (`allHex`): a loop over the 36 bytes was 2% of
+  /// notif-parse's time, as every payload's apns-id is checked.
   static func isUUID(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    guard bytes.count == 36 else { return false }
-    for (i, byte) in bytes.enumerated() {
-      if i == 8 || i == 13 || i == 18 || i == 23 {
-        if byte != UInt8(ascii: "-") { return false }
-      } else if !(byte >= 0x30 && byte <= 0x39) && !(byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66) {
-        return false
-      }
+    guard bytes.count == 36, let p = bytes.baseAddress else { return false }
+    func isDash(_ offset: Int) -> Bool { p.load(fromByteOffset: offset, as: UInt8.self) == 0x2D }
+    guard isDash(8) && isDash(13) && isDash(18) && isDash(23) else { return false }
+    // The 4-digit groups padded with '0's to a word.
+    func group(_ offset: Int) -> UInt64 {
+      UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        | 0x3030_3030 << 32
     }
-    return true
+    func word(_ offset: Int) -> UInt64 {
+      UInt64(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+    return allHex(word(0)) && allHex(group(9)) && allHex(group(14)) && allHex(group(19))
+      && allHex(word(24)) && allHex(word(28))
+  }
+
+  /// Whether each of the eight bytes of `word` is a hex digit, `0-9`, `a-f` or `A-F`. With
+  /// every byte below 0x80, adding to each byte carries into none of the next: the high bit of
+  /// `byte + (0x80 - low)` says `byte >= low`, that of `byte + (0x7F - high)` `byte > high`.
+  static func allHex(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs = 0x80 &* ones
+    guard word & highs == 0 else { return false }
+    func inRange(_ bytes: UInt64, _ low: UInt64, _ high: UInt64) -> UInt64 {
+      (bytes &+ (0x80 - low) &* ones) & ~(bytes &+ (0x7F - high) &* ones)
+    }
+    let lowered = word | 0x20 &* ones
+    return (inRange(word, 0x30, 0x39) | inRange(lowered, 0x61, 0x66)) & highs == highs
   }
 
   /// A header value that may be a number or, as on the wire, a string of digits.

@@ -128,3 +128,58 @@ import Testing
     #expect(first.embedded.existing(0) !== second.embedded.existing(0))
   }
 }
+
+@Suite struct UUIDTextTests {
+  /// The rule, a byte at a time.
+  private func isUUIDByBytes(_ bytes: [UInt8]) -> Bool {
+    guard bytes.count == 36 else { return false }
+    for (i, byte) in bytes.enumerated() {
+      if [8, 13, 18, 23].contains(i) {
+        if byte != UInt8(ascii: "-") { return false }
+      } else if !(0x30...0x39).contains(byte) && !(0x61...0x66).contains(byte | 0x20) {
+        return false
+      }
+    }
+    return true
+  }
+
+  private func isUUID(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { MessageReader.isUUID($0) }
+  }
+
+  /// Every byte value at every position of a UUID, each digit case, and lengths around 36:
+  /// the word-at-a-time check agrees with the byte-at-a-time rule on each.
+  @Test func agreesWithTheRuleAtEveryPositionForEveryByte() {
+    for valid in ["0123abcd-ef45-6789-ABCD-EF0123456789", "00000000-0000-0000-0000-000000000000"] {
+      let uuid = Array(valid.utf8)
+      #expect(isUUID(uuid))
+      var accepted = 0
+      for position in uuid.indices {
+        for byte in UInt8.min...UInt8.max {
+          var changed = uuid
+          changed[position] = byte
+          let expected = isUUIDByBytes(changed)
+          if expected { accepted += 1 }
+          #expect(isUUID(changed) == expected, "byte \(byte) at \(position)")
+        }
+      }
+      // 22 hex digits a digit position (0-9, a-f, A-F), one dash a dash position.
+      #expect(accepted == 32 * 22 + 4)
+    }
+    #expect(!isUUID(Array("0123abcd-ef45-6789-abcd-ef012345678".utf8)))
+    #expect(!isUUID(Array("0123abcd-ef45-6789-abcd-ef01234567890".utf8)))
+    #expect(!isUUID([]))
+    #expect(!isUUID(Array("0123abcdef4567890abcdef0123456789abc".utf8)))
+  }
+
+  @Test func eachWordSeesAllItsBytes() {
+    // Letters just outside a-f and A-F, and the bytes next to the digits, in every place.
+    for byte in Array("/:@G`g".utf8) + [0x7F, 0x80, 0xB0, 0xE1] {
+      for position in 0..<36 where ![8, 13, 18, 23].contains(position) {
+        var uuid = Array("0123abcd-ef45-6789-abcd-ef0123456789".utf8)
+        uuid[position] = byte
+        #expect(!isUUID(uuid), "byte \(byte) at \(position)")
+      }
+    }
+  }
+}
