@@ -126,7 +126,7 @@ public struct RecordValues: Sendable {
   /// `payload` from `self`, then `payload` as given (already compact JSON).
   ///
   /// `input` values are copied from `view`.
-  mutating func write(view: JSONView, payload: ByteBuffer, into out: inout ByteBuffer) {
+  mutating func write(view: JSONView, payload: UnsafeRawBufferPointer, into out: inout ByteBuffer) {
     var from = 0
     while let (field, token) = out.write({ writer in
       writeFields(from: from, view: view, payload: payload, into: &writer)
@@ -143,7 +143,8 @@ public struct RecordValues: Sendable {
   /// only the key, and its index and the value's token are returned; nil when the record is
   /// written.
   private mutating func writeFields(
-    from first: Int, view: JSONView, payload: ByteBuffer, into out: inout ByteBuffer.Writer
+    from first: Int, view: JSONView, payload: UnsafeRawBufferPointer,
+    into out: inout ByteBuffer.Writer
   ) -> (field: Int, token: Int)? {
     RecordField.nullTemplate.withUnsafeBytes { template in
       RecordField.nullStarts.withUnsafeBufferPointer { starts in

@@ -188,9 +188,10 @@ private let allKeys = RecordField.written.map(\.key)
   @Test func theIdIsTheStableHashOfAppReceivedAtAndCompactPayload() {
     let result = normalize(
       #"{"app":"com.a","received_at":"2026-11-22T09:05:00Z","payload":{ "aps" : {"alert":"x"} }}"#)
-    let id = MessageReader.stableID(
-      app: "com.a", receivedAt: Timestamp(seconds: 1_795_338_300),
-      payload: ByteBuffer(Array(#"{"aps":{"alert":"x"}}"#.utf8)))
+    let id = Array(#"{"aps":{"alert":"x"}}"#.utf8).withUnsafeBytes {
+      MessageReader.stableID(
+        app: "com.a", receivedAt: Timestamp(seconds: 1_795_338_300), payload: $0)
+    }
     var hex = ByteBuffer()
     hex.append(hex: id)
     #expect(result["id"] == "\"\(hex.text)\"")

@@ -26,7 +26,7 @@ private func written(
 ) -> String {
   var out = ByteBuffer()
   withView(of: input) { view in
-    values.write(view: view, payload: ByteBuffer(Array(payload.utf8)), into: &out)
+    Array(payload.utf8).withUnsafeBytes { values.write(view: view, payload: $0, into: &out) }
   }
   return out.text
 }
@@ -80,7 +80,9 @@ private func written(
       if let x = view.member(0, "x") { values[.locArgs] = .input(x) }
       if let n = view.member(0, "n") { values[.relevance] = .input(n) }
       var out = ByteBuffer()
-      values.write(view: view, payload: ByteBuffer(Array(#"{"p":1}"#.utf8)), into: &out)
+      Array(#"{"p":1}"#.utf8).withUnsafeBytes {
+        values.write(view: view, payload: $0, into: &out)
+      }
       return out.text
     }
     let found = Dictionary(uniqueKeysWithValues: members(of: String(line?.dropLast() ?? "")))
