@@ -229,26 +229,57 @@ struct ExpireDecider: ~Copyable {
   /// `nextPair` visits every `ps` and `\u` of the line, so no line that has the key is missed.
   static func mayHaveCollapseID(_ line: UnsafeRawBufferPointer) -> Bool {
     guard let base = line.baseAddress else { return false }
-    let needle: StaticString = "collapse_id\""
-    let null: StaticString = ":null"
-    let length = needle.utf8CodeUnitCount
-    let pairOffset = 5
-    var from = 0
-    while let pair = nextPair(base, count: line.count, from: from) {
-      if base.load(fromByteOffset: pair, as: UInt8.self) == UInt8(ascii: "\\") { return true }
-      from = pair + 1
-      let at = pair - pairOffset
-      guard at >= 0, at + length <= line.count, memcmp(base + at, needle.utf8Start, length) == 0
-      else {
-        continue
-      }
-      let after = at + length
-      if after + 5 > line.count || memcmp(base + after, null.utf8Start, 5) != 0 {
-        return true
-      }
-      from = after + 5
+    var candidates = CollapseCandidates(base, count: line.count)
+    return candidates.mayHaveCollapseID(0..<line.count)
+  }
+
+  /// `mayHaveCollapseID` for each line of a batch in turn, with one search for candidates
+  /// running through the whole batch: a search per line paid, for each line, for setting up
+  /// and for the bytes after its last whole block, as much again as for the blocks.
+  struct CollapseCandidates {
+    private let base: UnsafeRawPointer
+    private let count: Int
+    /// The first candidate not yet looked at (see `nextPair`), or nil when none is left.
+    private var next: Int?
+
+    /// Candidates in the `count` bytes at `base`.
+    init(_ base: UnsafeRawPointer, count: Int) {
+      self.base = base
+      self.count = count
+      next = ExpireDecider.nextPair(base, count: count, from: 0)
     }
-    return false
+
+    /// Whether the line at `line` may hold a non-null `collapse_id` (`mayHaveCollapseID`).
+    /// Lines are asked in order; the byte after each is a line feed or the end of the bytes,
+    /// so no candidate straddles two lines.
+    mutating func mayHaveCollapseID(_ line: Range<Int>) -> Bool {
+      let needle: StaticString = "collapse_id\""
+      let null: StaticString = ":null"
+      let length = needle.utf8CodeUnitCount
+      let pairOffset = 5
+      if let pair = next, pair < line.lowerBound {
+        // The lines before were not all asked (those too long to be records).
+        next = ExpireDecider.nextPair(base, count: count, from: line.lowerBound)
+      }
+      while let pair = next, pair < line.upperBound {
+        var from = pair + 1
+        var found = base.load(fromByteOffset: pair, as: UInt8.self) == UInt8(ascii: "\\")
+        let at = pair - pairOffset
+        if !found && at >= line.lowerBound && at + length <= line.upperBound
+          && memcmp(base + at, needle.utf8Start, length) == 0
+        {
+          let after = at + length
+          found = after + 5 > line.upperBound || memcmp(base + after, null.utf8Start, 5) != 0
+          from = after + 5
+        }
+        if found {
+          next = ExpireDecider.nextPair(base, count: count, from: line.upperBound)
+          return true
+        }
+        next = ExpireDecider.nextPair(base, count: count, from: from)
+      }
+      return false
+    }
   }
 
   /// The first offset at or after `from` where the bytes `ps` or `\u` start, or nil: 32

@@ -156,12 +156,13 @@ final class SweepBatch: @unchecked Sendable {
 
   /// Calls `body` with every line (without its newline) and its ordinal, but those longer
   /// than `maxLineBytes`, which are no records.
-  private func forEachLine(_ body: (UnsafeRawBufferPointer, Int) -> Void) {
+  private func forEachLine(_ body: (UnsafeRawBufferPointer, Range<Int>, Int) -> Void) {
     var start = 0
     var ordinal = firstOrdinal
     for stop in lineEnds {
       if stop - start <= maxLineBytes {
-        body(UnsafeRawBufferPointer(start: bytes + start, count: stop - start), ordinal)
+        body(
+          UnsafeRawBufferPointer(start: bytes + start, count: stop - start), start..<stop, ordinal)
       }
       start = stop + 1
       ordinal += 1
@@ -172,8 +173,9 @@ final class SweepBatch: @unchecked Sendable {
   /// input (when the log of the first failed, `keys` given), only of those whose key's
   /// fingerprint repeats.
   private func findCollapseMarks(of keys: FingerprintSet?, with decider: inout ExpireDecider) {
-    forEachLine { line, ordinal in
-      guard ExpireDecider.mayHaveCollapseID(line), decider.parser.parse(line) == .record else {
+    var candidates = ExpireDecider.CollapseCandidates(bytes, count: count)
+    forEachLine { line, place, ordinal in
+      guard candidates.mayHaveCollapseID(place), decider.parser.parse(line) == .record else {
         return
       }
       let record = decider.parser.record
@@ -188,7 +190,7 @@ final class SweepBatch: @unchecked Sendable {
   /// Caps: the mark of each record under a rule with `keep` that neither collapses nor expires.
   private func findCapMarks(with decider: inout ExpireDecider) {
     let policy = decider.policy
-    forEachLine { line, ordinal in
+    forEachLine { line, _, ordinal in
       guard decider.parser.parse(line) == .record else { return }
       let record = decider.parser.record
       guard let rule = policy.rule(for: record), let keep = rule.keep,

@@ -241,6 +241,50 @@ private func expiry(_ line: String, _ rules: String, at now: Timestamp = now) ->
     Array(line.utf8).withUnsafeBytes { #expect(ExpireDecider.mayHaveCollapseID($0) == expected) }
   }
 
+  /// One search through a batch of lines answers each line as a search of the line alone:
+  /// lines of every kind in many orders, with some lines not asked (as a line too long to be a
+  /// record is not), so that candidates in lines skipped are passed over.
+  @Test func aBatchAnswersEachLineAsTheLineAlone() {
+    let kinds = [
+      #"{"collapse_id":"x"}"#, #"{"collapse_id":null}"#, #"{"collapse_id":null,"apps":"ps"}"#,
+      #"{"t":"\u0041"}"#, #"{"a":"p"}"#, "", "s", "ps", #"\u"#, #"\"#, "p",
+      #"{"title":"ps ps","collapse_id":null,"x":"collapse_id\"":1}"#,
+      String(repeating: "ps", count: 40) + #""collapse_id":null"#,
+      String(repeating: "x", count: 70) + #""collapse_id":"k""#,
+    ]
+    var answers = [0, 0]
+    for round in 0..<600 {
+      let lines = (0..<(1 + round % 12)).map {
+        kinds[(round * 7 + $0 * 13 + $0 * $0 * 5) % kinds.count]
+      }
+      let bytes = Array(lines.joined(separator: "\n").utf8) + [0x0A]
+      bytes.withUnsafeBytes { batch in
+        guard let base = batch.baseAddress else { return }
+        var candidates = ExpireDecider.CollapseCandidates(base, count: batch.count)
+        var start = 0
+        for (i, line) in lines.enumerated() {
+          let place = start..<start + line.utf8.count
+          start = place.upperBound + 1
+          if (round / 2 + i * 3) % 4 == 0 { continue }  // not asked
+          let alone = Array(line.utf8).withUnsafeBytes { ExpireDecider.mayHaveCollapseID($0) }
+          answers[alone ? 1 : 0] += 1
+          #expect(candidates.mayHaveCollapseID(place) == alone, "\(line) in \(lines)")
+        }
+      }
+    }
+    #expect(answers[0] > 500 && answers[1] > 500)
+    // A candidate in a line not asked answers for no other line.
+    for skipped in [#"\u"#, #""collapse_id":"k""#] {
+      Array((skipped + "\n{}\n").utf8).withUnsafeBytes { batch in
+        guard let base = batch.baseAddress else { return }
+        var candidates = ExpireDecider.CollapseCandidates(base, count: batch.count)
+        let second = skipped.utf8.count + 1
+        let answer = candidates.mayHaveCollapseID(second..<second + 2)
+        #expect(!answer, "after \(skipped)")
+      }
+    }
+  }
+
   /// The key at every offset of lines of many lengths, whole and one byte short: the
   /// block-at-a-time scan has no blind spot at block edges or in the bytes after the last block.
   @Test(arguments: [#""collapse_id":"x""#, #""collapse_id":null"#, #""collapse_id""#])
