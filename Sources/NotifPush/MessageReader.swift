@@ -88,13 +88,14 @@ public struct MessageReader: Sendable {
   ///
   /// `view` is the one the message was read from.
   public mutating func writeRecord(_ view: JSONView, into out: inout ByteBuffer) {
-    if let payloadToken {
-      values.write(view: view, payload: view.raw(payloadToken), into: &out)
-    } else {
-      // A copy of the buffer (not of its bytes), so that `values` can be written meanwhile.
-      let payload = payload
-      payload.withUnsafeBytes { values.write(view: view, payload: $0, into: &out) }
-    }
+    values.write(view: view, payload: payloadBytes(view), into: &out)
+  }
+
+  /// The compact payload of the message read from `view`: the text's own bytes when it was
+  /// compact (`payloadToken`), else `payload`'s, which do not move until `payload` changes.
+  private func payloadBytes(_ view: JSONView) -> UnsafeRawBufferPointer {
+    if let payloadToken { return view.raw(payloadToken) }
+    return payload.withUnsafeBytes { $0 }
   }
 
   /// Whether the last message read has an error.
@@ -170,7 +171,7 @@ public struct MessageReader: Sendable {
       simulatorApp = members.simulatorTarget.flatMap { view.stringValue($0) }
       APNsReader.read(
         view, payload: root, aps: members.aps,
-        payloadSize: payloadToken.map { view.raw($0).count } ?? payload.count,
+        payloadSize: payloadBytes(view).count,
         mdm: members.mdm != nil, into: &self)
     case .fcm(let message): FCMReader.read(view, message: message, root: root, into: &self)
     case .fcmLegacy: FCMLegacyReader.read(view, root, into: &self)
@@ -321,13 +322,7 @@ public struct MessageReader: Sendable {
     if case .null = values[.soundCritical] { values[.soundCritical] = .bool(false) }
     values[.source] = .source(source)
     if !headers.hasID, case .null = values[.id] {
-      let receivedAt = headers.receivedAt
-      let id =
-        if let payloadToken {
-          Self.stableID(app: app, receivedAt: receivedAt, payload: view.raw(payloadToken))
-        } else {
-          payload.withUnsafeBytes { Self.stableID(app: app, receivedAt: receivedAt, payload: $0) }
-        }
+      let id = Self.stableID(app: app, receivedAt: headers.receivedAt, payload: payloadBytes(view))
       values[.id] = .hash(id)
     }
   }

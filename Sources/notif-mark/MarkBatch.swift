@@ -26,6 +26,9 @@ final class MarkBatch: @unchecked Sendable {
   /// After each line, how many bytes of its input the reader had consumed (`bytesRead`): where
   /// the prefix of a store ends that keeps the lines up to it as they are.
   @exclusivity(unchecked) private(set) var ends: [Int64] = []
+  /// The offset in `lines` of each line's line feed, as `append` put it there: the worker walks
+  /// these rather than searching the bytes again.
+  @exclusivity(unchecked) private var lineFeeds: [Int] = []
   /// The line number of the first line in its file (set with the first line), and the file's
   /// name in diagnostics.
   var firstLine = 1
@@ -66,6 +69,7 @@ final class MarkBatch: @unchecked Sendable {
     fileName = file
     lines.removeAll()
     ends.removeAll(keepingCapacity: true)
+    lineFeeds.removeAll(keepingCapacity: true)
     pieces.removeAll(keepingCapacity: true)
     edited.removeAll()
     changes.removeAll()
@@ -81,18 +85,17 @@ final class MarkBatch: @unchecked Sendable {
   func append(_ line: UnsafeRawBufferPointer, end: Int64) {
     lines.append(line)
     lines.append(UInt8(ascii: "\n"))
+    lineFeeds.append(lines.count - 1)
     ends.append(end)
   }
 
   /// Decides every line, in order.
   func process(with decider: inout MarkDecider) {
     lines.withUnsafeBytes { bytes in
-      guard let base = bytes.baseAddress else { return }
       var start = 0
       var index = 0
       var runStart = 0
-      while start < bytes.count, let hit = memchr(base + start, 0x0A, bytes.count - start) {
-        let stop = base.distance(to: hit)
+      for stop in lineFeeds {
         let line = UnsafeRawBufferPointer(rebasing: bytes[start..<stop])
         let editedStart = edited.count
         let verdict = decider.decide(line, firstLine + index, fileName, into: self)
