@@ -11,9 +11,9 @@
 bench_now=2026-11-22T09:00:00Z
 bench_data=bench/data
 
-# Filled by bench_rounds: per tool, its wall times (microseconds) and peak RSS (KiB), each a
-# space-separated list, one entry per run.
-declare -A bench_walls=() bench_rsss=()
+# Filled by bench_rounds: per tool, its wall times (microseconds), peak RSS (KiB) and processor
+# times (microseconds), each a space-separated list, one entry per run.
+declare -A bench_walls=() bench_rsss=() bench_cpus=()
 # Set by the scripts before bench_measure / bench_rounds:
 #   bench_ok_status[TOOL]=N  an exit status N other than 0 that is not a failure of TOOL
 #                            (notif-parse's 1: some records rejected; its output check says so)
@@ -163,30 +163,42 @@ bench_make_tmp() {
 # --- Timing ---------------------------------------------------------------------------------------
 
 # Runs COMMAND... once under GNU time, stdout to OUT and stderr to $tmp/stderr, and sets
-# `wall_us` (bash's clock around it, in microseconds), `rss_kb` (peak RSS, GNU time's %M) and
-# `status` (its exit status; never stops the script).
+# `wall_us` (bash's clock around it, in microseconds), `rss_kb` (peak RSS, GNU time's %M),
+# `cpu_us` (its processor time, user and system, in microseconds; GNU time's %U and %S, to
+# 10 ms) and `status` (its exit status; never stops the script).
 bench_time() {
   local out=$1 start stop
   shift
   status=0
   start=$EPOCHREALTIME
-  /usr/bin/time -f %M -o "$tmp/rss" "$@" >"$out" 2>"$tmp/stderr" || status=$?
+  /usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" >"$out" 2>"$tmp/stderr" || status=$?
   stop=$EPOCHREALTIME
   wall_us=$((${stop/./} - ${start/./}))
-  rss_kb=$(tail -n 1 "$tmp/rss") # after "Command exited with non-zero status N", if any
+  bench_read_time "$tmp/rss"
 }
 
 # Like bench_time, for COMMAND... reading COPIES copies of FILE through a pipe (so no bigger
-# file is written). The wall time includes cat's; a failure stops the script.
+# file is written). The wall time includes cat's; `cpu_us` is the command's processor time,
+# and `feed_cpu_us` that of the cats. A failure stops the script.
 bench_time_copies() {
   local copies=$1 file=$2 out=$3 start stop copy
   shift 3
+  : >"$tmp/feed"
   start=$EPOCHREALTIME
-  for ((copy = 0; copy < copies; copy++)); do cat "$file"; done |
-    /usr/bin/time -f %M -o "$tmp/rss" "$@" >"$out"
+  for ((copy = 0; copy < copies; copy++)); do
+    /usr/bin/time -f '%U %S' -a -o "$tmp/feed" cat "$file"
+  done |
+    /usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" >"$out"
   stop=$EPOCHREALTIME
   wall_us=$((${stop/./} - ${start/./}))
-  rss_kb=$(tail -n 1 "$tmp/rss")
+  bench_read_time "$tmp/rss"
+  feed_cpu_us=$(awk '{ s += $1 + $2 } END { printf "%.0f", s * 1e6 }' "$tmp/feed")
+}
+
+# Sets `rss_kb` and `cpu_us` from the last line of FILE, GNU time's '%M %U %S' (after "Command
+# exited with non-zero status N", if any).
+bench_read_time() {
+  read -r rss_kb cpu_us < <(tail -n 1 "$1" | awk '{ printf "%s %.0f\n", $1, ($2 + $3) * 1e6 }')
 }
 
 # Measures one run of TOOL on INPUT, output to OUT (default /dev/null): the script's
@@ -209,9 +221,10 @@ bench_measure() {
 }
 
 # Runs RUNS rounds of bench_measure over TOOLS... on INPUT, rotating their order each round so
-# that no tool always goes first after another's cache traffic, and appends each run's wall time
-# and peak RSS to bench_walls[TOOL] and bench_rsss[TOOL]. Output goes to OUT_DIR/TOOL.out, or
-# to /dev/null when OUT_DIR is empty. Skips the runs that bench_once and bench_failed rule out.
+# that no tool always goes first after another's cache traffic, and appends each run's wall
+# time, peak RSS and processor time to bench_walls[TOOL], bench_rsss[TOOL] and bench_cpus[TOOL].
+# Output goes to OUT_DIR/TOOL.out, or to /dev/null when OUT_DIR is empty. Skips the runs that
+# bench_once and bench_failed rule out.
 bench_rounds() {
   local runs=$1 input=$2 out_dir=$3 tools run k tool
   shift 3
@@ -225,8 +238,24 @@ bench_rounds() {
       bench_measure "$tool" "$input" "${out_dir:+$out_dir/$tool.out}" || continue
       bench_walls[$tool]+="$wall_us "
       bench_rsss[$tool]+="$rss_kb "
+      bench_cpus[$tool]+="$cpu_us "
     done
   done
+}
+
+# Prints the shortest time a tool could take through `cat FILE |` on this machine, from its
+# processor time on the file (TOOL_CPU_US), cat's in the pipe (FEED_CPU_US) and its wall time on
+# the file (FILE_US), all in microseconds. It is the two processor times spread over every core,
+# as if reading a pipe cost the tool no more than reading the file and no core were ever idle:
+# a pipe within 10% of the file needs this under 1.1.
+bench_pipe_floor() {
+  local tool_cpu=$1 feed_cpu=$2 file_us=$3 cores floor
+  cores=$(nproc)
+  floor=$(((tool_cpu + feed_cpu) / cores))
+  echo "Processor time bounds the pipe: ($(bench_seconds "$tool_cpu") s of the tool on the file" \
+    "+ $(bench_seconds "$feed_cpu") s of \`cat\`) / $cores cores = $(bench_seconds "$floor") s," \
+    "at least **$(awk -v a="$floor" -v b="$file_us" 'BEGIN { printf "%.2f", a / b }')×" \
+    "the file**, however fast the tool reads a pipe."
 }
 
 # Prints the median of the numbers given, as arguments or as space-separated lists (the upper

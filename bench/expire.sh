@@ -142,13 +142,16 @@ fi
 # it, the passes after it read the copy (TMPDIR: the data folder, on disk like the file).
 echo "bench: one copy through a pipe" >&2
 sync
-pipe_walls=""
+pipe_walls="" pipe_cpus="" feed_cpus=""
 for _ in 1 2 3; do
   bench_time_copies 1 "$file" /dev/null \
     env TMPDIR="$bench_data" "$expire" --policy "$tmp/policy.json" --now "$bench_now"
-  pipe_walls+="$wall_us "
+  pipe_walls+="$wall_us " pipe_cpus+="$cpu_us " feed_cpus+="$feed_cpu_us "
 done
 pipe_us=$(bench_median "$pipe_walls")
+pipe_cpu_us=$(bench_median "$pipe_cpus")
+feed_cpu_us=$(bench_median "$feed_cpus")
+file_cpu_us=$(bench_median "${bench_cpus[notif-expire]}")
 # The pipe alone: the same bytes from `cat` to a `cat` that discards them. On this machine that
 # transport costs more processor time than a sweep of the file does; its wall time is the floor
 # under every `cat FILE |` row.
@@ -160,17 +163,19 @@ done
 transport_us=$(bench_median "$transport_walls")
 echo "### From a pipe"
 echo
-echo "| input | wall | records/s |"
-echo "|---|---:|---:|"
+echo "| input | wall | records/s | notif-expire's processor time | cat's |"
+echo "|---|---:|---:|---:|---:|"
 echo "| the file | $(bench_seconds "${median_wall[notif-expire]}") s |" \
-  "$(bench_per_second "$lines" "${median_wall[notif-expire]}") |"
-echo "| \`cat FILE \|\` | $(bench_seconds "$pipe_us") s | $(bench_per_second "$lines" "$pipe_us") |"
+  "$(bench_per_second "$lines" "${median_wall[notif-expire]}") | $(bench_seconds "$file_cpu_us") s | |"
+echo "| \`cat FILE \|\` | $(bench_seconds "$pipe_us") s | $(bench_per_second "$lines" "$pipe_us") |" \
+  "$(bench_seconds "$pipe_cpu_us") s | $(bench_seconds "$feed_cpu_us") s |"
 echo "| the pipe alone, \`cat FILE \| cat\` | $(bench_seconds "$transport_us") s |" \
-  "$(bench_per_second "$lines" "$transport_us") |"
+  "$(bench_per_second "$lines" "$transport_us") | | |"
 echo
 echo "A pipe takes $(bench_ratio "$pipe_us" "${median_wall[notif-expire]}")× the time of the file" \
   "(median of 3 runs); the pipe alone takes" \
   "$(bench_ratio "$transport_us" "${median_wall[notif-expire]}")× the time of notif-expire on the file."
+bench_pipe_floor "$file_cpu_us" "$feed_cpu_us" "${median_wall[notif-expire]}"
 echo
 
 # --- Memory flatness ------------------------------------------------------------------------------
@@ -225,19 +230,21 @@ sync
 # The runs since the check read 12 GB more through the page cache: the file is read once
 # untimed, so that no timed run reads it from the disk.
 cat "$file" >/dev/null
-mark_walls=""
+mark_walls="" mark_cpus=""
 for _ in 1 2 3; do
   bench_measure notif-mark "$file"
-  mark_walls+="$wall_us "
+  mark_walls+="$wall_us " mark_cpus+="$cpu_us "
   mark_kb=$rss_kb
 done
 mark_us=$(bench_median "$mark_walls")
-mark_pipe_walls=""
+mark_cpu_us=$(bench_median "$mark_cpus")
+mark_pipe_walls="" mark_feed_cpus=""
 for _ in 1 2 3; do
   bench_time_copies 1 "$file" /dev/null "$mark" --read --all --now "$bench_now"
-  mark_pipe_walls+="$wall_us "
+  mark_pipe_walls+="$wall_us " mark_feed_cpus+="$feed_cpu_us "
 done
 mark_pipe_us=$(bench_median "$mark_pipe_walls")
+mark_feed_cpu_us=$(bench_median "$mark_feed_cpus")
 bench_measure jq-mark "$file"
 echo
 echo "### notif-mark --read --all against jq"
@@ -254,3 +261,4 @@ echo "notif-mark: **$(bench_ratio "$wall_us" "$mark_us")× jq**" \
 echo "Through \`cat FILE |\`, notif-mark takes $(bench_seconds "$mark_pipe_us") s," \
   "$(bench_ratio "$mark_pipe_us" "$mark_us")× the time of the file (median of 3 runs); the pipe" \
   "alone took $(bench_seconds "$transport_us") s (above)."
+bench_pipe_floor "$mark_cpu_us" "$mark_feed_cpu_us" "$mark_us"

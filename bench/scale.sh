@@ -159,6 +159,7 @@ echo
 # --- 2. notif-group -j2 against -j1 ---------------------------------------------------------
 bench_walls=()
 bench_rsss=()
+bench_cpus=()
 bench_rounds "$runs_j" "$recordsfile" "" group-1 group-j2
 bench_rounds "$runs_j" "$payloads" "" parse-1 parse-j2
 g1=$(bench_median_wall group-1)
