@@ -152,9 +152,9 @@ pipe_us=$(bench_median "$pipe_walls")
 pipe_cpu_us=$(bench_median "$pipe_cpus")
 feed_cpu_us=$(bench_median "$feed_cpus")
 file_cpu_us=$(bench_median "${bench_cpus[notif-expire]}")
-# The pipe alone: the same bytes from `cat` to a `cat` that discards them. On this machine that
-# transport costs more processor time than a sweep of the file does; its wall time is the floor
-# under every `cat FILE |` row.
+# The pipe alone: the same bytes from `cat` to a `cat` that discards them, the copying that every
+# `cat FILE |` row pays before its tool does anything (its wall time is about notif-expire's on
+# the file here). The processor times above bound those rows more tightly (bench_pipe_floor).
 transport_walls=""
 for _ in 1 2 3; do
   bench_time_copies 1 "$file" /dev/null cat
