@@ -20,6 +20,17 @@ public enum RecordEvent: Equatable {
   case idle
 }
 
+/// What `RecordReader.nextOrLine()` found: what `next()` finds, or a line that starts no JSON
+/// text.
+public enum RecordOrLine: Equatable {
+  /// What `next()` would have returned.
+  case event(RecordEvent)
+  /// A line whose first byte that is not white space, at the start of a text, is neither `{`
+  /// nor `[`: `RecordReader.withLine` shows it, `recordLine` and `position(ofRecordOffset:)`
+  /// place it.
+  case line
+}
+
 /// Reads JSON texts one at a time from a file descriptor: NDJSON, whole (pretty-printed) JSON
 /// files and concatenated JSON texts alike, as jq does.
 ///
@@ -38,6 +49,17 @@ public enum RecordEvent: Equatable {
 /// may be complete, and it is parsed again then, or once its bytes have doubled since the last
 /// parse (which finds a malformed text's error), or at the end of the input or the limit. So
 /// each byte is parsed at most about three times, whatever the pieces.
+///
+/// A tool whose input may also hold lines that are not JSON (notif-responses: the apns2
+/// command's `410: 'Unregistered'`) reads with `nextOrLine()` instead of `next()`: a line
+/// whose first byte that is not white space, where a text would start at the start of a line,
+/// is neither `{` nor `[` is then returned whole (`.line`, `withLine`), unparsed, for the tool
+/// to tell what it is. Everything else reads as with `next()`: texts that start with `{` or `[`
+/// (pretty-printed, concatenated), what follows a text on its line (parsed as JSON), the
+/// recovery after a malformed text (at the next line that starts with `{` or `[`, so lines in
+/// between are passed over). A line longer than `maxRecordBytes` is reported once
+/// (`recordTooLarge`) and read past up to its end. `next()` never looks for lines: the check
+/// is compiled out of it.
 ///
 /// Lines and columns are 1-based; columns count Unicode scalars.
 public struct RecordReader: ~Copyable {
@@ -58,6 +80,16 @@ public struct RecordReader: ~Copyable {
   private var eof = false
   private var atStreamStart = true
   private var skipping = false  // after a failure: looking for a line that starts a record
+  // With `nextOrLine()`: skipping up to the next line whatever it starts with (the rest of a
+  // line longer than the limit), not to one that starts with `{` or `[`.
+  private var skippingLine = false
+  // With `nextOrLine()`: the line the last text ended on (a text that starts after it on that
+  // line is no line of its own), and how many bytes of a line at `start` are known to hold no
+  // line feed, while it is read in pieces.
+  private var textEndLine = 0
+  private var lineScanned = 0
+  // With `nextOrLine()`: the event `.record` stands for a line (`.line`).
+  private var tookLine = false
   private var cutOffByEnd = false  // a text failed because the input ended inside it
   // A text found incomplete: how many of its bytes the last parse saw (0 when none is
   // pending), and the scan of its bytes for where it may end.
@@ -184,7 +216,8 @@ public struct RecordReader: ~Copyable {
   public var endedBetweenTexts: Bool { !cutOffByEnd && !atStreamStart }
 
   /// Whether the reader is skipping the rest of a malformed text, up to the next line that
-  /// starts with `{` or `[`.
+  /// starts with `{` or `[` (with `nextOrLine()`, of a line longer than the limit too, up to its
+  /// end).
   public var isSkipping: Bool { skipping }
 
   /// Whether the current record is already compact and canonical (see `JSONParser.isCompact`).
@@ -202,7 +235,7 @@ public struct RecordReader: ~Copyable {
   /// the keys `expectRootKeys` gave, at their places (`JSONParser.expectedValueIndices`).
   public var recordExpectedValues: UnsafeBufferPointer<Int32> { parser.expectedValueIndices }
 
-  /// The 1-based line where the current record starts.
+  /// The 1-based line where the current record (or line, after `.line`) starts.
   public var recordLine: Int { recordAnchor.line }
 
   /// How many bytes of the input come before the current record: the bytes it was made with
@@ -213,6 +246,28 @@ public struct RecordReader: ~Copyable {
   ///
   /// - Throws: `SystemError` when `read(2)` fails.
   public mutating func next() throws(SystemError) -> RecordEvent {
+    try step(passingLines: false)
+  }
+
+  /// Reads up to the next JSON text, or the next line that starts none: one whose first byte
+  /// that is not white space, at the start of the line, is neither `{` nor `[` (see the type's
+  /// summary). Such a line is returned as `.line`, whole but for the white space before it,
+  /// its line feed and one carriage return before that; it is not parsed.
+  ///
+  /// - Throws: `SystemError` when `read(2)` fails.
+  public mutating func nextOrLine() throws(SystemError) -> RecordOrLine {
+    let event = try step(passingLines: true)
+    if tookLine, case .record = event {
+      tookLine = false
+      return .line
+    }
+    return .event(event)
+  }
+
+  /// `next()` (without `passingLines`, the check for lines compiled out) or `nextOrLine()`,
+  /// which stands for a line with `.record` and `tookLine`.
+  @inline(__always)
+  private mutating func step(passingLines: Bool) throws(SystemError) -> RecordEvent {
     while true {
       if skipping {
         try skipToRecordStart()
@@ -242,6 +297,10 @@ public struct RecordReader: ~Copyable {
             continue
           }
         }
+        if passingLines && !startsRecord(start) && line > textEndLine {
+          guard let event = try takeLine() else { return .idle }
+          return event
+        }
       }
       // A text longer than the limit is rejected however it goes on: the parser never looks
       // past the limit, so neither its time nor its tape grows with what lies beyond.
@@ -265,6 +324,7 @@ public struct RecordReader: ~Copyable {
         // The position is taken before `advance` moves the line bookkeeping past the record.
         let event = length > maxRecordBytes ? tooLarge(at: recordStart) : .record
         advance(to: recordEnd)
+        if passingLines { textEndLine = line }
         return event
       case .incomplete:
         bytesParsed &+= parsed
@@ -279,12 +339,20 @@ public struct RecordReader: ~Copyable {
     }
   }
 
-  /// Calls `body` with a view of the current record's tape over its bytes.
+  /// Calls `body` with a view of the current record's tape over its bytes (after `.record`).
   public func withRecord<R>(_ body: (JSONView) throws -> R) rethrows -> R {
     try parser.withView(over: bytes(recordStart, recordEnd - recordStart), body)
   }
 
-  /// The line and column of a byte offset within the current record.
+  /// Calls `body` with the bytes of the current line, after `nextOrLine()` returned `.line`:
+  /// from its first byte that is not white space to its end, without its line feed and one
+  /// carriage return before it. They stay valid until the next call of `next()` or
+  /// `nextOrLine()`.
+  public func withLine<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try body(bytes(recordStart, recordEnd - recordStart))
+  }
+
+  /// The line and column of a byte offset within the current record (or line, after `.line`).
   ///
   /// - Complexity: O(`offset`): for many offsets in one text, `positions(ofRecordOffsets:)`.
   public func position(ofRecordOffset offset: Int) -> (line: Int, column: Int) {
@@ -528,8 +596,9 @@ public struct RecordReader: ~Copyable {
         try fill()
         continue
       }
-      if atLineStart && startsRecord(start) {
+      if atLineStart && (skippingLine || startsRecord(start)) {
         skipping = false
+        skippingLine = false
         return
       }
       if let hit = memchr(buffer + start, 0x0A, end - start) {
@@ -543,6 +612,70 @@ public struct RecordReader: ~Copyable {
         atLineStart = false
       }
     }
+  }
+}
+
+extension RecordReader {
+  // MARK: - Lines that start no text
+
+  /// With `nextOrLine()`: reads the line at `start`, which starts no JSON text, up to its line
+  /// feed (or the end of the input) and makes it the current one, returning `.record` with
+  /// `tookLine` set; or reports it longer than the limit and skips the rest of it. Returns nil,
+  /// having taken nothing, where the next read would wait and `.idle` is to be announced first;
+  /// the next call goes on from the bytes it looked at (`lineScanned`), each looked at once.
+  fileprivate mutating func takeLine() throws(SystemError) -> RecordEvent? {
+    while true {
+      let from = start + lineScanned
+      if let hit = memchr(buffer + from, 0x0A, end - from) {
+        let feed = buffer.distance(to: hit)
+        if feed - start > maxRecordBytes { return lineTooLarge(next: feed + 1) }
+        return makeLineCurrent(endingAt: feed, next: feed + 1)
+      }
+      lineScanned = end - start
+      if lineScanned > maxRecordBytes {
+        // The rest of the line is read past, up to its line feed, and never kept.
+        skipping = true
+        skippingLine = true
+        return lineTooLarge(next: end)
+      }
+      if eof { return makeLineCurrent(endingAt: end, next: end) }
+      if wouldWait() { return nil }
+      try fill()
+    }
+  }
+
+  /// Reports the line at `start` longer than the limit, and goes on at `next`: after its line
+  /// feed, or (skipping the rest of it) at the end of the bytes read.
+  private mutating func lineTooLarge(next: Int) -> RecordEvent {
+    let at = position(of: start, from: (line, lineStart, columnBase))
+    let event = RecordEvent.failure(
+      JSONError(
+        .recordTooLarge, at: 0,
+        "the line is longer than the limit of \(maxRecordBytes) bytes (--max-record-bytes)"),
+      line: at.line, column: at.column)
+    advance(to: next)
+    lineScanned = 0
+    return event
+  }
+
+  /// Makes the bytes from `start` to `lineEnd` (a line feed, or the end of the input) the
+  /// current line, without one carriage return before `lineEnd`, and goes on at `next`.
+  private mutating func makeLineCurrent(endingAt lineEnd: Int, next: Int) -> RecordEvent {
+    recordAnchor = (line, lineStart, columnBase)
+    recordStart = start
+    recordEnd = lineEnd
+    if lineEnd > start && buffer.load(fromByteOffset: lineEnd - 1, as: UInt8.self) == 0x0D {
+      recordEnd -= 1
+    }
+    if next > lineEnd {
+      line += 1
+      lineStart = next
+      columnBase = 0
+    }
+    start = next
+    lineScanned = 0
+    tookLine = true
+    return .record
   }
 }
 

@@ -9,6 +9,8 @@ import Testing
 enum ReadEvent: Equatable, Sendable, CustomStringConvertible {
   case record(String, line: Int)
   case failure(JSONError.Code, String, line: Int, column: Int)
+  /// A line that starts no JSON text (`RecordReader.nextOrLine`), where it starts.
+  case line(String, line: Int, column: Int)
 
   var description: String {
     switch self {
@@ -16,6 +18,8 @@ enum ReadEvent: Equatable, Sendable, CustomStringConvertible {
       return "record line \(line): \(text.count > 80 ? String(text.prefix(80)) + "..." : text)"
     case .failure(let code, let message, let line, let column):
       return "\(code.rawValue) at \(line):\(column): \(message)"
+    case .line(let text, let line, let column):
+      return "line at \(line):\(column): \(text)"
     }
   }
 }
@@ -123,6 +127,46 @@ func collect(_ reader: inout RecordReader) throws -> [ReadEvent] {
   }
   Issue.record("the reader did not reach the end")
   return events
+}
+
+/// Reads everything with `reader.nextOrLine()`: the records in compact form, the lines as they
+/// are. With `idle`, `.idle` is expected (and passed over), else it is an issue.
+func collectWithLines(_ reader: inout RecordReader, idle: Bool = false) throws -> [ReadEvent] {
+  var events: [ReadEvent] = []
+  for _ in 0..<1_000_000 {
+    switch try reader.nextOrLine() {
+    case .event(.end):
+      return events
+    case .event(.idle):
+      if !idle { Issue.record("a reader not asked to announce idle was idle") }
+    case .event(.record):
+      let text = reader.withRecord { view in
+        var out = ByteBuffer()
+        JSONWriter.writeCompact(view, 0, into: &out)
+        return out.text
+      }
+      events.append(.record(text, line: reader.recordLine))
+    case .event(.failure(let error, let line, let column)):
+      events.append(.failure(error.code, error.message, line: line, column: column))
+    case .line:
+      let text = reader.withLine { String(decoding: $0, as: UTF8.self) }
+      let at = reader.position(ofRecordOffset: 0)
+      #expect(at.line == reader.recordLine)
+      events.append(.line(text, line: reader.recordLine, column: at.column))
+    }
+  }
+  Issue.record("the reader did not reach the end")
+  return events
+}
+
+/// Everything `nextOrLine()` reads from `bytes`.
+func readWithLines(_ bytes: [UInt8], _ feed: Feed = .file, maxRecordBytes: Int = 1 << 20)
+  throws -> [ReadEvent]
+{
+  try withInput(bytes, feed) { fd in
+    var reader = RecordReader(fd: fd, name: "input", maxRecordBytes: maxRecordBytes)
+    return try collectWithLines(&reader)
+  }
 }
 
 /// Everything read from `bytes`, by a reader expecting `expecting` as the outermost keys if
@@ -627,5 +671,175 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     }
     #expect(state.0 == between)
     #expect(state.1 == skipping)
+  }
+
+  // MARK: - Lines that start no text (`nextOrLine`)
+
+  /// Inputs in which lines that start no JSON text (the apns2 command's `410: 'Unregistered'`)
+  /// come among texts, and what `nextOrLine()` gives for them.
+  static let lineCases: [(String, [UInt8], [ReadEvent])] = [
+    (
+      "lines between texts", Array("410: 'Unregistered'\n{\"a\":1}\n200: ''\n[2]\n".utf8),
+      [
+        .line("410: 'Unregistered'", line: 1, column: 1), .record(#"{"a":1}"#, line: 2),
+        .line("200: ''", line: 3, column: 1), .record("[2]", line: 4),
+      ]
+    ),
+    (
+      "white space around a line", Array("\n  \t410: 'x' \r\n\r\n {\"a\":1}\r\n".utf8),
+      [.line("410: 'x' ", line: 2, column: 4), .record(#"{"a":1}"#, line: 4)]
+    ),
+    (
+      "no final line feed", Array("{}\nnot json".utf8),
+      [
+        .record("{}", line: 1), .line("not json", line: 2, column: 1),
+      ]
+    ),
+    (
+      "scalars and closing brackets are lines",
+      Array("1\n\"x\"\ntrue\n}\n]\n".utf8),
+      [
+        .line("1", line: 1, column: 1), .line("\"x\"", line: 2, column: 1),
+        .line("true", line: 3, column: 1), .line("}", line: 4, column: 1),
+        .line("]", line: 5, column: 1),
+      ]
+    ),
+    (
+      "a line after a byte order mark", bom + Array("410: 'x'\n".utf8),
+      [
+        .line("410: 'x'", line: 1, column: 1)
+      ]
+    ),
+    (
+      "a line of UTF-8", Array(" é: 'ü'\n{}\n".utf8),
+      [.line("é: 'ü'", line: 1, column: 2), .record("{}", line: 2)]
+    ),
+    (
+      "pretty-printed and concatenated texts among lines",
+      Array("{\n\"a\": [\n1\n],\n\"b\": {\n\"c\": 2\n}\n}\n410: 'x'\n[1] [2]\nend\n".utf8),
+      [
+        .record(#"{"a":[1],"b":{"c":2}}"#, line: 1), .line("410: 'x'", line: 9, column: 1),
+        .record("[1]", line: 10), .record("[2]", line: 10), .line("end", line: 11, column: 1),
+      ]
+    ),
+    (
+      // After a text, the rest of its line is JSON, as `next()` reads it; after a malformed
+      // text, reading resumes at a line that starts with a bracket, as with `next()`.
+      "what follows a text on its line is no line",
+      Array("{\"a\":1} x\n200: ''\n[2]\n200: ''\n".utf8),
+      [
+        .record(#"{"a":1}"#, line: 1),
+        .failure(
+          .invalidJSON,
+          "unexpected word 'x' (only true, false and null go unquoted; strings need double quotes)",
+          line: 1, column: 9),
+        .record("[2]", line: 3), .line("200: ''", line: 4, column: 1),
+      ]
+    ),
+    (
+      // So a pretty-printed text's remains are not taken for lines.
+      "a malformed pretty-printed text", Array("{\n\"a\" 1,\n\"b\": 2\n}\n410: 'x'\n{}\n".utf8),
+      [
+        .failure(.invalidJSON, "expected ':' after the key, found '1'", line: 2, column: 5),
+        .record("{}", line: 6),
+      ]
+    ),
+    (
+      "a text cut short by a line", Array("{\"a\":1,\n410: 'x'\n{\"b\":\n[3]\n".utf8),
+      [
+        .failure(.invalidJSON, "expected a string key, found '4'", line: 2, column: 1),
+        .failure(
+          .invalidJSON, "JSON text is cut short: a new one starts on line 4", line: 3, column: 6),
+        .record("[3]", line: 4),
+      ]
+    ),
+  ]
+
+  @Test(arguments: lineCases, [Feed.file, .pipe(chunk: 1), .pipe(chunk: 3), .pipe(chunk: 4096)])
+  func passesWholeTheLinesThatStartNoText(
+    _ input: (String, [UInt8], [ReadEvent]), _ feed: Feed
+  ) throws {
+    let events = try readWithLines(input.1, feed)
+    #expect(events == input.2, "\(input.0): \(events)")
+  }
+
+  /// Where every line starts a text, `nextOrLine()` reads what `next()` reads.
+  @Test(arguments: [Feed.file, .pipe(chunk: 3)])
+  func readsTextsAsNextDoes(_ feed: Feed) throws {
+    for (name, input, expected) in Self.cases {
+      let lines = input.split(separator: 0x0A, omittingEmptySubsequences: true)
+      let trimmed = lines.map { $0.drop(while: { [0x20, 0x09, 0x0D].contains($0) }) }
+      guard trimmed.allSatisfy({ $0.first == UInt8(ascii: "{") || $0.first == UInt8(ascii: "[") })
+      else { continue }
+      #expect(try readWithLines(input, feed) == expected, "\(name)")
+    }
+  }
+
+  /// A line longer than the limit is one diagnostic, and reading goes on at the next line,
+  /// whatever it starts with; a text longer than the limit among lines is one diagnostic too.
+  @Test(arguments: [Feed.file, .pipe(chunk: 7), .pipe(chunk: 65536)])
+  func reportsALineOverTheLimitOnceAndReadsTheNext(_ feed: Feed) throws {
+    let long = String(repeating: "x", count: 300_000)
+    let input =
+      "410: 'Unregistered'\n  " + long + "\n200: ''\n{\n\"s\": \"" + long + "\"\n}\n[1]\n"
+    let events = try readWithLines(Array(input.utf8), feed, maxRecordBytes: 1000)
+    #expect(
+      events == [
+        .line("410: 'Unregistered'", line: 1, column: 1),
+        .failure(
+          .recordTooLarge, "the line is longer than the limit of 1000 bytes (--max-record-bytes)",
+          line: 2, column: 3),
+        .line("200: ''", line: 3, column: 1),
+        .failure(
+          .recordTooLarge, "JSON text is longer than the limit of 1000 bytes (--max-record-bytes)",
+          line: 4, column: 1),
+        .record("[1]", line: 7),
+      ], "\(events)")
+  }
+
+  /// A line that arrives in pieces, with waits between, is given whole once its line feed (or
+  /// the end) has come, after `.idle`.
+  @Test func passesALineThatArrivesInPiecesWhole() throws {
+    let parts = ["410: 'Unre", "gistered'", "\n{\"a\"", ":1}\n200:", " ''"].map { Array($0.utf8) }
+    let events = try withInput(parts.flatMap { $0 }, .pipeParts(parts)) { fd in
+      var reader = RecordReader(
+        fd: fd, name: "input", maxRecordBytes: 1 << 20, announcesIdle: true)
+      return try collectWithLines(&reader, idle: true)
+    }
+    #expect(
+      events == [
+        .line("410: 'Unregistered'", line: 1, column: 1), .record(#"{"a":1}"#, line: 2),
+        .line("200: ''", line: 3, column: 1),
+      ])
+  }
+
+  /// The layout Python's `json.dumps(answer, indent=0)` writes: each member on a line of its
+  /// own, unindented, so that many lines start with a bracket; many small texts among lines,
+  /// then one large one (an Expo receipts answer). However it arrives, each text is parsed a
+  /// few times over at most: in time linear in the input, not in its square (counted, not
+  /// timed).
+  @Test(arguments: [Feed.file, .pipe(chunk: 97), .pipe(chunk: 4096)])
+  func textsWithAMemberALineAreParsedAFewTimesOver(_ feed: Feed) throws {
+    func receipt(_ index: Int) -> String {
+      "{\n\"status\": \"error\",\n\"message\": \"not registered\",\n\"details\": {\n"
+        + "\"error\": \"DeviceNotRegistered\",\n\"expoPushToken\": \"ExponentPushToken[\(index)]\"\n"
+        + "},\n\"id\": \"r\(index)\"\n}"
+    }
+    var input = ""
+    for index in 0..<1000 {
+      input += receipt(index) + "\n" + (index % 10 == 0 ? "410: 'Unregistered'\n" : "")
+    }
+    input +=
+      "{\n\"data\": {\n"
+      + (0..<3000).map { "\"r\($0)\": " + receipt($0) }.joined(separator: ",\n") + "\n}\n}\n"
+    let bytes = Array(input.utf8)
+    let result = try withInput(bytes, feed) { fd in
+      var reader = RecordReader(fd: fd, name: "input", maxRecordBytes: 1 << 20)
+      let events = try collectWithLines(&reader)
+      return (events, reader.bytesParsed)
+    }
+    #expect(result.0.count == 1000 + 100 + 1)
+    #expect(!result.0.contains { if case .failure = $0 { true } else { false } })
+    #expect(result.1 <= 3 * bytes.count, "\(result.1) bytes parsed of \(bytes.count)")
   }
 }
