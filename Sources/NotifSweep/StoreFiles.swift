@@ -6,17 +6,19 @@ import NotifModel
 /// files appended beside it are regular files.
 enum StoreFiles {
   /// The files a run writes for `store`: the store (its symbolic links followed), its lock
-  /// and, for a sweep (`journal`), its journal, each named for the user.
-  static func storeFiles(_ store: String, journal: Bool) -> [RunFile] {
+  /// and, for a sweep (`journal`), its journal, each named for the user as the option that
+  /// names the store (`--store`; notif-responses's `--prune`).
+  static func storeFiles(_ store: String, journal: Bool, option: String = "--store") -> [RunFile] {
     let target = FileIdentity.followingLinks(store) ?? store
+    let owner = option == "--store" ? "the store's" : "\(option)'s"
     var files = [
-      RunFile(role: "--store '\(store)'", path: store, isWritten: true),
-      RunFile(role: "the store's lock '\(target).lock'", path: target + ".lock", isWritten: true),
+      RunFile(role: "\(option) '\(store)'", path: store, isWritten: true),
+      RunFile(role: "\(owner) lock '\(target).lock'", path: target + ".lock", isWritten: true),
     ]
     if journal {
       let path = StoreRewrite.journalPath(store: target)
       files.insert(
-        RunFile(role: "the store's journal '\(path)'", path: path, isWritten: true), at: 1)
+        RunFile(role: "\(owner) journal '\(path)'", path: path, isWritten: true), at: 1)
     }
     return files
   }

@@ -19,6 +19,9 @@ public struct SweepOptions: Sendable, Equatable {
   public var quarantine: String?
   /// `--store FILE`: change this file in place, under its lock; nil for a filter.
   public var store: String?
+  /// The option that names `store`, as messages name it: `--store`; notif-responses's
+  /// `--prune`.
+  public var storeOption = "--store"
   /// The file `--store` names once symbolic links in its last component are followed: the
   /// file a sweep locks, journals and replaces, beside which its lock, journal and new
   /// version are made, so that a link stays a link (see `FileIdentity.followingLinks`).
@@ -134,10 +137,10 @@ public struct SweepOptions: Sendable, Equatable {
     reading: [(role: String, path: String)] = [], standardOutput: RunFile? = nil
   ) throws(UsageError) {
     try StoreFiles.requireRegular([
-      ("--store", store), (archiveOption, archive), ("--quarantine", quarantine),
+      (storeOption, store), (archiveOption, archive), ("--quarantine", quarantine),
     ])
     var written: [RunFile] = []
-    if let store { written += StoreFiles.storeFiles(store, journal: true) }
+    if let store { written += StoreFiles.storeFiles(store, journal: true, option: storeOption) }
     // Checked in a dry run too, which must fail as the run it shows would.
     let appended = [(archiveOption, archive), ("--quarantine", quarantine)].compactMap { option in
       option.1.map { RunFile(role: "\(option.0) '\($0)'", path: $0, isWritten: true) }

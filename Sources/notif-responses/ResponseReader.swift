@@ -64,7 +64,7 @@ struct ResponseReader: ~Copyable {
   /// What an APNs or FCM body says: APNs's `reason` and `timestamp`, FCM's error.
   struct BodyFacts {
     var reason: String?
-    var timestamp: Int64?
+    var timestamp: AnswerTimestamp?
     var status: Int?
     var message: String?
     /// Which vendor's body it is, when it says.
@@ -180,7 +180,7 @@ struct ResponseReader: ~Copyable {
       }
     }
     if m.reason != 0, let reason = view.stringValue(m.reason) { r.reason = reason }
-    if m.timestamp != 0 { r.timestamp = view.integer(m.timestamp) }
+    if m.timestamp != 0 { r.timestamp = AnswerTimestamp(view, m.timestamp) }
     if m.body != 0, let facts = bodyFacts(view, m.body) {
       r.reason = facts.reason ?? r.reason
       r.timestamp = facts.timestamp ?? r.timestamp
@@ -394,7 +394,7 @@ struct ResponseReader: ~Copyable {
       facts.vendor = .apns
     }
     if let timestamp = view.member(object, "timestamp") {
-      facts.timestamp = view.integer(timestamp)
+      facts.timestamp = AnswerTimestamp(view, timestamp)
     }
     return facts
   }

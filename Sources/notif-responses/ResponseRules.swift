@@ -209,6 +209,15 @@ extension ResponseRule {
         "the device token is inactive since APNs's timestamp, but --tokens has it registered after that: the token is kept, this message is not sent again"
     ),
     ResponseRule(
+      id: "apns-unregistered-unreadable-timestamp",
+      service: .apns,
+      status: .exact(410),
+      reason: .named("Unregistered"),
+      action: .giveUp,
+      why:
+        "the device token is inactive since APNs's timestamp, but the timestamp cannot be read as milliseconds since 1970: the token is kept, this message is not sent again"
+    ),
+    ResponseRule(
       id: "apns-payload-too-large",
       service: .apns,
       status: .exact(413),
@@ -251,12 +260,69 @@ extension ResponseRule {
       action: .retry,
       why: "the APNs server is shutting down: reconnect and send again"),
     ResponseRule(
+      id: "apns-400-other",
+      service: .apns,
+      status: .exact(400),
+      reason: .other,
+      action: .fixPayload,
+      why:
+        "a bad request, with a reason Apple does not document for 400: sending it again gets the same answer"
+    ),
+    ResponseRule(
+      id: "apns-403-other",
+      service: .apns,
+      status: .exact(403),
+      reason: .other,
+      action: .fixCredentials,
+      why:
+        "an error with the certificate or the provider authentication token, with a reason Apple does not document for 403"
+    ),
+    ResponseRule(
+      id: "apns-404-other",
+      service: .apns,
+      status: .exact(404),
+      reason: .other,
+      action: .fixPayload,
+      why: "the request's :path value is invalid, with a reason Apple does not document for 404"),
+    ResponseRule(
+      id: "apns-405-other",
+      service: .apns,
+      status: .exact(405),
+      reason: .other,
+      action: .fixPayload,
+      why: "the request's :method is not POST, with a reason Apple does not document for 405"),
+    ResponseRule(
+      id: "apns-410-other",
+      service: .apns,
+      status: .exact(410),
+      reason: .other,
+      action: .pruneToken,
+      why:
+        "the device token is no longer active for the topic, with a reason Apple does not document for 410"
+    ),
+    ResponseRule(
+      id: "apns-413-other",
+      service: .apns,
+      status: .exact(413),
+      reason: .other,
+      action: .fixPayload,
+      why: "the notification payload is too large, with a reason Apple does not document for 413"),
+    ResponseRule(
+      id: "apns-429-other",
+      service: .apns,
+      status: .exact(429),
+      reason: .other,
+      action: .slowDown,
+      why:
+        "too many requests for the same device token, with a reason Apple does not document for 429"
+    ),
+    ResponseRule(
       id: "apns-other-4xx",
       service: .apns,
       status: .hundreds(4),
       reason: .other,
       action: .giveUp,
-      why: "a reason Apple does not document for this status: the request is not sent again"),
+      why: "a client error status Apple does not document: the request is not sent again"),
     ResponseRule(
       id: "apns-other-5xx",
       service: .apns,
@@ -355,12 +421,53 @@ extension ResponseRule {
       action: .fixCredentials,
       why: "the credentials lack permission to send for this project"),
     ResponseRule(
+      id: "fcm-400-other",
+      service: .fcm,
+      status: .exact(400),
+      reason: .other,
+      action: .fixPayload,
+      why: "request parameters were invalid, with an error FCM does not document for 400"),
+    ResponseRule(
+      id: "fcm-401-other",
+      service: .fcm,
+      status: .exact(401),
+      reason: .other,
+      action: .fixCredentials,
+      why: "the request was not authenticated, with an error FCM does not document for 401"),
+    ResponseRule(
+      id: "fcm-403-other",
+      service: .fcm,
+      status: .exact(403),
+      reason: .other,
+      action: .fixCredentials,
+      why:
+        "the sender is not allowed to send to this token, with an error FCM does not document for 403"
+    ),
+    ResponseRule(
+      id: "fcm-404-other",
+      service: .fcm,
+      status: .exact(404),
+      reason: .other,
+      action: .giveUp,
+      why:
+        "not found, without FCM's UNREGISTERED: a wrong project in the request's URL is answered so too, so the token is kept and the message not sent again"
+    ),
+    ResponseRule(
+      id: "fcm-429-other",
+      service: .fcm,
+      status: .exact(429),
+      reason: .other,
+      action: .slowDown,
+      why:
+        "the sending limit was exceeded (FCM answers 429 for its quotas even without an error detail): back off exponentially from at least a minute"
+    ),
+    ResponseRule(
       id: "fcm-other-4xx",
       service: .fcm,
       status: .hundreds(4),
       reason: .other,
       action: .giveUp,
-      why: "an error FCM does not document for this status: the request is not sent again"),
+      why: "a client error status FCM does not document: the request is not sent again"),
     ResponseRule(
       id: "fcm-other-5xx",
       service: .fcm,
@@ -504,11 +611,43 @@ extension ResponseRule {
       action: .giveUp,
       why: "a failure whose providerResponse names no reason this table has"),
     ResponseRule(
+      id: "sns-other-5xx",
+      service: .sns,
+      status: .hundreds(5),
+      reason: .other,
+      action: .retry,
+      why:
+        "a server error of the push service behind SNS, which names no platform this table has: retry with exponential back-off"
+    ),
+    ResponseRule(
       id: "any-past-max-attempts",
       service: .any,
       status: .none,
       reason: .other,
       action: .giveUp,
       why: "a retry past --max-attempts: the request is not sent again"),
+    ResponseRule(
+      id: "any-2xx-delivered",
+      service: .any,
+      status: .hundreds(2),
+      reason: .other,
+      action: .delivered,
+      why: "a success status the service does not document: the message was accepted"),
+    ResponseRule(
+      id: "any-1xx-not-final",
+      service: .any,
+      status: .hundreds(1),
+      reason: .other,
+      action: .giveUp,
+      why:
+        "an informational status is no final answer: the sender logged an interim response; the request is not sent again"
+    ),
+    ResponseRule(
+      id: "any-3xx-not-final",
+      service: .any,
+      status: .hundreds(3),
+      reason: .other,
+      action: .giveUp,
+      why: "no push service answers a send with a redirection: the request is not sent again"),
   ]
 }

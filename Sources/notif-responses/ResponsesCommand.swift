@@ -9,7 +9,7 @@ struct ResponsesCommand: ToolCommand {
   static let usage =
     "usage: notif-responses [-h] [--now time] [--attempt n] [--max-attempts n] [--seed n]\n"
     + "                       [--summary] [--tokens file] [--requests file]\n"
-    + "                       [--prune file [--archive file] [--wait seconds]]\n"
+    + "                       [--prune file [-n] [--archive file] [--wait seconds]]\n"
     + "                       [--format text|github|json] [--max-record-bytes size]\n"
     + "                       [file ...]\n"
 
@@ -32,7 +32,9 @@ struct ResponsesCommand: ToolCommand {
             --requests file       the requests by id (request_id, request): a fix_payload
                                   answer carries notif-parse's diagnostics of its request
             --prune file          remove the pruned tokens from this token file, in place,
-                                  under its lock
+                                  under its lock, unless registered after the answer
+        -n, --dry-run             with --prune: write the lines it would remove after the
+                                  records, and change nothing
             --archive file        with --prune: append the removed tokens here (default:
                                   the token file's name and .pruned)
             --wait seconds        with --prune: wait this long for the lock (default 0)
@@ -47,7 +49,8 @@ struct ResponsesCommand: ToolCommand {
 
   static let options: [OptionSpec] = [
     .value("now"), .value("attempt"), .value("max-attempts"), .value("seed"), .flag("summary"),
-    .value("tokens"), .value("requests"), .value("prune"), .value("archive"), .value("wait"),
+    .value("tokens"), .value("requests"), .value("prune"), .flag("dry-run", "n"),
+    .value("archive"), .value("wait"),
     .value("format"), .value("max-record-bytes"), .flag("help", "h"), .flag("version"),
   ]
 
@@ -92,6 +95,8 @@ struct ResponsesCommand: ToolCommand {
     if let prune = try path(scanned, "prune") {
       var sweep = SweepOptions()
       sweep.store = prune
+      sweep.storeOption = "--prune"
+      sweep.dryRun = scanned.has("dry-run")
       sweep.archive = try path(scanned, "archive") ?? prune + ".pruned"
       sweep.wait = try SweepOptions.parseWait(scanned.last("wait"), store: prune)
       sweep.format = configuration.format
@@ -108,6 +113,9 @@ struct ResponsesCommand: ToolCommand {
       configuration.prune = sweep
     } else {
       if scanned.has("archive") { throw UsageError("--archive needs --prune") }
+      if scanned.has("dry-run") {
+        throw UsageError("--dry-run needs --prune: only a token file is changed")
+      }
       if scanned.has("wait") {
         throw UsageError("--wait needs --prune: only a token file is locked")
       }

@@ -49,20 +49,33 @@ struct RetryTime: Sendable {
   enum After: Equatable {
     case seconds(Int64)
     case time(Timestamp)
+    /// Whole seconds past the latest time notif writes (9999-12-31T23:59:59Z) from any time
+    /// it reads: more than 2^40 seconds.
+    case pastLatest
   }
+
+  /// The most seconds a `Retry-After` is read as: past it, any time plus it is past
+  /// `Timestamp.maximum`.
+  static let maxSeconds: Int64 = 1 << 40
 
   /// Reads a `Retry-After` value: a JSON number of whole seconds, or a string of digits, or an
   /// HTTP date (`httpDate`); nil for anything else.
   static func retryAfter(_ view: JSONView, _ index: Int, now: Timestamp) -> After? {
-    if let seconds = view.integer(index) {
-      return seconds >= 0 && seconds <= 1 << 40 ? .seconds(seconds) : nil
+    if view.kind(index) == .number {
+      guard view.tokens[index].flag, view.raw(index).first != UInt8(ascii: "-") else {
+        return nil
+      }
+      // A whole number too long for 64 bits is past the latest time too.
+      guard let seconds = view.integer(index), seconds <= maxSeconds else { return .pastLatest }
+      return .seconds(seconds)
     }
     guard let text = view.stringValue(index) else { return nil }
     let trimmed = text.trimmingSpaces
-    if !trimmed.isEmpty && trimmed.utf8.count <= 12
-      && trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
-    {
-      return Int64(trimmed).map { .seconds($0) }
+    if !trimmed.isEmpty && trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+      guard trimmed.utf8.count <= 13, let seconds = Int64(trimmed), seconds <= maxSeconds else {
+        return .pastLatest
+      }
+      return .seconds(seconds)
     }
     return httpDate(trimmed, now: now).map { .time($0) }
   }

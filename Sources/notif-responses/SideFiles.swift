@@ -46,66 +46,64 @@ func forEachSideFileLine(
   }
 }
 
-/// `--tokens FILE`: when each token was registered, for APNs's 410 timestamp rule. One token a
-/// line: a JSON object with `token` and `registered_at` (RFC 3339, or whole seconds since
-/// 1970), or the token and the time separated by white space. The file is held in memory.
+/// When each token was registered: for APNs's 410 timestamp rule as answers are decided
+/// (`--tokens`), and for the prune, from the token files as they are under their locks.
+///
+/// A token's registration time is its latest, whatever the order of its lines: a file of
+/// registrations appended as they come, sorted or merged lists the same token more than once.
+/// A token whose time cannot be read is remembered as such: it is never pruned.
 struct TokenRegistry: Sendable {
   private var registered: [[UInt8]: Timestamp] = [:]
+  private var unreadable: Set<[UInt8]> = []
 
-  /// How many tokens the file lists.
+  /// How many tokens have a registration time.
   var count: Int { registered.count }
 
-  /// When `token` was registered, if the file says.
+  /// When `token` was last registered, if a line says.
   func registeredAt(_ token: [UInt8]) -> Timestamp? { registered[token] }
+
+  /// Whether a line of `token` has a registration time that cannot be read.
+  func hasUnreadableTime(_ token: [UInt8]) -> Bool { unreadable.contains(token) }
 
   init() {}
 
+  /// Takes in what one line of a token file says of `token`'s registration.
+  mutating func add(_ line: TokenLine) {
+    switch line {
+    case .token(let token, let time?):
+      if let known = registered[token], known >= time { return }
+      registered[token] = time
+    case .unreadableTime(let token, _): unreadable.insert(token)
+    case .token(_, nil), .blank, .other: break
+    }
+  }
+
+  /// Reads `--tokens FILE`, held in memory: every line must be a token with the time it was
+  /// registered.
+  ///
+  /// - Throws: `SideFileError` for a file that cannot be read, and for its first line that is
+  ///   not a token and a time that can be read: the run stops before any answer is decided.
   init(path: String, maxLineBytes: Int) throws(SideFileError) {
     var parser = JSONParser()
-    var registered: [[UInt8]: Timestamp] = [:]
+    var registry = TokenRegistry()
     try forEachSideFileLine(of: path, option: "--tokens", maxLineBytes: maxLineBytes) {
-      (line, number) throws(SideFileError) in
+      (text, number) throws(SideFileError) in
       func bad(_ message: String) -> SideFileError {
         SideFileError(
-          diagnostic: Diagnostic(.error, "BadToken", message, file: path, line: number))
+          diagnostic: Diagnostic(
+            .error, "BadToken", "--tokens: \(message)", file: path, line: number))
       }
-      if line[0] == UInt8(ascii: "{") {
-        guard case .complete(let end) = parser.parse(line, isFinal: true), end == line.count else {
-          throw bad("--tokens: not a JSON object on one line")
-        }
-        let found: (token: [UInt8], at: Timestamp)? = parser.withView(over: line) { view in
-          guard let token = view.member(0, "token"), view.kind(token) == .string,
-            let at = view.member(0, "registered_at")
-          else { return nil }
-          if let seconds = view.integer(at) {
-            return (view.stringBytes(token), Timestamp(seconds: seconds))
-          }
-          guard let text = view.stringValue(at), let time = try? Timestamp(rfc3339: text) else {
-            return nil
-          }
-          return (view.stringBytes(token), time)
-        }
-        guard let found else {
-          throw bad(
-            "--tokens: a line needs 'token' and 'registered_at' (RFC 3339 or seconds since 1970)")
-        }
-        registered[found.token] = found.at
-        return
+      let line = TokenLine.read(text, parser: &parser)
+      switch line {
+      case .blank, .token(_, registeredAt: .some): registry.add(line)
+      case .token(_, registeredAt: nil):
+        throw bad(
+          "the line has no registration time: a token and its time, or a JSON object with "
+            + "'token' and 'registered_at' (RFC 3339 or whole seconds since 1970)")
+      case .unreadableTime(_, let why), .other(let why): throw bad(why)
       }
-      let fields = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
-      guard fields.count == 2 else {
-        throw bad("--tokens: a line is a token and the time it was registered")
-      }
-      let text = String(decoding: fields[1], as: UTF8.self)
-      let time: Timestamp
-      do throws(TimeError) {
-        time = try Timestamp(argument: text.allSatisfy(\.isNumber) ? "@" + text : text)
-      } catch {
-        throw bad("--tokens: \(error.message)")
-      }
-      registered[Array(fields[0])] = time
     }
-    self.registered = registered
+    self = registry
   }
 }
 

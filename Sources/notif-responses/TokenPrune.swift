@@ -2,21 +2,62 @@ import NotifJSON
 import NotifModel
 import NotifSweep
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The tokens the answers said to prune, each with the latest time a service knew it gone
+/// (APNs's timestamp, else the run's `--now`).
+struct PruneCandidates {
+  private(set) var goneAt: [[UInt8]: Timestamp] = [:]
+
+  mutating func add(_ token: [UInt8], goneAt time: Timestamp) {
+    if let known = goneAt[token], known >= time { return }
+    goneAt[token] = time
+  }
+}
+
 /// `--prune FILE`: the sweep of a token file that removes the tokens the push services said
 /// are gone, in place, under the same lock, journal and atomic rewrite as notif-expire's and
 /// notif-mark's (`SweepDriver`), each removed line appended to the archive.
 ///
-/// A token file holds one token a line: a JSON object with `token` (a record of the sender's,
-/// kept whole), or the token alone. Blank lines, and lines that are neither, are kept as they
-/// are: a token file is the sender's, and only what is surely a pruned token leaves it.
+/// The decision is taken under the lock, from the registrations as they are then, not as
+/// they were when the answers were read: a first pass reads the token file (and the `--tokens`
+/// file, when it is another one, under its own lock, taken second and held until the new
+/// token file is in place). A token is pruned only when no line registers it after the
+/// service knew it gone, and no line of it has a registration time that cannot be read; the
+/// second pass removes every line of each pruned token, and keeps every other line as it is.
+///
+/// A token file holds one token a line, in either form `TokenLine` reads. Blank lines, and
+/// lines that are neither form, are kept as they are: a token file is the sender's, and only
+/// what is surely a pruned token leaves it.
 struct TokenPrune: ~Copyable, SweepPasses {
-  let tokens: Set<[UInt8]>
-  let now: Timestamp
+  private let candidates: PruneCandidates
+  /// `--tokens`, when it names another file than `--prune`.
+  private let tokensFile: String?
+  private let now: Timestamp
+  private let monotonicClock: () -> Double
   private var parser = JSONParser()
+  /// The tokens decided at the first pass.
+  private var pruned: Set<[UInt8]> = []
+  /// How many candidates were kept, and why.
+  private(set) var keptRegistered = 0
+  private(set) var keptUnreadable = 0
+  /// The `--tokens` file's lock, held from the first pass until the prune is done.
+  private var tokensLock: StoreLock?
 
-  init(tokens: Set<[UInt8]>, now: Timestamp) {
-    self.tokens = tokens
+  init(
+    candidates: PruneCandidates, tokensFile: String?, now: Timestamp,
+    monotonicClock: @escaping () -> Double
+  ) {
+    self.candidates = candidates
+    self.tokensFile = tokensFile
     self.now = now
+    self.monotonicClock = monotonicClock
   }
 
   typealias Input = (fd: Int32, name: String, length: Int64)
@@ -29,28 +70,123 @@ struct TokenPrune: ~Copyable, SweepPasses {
 
   mutating func sweep(_ inputs: [Input], _ driver: inout SweepDriver) throws(SystemError) {
     for input in inputs {
+      let start = lseek(input.fd, 0, SEEK_CUR)
+      guard start >= 0 else {
+        throw SystemError(path: input.name, doing: "cannot read", errno: errno)
+      }
+      guard try decide(input, &driver) else { continue }
+      guard lseek(input.fd, start, SEEK_SET) == start else {
+        throw SystemError(path: input.name, doing: "cannot read again", errno: errno)
+      }
       try pass(input, &driver)
     }
   }
 
-  /// Whether `line` is a token to prune.
-  mutating func prunes(_ line: UnsafeRawBufferPointer) -> Bool {
-    let text = LineReader.trimmed(line)
-    guard !text.isEmpty, !tokens.isEmpty else { return false }
-    guard text[0] == UInt8(ascii: "{") else { return tokens.contains(Array(text)) }
-    guard case .complete(let end) = parser.parse(text, isFinal: true), end == text.count else {
-      return false
+  mutating func afterCommit(_ driver: inout SweepDriver) throws(SystemError) {
+    tokensLock = nil
+  }
+
+  // MARK: - The decision
+
+  /// The first pass: reads the registrations of the candidates as they are under the locks
+  /// and decides which are pruned; says which are kept and why. Returns whether any line may
+  /// go (else the file is not read again).
+  private mutating func decide(_ input: Input, _ driver: inout SweepDriver)
+    throws(SystemError) -> Bool
+  {
+    guard !candidates.goneAt.isEmpty else { return false }
+    var registry = TokenRegistry()
+    try readRegistrations(
+      fd: input.fd, name: input.name, length: input.length, into: &registry, &driver)
+    if let tokensFile {
+      do throws(StoreLockError) {
+        tokensLock = try StoreLock(
+          store: tokensFile, wait: driver.options.wait, monotonicClock: monotonicClock)
+      } catch {
+        switch error {
+        case .held(let path):
+          // As for the token file's own lock: status 75, and cron tries again later.
+          driver.report(StoreSession.lockedDiagnostic(lockPath: path))
+          driver.raiseStatus(to: .locked)
+          return false
+        case .system(let error): throw error
+        }
+      }
+      let input = try InputFile(operand: tokensFile)
+      try readRegistrations(
+        fd: input.fd, name: input.name, length: .max, into: &registry, &driver)
     }
-    return parser.withView(over: text) { view in
-      guard let token = view.member(0, "token"), view.kind(token) == .string else { return false }
-      return tokens.contains(view.stringBytes(token))
+    for (token, goneAt) in candidates.goneAt {
+      if registry.hasUnreadableTime(token) {
+        keptUnreadable += 1
+      } else if let registered = registry.registeredAt(token), registered > goneAt {
+        keptRegistered += 1
+      } else {
+        pruned.insert(token)
+      }
+    }
+    reportKept(input.name, &driver)
+    return !pruned.isEmpty
+  }
+
+  /// Takes in the registrations of the candidates that the file at `fd` gives; says where a
+  /// candidate's registration time cannot be read.
+  private mutating func readRegistrations(
+    fd: Int32, name: String, length: Int64, into registry: inout TokenRegistry,
+    _ driver: inout SweepDriver
+  ) throws(SystemError) {
+    var reader = LineReader(
+      fd: fd, name: name, length: length, maxLineBytes: driver.options.maxRecordBytes)
+    while let line = try reader.next() {
+      guard !reader.isOverlong else { continue }  // too long to be a token
+      let read = TokenLine.read(line, parser: &parser)
+      switch read {
+      case .token(let token, _):
+        guard candidates.goneAt[token] != nil else { continue }
+        registry.add(read)
+      case .unreadableTime(let token, let why):
+        guard candidates.goneAt[token] != nil else { continue }
+        registry.add(read)
+        driver.report(
+          Diagnostic(
+            .warning, "BadToken", "\(why): the token is kept", file: name,
+            line: reader.lineNumber))
+      case .blank, .other: continue
+      }
+    }
+  }
+
+  /// The note that answers the records that said `prune_token` for a token kept here.
+  private func reportKept(_ file: String, _ driver: inout SweepDriver) {
+    let kept = keptRegistered + keptUnreadable
+    guard kept > 0 else { return }
+    var why: [String] = []
+    if keptRegistered > 0 { why.append("\(keptRegistered) registered again since the answer") }
+    if keptUnreadable > 0 {
+      why.append("\(keptUnreadable) with a registration time that cannot be read")
+    }
+    driver.report(
+      Diagnostic(
+        .note, "TokensKept",
+        "kept \(kept) token\(kept == 1 ? "" : "s") the records say to prune: "
+          + why.joined(separator: ", "), file: file))
+  }
+
+  // MARK: - The rewrite
+
+  /// Whether `line` is a line of a pruned token.
+  private mutating func prunes(_ line: UnsafeRawBufferPointer) -> Bool {
+    switch TokenLine.read(line, parser: &parser) {
+    case .token(let token, _), .unreadableTime(let token, _): return pruned.contains(token)
+    case .blank, .other: return false
     }
   }
 
   /// Reads every line of the token file once: a kept line goes where kept lines go; a pruned
-  /// one to the archive, as its JSON object with `removed_at` and `removed_reason` (a bare
-  /// token as `{"token":...}`). Nothing is written before the first pruned line: a file where
-  /// nothing is pruned is read and never written.
+  /// one to the archive, as its JSON object with `removed_at` and `removed_reason` (a line of
+  /// the plain form as `{"token":...}`, with `registered_at` where it has a time). Nothing is
+  /// written before the first pruned line: a file where nothing is pruned is read and never
+  /// written.
   private mutating func pass(_ input: Input, _ driver: inout SweepDriver) throws(SystemError) {
     var kept = ByteBuffer(capacity: 160 * 1024)
     var gone = ByteBuffer(capacity: 16 * 1024)
@@ -87,22 +223,39 @@ struct TokenPrune: ~Copyable, SweepPasses {
         let start = reader.byteOrderMarkLength
         try driver.copyPrefix(start..<max(start, prefixEnd))
       }
-      var text = LineReader.trimmed(line)
-      if let last = text.last, last == 0x0D {
-        text = UnsafeRawBufferPointer(rebasing: text.dropLast())
-      }
+      let text = LineReader.trimmed(line)
+      var entry = ByteBuffer(capacity: 256)
       if text[0] == UInt8(ascii: "{") {
         ArchiveEntry.write(
-          record: text, isEmptyObject: false, removedAt: now, reason: .pruned, into: &gone)
+          record: text, isEmptyObject: false, removedAt: now, reason: .pruned, into: &entry)
       } else {
-        var record = ByteBuffer(capacity: text.count + 16)
+        var record = ByteBuffer(capacity: text.count + 32)
+        let fields = text.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
         record.append("{\"token\":\"")
-        JSONEscapes.appendEscaped(text, into: &record)
-        record.append("\"}")
+        JSONEscapes.appendEscaped(UnsafeRawBufferPointer(rebasing: fields[0]), into: &record)
+        record.append(UInt8(ascii: "\""))
+        if fields.count > 1 {
+          // Whole seconds as a JSON number, an RFC 3339 time as a string.
+          let time = UnsafeRawBufferPointer(rebasing: fields[1])
+          record.append(",\"registered_at\":")
+          if time.allSatisfy({ $0 &- UInt8(ascii: "0") <= 9 }) {
+            record.append(time)
+          } else {
+            record.append(UInt8(ascii: "\""))
+            JSONEscapes.appendEscaped(time, into: &record)
+            record.append(UInt8(ascii: "\""))
+          }
+        }
+        record.append(UInt8(ascii: "}"))
         record.withUnsafeBytes {
           ArchiveEntry.write(
-            record: $0, isEmptyObject: false, removedAt: now, reason: .pruned, into: &gone)
+            record: $0, isEmptyObject: false, removedAt: now, reason: .pruned, into: &entry)
         }
+      }
+      if driver.dryRun {
+        try driver.writeChanges(entry)
+      } else {
+        entry.withUnsafeBytes { gone.append($0) }
       }
       if kept.count + gone.count >= 128 * 1024 {
         try driver.writeKept(kept)
