@@ -163,12 +163,15 @@ screenshot: demo
 
 # What CI runs (.ci/run): the whole test suite once (`make test` with the slow tests), the
 # lints, the release binaries against the golden cases, in Chromium, split across processes,
-# installed by a user and run by pre-commit, under ThreadSanitizer, a short fuzz and the
-# instruction-count guard.
+# installed by a user and run by pre-commit, under ThreadSanitizer, a short fuzz, the
+# instruction-count guards (notif-parse, notif-responses) and notif-responses on both JSON
+# layouts.
 check: SLOW_TESTS = run
 check: build test format-lint man-lint completions-check width-check golden-release \
 	scalar-test thread-test browser-test scale-test install-test hook-test fuzz-short
 	bench/callgrind.sh --check-baseline
+	bench/callgrind.sh --tool notif-responses --check-baseline
+	bench/responses-layout.sh
 
 # The README's "Running at scale": the GNU parallel recipes and the Spark example (local mode)
 # on 100,000 records, byte for byte against one process. About 2 minutes; needs parallel,
@@ -208,6 +211,7 @@ bench: release
 	bench/group.sh --threads each --no-jq 1176000
 	bench/expire.sh
 	bench/responses.sh
+	bench/responses-layout.sh
 	bench/show.sh
 	bench/digest.sh
 	bench/scale.sh

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# Counts the instructions notif-parse executes on 10,000 generated payloads, with callgrind: a
-# repeatable measure of speed (two runs of one binary differ by about 0.0002%) on a machine
-# whose timings are noise.
+# Counts the instructions notif-parse executes on 10,000 generated payloads (or, with --tool
+# notif-responses, notif-responses on 10,000 generated answers), with callgrind: a repeatable
+# measure of speed (two runs of one binary differ by about 0.0002%) on a machine whose timings
+# are noise.
 #
-# usage: bench/callgrind.sh [--check-baseline | --update-baseline] [--annotate]
+# usage: bench/callgrind.sh [--tool notif-parse|notif-responses]
+#                           [--check-baseline | --update-baseline] [--annotate]
 #
 #   (none)              print the total instruction count (Ir)
-#   --check-baseline    also compare it with bench/baseline-instructions.txt; exit 1 if it grew
-#                       by more than 3%
-#   --update-baseline   write the count to bench/baseline-instructions.txt
+#   --check-baseline    also compare it with the tool's baseline, bench/baseline-instructions.txt
+#                       (notif-parse) or bench/baseline-instructions-notif-responses.txt; exit 1
+#                       if it grew by more than 3%
+#   --update-baseline   write the count to the tool's baseline
 #   --annotate          also print the 25 functions with the most instructions of their own
 #                       (look for swift_retain, swift_beginAccess and malloc in the hot loop)
 #
 # The input is bench/data/payloads-10000.ndjson (git-ignored), made by bench/gen-payloads.py
-# when missing; callgrind's output is kept in bench/data/callgrind.out for callgrind_annotate.
+# when missing (notif-responses: bench/data/responses-10000.ndjson, by bench/gen-responses.py); callgrind's output is kept in bench/data/callgrind.out for callgrind_annotate.
 # notif-parse is $NOTIF_BIN_DIR/notif-parse, else .build/release/notif-parse (built when
 # missing). A baseline only means something for the same toolchain and build flags: update it
 # in the commit that changes those, and when a change makes notif-parse faster.
@@ -25,19 +28,27 @@ set -euo pipefail
 export LC_ALL=C TZ=UTC
 
 usage() {
-  echo "usage: bench/callgrind.sh [--check-baseline | --update-baseline] [--annotate]" >&2
+  echo "usage: bench/callgrind.sh [--tool notif-parse|notif-responses]" \
+    "[--check-baseline | --update-baseline] [--annotate]" >&2
   exit 2
 }
 
 mode=print
 annotate=false
-for arg in "$@"; do
-  case $arg in
+tool=notif-parse
+while [[ $# -gt 0 ]]; do
+  case $1 in
     --check-baseline) [[ $mode == print ]] || usage; mode=check ;;
     --update-baseline) [[ $mode == print ]] || usage; mode=update ;;
     --annotate) annotate=true ;;
+    --tool)
+      [[ ${2:-} == notif-parse || ${2:-} == notif-responses ]] || usage
+      tool=$2
+      shift
+      ;;
     *) usage ;;
   esac
+  shift
 done
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -45,30 +56,37 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/common.sh
 
 records=10000
-baseline=bench/baseline-instructions.txt
-out=$bench_data/callgrind.out
 limit_percent=3
-
 command -v valgrind >/dev/null || { echo "bench: valgrind is required" >&2; exit 2; }
-parse=$(bench_find_parse)
-file=$(bench_payloads "$records")
+binary=$(bench_find_tool "$tool")
+if [[ $tool == notif-parse ]]; then
+  baseline=bench/baseline-instructions.txt
+  out=$bench_data/callgrind.out
+  file=$(bench_payloads "$records")
+  command=("$binary" --jobs 1 --now "$bench_now" "$file")
+else
+  baseline=bench/baseline-instructions-$tool.txt
+  out=$bench_data/callgrind-$tool.out
+  file=$(bench_generated responses bench/gen-responses.py "$records")
+  command=("$binary" --now "$bench_now" "$file")
+fi
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-echo "bench: callgrind: $parse --jobs 1 --now $bench_now $file" >&2
+echo "bench: callgrind: ${command[*]}" >&2
 status=0
 SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out" \
-  "$parse" --jobs 1 --now "$bench_now" "$file" >/dev/null 2>"$log" || status=$?
-# notif-parse exits 1 when it rejects records; that still counts the work. Anything else (or
+  "${command[@]}" >/dev/null 2>"$log" || status=$?
+# A tool exits 1 when it rejects records; that still counts the work. Anything else (or
 # valgrind failing) leaves no number worth comparing.
 if [[ $status -gt 1 ]]; then
-  echo "bench: notif-parse under valgrind exited with status $status:" >&2
+  echo "bench: $tool under valgrind exited with status $status:" >&2
   grep -v '^==[0-9]*==' "$log" | head -n 5 >&2 || true
   grep '^==[0-9]*==' "$log" | tail -n 5 >&2 || true
   exit 2
 fi
 if [[ $status -eq 1 ]]; then
-  echo "bench: warning: notif-parse rejected records (status 1):" >&2
+  echo "bench: warning: $tool rejected records (status 1):" >&2
   grep -v '^==[0-9]*==' "$log" | head -n 3 >&2 || true
 fi
 
@@ -78,7 +96,7 @@ if [[ ! $total =~ ^[0-9]+$ ]]; then
   exit 2
 fi
 per_record=$(((total + records / 2) / records))
-echo "notif-parse: $(bench_thousands "$total") instructions (Ir) for $(bench_thousands "$records")" \
+echo "$tool: $(bench_thousands "$total") instructions (Ir) for $(bench_thousands "$records")" \
   "records, $(bench_thousands "$per_record") per record"
 
 if $annotate; then
@@ -98,7 +116,8 @@ case $mode in
     ;;
   check)
     if [[ ! -f $baseline ]]; then
-      echo "bench: no $baseline: create it with bench/callgrind.sh --update-baseline" >&2
+      echo "bench: no $baseline: create it with bench/callgrind.sh --tool $tool" \
+        "--update-baseline" >&2
       exit 2
     fi
     base=$(tr -d '[:space:]' <"$baseline")

@@ -7,8 +7,8 @@
 # The answers are bench/data/responses-ANSWERS.ndjson (git-ignored), written by
 # bench/gen-responses.py: APNs, FCM HTTP v1, Web Push, Expo tickets and SNS delivery status
 # lines, most delivered. The jq program reads the same shapes and looks each answer up in the
-# same table, rules/responses.tsv (made into a jq object here), by reason, then status, then
-# status class; it writes the same keys (retry_at without the seeded jitter, which jq has no
+# same table, rules/responses.tsv (made into a jq object here), status first as notif-responses
+# does: by status and reason, by a reason without a status, by status, then by status class; it writes the same keys (retry_at without the seeded jitter, which jq has no
 # reproducible way to draw) and the answer's other members. RUNS runs each (default 2),
 # alternating, median wall time and peak RSS; the outputs' rules are compared line by line.
 # Binaries are $NOTIF_BIN_DIR/notif-*, else .build/release/notif-* (built when missing). Needs
@@ -31,23 +31,28 @@ file=$(bench_generated responses bench/gen-responses.py "$answers")
 bench_input "$file"
 bench_make_tmp
 
-# The table as a jq object: by service, the row of each reason, exact status and status class.
+# The table as a jq object: by service, the row of each status and reason, of each reason the
+# vendor gives no status, of each exact status and of each status class.
 python3 - rules/responses.tsv >"$tmp/table.json" <<'PY'
 import json, sys
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])][1:]
 table = {}
 for id, service, status, reason, action, vendor, source, case in rows:
-    if id in ("apns-unregistered-reregistered", "fcm-invalid-registration-token"):
+    if id in ("apns-unregistered-reregistered", "apns-unregistered-unreadable-timestamp",
+              "fcm-invalid-registration-token"):
         continue
-    t = table.setdefault(service, {"reason": {}, "status": {}, "class": {}, "none": {}})
+    t = table.setdefault(service, {"pair": {}, "reason": {}, "status": {}, "class": {}, "none": {}})
     row = {"rule": id, "action": action, "why": vendor}
-    if reason not in ("-", "*"):
-        t["reason"].setdefault(reason, row)
-    elif status.endswith("xx"):
+    named = reason not in ("-", "*")
+    if status.endswith("xx"):
         t["class"][status[0]] = row
+    elif status == "-" and named:
+        t["reason"].setdefault(reason, row)
     elif status == "-":
         t["none"][reason] = row
-    elif reason == "-":
+    elif named:
+        t["pair"].setdefault(status + " " + reason, row)
+    else:
         t["status"][status] = row
 print(json.dumps(table))
 PY
@@ -75,10 +80,16 @@ def backoff($base; $attempt): [3600, $base * pow(2; $attempt - 1)] | min;
    else null end) as $reason
 | (if $source == "sns" and $reason != null then "apns" else $source end) as $vendor
 | $table[$vendor] as $t
-| (($reason | if . == null then null else $t.reason[.] end)
-   // (if $status == null then $t.none[if $reason == null then "-" else "*" end]
-       else ($t.status[$status | tostring] // $t.class[($status / 100 | floor | tostring)]) end)
-   // $table[$source].class["4"]) as $row
+| (if $status == null then
+     ($reason | if . == null then null else $t.reason[.] end)
+     // $t.none[if $reason == null then "-" else "*" end]
+   else
+     ($reason | if . == null then null else $t.pair[($status | tostring) + " " + .] end)
+     // (if $status >= 400 and $reason != null then $t.reason[$reason] else null end)
+     // $t.status[$status | tostring] // $t.class[($status / 100 | floor | tostring)]
+     // $table.any.class[($status / 100 | floor | tostring)]
+   end
+   // $t.class["4"]) as $row
 | (.attempt // 1) as $attempt
 | {source: $source,
    token: (if $source == "webpush" then .endpoint
