@@ -23,6 +23,7 @@ let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("show", fuzzShow),
   ("sweep-lines", fuzzSweepLines),
   ("responses", fuzzResponses),
+  ("token-files", fuzzTokenFiles),
   ("digest-objects", fuzzDigestObjects),
   ("digest-records", fuzzDigestRecords),
 ]
