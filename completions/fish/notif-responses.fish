@@ -9,6 +9,7 @@ complete -c notif-responses -l summary -d 'End with one line of counts per actio
 complete -c notif-responses -l tokens -r -F -d 'When each token was registered'
 complete -c notif-responses -l requests -r -F -d 'The requests by id, for fix_payload answers'
 complete -c notif-responses -l prune -r -F -d 'Remove the pruned tokens from this token file'
+complete -c notif-responses -s n -l dry-run -d 'With --prune, write what would be removed; change nothing'
 complete -c notif-responses -l archive -r -F -d 'With --prune, append the removed tokens here'
 complete -c notif-responses -l wait -x -d 'With --prune, seconds to wait for the lock'
 complete -c notif-responses -l format -x -a 'text github json' -d 'How to write diagnostics'
