@@ -51,7 +51,8 @@ import Testing
     "--now", now, "--prune", "tokens.ndjson", "--archive", "pruned.ndjson", "responses.ndjson",
   ]
 
-  static func start(in folder: URL) throws -> Process {
+  /// Starts notif-responses in `folder`, its output and diagnostics discarded.
+  static func start(in folder: URL, arguments: [String] = arguments) throws -> Process {
     let process = Process()
     process.executableURL = Binaries.url("notif-responses")
     process.arguments = arguments

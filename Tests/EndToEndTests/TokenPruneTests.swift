@@ -226,14 +226,7 @@ import Testing
       for run in 0..<20 {
         try Data(original.utf8).write(to: file)
         try? FileManager.default.removeItem(at: archive)
-        let process = Process()
-        process.executableURL = Binaries.url("notif-responses")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.environment = SweepSafetyTests.environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try PruneSafetyTests.start(in: folder, arguments: arguments)
         // The registrar: tokens registered again, each under the lock, until the kill.
         var registered = Set<String>()
         var appended = 0
