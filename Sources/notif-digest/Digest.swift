@@ -7,7 +7,8 @@ import NotifModel
 /// It keeps what its object says, not its records: the counts, the distinct actors and
 /// categories, the items `--limit` keeps, and the sum of its members' hashes (`DigestID`).
 struct Digest {
-  /// The `key` object, compact: `{"app":"com.example.chat","thread_id":"t"}`.
+  /// The `key` object, compact, its values canonical (`KeyValue`; with `--merge`, as read):
+  /// `{"app":"com.example.chat","thread_id":"t"}`.
   var key: [UInt8]
   var window: DigestWindow
   var count: Int64 = 0

@@ -34,7 +34,8 @@ struct DigestID: Hashable, Sendable, Comparable {
   /// The members' part of the id `self` of a digest with `frame`.
   func removing(_ frame: UInt128) -> DigestID { DigestID(value: value &- frame) }
 
-  /// The hash of a digest's frame: its key (the `key` object, compact) and window.
+  /// The hash of a digest's frame: its key (the `key` object as written, compact, its values
+  /// canonical) and window.
   static func frame(key: UnsafeRawBufferPointer, window: DigestWindow) -> UInt128 {
     var text = ByteBuffer(capacity: 64 + key.count)
     text.append("notif-digest\u{0}")

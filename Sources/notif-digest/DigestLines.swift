@@ -12,7 +12,7 @@ struct DigestFacts {
   var digested: Bool
   /// `read_at` is null or missing.
   var unread: Bool
-  /// The `key` object, compact.
+  /// The `key` object, compact, its values canonical (`KeyValue`): what the key is compared by.
   var key: Range<Int>
   /// The rest only for a record not digested yet.
   var id: Range<Int>
@@ -248,7 +248,7 @@ struct DigestLineFiller: ~Copyable, BatchFiller {
     for (position, path) in options.key.enumerated() {
       keyStarts[position].withUnsafeBytes { bytes.append($0) }
       if let index = path.find(in: record) {
-        JSONWriter.writeCompact(view, index, into: &bytes)
+        KeyValue.write(view, index, into: &bytes)
       } else {
         bytes.append("null")
       }

@@ -4,6 +4,20 @@ import NotifModel
 /// A digest object read by `--merge`: the digest, what its `digesting` says, and its place.
 struct ReadDigest {
   var digest: Digest
+  /// The `key` object with its values canonical (`KeyValue`): what digests are merged by. The
+  /// digest's own `key` is as it was read, so that a digest written as it was read keeps it.
+  var key: [UInt8]
+  /// `digesting.lookback`, in seconds.
+  var lookback: Int64?
+  /// How `digesting` cuts time into windows: what a record passed through by `--lookback` is
+  /// put back into (`DigestMergeRun`).
+  var windows: WindowSpec
+  /// The input (file operand) it was read from, counted from 0: each holds the digests of one
+  /// part of the records, in the order of the parts.
+  var part = 0
+  /// Where it starts, for a diagnostic about it after the reading.
+  var file = ""
+  var line = 0
   /// `digesting`, compact, its keys in their documented order.
   var digesting: [UInt8]
   var maxItems: Int?
@@ -13,6 +27,28 @@ struct ReadDigest {
   var entries: [[UInt8]]
   /// Where `digesting`'s values start, by entry, in the object's text.
   var entryOffsets: [Int]
+}
+
+/// The windows a `digesting` names, as read: a `WindowRule` once the zone of `--at` is read
+/// (`rule(zones:)`), which only a merge that moves a record into its window needs.
+enum WindowSpec: Equatable {
+  case tumbling(seconds: Int64, align: Timestamp)
+  case schedule(times: [Int], zone: String)
+
+  /// The rule; the zone of a schedule read from the tz database, once per name.
+  ///
+  /// - Throws: `ZoneRules.Problem` when the zone cannot be read here.
+  func rule(zones: inout [String: ZoneRules]) throws(ZoneRules.Problem) -> WindowRule {
+    switch self {
+    case .tumbling(let seconds, let align):
+      return .tumbling(seconds: seconds, align: align)
+    case .schedule(let times, let name):
+      if let zone = zones[name] { return .schedule(times: times, zone: zone) }
+      let zone = name == ZoneRules.utc.name ? ZoneRules.utc : try ZoneRules(named: name)
+      zones[name] = zone
+      return .schedule(times: times, zone: zone)
+    }
+  }
 }
 
 /// Reads digest objects, checking each against the contract of notif(5).
@@ -84,8 +120,12 @@ enum DigestObjectReader {
     guard view.kind(keyIndex) == .object else {
       throw bad("'\(Field.key.key)' is \(view.kind(keyIndex).phrase), not an object", keyIndex)
     }
+    // As read, for its `digest_id`, which hashes the bytes its writer wrote; and canonical,
+    // which is what the merge compares (an older notif-digest wrote values as they came).
     var keyText = ByteBuffer(capacity: 128)
     JSONWriter.writeCompact(view, keyIndex, into: &keyText)
+    var canonicalKey = ByteBuffer(capacity: 128)
+    KeyValue.writeKeyObject(view, keyIndex, into: &canonicalKey)
     let start = try time(value(.windowStart), Field.windowStart.key)
     let end = try time(value(.windowEnd), Field.windowEnd.key)
     guard start <= end else {
@@ -134,21 +174,30 @@ enum DigestObjectReader {
         "'\(name(e))' must be \(present ? "given" : "null") when 'digesting.window' is \(tumbling ? "given" : "null")",
         entry(e))
     }
-    func duration(_ e: Entry) throws(DigestProblem) {
+    func duration(_ e: Entry) throws(DigestProblem) -> Int64? {
+      var seconds: Int64? = nil
       try nullOr(e) { (index: Int) throws(DigestProblem) in
         guard let text = view.stringValue(index),
           let length = try? TimeToLive(text), length.seconds > 0
         else { throw bad("'\(name(e))' is not a length of time such as 1h", index) }
+        seconds = length.seconds
       }
+      return seconds
     }
-    try duration(.window)
-    try duration(.lookback)
-    try nullOr(.align) { (index: Int) throws(DigestProblem) in _ = try time(index, name(.align)) }
+    let windowLength = try duration(.window)
+    let lookback = try duration(.lookback)
+    var align = Timestamp(seconds: 0)
+    try nullOr(.align) { (index: Int) throws(DigestProblem) in
+      align = try time(index, name(.align))
+    }
+    var times: [Int] = []
     try nullOr(.at) { (index: Int) throws(DigestProblem) in
       var ok = view.kind(index) == .array && view.tokens[index].count > 0
       view.forEachElement(of: index) { element in
-        if ok, let text = view.stringValue(element) {
-          ok = (try? WindowRule.times([text])) != nil && !text.contains(",")
+        if ok, let text = view.stringValue(element), !text.contains(","),
+          let parsed = try? WindowRule.times([text])
+        {
+          times += parsed
         } else {
           ok = false
         }
@@ -157,9 +206,16 @@ enum DigestObjectReader {
         throw bad("'\(name(.at))' is not an array of times such as \"08:00\"", index)
       }
     }
+    var zone = ZoneRules.utc.name
     try nullOr(.tz) { (index: Int) throws(DigestProblem) in
-      guard view.kind(index) == .string else { throw bad("'\(name(.tz))' is not a string", index) }
+      guard let text = view.stringValue(index) else {
+        throw bad("'\(name(.tz))' is not a string", index)
+      }
+      zone = text
     }
+    let windows: WindowSpec =
+      windowLength.map { .tumbling(seconds: $0, align: align) }
+      ?? .schedule(times: Array(Set(times)).sorted(), zone: zone)
     var maxItems: Int? = nil
     try nullOr(.maxItems) { (index: Int) throws(DigestProblem) in
       maxItems = Int(try integer(index, name(.maxItems), FieldLimits.positive))
@@ -318,7 +374,8 @@ enum DigestObjectReader {
     digest.members = id.removing(
       digest.key.withUnsafeBytes { DigestID.frame(key: $0, window: digest.window) })
     return ReadDigest(
-      digest: digest, digesting: digesting.bytes, maxItems: maxItems, itemsEnd: itemsEnd,
+      digest: digest, key: canonicalKey.bytes, lookback: lookback, windows: windows,
+      digesting: digesting.bytes, maxItems: maxItems, itemsEnd: itemsEnd,
       limit: limit, entries: entryValues,
       // A missing `all_pushes` is pointed at where it would be: `digesting`.
       entryOffsets: entries.map { Int(view.tokens[$0 >= 0 ? $0 : digestingIndex].start) })
@@ -359,7 +416,14 @@ enum DigestObjectReader {
 /// `digest_id` sums its members' hashes with its frame's (`DigestID`). Digests made with other
 /// options (`digesting`) are refused (`DigestingMismatch`), and a merge that would pass
 /// `max_items` keeps them apart, as one run does. A digest that merges with no other is
-/// written as it was read.
+/// written as it was read. Digests are merged by their key's values as JSON (`KeyValue`).
+///
+/// With `--lookback`, each file operand holds the digests of one part of the records, in the
+/// order of the parts. A part cannot see the records of a key before its first line, so it
+/// passes the first record of each key through as after a quiet period; a digest of an
+/// earlier part whose newest record is within the lookback before it shows that one run would
+/// not have: such a record goes back into the window of its time (`placePassedThrough`), as
+/// one run puts it.
 struct DigestMergeRun {
   let configuration: DigestCommand.Configuration
   let texts: DigestTexts
@@ -385,7 +449,7 @@ struct DigestMergeRun {
       try? stderr.write(format.render(diagnostic, program: DigestCommand.name))
       try? stderr.flush()
     }
-    for file in configuration.sweep.files {
+    for (part, file) in configuration.sweep.files.enumerated() {
       let result = InputFile.forEachRecord(
         of: file, maxRecordBytes: configuration.sweep.maxRecordBytes, report: report,
         whenIdle: {}
@@ -401,7 +465,11 @@ struct DigestMergeRun {
         var problem: DigestProblem? = nil
         switch outcome {
         case .failure(let error): problem = error
-        case .success(let digest): problem = admit(digest)
+        case .success(var digest):
+          digest.part = part
+          let start = reader.position(ofRecordOffset: 0)
+          (digest.file, digest.line) = (reader.name, start.line)
+          problem = admit(digest)
         }
         if let problem {
           status = max(status, .rejected)
@@ -412,6 +480,7 @@ struct DigestMergeRun {
       }
       status = max(status, result)
     }
+    placePassedThrough(report: report)
     var out = ByteBuffer(capacity: 64 * 1024)
     do throws(SystemError) {
       for var digest in merged() {
@@ -449,6 +518,67 @@ struct DigestMergeRun {
     return nil
   }
 
+  /// With `--lookback` and several files: puts each record that a later part passed through
+  /// only because it could not see the records of its key before it back into the window of
+  /// its time, as one run over all the parts puts it.
+  ///
+  /// A digest of one instant (`window_start` = `window_end`: a record passed through) of a
+  /// file is moved when a digest of its key in an earlier file has its newest record
+  /// (`latest_at`) within the lookback before that instant, or after it: one run, which would
+  /// have read that record first, finds no quiet period there (`Digester.isQuiet`). A record
+  /// passed through by a part after another record of its key in the same part was passed
+  /// through as one run passes it, and stays; so does a digest that was read (`read_at`), and
+  /// every digest of one file, so that a merge of a merge's output writes it again as it is.
+  ///
+  /// Exact when the earlier parts wrote every record they read into a digest (every window
+  /// ended by `--now`, or `--flush`, and none marked `digested_at`): a record that waits in an
+  /// open window, or was digested before, is in no digest object to be seen.
+  ///
+  /// - Complexity: O(n) in the digests read, the window of each record moved once.
+  private mutating func placePassedThrough(report: (Diagnostic) -> Void) {
+    guard configuration.sweep.files.count > 1, let first, let lookback = first.lookback else {
+      return
+    }
+    // By key: the newest `latest_at` of its digests in the files before the current one.
+    var before: [[UInt8]: Timestamp] = [:]
+    var current: [[UInt8]: Timestamp] = [:]
+    var part = read.first?.part ?? 0
+    var rule: Result<WindowRule, ZoneRules.Problem>? = nil
+    var zones: [String: ZoneRules] = [:]
+    for position in read.indices {
+      let found = read[position]
+      if found.part != part {
+        for (key, latest) in current { before[key] = max(before[key] ?? latest, latest) }
+        current.removeAll(keepingCapacity: true)
+        part = found.part
+      }
+      current[found.key] = max(current[found.key] ?? found.digest.latestAt, found.digest.latestAt)
+      let window = found.digest.window
+      guard window.start == window.end, found.digest.readAt == nil,
+        !Digester.isQuiet(window.start, after: before[found.key], lookback: lookback)
+      else { continue }
+      if rule == nil {
+        do throws(ZoneRules.Problem) {
+          rule = .success(try found.windows.rule(zones: &zones))
+        } catch {
+          // The zone of the digests' --at is not here: said once, at the first digest it
+          // leaves as it was read.
+          rule = .failure(error)
+          status = max(status, .rejected)
+          report(
+            Diagnostic(
+              .error, "BadDigest",
+              "'digesting.tz': \(error.message): a record a part passed through by --lookback "
+                + "cannot be put back into its window, and stays as it was read",
+              file: found.file, line: found.line, column: 1))
+        }
+      }
+      guard case .success(let windows) = rule else { continue }
+      read[position].digest.window = windows.window(containing: window.start)
+      read[position].digest.key = found.key
+    }
+  }
+
   /// The digests to write, merged, in window order.
   private func merged() -> [ReadDigest] {
     let unread = configuration.unread
@@ -456,7 +586,7 @@ struct DigestMergeRun {
     var groups: [[UInt8]: [Int]] = [:]
     var order: [[UInt8]] = []
     for (position, digest) in read.enumerated() {
-      var group = digest.digest.key
+      var group = digest.key
       if unread {
         if digest.digest.readAt != nil { group = [0] + Array("\(position)".utf8) }
       } else {
@@ -499,7 +629,9 @@ struct DigestMergeRun {
     return result.enumerated().sorted { a, b in
       let (x, y) = (a.element.digest, b.element.digest)
       if x.window != y.window { return x.window < y.window }
-      if x.key != y.key { return x.key.lexicographicallyPrecedes(y.key) }
+      if a.element.key != b.element.key {
+        return a.element.key.lexicographicallyPrecedes(b.element.key)
+      }
       return a.offset < b.offset
     }.map(\.element)
   }
@@ -509,6 +641,8 @@ struct DigestMergeRun {
   private func merge(_ other: ReadDigest, into joined: inout ReadDigest) {
     var digest = joined.digest
     let part = other.digest
+    // The values of the key as JSON compares them: those of one run.
+    digest.key = joined.key
     digest.window = DigestWindow(
       start: min(digest.window.start, part.window.start),
       end: max(digest.window.end, part.window.end))

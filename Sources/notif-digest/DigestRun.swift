@@ -64,6 +64,7 @@ struct DigestRun: ~Copyable, SweepPasses {
   typealias Input = OperandOrStore
 
   mutating func sweep(_ inputs: [Input], _ driver: inout SweepDriver) throws(SystemError) {
+    var last: String? = nil
     for input in inputs {
       switch input {
       case .store(let fd, let name, let length):
@@ -72,6 +73,7 @@ struct DigestRun: ~Copyable, SweepPasses {
       case .operand(let file):
         guard let opened = driver.open(operand: file) else { continue }
         let name = opened.name
+        last = name
         do {
           try gather(fd: opened.fd, name: name, &driver)
         } catch  where error.isReadError && error.path == name {
@@ -82,7 +84,27 @@ struct DigestRun: ~Copyable, SweepPasses {
       }
     }
     try finish(&driver)
+    // What is not written is said: a filter forgets the records of windows still open.
+    if let last, let note = waitingNote(file: last) { driver.report(note) }
   }
+
+  /// As a filter, at the end of the input: the note of the records that wait in windows still
+  /// open at `--now`, which this run does not write (a later run over them, or `--flush`,
+  /// does), and when the first of those windows ends; nil when none waits. In place they wait
+  /// in the store, unmarked, for the next run.
+  func waitingNote(file: String) -> Diagnostic? {
+    guard let (records, firstEnd) = digester.waiting else { return nil }
+    let message =
+      records == 1
+      ? "1 record waits in a window still open, which closes at \(firstEnd); "
+        + "--flush writes it"
+      : "\(records) records wait in windows still open, the first of which closes at "
+        + "\(firstEnd); --flush writes them"
+    return Diagnostic(.note, Self.waitingCode, message, file: file)
+  }
+
+  /// The code of the note of `waitingNote`.
+  static let waitingCode = "OpenWindows"
 
   /// In place: a pending outbox first, then the two passes.
   private mutating func sweepStore(

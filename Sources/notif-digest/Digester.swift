@@ -140,12 +140,7 @@ struct Digester {
     }
     let quiet: Bool
     if let lookback = options.lookback {
-      if let latest = state.latest {
-        let (end, overflow) = latest.seconds.addingReportingOverflow(lookback)
-        quiet = !overflow && Timestamp(seconds: end, nanoseconds: latest.nanoseconds) <= createdAt
-      } else {
-        quiet = true
-      }
+      quiet = Self.isQuiet(createdAt, after: state.latest, lookback: lookback)
       state.latest = max(state.latest ?? createdAt, createdAt)
     } else {
       quiet = false
@@ -194,6 +189,31 @@ struct Digester {
           createdAt: createdAt, id: sortKey.id, order: input, bytes: batch.slice(facts.item)))
     }
     if keepsLines { digest.lines.append(line) }
+  }
+
+  /// Whether a record created at `instant` comes after a quiet period of `lookback` seconds of
+  /// its key, whose newest record before it was created at `latest` (nil: none): whether
+  /// nothing of the key was created in the `lookback` before it (`--lookback`).
+  static func isQuiet(_ instant: Timestamp, after latest: Timestamp?, lookback: Int64) -> Bool {
+    guard let latest else { return true }
+    let (end, overflow) = latest.seconds.addingReportingOverflow(lookback)
+    return !overflow && Timestamp(seconds: end, nanoseconds: latest.nanoseconds) <= instant
+  }
+
+  /// The records that wait in windows still open (after `finish`, those that ended after
+  /// `--now`): how many, and when the first of those windows ends; nil when none waits.
+  ///
+  /// - Complexity: O(open digests).
+  var waiting: (records: Int64, firstEnd: Timestamp)? {
+    var records: Int64 = 0
+    var firstEnd = Timestamp.maximum
+    for state in states {
+      for digest in state.open {
+        records = Digest.saturated(records, digest.count)
+        firstEnd = min(firstEnd, digest.window.end)
+      }
+    }
+    return records > 0 ? (records, firstEnd) : nil
   }
 
   /// At the end of the input: appends to `closed` the digests of the windows that have ended

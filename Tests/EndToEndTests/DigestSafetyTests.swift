@@ -236,6 +236,81 @@ import Testing
     }
   }
 
+  /// Why cron gives `--out` (notif-digest(1), "Exactly once"; the README's cron line): a run
+  /// killed while it writes to standard output leaves its last digest cut short, and a file
+  /// that standard output is appended to (`>>`) glues that piece to the next run's first
+  /// digest, one line that is not JSON. The kill comes where the run waits on a full pipe,
+  /// after it replaced the store, so the cut is the same bytes on every run; with `--out`,
+  /// `killedAtManyPointsEachRecordIsInOneDigestOfOutOrNone` finds only whole digests.
+  @Test func killedWhileWritingStandardOutputLeavesAPieceThatAppendingGlues() throws {
+    try Safety.withFolder { folder in
+      // More digests than the 1 MiB the tools widen their output pipe to.
+      let original = Self.store(6000)
+      let arguments = [
+        "--window", "1h", "--now", "2026-11-25T00:00:00Z", "--store", "inbox.ndjson",
+      ]
+      let inbox = folder.appendingPathComponent("inbox.ndjson")
+      try original.write(to: inbox)
+      let reference = try Binaries.run(
+        "notif-digest", arguments, in: folder, environment: Safety.environment)
+      #expect(reference.status == 0)
+      try original.write(to: inbox)
+      var ends: [Int32] = [0, 0]
+      #expect(pipe(&ends) == 0)
+      let process = Process()
+      process.executableURL = Binaries.url("notif-digest")
+      process.arguments = arguments
+      process.currentDirectoryURL = folder
+      process.environment = Safety.environment
+      process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: false)
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      close(ends[1])
+      // Nobody reads the pipe: once it is full, the run waits in a write, the store replaced.
+      var waiting = 0
+      var last: Int32 = -1
+      let deadline = Date().addingTimeInterval(60)
+      while process.isRunning && waiting < 5 && Date() < deadline {
+        usleep(50_000)
+        var queued: Int32 = 0
+        _ = ioctl(ends[0], UInt(FIONREAD), &queued)
+        waiting = queued > 0 && queued == last ? waiting + 1 : 0
+        last = queued
+      }
+      #expect(process.isRunning, "the run ended: its output fit in the pipe")
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let killed = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        .readDataToEndOfFile()
+      #expect(
+        killed.count > 0 && killed.count < reference.stdout.count,
+        "\(killed.count) of \(reference.stdout.count) bytes")
+      #expect(reference.stdout.starts(with: killed))
+      #expect(killed.last != UInt8(ascii: "\n"), "the kill left whole lines")
+
+      // The next run writes the outbox again, then its own: appended, as `>>` does.
+      let next = try Binaries.run(
+        "notif-digest", arguments, in: folder, environment: Safety.environment)
+      #expect(next.status == 0)
+      let appended = killed + next.stdout
+      let lines = appended.split(separator: UInt8(ascii: "\n"))
+      let notJSON = lines.filter { (try? JSONSerialization.jsonObject(with: $0)) == nil }
+      #expect(notJSON.count == 1, "lines that are no JSON: \(notJSON.count)")
+      let glued = String(decoding: notJSON.first ?? Data(), as: UTF8.self)
+      #expect(glued.hasSuffix(String(decoding: next.stdout.prefix { $0 != 10 }, as: UTF8.self)))
+
+      // What the manual says of it, and the README where it shows the cron line.
+      let manual = try String(
+        contentsOf: BehaviorTests.packageRoot.appendingPathComponent("man/notif-digest.1"),
+        encoding: .utf8)
+      #expect(manual.contains("digest cut short, a line without its end; appended to a file with"))
+      #expect(manual.contains(".Ql >>\nfrom\n.Xr cron 8 ,"))
+      let readme = try String(
+        contentsOf: BehaviorTests.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+      #expect(readme.contains("Give cron `--out`, not `>> digests.ndjson`"))
+    }
+  }
+
   /// The moment a kill rarely hits, made to happen: the store is replaced, and the digests
   /// cannot get out (standard output is a full device). They wait in the outbox, the records
   /// stay marked, and the next run writes them first, the same bytes and ids as a run that was

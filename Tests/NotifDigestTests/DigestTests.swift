@@ -20,7 +20,7 @@ private let likes = [
   @Test func oneDigestPerKeyAndClosedWindow() throws {
     let outcome = try digest(hourly, input: likes)
     #expect(outcome.status == .success)
-    #expect(outcome.stderr.isEmpty)
+    #expect(outcome.stderr.hasSuffix(" [OpenWindows]\n"))
     let objects = outcome.objects
     try #require(objects.count == 1)
     let digest = objects[0]
@@ -41,6 +41,40 @@ private let likes = [
     #expect(digest["summary"] as? String == "4 notifications")
     #expect(digest["read_at"] is NSNull)
     #expect(Array(digest.keys).count == DigestField.allCases.count)
+  }
+
+  /// As a filter, the records of windows still open at `--now` are not written: the run ends
+  /// with a note of how many wait and when the first of those windows closes, so that they
+  /// are not lost unseen. Nothing waits, no note.
+  @Test func aFilterRunEndsWithANoteOfTheRecordsInOpenWindows() throws {
+    func notes(_ outcome: DigestOutcome) -> [String] {
+      outcome.stderr.split(separator: "\n").map {
+        $0.replacingOccurrences(
+          of: #"^notif-digest: .*in\.ndjson: "#, with: "", options: .regularExpression)
+      }
+    }
+    let one = try digest(hourly, input: likes)
+    #expect(one.status == .success)
+    #expect(
+      notes(one) == [
+        "note: 1 record waits in a window still open, which closes at 2026-11-22T10:00:00Z; "
+          + "--flush writes it [OpenWindows]"
+      ])
+    let five = try digest(["--window", "1h", "--now", "2026-11-22T08:45:00Z"], input: likes)
+    #expect(five.objects.isEmpty)
+    #expect(
+      notes(five) == [
+        "note: 5 records wait in windows still open, the first of which closes at "
+          + "2026-11-22T09:00:00Z; --flush writes them [OpenWindows]"
+      ])
+    let json = try digest(
+      ["--window", "1h", "--now", "2026-11-22T08:45:00Z", "--format", "json"], input: likes)
+    #expect(
+      json.stderr.contains(#""line":null,"column":null,"severity":"note","code":"OpenWindows""#))
+    #expect(json.status == .success)
+    #expect(try digest(hourly + ["--flush"], input: likes).stderr.isEmpty)
+    #expect(
+      try digest(["--window", "1h", "--now", "2026-11-22T10:00:00Z"], input: likes).stderr.isEmpty)
   }
 
   @Test func flushWritesTheOpenWindowsToo() throws {
