@@ -24,15 +24,18 @@ let package = Package(
     .target(name: "CNotifSIMD"),
     // The C library calls Swift's Glibc module leaves out: notif-group's allocator setting.
     .target(name: "CNotifSystem"),
-    // The model every tool imports: record fields, group keys, times, diagnostics, options.
+    // The model every tool imports: record fields, group keys, times, diagnostics.
     .target(name: "NotifModel", dependencies: ["NotifJSON"]),
+    // The command-line layer every tool stands on: options, usage, the tool skeleton, its
+    // environment, the file operands.
+    .target(name: "NotifCLI", dependencies: ["NotifModel", "NotifJSON"]),
     // An app's notification categories (--categories): notif-parse and notif-summarize.
     .target(name: "NotifCategories", dependencies: ["NotifModel", "NotifJSON"]),
     // Stores: in-place sweeps (notif-expire, notif-mark) and locked appends (notif-parse --store).
-    .target(name: "NotifSweep", dependencies: ["NotifModel", "NotifJSON"]),
+    .target(name: "NotifSweep", dependencies: ["NotifModel", "NotifCLI", "NotifJSON"]),
     // The order notifications are listed in, and group objects read: notif-group,
     // notif-summarize and notif-show.
-    .target(name: "NotifListing", dependencies: ["NotifModel", "NotifJSON"]),
+    .target(name: "NotifListing", dependencies: ["NotifModel", "NotifCLI", "NotifJSON"]),
     // How much room text takes on screen: notif-parse's --lint and notif-show.
     .target(name: "NotifText"),
     // Push messages read and checked as each service reads them: notif-parse and
@@ -41,34 +44,41 @@ let package = Package(
     // Summaries and digests in every language (CLDR plural rules and list patterns, strings
     // files): notif-summarize and notif-digest; notif-parse's plural check of a registry.
     .target(
-      name: "NotifLocalization", dependencies: ["NotifModel", "NotifJSON", "NotifCategories"]),
+      name: "NotifLocalization",
+      dependencies: ["NotifModel", "NotifCLI", "NotifJSON", "NotifCategories"]),
     .executableTarget(
       name: "notif-parse",
       dependencies: [
-        "NotifModel", "NotifJSON", "NotifPush", "NotifCategories", "NotifText", "NotifSweep",
+        "NotifModel", "NotifCLI", "NotifJSON", "NotifPush", "NotifCategories", "NotifText",
+        "NotifSweep",
         "NotifLocalization",
       ]),
     .executableTarget(
       name: "notif-group",
-      dependencies: ["NotifModel", "NotifJSON", "NotifListing", "CNotifSystem"]),
+      dependencies: ["NotifModel", "NotifCLI", "NotifJSON", "NotifListing", "CNotifSystem"]),
     .executableTarget(
       name: "notif-summarize",
       dependencies: [
-        "NotifModel", "NotifJSON", "NotifCategories", "NotifListing", "NotifLocalization",
+        "NotifModel", "NotifCLI", "NotifJSON", "NotifCategories", "NotifListing",
+        "NotifLocalization",
       ]),
     .executableTarget(
-      name: "notif-expire", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
-    .executableTarget(name: "notif-mark", dependencies: ["NotifModel", "NotifJSON", "NotifSweep"]),
+      name: "notif-expire", dependencies: ["NotifModel", "NotifCLI", "NotifJSON", "NotifSweep"]),
+    .executableTarget(
+      name: "notif-mark", dependencies: ["NotifModel", "NotifCLI", "NotifJSON", "NotifSweep"]),
     .executableTarget(
       name: "notif-responses",
-      dependencies: ["NotifModel", "NotifJSON", "NotifPush", "NotifSweep"]),
+      dependencies: ["NotifModel", "NotifCLI", "NotifJSON", "NotifPush", "NotifSweep"]),
     .executableTarget(
       name: "notif-show",
-      dependencies: ["NotifModel", "NotifJSON", "NotifListing", "NotifText", "NotifCategories"]),
+      dependencies: [
+        "NotifModel", "NotifCLI", "NotifJSON", "NotifListing", "NotifText", "NotifCategories",
+      ]),
     .executableTarget(
       name: "notif-digest",
       dependencies: [
-        "NotifModel", "NotifJSON", "NotifCategories", "NotifListing", "NotifLocalization",
+        "NotifModel", "NotifCLI", "NotifJSON", "NotifCategories", "NotifListing",
+        "NotifLocalization",
         "NotifSweep",
       ]),
     // Helpers the test targets share (scratch files, captured output, parsed views).
@@ -77,12 +87,14 @@ let package = Package(
       name: "NotifJSONTests", dependencies: ["NotifJSON", "NotifModel", "TestSupport"]),
     .testTarget(name: "NotifModelTests", dependencies: ["NotifModel", "NotifJSON", "TestSupport"]),
     .testTarget(
+      name: "NotifCLITests", dependencies: ["NotifCLI", "NotifModel", "NotifJSON", "TestSupport"]),
+    .testTarget(
       name: "NotifSweepTests",
-      dependencies: ["NotifSweep", "NotifModel", "NotifJSON", "TestSupport"]),
+      dependencies: ["NotifSweep", "NotifModel", "NotifCLI", "NotifJSON", "TestSupport"]),
     .testTarget(name: "NotifTextTests", dependencies: ["NotifText"]),
     .testTarget(
       name: "NotifListingTests",
-      dependencies: ["NotifListing", "NotifModel", "NotifJSON", "TestSupport"]),
+      dependencies: ["NotifListing", "NotifModel", "NotifCLI", "NotifJSON", "TestSupport"]),
     .testTarget(
       name: "NotifCategoriesTests",
       dependencies: ["NotifCategories", "NotifModel", "TestSupport"]),
@@ -92,45 +104,55 @@ let package = Package(
     .testTarget(
       name: "NotifParseTests",
       dependencies: [
-        "notif-parse", "NotifPush", "NotifModel", "NotifJSON", "NotifCategories", "NotifSweep",
+        "notif-parse", "NotifPush", "NotifModel", "NotifCLI", "NotifJSON", "NotifCategories",
+        "NotifSweep",
         "TestSupport",
       ]),
     .testTarget(
       name: "NotifGroupTests",
       dependencies: [
-        "notif-group", "NotifModel", "NotifJSON", "NotifListing", "CNotifSystem", "TestSupport",
+        "notif-group", "NotifModel", "NotifCLI", "NotifJSON", "NotifListing", "CNotifSystem",
+        "TestSupport",
       ]),
     .testTarget(
       name: "NotifLocalizationTests",
-      dependencies: ["NotifLocalization", "NotifModel", "NotifCategories", "TestSupport"],
+      dependencies: [
+        "NotifLocalization", "NotifModel", "NotifCLI", "NotifCategories", "TestSupport",
+      ],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "NotifSummarizeTests",
       dependencies: [
-        "notif-summarize", "NotifModel", "NotifJSON", "NotifCategories", "NotifListing",
+        "notif-summarize", "NotifModel", "NotifCLI", "NotifJSON", "NotifCategories", "NotifListing",
         "NotifLocalization", "TestSupport",
       ]),
     .testTarget(
       name: "NotifExpireTests",
-      dependencies: ["notif-expire", "NotifModel", "NotifJSON", "NotifSweep", "TestSupport"]),
+      dependencies: [
+        "notif-expire", "NotifModel", "NotifCLI", "NotifJSON", "NotifSweep", "TestSupport",
+      ]),
     .testTarget(
       name: "NotifMarkTests",
-      dependencies: ["notif-mark", "NotifModel", "NotifJSON", "NotifSweep", "TestSupport"]),
+      dependencies: [
+        "notif-mark", "NotifModel", "NotifCLI", "NotifJSON", "NotifSweep", "TestSupport",
+      ]),
     .testTarget(
       name: "NotifResponsesTests",
-      dependencies: ["notif-responses", "NotifModel", "NotifJSON", "TestSupport"]),
+      dependencies: ["notif-responses", "NotifModel", "NotifCLI", "NotifJSON", "TestSupport"]),
     .testTarget(
       name: "NotifShowTests",
       dependencies: [
-        "notif-show", "NotifModel", "NotifJSON", "NotifListing", "NotifText", "TestSupport",
+        "notif-show", "NotifModel", "NotifCLI", "NotifJSON", "NotifListing", "NotifText",
+        "TestSupport",
       ]),
     .testTarget(
       name: "NotifDigestTests",
       dependencies: [
-        "notif-digest", "NotifModel", "NotifJSON", "NotifSweep", "NotifLocalization", "TestSupport",
+        "notif-digest", "NotifModel", "NotifCLI", "NotifJSON", "NotifSweep", "NotifLocalization",
+        "TestSupport",
       ]),
     .testTarget(
-      name: "EndToEndTests", dependencies: ["NotifModel", "TestSupport"],
+      name: "EndToEndTests", dependencies: ["NotifModel", "NotifCLI", "TestSupport"],
       exclude: ["cases", "Fixtures", "VendorCorpus.tsv"]),
   ]
 )

@@ -1,3 +1,4 @@
+import NotifCLI
 import NotifModel
 
 /// The options that choose what a list shows and in which order, read alike by notif-group and

@@ -1,3 +1,4 @@
+import NotifCLI
 import NotifModel
 
 /// A locale as CLDR knows it: the identifier asked for, the fallback chain from it to root, and

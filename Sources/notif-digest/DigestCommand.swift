@@ -1,3 +1,4 @@
+import NotifCLI
 import NotifCategories
 import NotifJSON
 import NotifListing

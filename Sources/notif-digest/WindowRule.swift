@@ -1,3 +1,4 @@
+import NotifCLI
 import NotifModel
 
 /// A window of time: from `start`, included, to `end`, excluded. A record passed through by

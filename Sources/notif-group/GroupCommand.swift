@@ -1,3 +1,4 @@
+import NotifCLI
 import NotifJSON
 import NotifListing
 import NotifModel

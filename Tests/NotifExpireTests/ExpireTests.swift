@@ -1,3 +1,4 @@
+import NotifCLI
 import NotifJSON
 import NotifModel
 import NotifSweep

@@ -1,4 +1,5 @@
 import Foundation
+import NotifCLI
 import NotifJSON
 import NotifModel
 import TestSupport

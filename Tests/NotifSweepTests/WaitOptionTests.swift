@@ -1,3 +1,4 @@
+import NotifCLI
 import NotifModel
 import NotifSweep
 import Testing

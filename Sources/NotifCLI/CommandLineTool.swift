@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifModel
 
 /// The command-line plumbing every notif tool shares: `--help` and `--version`, the usage
 /// error (message, usage line, exit 2), and the option values several tools read the same way

@@ -1,3 +1,5 @@
+import NotifModel
+
 /// A command-line usage error: the message, without the program name or usage line.
 ///
 /// The message quotes the arguments as given; `CommandLineTool.reportUsageError` writes it
@@ -135,5 +137,22 @@ extension OptionScanner {
       text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
     else { return nil }
     return Int(text)
+  }
+}
+
+extension FieldLimits {
+  /// The value of the option `--name`, given as `text`: a whole number in `range`.
+  ///
+  /// - Throws: `UsageError` that gives the range; for digits past it, "at most" the largest.
+  public static func option(_ name: String, _ text: String, in range: ClosedRange<Int64>)
+    throws(UsageError) -> Int
+  {
+    let digits = !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    if digits, let value = Int64(text), range.contains(value) { return Int(value) }
+    if digits, Int64(text).map({ $0 > range.upperBound }) ?? true {
+      throw UsageError("--\(name): '\(text)' is too large: at most \(range.upperBound)")
+    }
+    throw UsageError(
+      "--\(name): '\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
   }
 }

@@ -1,7 +1,7 @@
 import NotifModel
 import Testing
 
-@testable import NotifModel
+@testable import NotifCLI
 
 private let specs: [OptionSpec] = [
   .flag("check", "c"), .flag("strict", "s"), .value("app", "a"), .value("format"),

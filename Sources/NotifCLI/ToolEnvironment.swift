@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifModel
 
 /// What a tool takes from its process, read once where it starts (`current()`, from the
 /// tool's `main()`): the arguments, `SOURCE_DATE_EPOCH`, the clocks, whether standard error is

@@ -4,7 +4,7 @@ import NotifModel
 import TestSupport
 import Testing
 
-@testable import NotifModel
+@testable import NotifCLI
 
 @Suite struct InputFileTests {
   @Test func aDashIsStandardInputByName() throws {

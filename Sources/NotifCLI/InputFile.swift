@@ -1,4 +1,5 @@
 import NotifJSON
+import NotifModel
 
 /// A file operand open for reading, as every filter opens its operands: `-` is standard input,
 /// named `<stdin>` in diagnostics. Dropping the value closes the file (never standard input).
