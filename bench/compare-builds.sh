@@ -44,7 +44,7 @@ jobs=(
   "parse -j2 :: \$BIN/notif-parse ${now[*]} -j 2 $payloads"
   "parse --lint :: \$BIN/notif-parse ${now[*]} --lint --app-name News $payloads"
   "group --no-items :: \$BIN/notif-group --no-items $week"
-  "group --limit 3 chat relevance :: \$BIN/notif-group --limit 3 --order chat --sort relevance $week"
+  "group --limit 3 chat relevance :: \$BIN/notif-group --item-limit 3 --order chat --sort relevance $week"
   "group --by app --last-seen :: \$BIN/notif-group --by app --no-items --last-seen 2026-11-20T00:00:00Z $week"
   "group parts --merge :: for p in $tmp/part.*; do \$BIN/notif-group --no-items \$p; done | \$BIN/notif-group --merge"
   "group | summarize :: \$BIN/notif-group --no-items $week | \$BIN/notif-summarize --categories bench/categories.json"

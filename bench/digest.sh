@@ -4,7 +4,7 @@
 #
 # usage: bench/digest.sh [RECORDS]        (default 1000000)
 #
-# 1. Throughput: `notif-digest --window 1h --limit 3 --now T FILE` (one digest per app, thread
+# 1. Throughput: `notif-digest --window 1h --item-limit 3 --now T FILE` (one digest per app, thread
 #    and hour, with its count, unread count, distinct actors and first three records) against a
 #    jq program that makes the same digests with group_by over the records; notif-digest
 #    three runs, jq one, alternating; median wall time, MB/s, records/s, peak RSS (GNU time
@@ -70,9 +70,9 @@ EOF
 tool_command() {
   # shellcheck disable=SC2016 # $now in the jq program is jq's, not the shell's
   case $1 in
-    notif-digest) cmd=("$digest" --window 1h --limit 3 --now "$bench_now" "$2") ;;
+    notif-digest) cmd=("$digest" --window 1h --item-limit 3 --now "$bench_now" "$2") ;;
     jq) cmd=(jq -n -c --arg now "$bench_now" -f "$tmp/digest.jq" "$2") ;;
-    notif-digest-store) cmd=("$digest" --window 1h --limit 3 --now "$bench_now" --store "$2"
+    notif-digest-store) cmd=("$digest" --window 1h --item-limit 3 --now "$bench_now" --store "$2"
       --out "$tmp/out.ndjson") ;;
   esac
 }
@@ -115,7 +115,7 @@ echo
 echo "| tool | command | wall | MB/s | records/s | peak RSS |"
 echo "|---|---|---:|---:|---:|---:|"
 bench_throughput_row notif-digest "$(bench_version "$digest")" \
-  "notif-digest --window 1h --limit 3 --now $bench_now FILE"
+  "notif-digest --window 1h --item-limit 3 --now $bench_now FILE"
 bench_throughput_row jq "$(bench_version jq)" \
   "jq -n -c --arg now $bench_now -f digest.jq FILE"
 echo

@@ -10,7 +10,7 @@
 #    and selecting the fields notif-show shows; notif-show three runs, jq one (it reads the
 #    whole file into memory), alternating; median wall time, MB/s, records/s, peak RSS; the
 #    ratio to jq. Then a check that both picked the same 50, in the same order (created_at and
-#    title, from notif-show --format html).
+#    title, from notif-show --to html).
 # 2. Memory flatness: notif-show --limit 50's peak RSS on RECORDS records and on ten times as
 #    many (the file ten times through a pipe with cat), which a heap of 50 keeps flat.
 #

@@ -77,7 +77,7 @@ categories=$PWD/bench/categories.json
 notif-parse --now "$now" "$payloads" >"$tmp/records.ndjson"
 notif-group --no-items "$tmp/records.ndjson" >"$tmp/groups.ndjson"
 notif-summarize --categories "$categories" "$tmp/groups.ndjson" >"$tmp/summaries.ndjson"
-notif-group --sort relevance --limit 3 --order chat "$tmp/records.ndjson" >"$tmp/limited.ndjson"
+notif-group --sort relevance --item-limit 3 --order chat "$tmp/records.ndjson" >"$tmp/limited.ndjson"
 notif-expire --policy "$policy" --now "$now" "$inbox" >"$tmp/kept.ndjson"
 notif-expire -n -p "$policy" --now "$now" "$inbox" >"$tmp/removed.ndjson"
 # notif-digest's digests by app, thread and hour, put in window order by --merge.
@@ -104,8 +104,8 @@ run_parallel() {
   notif-summarize --categories "$categories" "$out/groups" >"$out/summaries"
   same "$out/summaries" "$tmp/summaries.ndjson" "parallel: ... | notif-summarize"
   parallel --pipepart -a "$tmp/records.ndjson" --block 10M -k \
-    notif-group --sort relevance --limit 3 --order chat | notif-group --merge >"$out/limited"
-  same "$out/limited" "$tmp/limited.ndjson" "parallel: notif-group --limit 3, merged"
+    notif-group --sort relevance --item-limit 3 --order chat | notif-group --merge >"$out/limited"
+  same "$out/limited" "$tmp/limited.ndjson" "parallel: notif-group --item-limit 3, merged"
   # Expire: the records of each app to one process, then back in input order.
   examples/parallel/expire-by-app.sh 2 "$inbox" --policy "$policy" --now "$now" >"$out/kept"
   same "$out/kept" "$tmp/kept.ndjson" "parallel: notif-expire partitioned by app"

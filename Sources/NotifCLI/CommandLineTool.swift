@@ -82,6 +82,16 @@ public struct CommandLineTool: Sendable {
     return .failure
   }
 
+  /// Writes a warning for each old spelling the command line gave (`RenamedOption`):
+  /// `PROG: warning: '--view' is deprecated: it is '--order', ...`.
+  public func warnDeprecated(_ scanned: ScannedArguments, stderr: inout OutputWriter) {
+    guard !scanned.deprecated.isEmpty else { return }
+    for warning in scanned.deprecated {
+      try? stderr.write("\(name): warning: \(Diagnostic.visible(warning))\n")
+    }
+    try? stderr.flush()
+  }
+
   /// `--format text|github|json`, the diagnostics' form; nil when not given.
   public static func diagnosticFormat(_ scanned: ScannedArguments) throws(UsageError)
     -> DiagnosticFormat?
@@ -203,6 +213,7 @@ extension ToolCommand {
       if let status = tool.answerHelpOrVersion(scanned, stdout: &stdout, stderr: &stderr) {
         return status
       }
+      tool.warnDeprecated(scanned, stderr: &stderr)
       configuration = try configure(scanned, environment: environment)
     } catch {
       return tool.reportUsageError(error, stderr: &stderr)

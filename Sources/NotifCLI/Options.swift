@@ -22,6 +22,20 @@ public struct OptionSpec: Sendable {
   public var long: String
   /// Whether the option takes a value (`--opt value` or `--opt=value`).
   public var takesValue: Bool
+  /// For a name the tool took before (`RenamedOption`): the name that replaces it, and whether
+  /// the old one is still read as it, with a warning (else its use is a usage error).
+  public var renamed: (new: String, keepsMeaning: Bool)?
+
+  /// Creates an option; `renamed` for a name the tool took before.
+  public init(
+    short: Character?, long: String, takesValue: Bool,
+    renamed: (new: String, keepsMeaning: Bool)? = nil
+  ) {
+    self.short = short
+    self.long = long
+    self.takesValue = takesValue
+    self.renamed = renamed
+  }
 
   /// Creates an option: `.flag("check", "c")` or `.value("app")`.
   public static func flag(_ long: String, _ short: Character? = nil) -> OptionSpec {
@@ -40,6 +54,8 @@ public struct ScannedArguments: Sendable, Equatable {
   public var options: [Option]
   /// The operands (file names), `-` included.
   public var operands: [String]
+  /// A warning for each old spelling given (`RenamedOption.keepsMeaning`), read as the new.
+  public var deprecated: [String] = []
 
   /// One option as given.
   public struct Option: Sendable, Equatable {
@@ -79,13 +95,18 @@ public enum OptionScanner {
         guard let spec = specs.first(where: { $0.long == name }) else {
           throw UsageError("unknown option '--\(name)'")
         }
+        var long = name
+        if let renamed = spec.renamed {
+          try result.noteRenamed(name, renamed)
+          long = renamed.new
+        }
         if spec.takesValue {
           var given = inline
           if given == nil { given = try value(for: spec, shown: "--\(name)") }
-          result.options.append(.init(name: name, value: given))
+          result.options.append(.init(name: long, value: given))
         } else {
           if inline != nil { throw UsageError("option '--\(name)' takes no value") }
-          result.options.append(.init(name: name, value: nil))
+          result.options.append(.init(name: long, value: nil))
         }
       } else if argument.hasPrefix("-") && argument != "-" {
         var letters = Substring(argument.dropFirst())
@@ -112,6 +133,29 @@ public enum OptionScanner {
 }
 
 extension ScannedArguments {
+  /// Takes in an old name given (`OptionSpec.renamed`): its warning, where only its spelling
+  /// changed.
+  ///
+  /// - Throws: `UsageError` naming the new spelling, where the old name now means something
+  ///   else: it is never read silently as either.
+  mutating func noteRenamed(_ old: String, _ renamed: (new: String, keepsMeaning: Bool))
+    throws(UsageError)
+  {
+    guard renamed.keepsMeaning else {
+      let elsewhere = OptionTable.entries.first { $0.long == old }
+      throw UsageError(
+        "'--\(old)' is now '--\(renamed.new)' here"
+          + (elsewhere.map {
+            ", since '--\(old)' means something else in the notif tools: \($0.meaning)"
+          }
+            ?? ""))
+    }
+    let warning =
+      "'--\(old)' is deprecated: it is '--\(renamed.new)', as in every notif tool, "
+      + "and goes in a later release"
+    if !deprecated.contains(warning) { deprecated.append(warning) }
+  }
+
   /// Whether a flag was given.
   public func has(_ name: String) -> Bool { options.contains { $0.name == name } }
 

@@ -2,16 +2,13 @@ import NotifCLI
 import NotifModel
 
 /// The options that choose what a list shows and in which order, read alike by notif-group and
-/// notif-show: `--sort`, the order (notif-group's `--order`, notif-show's `--view`), `--limit`
-/// and `--last-seen`, each with the same usage errors; and `--all-pushes`, in notif-summarize
-/// too.
+/// notif-show: `--sort`, `--order`, the list's limit (notif-group's `--item-limit` of each
+/// group, notif-show's `--limit` of the view) and `--last-seen`, each with the same usage
+/// errors; and `--all-pushes`, in notif-summarize too.
 public enum ListingOptions {
   /// `--all-pushes`: keep the records the device does not list (`DeviceListing`), which the
   /// tools leave out by default, as the note `NotListed` says.
   public static let allPushes = "--all-pushes"
-
-  /// The option's spec, one spelling in every tool that lists.
-  public static let allPushesSpec = OptionSpec.flag("all-pushes")
 
   /// Whether `--all-pushes` was given.
   public static func allPushes(_ scanned: ScannedArguments) -> Bool {
@@ -27,23 +24,22 @@ public enum ListingOptions {
     return chosen
   }
 
-  /// `--NAME feed|chat`, the order of the list under the tool's name for it; nil when not
-  /// given.
-  public static func order(_ scanned: ScannedArguments, option name: String)
-    throws(UsageError) -> ListOrder?
-  {
-    guard let order = scanned.last(name) else { return nil }
+  /// `--order feed|chat`, the order of the list; nil when not given.
+  public static func order(_ scanned: ScannedArguments) throws(UsageError) -> ListOrder? {
+    guard let order = scanned.last("order") else { return nil }
     guard let chosen = ListOrder(rawValue: order) else {
-      throw UsageError("--\(name): '\(order)' is not feed or chat")
+      throw UsageError("--order: '\(order)' is not feed or chat")
     }
     return chosen
   }
 
-  /// `--limit N`, a whole number from 1 to `FieldLimits.largest` (what `grouping.limit` holds);
-  /// nil when not given.
-  public static func limit(_ scanned: ScannedArguments) throws(UsageError) -> Int? {
-    guard let limit = scanned.last("limit") else { return nil }
-    return try FieldLimits.option("limit", limit, in: FieldLimits.positive)
+  /// `--NAME N` (`--limit`, `--item-limit`), a whole number from 1 to `FieldLimits.largest`
+  /// (what `grouping.limit` holds); nil when not given.
+  public static func limit(_ scanned: ScannedArguments, option name: String) throws(UsageError)
+    -> Int?
+  {
+    guard let limit = scanned.last(name) else { return nil }
+    return try FieldLimits.option(name, limit, in: FieldLimits.positive)
   }
 
   /// `--last-seen TIME` (RFC 3339 or `@epoch`): only records created after it are new; nil

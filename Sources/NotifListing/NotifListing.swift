@@ -1,6 +1,6 @@
 // NotifListing: what the device lists, the order it is listed in, the records and group objects
 // it is listed from, and the options that choose a list. Users: notif-group (which records it
-// groups, which record leads a group, the order and --limit of items and groups),
+// groups, which record leads a group, the order and the limit of items and groups),
 // notif-summarize (the group objects it leaves out, the members of those it reads) and
 // notif-show (what it shows, the feed and chat views, their --limit, the stacks it draws) and
 // notif-digest (the records it leaves out of digests): one rule of what a person sees, so that

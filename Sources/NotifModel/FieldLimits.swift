@@ -12,7 +12,7 @@ public enum FieldLimits {
   /// `more_weight` and `items_omitted`.
   public static let tally: ClosedRange<Int64> = 0...largest
   /// A record's `summary_arg_count`; a group object's `count` and the `count` and `weight` of
-  /// its entries; `--limit`, `grouping.limit` and `--max-args`.
+  /// its entries; `--limit`, `--item-limit`, `grouping.limit` and `--max-args`.
   public static let positive: ClosedRange<Int64> = 1...largest
 
   /// "'name' is not a whole number from 1 to 9007199254740991".

@@ -110,7 +110,7 @@ public enum GroupField: Int, CaseIterable, Sendable {
   }
 
   /// The keys of `grouping`, in the order they are written: the options of notif-group that
-  /// made the object (`--by`, `--sort`, `--order`, `--limit`, `--last-seen`, `--all-pushes`),
+  /// made the object (`--by`, `--sort`, `--order`, `--item-limit`, `--last-seen`, `--all-pushes`),
   /// so that `--merge` can refuse objects that were made differently. Objects written before it
   /// existed lack it, and those written before `--all-pushes` lack `all_pushes`.
   public enum GroupingEntry: Int, CaseIterable, Sendable {

@@ -3,7 +3,7 @@ import NotifModel
 
 /// What fills the fields an input does not give.
 public struct InputDefaults: Sendable {
-  /// `--app`.
+  /// `--default-app`.
   public var app: String?
   /// `--push-type`.
   public var pushType: String?

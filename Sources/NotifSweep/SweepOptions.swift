@@ -55,13 +55,6 @@ public struct SweepOptions: Sendable, Equatable {
   /// The file operands (`-` for standard input when none; unused with `--store`).
   public var files: [String] = []
 
-  /// The options `init` reads, for the tool's list of options.
-  public static let specs: [OptionSpec] = [
-    .flag("dry-run", "n"), .value("archive"), .value("quarantine"), .value("store"),
-    .flag("missing-ok"), .value("wait"), .flag("progress"), .flag("no-progress"), .flag("verbose"),
-    .value("format"), .value("max-record-bytes"),
-  ]
-
   /// The `--help` lines of `--max-record-bytes`, `--quarantine`, `--missing-ok`, `--wait`,
   /// `--progress` and `--no-progress`, which say the same in both tools (the others say what
   /// the tool does), without a final newline.

@@ -5,7 +5,7 @@ import NotifModel
 /// `--merge` reads it back from its digest object.
 ///
 /// It keeps what its object says, not its records: the counts, the distinct actors and
-/// categories, the items `--limit` keeps, and the sum of its members' hashes (`DigestID`).
+/// categories, the items `--item-limit` keeps, and the sum of its members' hashes (`DigestID`).
 struct Digest {
   /// The `key` object, compact, its values canonical (`KeyValue`; with `--merge`, as read):
   /// `{"app":"com.example.chat","thread_id":"t"}`.
@@ -110,7 +110,7 @@ struct DigestItem {
   var sortKey: (createdAt: Timestamp, id: [UInt8], order: Int) { (createdAt, id, order) }
 }
 
-/// Which records a digest lists (`--items`): the earliest or the latest, at most `--limit` of
+/// Which records a digest lists (`--item-end`): the earliest or the latest, at most `--item-limit` of
 /// them; listed oldest first.
 enum ItemsEnd: String, Sendable {
   case first, last

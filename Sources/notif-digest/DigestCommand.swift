@@ -13,12 +13,12 @@ struct DigestCommand: ToolCommand {
   static let usage =
     "usage: notif-digest [-hn] --window duration [--align time] | --at hh:mm [--tz zone]\n"
     + "                    [--actor path] [--all-pushes] [--categories file] [--flush]\n"
-    + "                    [--format text|github|json] [--items first|last] [--key paths]\n"
-    + "                    [--limit n] [--locale locale] [--lookback duration]\n"
+    + "                    [--format text|github|json] [--item-end first|last]\n"
+    + "                    [--item-limit n] [--key paths] [--locale locale] [--lookback duration]\n"
     + "                    [--max-args k] [--max-items n] [--max-record-bytes size]\n"
     + "                    [--now time] [--strings path]\n"
     + "                    [--store file [--out file] [--missing-ok] [--wait seconds] | file ...]\n"
-    + "       notif-digest --merge [-h] [--unread] [--categories file]\n"
+    + "       notif-digest --merge [-h] [--merge-unread] [--categories file]\n"
     + "                    [--format text|github|json] [--locale locale] [--max-args k]\n"
     + "                    [--max-record-bytes size] [--strings path] [file ...]\n"
 
@@ -43,8 +43,8 @@ struct DigestCommand: ToolCommand {
             --key paths           what makes records one key: record keys or payload paths,
                                   separated by commas (default app,thread_id)
             --actor path          the record value that names an actor (default summary_arg)
-            --items end           list the first (default) or last records of a digest
-            --limit n             list at most n records of each digest
+            --item-end end        list the first (default) or last records of a digest
+            --item-limit n        list at most n records of each digest
             --all-pushes          digest pushes the device does not list (background, ...) too
       Texts:
             --categories file     category registry (notif-categories(5)): digest formats
@@ -54,7 +54,7 @@ struct DigestCommand: ToolCommand {
             --max-args k          name at most k actors, then "N others"
       Digests of digests:
             --merge               read digest objects and merge those of one key and window
-            --unread              with --merge: merge every unread digest of a key into one
+            --merge-unread        with --merge: merge every unread digest of a key into one
       A store, from cron:
             --store file          digest the records of this store file in place, under its
                                   lock, and mark them digested_at
@@ -71,20 +71,7 @@ struct DigestCommand: ToolCommand {
 
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
-  /// The sweep options notif-digest takes: not `--archive`, `--quarantine` or the progress
-  /// and report of the sweeps, which say what was kept and removed.
-  static let sweepSpecs: [OptionSpec] = SweepOptions.specs.filter {
-    ["dry-run", "store", "missing-ok", "wait", "format", "max-record-bytes"].contains($0.long)
-  }
-
-  static let options: [OptionSpec] =
-    [
-      .value("window"), .value("align"), .value("at"), .value("tz"), .value("lookback"),
-      .value("max-items"), .flag("flush"), .value("now"), .value("key"), .value("actor"),
-      .value("items"), .value("limit"), .value("categories"), .value("strings"),
-      .value("locale"), .value("max-args"), .flag("merge"), .flag("unread"), .value("out"),
-      .flag("help", "h"), .flag("version"), ListingOptions.allPushesSpec,
-    ] + sweepSpecs
+  static let options = OptionTable.specs(for: name)
 
   /// The options of the texts.
   struct TextOptions {
@@ -121,14 +108,14 @@ struct DigestCommand: ToolCommand {
     var digest = DigestOptions(actor: try RecordPath("summary_arg", option: "--actor"))
     var configuration = Configuration(digest: digest, text: text)
     configuration.merge = scanned.has("merge")
-    configuration.unread = scanned.has("unread")
+    configuration.unread = scanned.has("merge-unread")
     if configuration.unread && !configuration.merge {
-      throw UsageError("--unread goes with --merge: it merges the unread digests of a key")
+      throw UsageError("--merge-unread goes with --merge: it merges the unread digests of a key")
     }
     if configuration.merge {
       let digesting = [
         "window", "align", "at", "tz", "lookback", "max-items", "flush", "now", "key", "actor",
-        "items", "limit", "all-pushes", "store", "out", "dry-run", "missing-ok", "wait",
+        "item-end", "item-limit", "all-pushes", "store", "out", "dry-run", "missing-ok", "wait",
       ]
       if let given = digesting.first(where: { name in scanned.options.contains { $0.name == name } }
       ) {
@@ -195,12 +182,12 @@ struct DigestCommand: ToolCommand {
     if let maxItems = scanned.last("max-items") {
       digest.maxItems = try FieldLimits.option("max-items", maxItems, in: FieldLimits.positive)
     }
-    if let limit = scanned.last("limit") {
-      digest.limit = try FieldLimits.option("limit", limit, in: FieldLimits.positive)
+    if let limit = scanned.last("item-limit") {
+      digest.limit = try FieldLimits.option("item-limit", limit, in: FieldLimits.positive)
     }
-    if let items = scanned.last("items") {
+    if let items = scanned.last("item-end") {
       guard let end = ItemsEnd(rawValue: items) else {
-        throw UsageError("--items: '\(items)' is not first or last")
+        throw UsageError("--item-end: '\(items)' is not first or last")
       }
       digest.items = end
     }

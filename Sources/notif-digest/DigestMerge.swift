@@ -408,7 +408,7 @@ enum DigestObjectReader {
 
 /// A run of `notif-digest --merge`: reads digest objects, drops the repeats (the same
 /// `digest_id`: a digest written twice), merges those of one key and one window (the partial
-/// digests of one window, from inputs cut anywhere), or with `--unread` every unread digest of
+/// digests of one window, from inputs cut anywhere), or with `--merge-unread` every unread digest of
 /// a key, and writes them all in window order: by `window_end`, then `window_start`, then key,
 /// then in the order they were merged in (that of their first part in the input).
 ///

@@ -92,7 +92,7 @@ struct Digesting: Equatable, Sendable {
     return out.bytes
   }
 
-  /// The options as a command line gives them: `--window 1h`, `--limit 3`, `no --limit`.
+  /// The options as a command line gives them: `--window 1h`, `--item-limit 3`, `no --item-limit`.
   func describe(_ entry: Entry) -> String {
     switch entry {
     case .key: return "--key " + key.joined(separator: ",")
@@ -107,8 +107,8 @@ struct Digesting: Equatable, Sendable {
     case .lookback:
       return lookback.map { "--lookback \(TimeToLive(seconds: $0))" } ?? "no --lookback"
     case .maxItems: return maxItems.map { "--max-items \($0)" } ?? "no --max-items"
-    case .items: return "--items \(items.rawValue)"
-    case .limit: return limit.map { "--limit \($0)" } ?? "no --limit"
+    case .items: return "--item-end \(items.rawValue)"
+    case .limit: return limit.map { "--item-limit \($0)" } ?? "no --item-limit"
     case .allPushes: return allPushes ? "--all-pushes" : "no --all-pushes"
     }
   }

@@ -10,7 +10,7 @@ import NotifModel
 // its members decide. In place it marks every record that went into a digest (digested_at),
 // under the store's lock and journal, so that runs from cron digest each record exactly once.
 // With --merge it reads digest objects instead and merges them. Memory: per key, its open
-// digests (their counts, actors, categories and the items --limit keeps) and with --lookback
+// digests (their counts, actors, categories and the items --item-limit keeps) and with --lookback
 // the time of its latest record; in place also one bit per line of the store; with --merge
 // every digest object read. A second thread reads and parses the lines ahead
 // (DigestLines.swift, over NotifJSON's ReadAhead) while the first digests them in order. The

@@ -32,9 +32,7 @@ struct ExpireCommand: ToolCommand {
 
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
-  static let options: [OptionSpec] =
-    [.value("policy", "p"), .value("now"), .flag("help", "h"), .flag("version")]
-    + SweepOptions.specs
+  static let options = OptionTable.specs(for: name)
 
   /// What the command line asked for.
   struct Configuration {

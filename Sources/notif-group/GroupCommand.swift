@@ -9,8 +9,9 @@ struct GroupCommand: ToolCommand {
   static let version = "0.1.0"
   static let usage =
     "usage: notif-group [-h] [--all-pushes] [--by thread|app|none]\n"
-    + "                   [--format text|github|json] [-j jobs] [--last-seen time] [--limit n]\n"
-    + "                   [--max-record-bytes size] [--merge] [--no-items] [--order feed|chat]\n"
+    + "                   [--format text|github|json] [--item-limit n] [-j jobs]\n"
+    + "                   [--last-seen time] [--max-record-bytes size] [--merge] [--no-items]\n"
+    + "                   [--order feed|chat]\n"
     + "                   [--sort time|relevance] [file ...]\n"
 
   static let help =
@@ -23,9 +24,9 @@ struct GroupCommand: ToolCommand {
             --all-pushes          group pushes the device does not list (background, ...) too
             --by key              group by thread (app and thread_id, the default), app or none
             --format format       diagnostics as text (default), github or json
+            --item-limit n        keep at most the first n items of each group in feed order
         -j, --jobs n              threads that group a large file (default: cores, at most 2)
             --last-seen time      count as new only records created after time (RFC 3339 or @epoch)
-            --limit n             keep at most the first n items of each group in feed order
             --max-record-bytes size
                                   longest JSON text accepted (default 64m)
             --merge               read group objects and merge those of the same group
@@ -37,13 +38,7 @@ struct GroupCommand: ToolCommand {
 
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
-  static let options: [OptionSpec] = [
-    ListingOptions.allPushesSpec, .value("by"), .value("format"), .value("jobs", "j"),
-    .value("last-seen"), .value("limit"),
-    .value("max-record-bytes"),
-    .flag("merge"), .flag("no-items"), .value("order"), .value("sort"), .flag("help", "h"),
-    .flag("version"),
-  ]
+  static let options = OptionTable.specs(for: name)
 
   /// What the command line asked for: the options, the file operands, and the form of the
   /// diagnostics.
@@ -78,18 +73,18 @@ struct GroupCommand: ToolCommand {
       }
       options.by = chosen
     }
-    options.order = try ListingOptions.order(scanned, option: "order") ?? options.order
+    options.order = try ListingOptions.order(scanned) ?? options.order
     options.ranking = try ListingOptions.ranking(scanned) ?? options.ranking
-    options.limit = try ListingOptions.limit(scanned)
+    options.limit = try ListingOptions.limit(scanned, option: "item-limit")
     let spelled: [(String, GroupField.GroupingEntry)] = [
-      ("by", .by), ("sort", .sort), ("order", .order), ("limit", .limit),
+      ("by", .by), ("sort", .sort), ("order", .order), ("item-limit", .limit),
     ]
     options.given = Set(spelled.filter { scanned.last($0.0) != nil }.map(\.1))
     options.allPushes = ListingOptions.allPushes(scanned)
     if options.allPushes { options.given.insert(.allPushes) }
     options.items = !scanned.has("no-items")
     if !options.items && options.limit != nil {
-      throw UsageError("--limit and --no-items cannot be used together")
+      throw UsageError("--item-limit and --no-items cannot be used together")
     }
     if options.merge && scanned.last("last-seen") != nil {
       throw UsageError(

@@ -56,13 +56,13 @@ struct Grouping: Equatable, Sendable {
     out.append(UInt8(ascii: "}"))
   }
 
-  /// The options as a command line would give them: `--by app`, `--limit 3`, `no --limit`.
+  /// The options as a command line would give them: `--by app`, `--item-limit 3`, `no --item-limit`.
   static func describe(_ entry: GroupField.GroupingEntry, of grouping: Grouping) -> String {
     switch entry {
     case .by: return "--by \(grouping.by.rawValue)"
     case .sort: return "--sort \(grouping.ranking.rawValue)"
     case .order: return "--order \(grouping.order.rawValue)"
-    case .limit: return grouping.limit.map { "--limit \($0)" } ?? "no --limit"
+    case .limit: return grouping.limit.map { "--item-limit \($0)" } ?? "no --item-limit"
     case .lastSeen: return grouping.lastSeen.map { "--last-seen \($0)" } ?? "no --last-seen"
     case .allPushes:
       if grouping.allPushesImplied {

@@ -9,7 +9,7 @@ import NotifModel
 // or chat order. With --merge it reads group objects instead and merges those of the same group.
 // Memory: every record kept (O(records)) by default; with --no-items only per-group state (key,
 // counters, the leading record's bytes, the category and summary-arg tables: O(groups)); with
-// --limit N at most N records per group. FoundationEssentials is not needed.
+// --item-limit N at most N records per group. FoundationEssentials is not needed.
 
 // A block of 1 MiB or more is mapped on its own and given back when freed. By default glibc
 // raises that threshold to the size of each such block freed (up to 32 MiB), after which the

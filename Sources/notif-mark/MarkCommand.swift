@@ -49,12 +49,7 @@ struct MarkCommand: ToolCommand {
 
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
-  static let options: [OptionSpec] =
-    [
-      .flag("read"), .flag("unread"), .flag("seen"), .flag("delete"), .flag("all"),
-      .value("id"), .value("ids-from"), .value("app"), .value("thread"), .value("category"),
-      .value("before"), .value("now"), .flag("help", "h"), .flag("version"),
-    ] + SweepOptions.specs
+  static let options = OptionTable.specs(for: name)
 
   /// What to do to the selected records.
   struct Actions: Equatable {

@@ -10,8 +10,9 @@ struct ParseCommand: ToolCommand {
   static let name = "notif-parse"
   static let version = "0.1.0"
   static let usage =
-    "usage: notif-parse [-clsh] [--app bundle-id] [--app-name name] [--categories file]\n"
-    + "                   [--format text|github|json] [-j jobs] [--locale locale]\n"
+    "usage: notif-parse [-clsh] [--app-name name] [--categories file]\n"
+    + "                   [--default-app bundle-id] [--format text|github|json] [-j jobs]\n"
+    + "                   [--locale locale]\n"
     + "                   [--max-record-bytes size] [--now time] [--platform ios|android|web]\n"
     + "                   [--push-type type] [--store file] [--strings path] [file ...]\n"
 
@@ -25,8 +26,9 @@ struct ParseCommand: ToolCommand {
         -c, --check               write only diagnostics and a count line; no records
         -s, --strict              treat warnings as errors
         -l, --lint                also check the copy: length, punctuation, app name, repeats
-            --app bundle-id       app for payloads that name none
             --app-name name       the app's display name, for --lint
+            --default-app bundle-id
+                                  app for payloads that name none
             --categories file     category registry (notif-categories(5)) to check against
             --strings path        .stringsdict, .strings, .xcstrings, or a folder of
                                   <lang>.lproj, for the registry's plural forms; may be
@@ -47,13 +49,7 @@ struct ParseCommand: ToolCommand {
 
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
-  static let options: [OptionSpec] = [
-    .flag("check", "c"), .flag("strict", "s"), .flag("lint", "l"), .value("app"),
-    .value("app-name"), .value("categories"), .value("format"), .value("jobs", "j"),
-    .value("locale"), .value("max-record-bytes"), .value("strings"),
-    .value("now"), .value("platform"), .value("push-type"), .value("store"), .flag("help", "h"),
-    .flag("version"),
-  ]
+  static let options = OptionTable.specs(for: name)
 
   /// What the command line asked for.
   struct Configuration {
@@ -93,7 +89,7 @@ struct ParseCommand: ToolCommand {
   {
     let now = try environment.now(scanned)
     var configuration = Configuration(
-      defaults: InputDefaults(app: scanned.last("app"), pushType: nil, now: now))
+      defaults: InputDefaults(app: scanned.last("default-app"), pushType: nil, now: now))
     configuration.check = scanned.has("check")
     configuration.strict = scanned.has("strict")
     configuration.lint = scanned.has("lint")
@@ -131,7 +127,7 @@ struct ParseCommand: ToolCommand {
       configuration.jobs = jobs
     }
     if let app = configuration.defaults.app, app.isEmpty {
-      throw UsageError("--app: the bundle identifier is empty")
+      throw UsageError("--default-app: the bundle identifier is empty")
     }
     if let store = scanned.last("store") {
       guard !store.isEmpty else { throw UsageError("--store: the file name is empty") }

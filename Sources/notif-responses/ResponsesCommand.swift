@@ -48,12 +48,7 @@ struct ResponsesCommand: ToolCommand {
 
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
-  static let options: [OptionSpec] = [
-    .value("now"), .value("attempt"), .value("max-attempts"), .value("seed"), .flag("summary"),
-    .value("tokens"), .value("requests"), .value("prune"), .flag("dry-run", "n"),
-    .value("archive"), .value("wait"),
-    .value("format"), .value("max-record-bytes"), .flag("help", "h"), .flag("version"),
-  ]
+  static let options = OptionTable.specs(for: name)
 
   /// What the command line asked for.
   struct Configuration {

@@ -9,10 +9,10 @@ struct ShowCommand: ToolCommand {
   static let version = "0.1.0"
   static let usage =
     "usage: notif-show [-h] [--all-pushes] [--apps file] [--ascii] [--categories file]\n"
-    + "                  [--color auto|always|never] [--format text|html|email]\n"
-    + "                  [--hidden-previews] [-j jobs] [--last-seen time] [--limit n]\n"
-    + "                  [--max-record-bytes size] [--now time] [--sort time|relevance]\n"
-    + "                  [--view feed|chat] [--width columns] [file ...]\n"
+    + "                  [--color auto|always|never] [--hidden-previews] [-j jobs]\n"
+    + "                  [--last-seen time] [--limit n] [--max-record-bytes size] [--now time]\n"
+    + "                  [--order feed|chat] [--sort time|relevance] [--to text|html|email]\n"
+    + "                  [--width columns] [file ...]\n"
 
   static let help =
     usage + """
@@ -21,7 +21,7 @@ struct ShowCommand: ToolCommand {
       sees them: the feed or chat view for a terminal, a web page, or a page to mail. See
       notif-show(1).
 
-            --view view           feed: newest first (the default); chat: newest last
+            --order order         feed: newest first (the default); chat: newest last
             --sort key            rank by time (the default) or by relevance, then time
             --limit n             show only the first n items of the view
             --now time            reference for relative times (RFC 3339 or @epoch)
@@ -31,7 +31,7 @@ struct ShowCommand: ToolCommand {
             --hidden-previews     show placeholders instead of titles and bodies
         -j, --jobs n              threads that read a large file (default: cores, at most 2)
             --all-pushes          show pushes the device does not list (background, ...) too
-            --format format       text for a terminal (the default), html (one web page) or
+            --to format           text for a terminal (the default), html (one web page) or
                                   email (one page a mail client shows: inline styles, tables)
             --width columns       line width of the text (default: the terminal's, COLUMNS, 80)
             --color when          color the text: auto (on a terminal, no NO_COLOR), always, never
@@ -43,13 +43,7 @@ struct ShowCommand: ToolCommand {
 
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
-  static let options: [OptionSpec] = [
-    .value("apps"), .flag("ascii"), .value("categories"), .value("color"), .value("format"),
-    .flag("hidden-previews"), .value("jobs", "j"), .value("last-seen"), .value("limit"),
-    .value("max-record-bytes"),
-    .value("now"), .value("sort"), .value("view"), .value("width"), ListingOptions.allPushesSpec,
-    .flag("help", "h"), .flag("version"),
-  ]
+  static let options = OptionTable.specs(for: name)
 
   /// The narrowest `--width`: room for the marks, the time and a few columns of text.
   static let minimumWidth = 20
@@ -61,15 +55,15 @@ struct ShowCommand: ToolCommand {
   {
     var options = ShowOptions(now: try environment.now(scanned))
     options.files = scanned.files
-    options.view = try ListingOptions.order(scanned, option: "view") ?? options.view
+    options.view = try ListingOptions.order(scanned) ?? options.view
     options.ranking = try ListingOptions.ranking(scanned) ?? options.ranking
-    if let format = scanned.last("format") {
+    if let format = scanned.last("to") {
       guard let chosen = ShowOptions.Format(rawValue: format) else {
-        throw UsageError("--format: '\(format)' is not text, html or email")
+        throw UsageError("--to: '\(format)' is not text, html or email")
       }
       options.format = chosen
     }
-    options.limit = try ListingOptions.limit(scanned)
+    options.limit = try ListingOptions.limit(scanned, option: "limit")
     options.lastSeen = try ListingOptions.lastSeen(scanned)
     options.width = try width(scanned, environment)
     switch scanned.last("color") ?? "auto" {

@@ -36,11 +36,7 @@ struct SummarizeCommand: ToolCommand {
 
   static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
 
-  static let options: [OptionSpec] = [
-    .value("categories"), .value("strings"), .value("locale"), .value("profile"),
-    .flag("hidden-previews"), .value("max-args"), .value("max-record-bytes"), .value("format"),
-    ListingOptions.allPushesSpec, .flag("help", "h"), .flag("version"),
-  ]
+  static let options = OptionTable.specs(for: name)
 
   /// What the command line asked for.
   struct Configuration {

@@ -152,7 +152,7 @@ import Testing
       try Data(payloads.joined().utf8).write(to: all)
       // The records the producer makes, by notif-parse itself.
       let parsed = try Binaries.run(
-        "notif-parse", ["--app", "com.example.chat", "--now", Safety.now, "payloads.ndjson"],
+        "notif-parse", ["--default-app", "com.example.chat", "--now", Safety.now, "payloads.ndjson"],
         in: folder, environment: Safety.environment)
       #expect(parsed.status == 0)
       let expected = Set(
@@ -174,7 +174,7 @@ import Testing
       let producer = Process()
       producer.executableURL = Binaries.url("notif-parse")
       producer.arguments = [
-        "--app", "com.example.chat", "--now", Safety.now, "--store", "inbox.ndjson",
+        "--default-app", "com.example.chat", "--now", Safety.now, "--store", "inbox.ndjson",
       ]
       producer.currentDirectoryURL = folder
       producer.environment = Safety.environment

@@ -90,7 +90,7 @@ private let likes = [
 
   @Test(arguments: [("first", ["a", "b"], 2), ("last", ["c", "d"], 2)])
   func firstOrLastItems(_ end: String, _ ids: [String], _ omitted: Int) throws {
-    let outcome = try digest(hourly + ["--items", end, "--limit", "2"], input: likes)
+    let outcome = try digest(hourly + ["--item-end", end, "--item-limit", "2"], input: likes)
     let items = outcome.objects.first?["items"] as? [[String: Any]]
     #expect(items?.map { $0["id"] as? String } == ids)
     #expect(outcome.objects.first?["items_omitted"] as? Int == omitted)
@@ -224,7 +224,7 @@ private let likes = [
       ["--at", "08:00", "--tz", "Mars/Olympus"],
       "--tz: 'Mars/Olympus' is not a time zone of the tz database (/usr/share/zoneinfo/Mars/Olympus)"
     ),
-    (["--window", "1h", "--items", "middle"], "--items: 'middle' is not first or last"),
+    (["--window", "1h", "--item-end", "middle"], "--item-end: 'middle' is not first or last"),
     (
       ["--window", "1h", "--key", "app,,x"],
       "--key: '' is not a record key or a path such as payload.user_id"
@@ -239,7 +239,7 @@ private let likes = [
       ["--merge", "--window", "1h"],
       "--window cannot be used with --merge: digest objects carry the options that made them"
     ),
-    (["--unread"], "--unread goes with --merge: it merges the unread digests of a key"),
+    (["--merge-unread"], "--merge-unread goes with --merge: it merges the unread digests of a key"),
     (
       ["--window", "1h", "--max-items", "0"],
       "--max-items: '0' is not a whole number from 1 to 9007199254740991"

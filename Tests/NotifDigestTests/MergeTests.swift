@@ -27,7 +27,7 @@ private func merge(_ objects: String, _ extra: [String] = []) throws -> DigestOu
   /// partial digests of one window join into the one a single run writes.
   @Test(arguments: [1, 7, 15, 29])
   func partsMergeIntoTheDigestsOfTheWhole(_ cut: Int) throws {
-    let options = hourly + ["--limit", "3", "--items", "last"]
+    let options = hourly + ["--item-limit", "3", "--item-end", "last"]
     let whole = try digest(options, input: records)
     let first = try digest(options, input: Array(records[..<cut]))
     let second = try digest(options, input: Array(records[cut...]))
@@ -56,7 +56,7 @@ private func merge(_ objects: String, _ extra: [String] = []) throws -> DigestOu
     let readIndex = try #require(lines.firstIndex { $0.contains(#""thread_id":"post-0""#) })
     lines[readIndex] = lines[readIndex].replacingOccurrences(
       of: #""read_at":null"#, with: #""read_at":"2026-11-22T09:30:00Z""#)
-    let merged = try merge(lines.joined(separator: "\n"), ["--unread"])
+    let merged = try merge(lines.joined(separator: "\n"), ["--merge-unread"])
     #expect(merged.status == .success)
     let objects = merged.objects
     #expect(objects.count == 4)  // three keys, one of them with a read digest apart

@@ -87,7 +87,7 @@ import Testing
   ]
 
   static let optionSets: [[String]] = [
-    [], ["--no-items"], ["--limit", "2", "--order", "chat"],
+    [], ["--no-items"], ["--item-limit", "2", "--order", "chat"],
     ["--by", "app", "--sort", "relevance"],
     ["--by", "none", "--no-items"], ["--last-seen", "2026-11-22T09:02:00Z", "--format", "json"],
   ]
@@ -111,7 +111,7 @@ import Testing
   @Test(arguments: inputs.map(\.0))
   func aPipeIsGroupedInChunksAsAFileIs(_ name: String) throws {
     let input = try #require(Self.inputs.first { $0.0 == name }).1
-    for options in [["--no-items"], ["--limit", "2", "--order", "chat"]] {
+    for options in [["--no-items"], ["--item-limit", "2", "--order", "chat"]] {
       let one = try Self.run(input, options + ["--jobs", "1"])
       for size in [300, 4096] {
         let many = try Self.run(
@@ -176,8 +176,8 @@ import Testing
     let big = tied[..<120].map { $0 + "\n" }.joined()
     let small = tied[120..<125].map { $0 + "\n" }.joined()
     let rest = tied[125...].map { $0 + "\n" }.joined()
-    let whole = group(["--limit", "150"], inputs: [big + small + rest])
-    let run = try Self.runFiles([big, small, rest], ["--limit", "150"], chunkSize: 700)
+    let whole = group(["--item-limit", "150"], inputs: [big + small + rest])
+    let run = try Self.runFiles([big, small, rest], ["--item-limit", "150"], chunkSize: 700)
     #expect(run.accepted > 4)
     #expect(run.stdout == whole.stdout)
     #expect(run.stderr.isEmpty && whole.stderr.isEmpty)
@@ -220,7 +220,7 @@ import Testing
     }
     let first = many[..<250].map { $0 + "\n" }.joined()
     let second = many[250...].map { $0 + "\n" }.joined()
-    for options in [["--no-items"], ["--limit", "3"]] {
+    for options in [["--no-items"], ["--item-limit", "3"]] {
       let whole = group(options, inputs: [first + second])
       let run = try Self.runFiles([first, second], options, chunkSize: 900)
       #expect(run.accepted > 4)

@@ -98,14 +98,14 @@ import Testing
     let records = (0..<6).map {
       record("r\($0)", thread: "t", at: "2026-11-22T09:0\([3, 1, 5, 0, 4, 2][$0]):00Z")
     }
-    let feed = group(["--limit", "3"], records)
+    let feed = group(["--item-limit", "3"], records)
     #expect(ids(value("items", in: feed.lines[0])) == ["r2", "r4", "r0"])
     #expect(value("items_omitted", in: feed.lines[0]) == "3")
     #expect(value("count", in: feed.lines[0]) == "6")
-    let chat = group(["--limit", "3", "--order", "chat"], records)
+    let chat = group(["--item-limit", "3", "--order", "chat"], records)
     #expect(ids(value("items", in: chat.lines[0])) == ["r0", "r4", "r2"])
     let relevance = group(
-      ["--limit", "1", "--sort", "relevance"],
+      ["--item-limit", "1", "--sort", "relevance"],
       [
         record("a", thread: "t", relevance: "0.1"),
         record("b", thread: "t", at: "2026-11-22T08:00:00Z", relevance: "0.3"),
@@ -114,7 +114,7 @@ import Testing
   }
 
   @Test func limitAboveTheCountKeepsEverything() {
-    let result = group(["--limit", "10"], [record("a", thread: "t"), record("b", thread: "t")])
+    let result = group(["--item-limit", "10"], [record("a", thread: "t"), record("b", thread: "t")])
     #expect(ids(value("items", in: result.lines[0])) == ["a", "b"])
     #expect(value("items_omitted", in: result.lines[0]) == "0")
   }

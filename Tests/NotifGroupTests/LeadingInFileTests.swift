@@ -14,7 +14,7 @@ import Testing
   typealias Outcome = CapturedRun<NotifModel.ExitStatus>
 
   static let optionSets: [[String]] = [
-    ["--no-items"], ["--limit", "2", "--order", "chat"], ["--by", "app", "--sort", "relevance"],
+    ["--no-items"], ["--item-limit", "2", "--order", "chat"], ["--by", "app", "--sort", "relevance"],
     ["--by", "none", "--no-items"],
   ]
 

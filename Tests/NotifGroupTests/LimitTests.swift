@@ -48,8 +48,8 @@ import Testing
   }
 
   @Test func aRefusedObjectSettlesNothing() {
-    // The second object, the first with items, would settle --limit 5 were it merged: refused,
-    // the third settles --limit 3.
+    // The second object, the first with items, would settle --item-limit 5 were it merged: refused,
+    // the third settles --item-limit 3.
     func withItems(app: String, limit: String) -> String {
       Self.object(
         app: app, count: "1", moreCount: "0", moreWeight: "0", categories: [],
@@ -132,7 +132,7 @@ import Testing
 
   @Test func aLimitPast2To31IsWrittenAndMergedBack() {
     let records = [record("a", at: "2026-11-22T09:01:00Z"), record("b")]
-    let made = group(["--limit", "3000000000"], records)
+    let made = group(["--item-limit", "3000000000"], records)
     #expect(made.status == .success)
     #expect(made.stdout.contains(#""limit":3000000000"#))
     let merged = group(["--merge"], inputs: [made.stdout, made.stdout])
@@ -142,14 +142,14 @@ import Testing
 
   @Test(arguments: [
     (
-      ["--limit", "9007199254740992"],
-      "--limit: '9007199254740992' is too large: at most 9007199254740991"
+      ["--item-limit", "9007199254740992"],
+      "--item-limit: '9007199254740992' is too large: at most 9007199254740991"
     ),
     (
-      ["--limit", "99999999999999999999"],
-      "--limit: '99999999999999999999' is too large: at most 9007199254740991"
+      ["--item-limit", "99999999999999999999"],
+      "--item-limit: '99999999999999999999' is too large: at most 9007199254740991"
     ),
-    (["--limit", "1e3"], "--limit: '1e3' is not a whole number from 1 to 9007199254740991"),
+    (["--item-limit", "1e3"], "--item-limit: '1e3' is not a whole number from 1 to 9007199254740991"),
   ])
   func aLimitTooLargeSaysTheMost(_ arguments: [String], _ message: String) {
     let result = group(arguments, [record("a")])

@@ -17,7 +17,7 @@ import Testing
 
   /// A plain `--merge` of parts made with any options gives the bytes of one run with them.
   @Test(
-    arguments: MergeTests.optionSets + [["--last-seen", "2026-11-22T09:02:00Z", "--limit", "1"]])
+    arguments: MergeTests.optionSets + [["--last-seen", "2026-11-22T09:02:00Z", "--item-limit", "1"]])
   func aPlainMergeTakesItsOptionsFromTheObjects(_ options: [String]) {
     let whole = Self.groups(options, Self.input[...])
     let parts = [
@@ -33,7 +33,7 @@ import Testing
   @Test func theObjectsRecordTheOptionsThatMadeThem() {
     let line = group(
       [
-        "--by", "app", "--sort", "relevance", "--order", "chat", "--limit", "4", "--last-seen",
+        "--by", "app", "--sort", "relevance", "--order", "chat", "--item-limit", "4", "--last-seen",
         "@1795338000",
       ], Array(Self.input[..<5])
     ).lines[0]
@@ -64,12 +64,12 @@ import Testing
       "made with --order chat, not --order feed as the group objects before it"
     ),
     (
-      ["--limit", "2"], ["--limit", "3"], [],
-      "made with --limit 3, not --limit 2 as the group objects before it"
+      ["--item-limit", "2"], ["--item-limit", "3"], [],
+      "made with --item-limit 3, not --item-limit 2 as the group objects before it"
     ),
     (
-      [], ["--limit", "3"], [],
-      "made with --limit 3, not no --limit as the group objects before it"
+      [], ["--item-limit", "3"], [],
+      "made with --item-limit 3, not no --item-limit as the group objects before it"
     ),
     (
       ["--no-items", "--last-seen", "2026-11-22T09:01:00Z"],
@@ -89,8 +89,8 @@ import Testing
       "made with --by app, which this merge's --by thread cannot split"
     ),
     (
-      ["--limit", "5"], ["--limit", "2"], ["--limit", "3"],
-      "made with --limit 2, which this merge's --limit 3 cannot fill"
+      ["--item-limit", "5"], ["--item-limit", "2"], ["--item-limit", "3"],
+      "made with --item-limit 2, which this merge's --item-limit 3 cannot fill"
     ),
   ])
   func objectsMadeOtherwiseAreRejected(
@@ -128,11 +128,11 @@ import Testing
   }
 
   @Test func coarserGroupsAndFewerItemsCanBeAskedFor() {
-    let threads = Self.groups(["--by", "none", "--limit", "3"], Self.input[..<50])
+    let threads = Self.groups(["--by", "none", "--item-limit", "3"], Self.input[..<50])
     let rest = Self.groups(["--by", "thread"], Self.input[50...])
-    let merged = group(["--merge", "--by", "app", "--limit", "2"], inputs: [threads, rest])
+    let merged = group(["--merge", "--by", "app", "--item-limit", "2"], inputs: [threads, rest])
     #expect(merged.status == .success, "\(merged.stderr)")
-    #expect(merged.stdout == Self.groups(["--by", "app", "--limit", "2"], Self.input[...]))
+    #expect(merged.stdout == Self.groups(["--by", "app", "--item-limit", "2"], Self.input[...]))
     let chat = group(["--merge", "--order", "chat"], inputs: [rest])
     #expect(chat.stdout == Self.groups(["--order", "chat"], Self.input[50...]))
   }

@@ -29,9 +29,9 @@ import Testing
   }
 
   static let optionSets: [[String]] = [
-    [], ["--no-items"], ["--limit", "3"], ["--by", "app"], ["--sort", "relevance"],
+    [], ["--no-items"], ["--item-limit", "3"], ["--by", "app"], ["--sort", "relevance"],
     ["--order", "chat"], ["--by", "none"],
-    ["--sort", "relevance", "--limit", "2", "--order", "chat"],
+    ["--sort", "relevance", "--item-limit", "2", "--order", "chat"],
   ]
 
   /// The ways to merge part outputs: all at once, from the left, from the right, in pairs.
@@ -93,9 +93,9 @@ import Testing
     let without = group(["--no-items"], Array(input[20...])).stdout
     let merged = group(["--merge"], inputs: [withItems, without])
     #expect(merged.stdout == group(["--no-items"], input).stdout)
-    let limited = group(["--limit", "2"], Array(input[20...])).stdout
-    let again = group(["--merge", "--limit", "2"], inputs: [withItems, limited])
-    #expect(again.stdout == group(["--limit", "2"], input).stdout)
+    let limited = group(["--item-limit", "2"], Array(input[20...])).stdout
+    let again = group(["--merge", "--item-limit", "2"], inputs: [withItems, limited])
+    #expect(again.stdout == group(["--item-limit", "2"], input).stdout)
   }
 
   @Test func mergeByAppJoinsTheThreadsOfAnApp() {

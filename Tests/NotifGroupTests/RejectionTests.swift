@@ -63,9 +63,9 @@ import Testing
     (["--by", "user"], "--by: 'user' is not thread, app or none"),
     (["--order", "newest"], "--order: 'newest' is not feed or chat"),
     (["--sort", "date"], "--sort: 'date' is not time or relevance"),
-    (["--limit", "0"], "--limit: '0' is not a whole number from 1 to 9007199254740991"),
-    (["--limit", "-3"], "--limit: '-3' is not a whole number from 1 to 9007199254740991"),
-    (["--limit", "2", "--no-items"], "--limit and --no-items cannot be used together"),
+    (["--item-limit", "0"], "--item-limit: '0' is not a whole number from 1 to 9007199254740991"),
+    (["--item-limit", "-3"], "--item-limit: '-3' is not a whole number from 1 to 9007199254740991"),
+    (["--item-limit", "2", "--no-items"], "--item-limit and --no-items cannot be used together"),
     (
       ["--last-seen", "yesterday"],
       "--last-seen: 'yesterday' is not an RFC 3339 time such as 2026-11-22T09:05:00Z"

@@ -200,21 +200,23 @@ import Testing
 
 @Suite struct ListingOptionsTests {
   static let specs: [OptionSpec] = [
-    .value("sort"), .value("order"), .value("view"), .value("limit"), .value("last-seen"),
+    .value("sort"), .value("order"), .value("item-limit"), .value("limit"), .value("last-seen"),
   ]
 
   /// Their usage errors are tested where the tools report them (RejectionTests, ShowTests).
   @Test func readsEachOptionAndNothingWhenNotGiven() throws {
     let given = try OptionScanner.scan(
-      ["--sort", "relevance", "--view=chat", "--limit", "3", "--last-seen", "@60"], Self.specs)
+      ["--sort", "relevance", "--order=chat", "--item-limit", "3", "--last-seen", "@60"],
+      Self.specs)
     #expect(try ListingOptions.ranking(given) == .relevance)
-    #expect(try ListingOptions.order(given, option: "view") == .chat)
-    #expect(try ListingOptions.order(given, option: "order") == nil)
-    #expect(try ListingOptions.limit(given) == 3)
+    #expect(try ListingOptions.order(given) == .chat)
+    #expect(try ListingOptions.limit(given, option: "item-limit") == 3)
+    #expect(try ListingOptions.limit(given, option: "limit") == nil)
     #expect(try ListingOptions.lastSeen(given) == Timestamp(seconds: 60))
     let none = try OptionScanner.scan([], Self.specs)
     #expect(try ListingOptions.ranking(none) == nil)
-    #expect(try ListingOptions.limit(none) == nil)
+    #expect(try ListingOptions.order(none) == nil)
+    #expect(try ListingOptions.limit(none, option: "limit") == nil)
     #expect(try ListingOptions.lastSeen(none) == nil)
   }
 }

@@ -82,7 +82,7 @@ private let mixed =
 
   @Test func readsEveryOption() throws {
     let configuration = try configure([
-      "-cs", "--lint", "--format=json", "--max-record-bytes", "64k", "--push-type", "voip", "--app",
+      "-cs", "--lint", "--format=json", "--max-record-bytes", "64k", "--push-type", "voip", "--default-app",
       "com.x",
       "--app-name", "X", "--categories", "c.json", "--now", "@5", "a.ndjson", "-",
     ])
@@ -136,7 +136,7 @@ private let mixed =
       ["--max-record-bytes", "0x10"], nil,
       "--max-record-bytes: '0x10' is not a size from 2 to 1g, such as 65536, 64k or 1m"
     ),
-    (["--app", ""], nil, "--app: the bundle identifier is empty"),
+    (["--default-app", ""], nil, "--default-app: the bundle identifier is empty"),
     (
       ["--now", "yesterday"], nil,
       "--now: 'yesterday' is not an RFC 3339 time such as 2026-11-22T09:05:00Z"
@@ -171,7 +171,7 @@ private let mixed =
   @Test(arguments: [
     (["--bogus"], "unknown option '--bogus'"),
     (["--format", "xml"], "--format: 'xml' is not text, github or json"),
-    (["--app"], "option '--app' needs a value"),
+    (["--default-app"], "option '--default-app' needs a value"),
   ])
   func aUsageErrorPrintsTheMessageAndUsageWithStatus2(_ arguments: [String], _ message: String) {
     let (status, stdout, stderr) = run(arguments)

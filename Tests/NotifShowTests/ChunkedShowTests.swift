@@ -86,8 +86,8 @@ import Testing
   ]
 
   static let optionSets: [[String]] = [
-    ["--limit", "50"], ["--limit", "7", "--view", "chat"], [],
-    ["--limit", "20", "--all-pushes", "--format", "html"],
+    ["--limit", "50"], ["--limit", "7", "--order", "chat"], [],
+    ["--limit", "20", "--all-pushes", "--to", "html"],
   ]
 
   @Test(arguments: inputs.map(\.0))

@@ -96,7 +96,7 @@ let now = "2026-11-22T09:00:00Z"
       #"{"app":"<b>app</b>","created_at":"2026-11-22T08:55:00Z","title":"\"><img src=x onerror=alert(1)>","#
       + #""body":"<script>alert('x')</script> & javascript:alert(1) \u001b[2J \u202e","#
       + #""target_content_id":"javascript:alert(1)"}"# + "\n"
-    let result = try show(record, ["--now", now, "--format", "html"])
+    let result = try show(record, ["--now", now, "--to", "html"])
     #expect(
       result.out.contains(
         "<h2 class=\"title\" dir=\"auto\">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</h2>"))
@@ -133,7 +133,9 @@ let now = "2026-11-22T09:00:00Z"
   @Test func feedIsNewestFirstAndChatNewestLast() throws {
     #expect(titles(try show(Self.records, ["--now", now]).out) == ["new", "mid", "old"])
     #expect(
-      titles(try show(Self.records, ["--now", now, "--view", "chat"]).out) == ["old", "mid", "new"])
+      titles(try show(Self.records, ["--now", now, "--order", "chat"]).out) == [
+        "old", "mid", "new",
+      ])
   }
 
   @Test func sortRelevanceRanksByRelevanceThenTime() throws {
@@ -146,7 +148,7 @@ let now = "2026-11-22T09:00:00Z"
   @Test func limitKeepsTheFirstOfTheFeed() throws {
     #expect(titles(try show(Self.records, ["--now", now, "--limit", "2"]).out) == ["new", "mid"])
     #expect(
-      titles(try show(Self.records, ["--now", now, "--limit", "2", "--view", "chat"]).out) == [
+      titles(try show(Self.records, ["--now", now, "--limit", "2", "--order", "chat"]).out) == [
         "mid", "new",
       ])
   }
@@ -196,13 +198,18 @@ let now = "2026-11-22T09:00:00Z"
   }
 
   @Test(arguments: [
-    (["--view", "list"], "notif-show: --view: 'list' is not feed or chat"),
+    (["--order", "list"], "notif-show: --order: 'list' is not feed or chat"),
     (["--width", "19"], "notif-show: --width: '19' is not a whole number from 20 to 1000"),
     (
       ["--limit", "0"], "notif-show: --limit: '0' is not a whole number from 1 to 9007199254740991"
     ),
     (["--color", "yes"], "notif-show: --color: 'yes' is not auto, always or never"),
-    (["--format", "json"], "notif-show: --format: 'json' is not text, html or email"),
+    (["--to", "json"], "notif-show: --to: 'json' is not text, html or email"),
+    (
+      ["--format", "html"],
+      "notif-show: '--format' is now '--to' here, since '--format' means something else in the "
+        + "notif tools: the diagnostics' form: text (the default), github or json"
+    ),
   ])
   func usageErrors(_ arguments: [String], _ message: String) throws {
     let result = try show("", ["--now", now] + arguments)

@@ -46,7 +46,7 @@ import Testing
 
   @Test(arguments: [
     ["--width", "20"], ["--width", "80"], ["--width", "1000"], ["--width", "80", "--ascii"],
-    ["--format", "html"],
+    ["--to", "html"],
   ])
   func aBodyOfMegabytesShowsAsItsFirstKilobytes(_ arguments: [String]) throws {
     let long = Self.body(3 << 20)

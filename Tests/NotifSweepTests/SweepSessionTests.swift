@@ -67,7 +67,7 @@ import Testing
     -> SweepOptions
   {
     try SweepOptions(
-      try OptionScanner.scan(arguments, SweepOptions.specs), storeVerb: "sweeps",
+      try OptionScanner.scan(arguments, OptionTable.specs(for: "notif-expire")), storeVerb: "sweeps",
       stderrIsTerminal: terminal)
   }
 

@@ -4,7 +4,7 @@
 complete -c notif-parse -s c -l check -d 'Write only diagnostics and a count, to standard output'
 complete -c notif-parse -s l -l lint -d 'Also check the wording against Apple guidelines'
 complete -c notif-parse -s s -l strict -d 'Treat warnings as errors'
-complete -c notif-parse -l app -x -d 'App (bundle ID) for payloads that name none'
+complete -c notif-parse -l default-app -x -d 'App (bundle ID) for payloads that name none'
 complete -c notif-parse -l app-name -x -d 'Name of the app as users see it, for --lint'
 complete -c notif-parse -l categories -r -F -d 'Category registry to check categories against'
 complete -c notif-parse -l strings -r -F -d '.stringsdict, .strings, .xcstrings, or a folder of <lang>.lproj, for the plural check'
