@@ -114,7 +114,8 @@ import Testing
   }
 
   @Test func limitAboveTheCountKeepsEverything() {
-    let result = group(["--item-limit", "10"], [record("a", thread: "t"), record("b", thread: "t")])
+    let result = group(
+      ["--item-limit", "10"], [record("a", thread: "t"), record("b", thread: "t")])
     #expect(ids(value("items", in: result.lines[0])) == ["a", "b"])
     #expect(value("items_omitted", in: result.lines[0]) == "0")
   }

@@ -14,7 +14,8 @@ import Testing
   typealias Outcome = CapturedRun<NotifModel.ExitStatus>
 
   static let optionSets: [[String]] = [
-    ["--no-items"], ["--item-limit", "2", "--order", "chat"], ["--by", "app", "--sort", "relevance"],
+    ["--no-items"], ["--item-limit", "2", "--order", "chat"],
+    ["--by", "app", "--sort", "relevance"],
     ["--by", "none", "--no-items"],
   ]
 

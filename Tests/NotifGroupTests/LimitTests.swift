@@ -149,7 +149,10 @@ import Testing
       ["--item-limit", "99999999999999999999"],
       "--item-limit: '99999999999999999999' is too large: at most 9007199254740991"
     ),
-    (["--item-limit", "1e3"], "--item-limit: '1e3' is not a whole number from 1 to 9007199254740991"),
+    (
+      ["--item-limit", "1e3"],
+      "--item-limit: '1e3' is not a whole number from 1 to 9007199254740991"
+    ),
   ])
   func aLimitTooLargeSaysTheMost(_ arguments: [String], _ message: String) {
     let result = group(arguments, [record("a")])

@@ -17,7 +17,9 @@ import Testing
 
   /// A plain `--merge` of parts made with any options gives the bytes of one run with them.
   @Test(
-    arguments: MergeTests.optionSets + [["--last-seen", "2026-11-22T09:02:00Z", "--item-limit", "1"]])
+    arguments: MergeTests.optionSets + [
+      ["--last-seen", "2026-11-22T09:02:00Z", "--item-limit", "1"]
+    ])
   func aPlainMergeTakesItsOptionsFromTheObjects(_ options: [String]) {
     let whole = Self.groups(options, Self.input[...])
     let parts = [

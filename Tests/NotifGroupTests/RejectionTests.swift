@@ -64,7 +64,9 @@ import Testing
     (["--order", "newest"], "--order: 'newest' is not feed or chat"),
     (["--sort", "date"], "--sort: 'date' is not time or relevance"),
     (["--item-limit", "0"], "--item-limit: '0' is not a whole number from 1 to 9007199254740991"),
-    (["--item-limit", "-3"], "--item-limit: '-3' is not a whole number from 1 to 9007199254740991"),
+    (
+      ["--item-limit", "-3"], "--item-limit: '-3' is not a whole number from 1 to 9007199254740991"
+    ),
     (["--item-limit", "2", "--no-items"], "--item-limit and --no-items cannot be used together"),
     (
       ["--last-seen", "yesterday"],

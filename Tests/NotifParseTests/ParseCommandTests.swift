@@ -82,7 +82,8 @@ private let mixed =
 
   @Test func readsEveryOption() throws {
     let configuration = try configure([
-      "-cs", "--lint", "--format=json", "--max-record-bytes", "64k", "--push-type", "voip", "--default-app",
+      "-cs", "--lint", "--format=json", "--max-record-bytes", "64k", "--push-type", "voip",
+      "--default-app",
       "com.x",
       "--app-name", "X", "--categories", "c.json", "--now", "@5", "a.ndjson", "-",
     ])

@@ -67,7 +67,8 @@ import Testing
     -> SweepOptions
   {
     try SweepOptions(
-      try OptionScanner.scan(arguments, OptionTable.specs(for: "notif-expire")), storeVerb: "sweeps",
+      try OptionScanner.scan(arguments, OptionTable.specs(for: "notif-expire")),
+      storeVerb: "sweeps",
       stderrIsTerminal: terminal)
   }
 
