@@ -152,7 +152,8 @@ import Testing
       try Data(payloads.joined().utf8).write(to: all)
       // The records the producer makes, by notif-parse itself.
       let parsed = try Binaries.run(
-        "notif-parse", ["--default-app", "com.example.chat", "--now", Safety.now, "payloads.ndjson"],
+        "notif-parse",
+        ["--default-app", "com.example.chat", "--now", Safety.now, "payloads.ndjson"],
         in: folder, environment: Safety.environment)
       #expect(parsed.status == 0)
       let expected = Set(
