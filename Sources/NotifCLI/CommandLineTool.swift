@@ -111,7 +111,7 @@ public struct CommandLineTool: Sendable {
   /// notif-group wrote by notif-group --merge, notif-summarize and notif-show, under the same
   /// limit. It bounds a tool's memory whatever its input: a longer text is a `RecordTooLarge`
   /// diagnostic and is read past, not kept. A group object carries its items, so that of a big
-  /// group written without `--limit` may be longer: `--max-record-bytes` raises the limit (to
+  /// group written without `--item-limit` may be longer: `--max-record-bytes` raises the limit (to
   /// 1 GiB) in the tools that read it.
   public static let defaultMaxRecordBytes = 64 << 20
 

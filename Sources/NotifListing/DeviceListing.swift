@@ -277,7 +277,7 @@ public struct UnlistedTally: Sendable, Equatable {
 /// leave out a group in which the device lists nothing.
 ///
 /// A group object holds its leading record, and its items unless made with `--no-items`,
-/// some of them with `--limit`. Only when every record is there (`count` 1, or as many items
+/// some of them with `--item-limit`. Only when every record is there (`count` 1, or as many items
 /// as `count`) can it be known that none is listed; a group with a record not there may hold
 /// a listed one, and is kept.
 public struct GroupListing: Sendable {

@@ -15,7 +15,7 @@
 // it compares and `ListOrder` (feed or chat); `TopList`, the first N of a stream of `Ranked`
 // values in a bounded heap, or all of them; `RecordFieldReader`, which reads and checks
 // `created_at`, `relevance` and the text fields of records, with `RecordProblem` for what it
-// rejects; `ListingOptions` (`--sort`, `--order` or `--view`, `--limit`, `--last-seen`,
+// rejects; `ListingOptions` (`--sort`, `--order`, `--limit` and `--item-limit`, `--last-seen`,
 // `--all-pushes`); and `GroupObjectMembers`, the members of a group object found by their
 // `GroupField` keys, the others ignored; `ChunkFindings` and `ChunkedFileTally`, what the
 // workers of notif-group's and notif-show's `--jobs` found in each chunk of a file, taken in

@@ -64,7 +64,7 @@ public enum Ranking: String, Sendable {
   }
 }
 
-/// The order a list is in: notif-group's `--order`, notif-show's `--view`.
+/// The order a list is in: `--order`, in notif-group and notif-show.
 public enum ListOrder: String, Sendable {
   /// Newest (or most relevant) first, as a feed.
   case feed

@@ -168,7 +168,7 @@ struct Group {
     body(&stats[0])
   }
 
-  /// The items kept, the first `--limit` in feed order or all of them; nil when they are not
+  /// The items kept, the first `--item-limit` in feed order or all of them; nil when they are not
   /// kept.
   var items: TopList<Item>? {
     get { itemList.first }

@@ -122,7 +122,7 @@ struct GroupOptions: Sendable {
   var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
   /// Threads that group a large file (`--jobs`).
   var jobs = CommandLineTool.defaultJobs
-  /// Which of `--by`, `--sort`, `--order`, `--limit` and `--all-pushes` the command line gave:
+  /// Which of `--by`, `--sort`, `--order`, `--item-limit` and `--all-pushes` the command line gave:
   /// with `--merge`, the others come from the group objects.
   var given: Set<GroupField.GroupingEntry> = []
 }

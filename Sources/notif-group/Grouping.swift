@@ -8,7 +8,7 @@ struct Grouping: Equatable, Sendable {
   var by: GroupOptions.Key
   var ranking: Ranking
   var order: ListOrder
-  /// `--limit`; nil without one, and always nil for objects without items.
+  /// `--item-limit`; nil without one, and always nil for objects without items.
   var limit: Int?
   var lastSeen: Timestamp?
   /// `--all-pushes`: whether the records the device does not list were grouped too. An object
@@ -158,7 +158,7 @@ struct Grouping: Equatable, Sendable {
 /// The options a merge works with, settled from its command line and the first group object
 /// that records its own, and what each object read must agree with.
 struct MergeSettlement {
-  /// Which of `--by`, `--sort`, `--order` and `--limit` the command line gave.
+  /// Which of `--by`, `--sort`, `--order` and `--item-limit` the command line gave.
   var given: Set<GroupField.GroupingEntry>
   /// Whether the options are settled: by the first group object, recorded or not.
   private(set) var isSettled = false
@@ -187,7 +187,7 @@ struct MergeSettlement {
   ///
   /// A merge joins objects exactly when they rank alike (`--sort`), count alike
   /// (`--last-seen`) and drew from the same records (`--all-pushes`); the command line may coarsen `--by` (thread into app), reorder the items
-  /// (`--order`), and cut them shorter (`--limit`); whatever it does not give comes from the
+  /// (`--order`), and cut them shorter (`--item-limit`); whatever it does not give comes from the
   /// first object, and every object must then match it.
   mutating func admit(
     _ recorded: Grouping?, hasItems: Bool, into effective: inout Grouping

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""notif-show's web page (`--format html`) in a real browser: Debian's Chromium under Selenium.
+"""notif-show's web page (`--to html`) in a real browser: Debian's Chromium under Selenium.
 
 usage: Tests/Browser/show_page_test.py        (from the repository; make browser-test)
 
@@ -22,7 +22,7 @@ only a browser can tell:
     focused summary line has a visible outline;
   - a closed stack shows the cards layered behind it in both schemes, an open one does not;
   - the list fills a phone's width and, on a desktop, a wider column, with no sideways scroll;
-  - the page for a mail (`--format email`, of digest objects, stacks and hostile text) has no
+  - the page for a mail (`--to email`, of digest objects, stacks and hostile text) has no
     style sheet, script, class, image or details, every element of its body styled inline, a
     column of 600 pixels at most and no sideways scroll; axe-core and the request log check it
     as they check the web page.
@@ -70,13 +70,13 @@ def notif_show(arguments, stdin_path):
 
 
 def demo_page(extra=()):
-    """The page `make demo` writes: the bundled pushes parsed, grouped (--limit 3), summarized
+    """The page `make demo` writes: the bundled pushes parsed, grouped (--item-limit 3), summarized
     and shown, with `extra` arguments for notif-show."""
     steps = [
         ["notif-parse", "--now", NOW, "group-chat.ndjson", "pushes.ndjson"],
-        ["notif-group", "--limit", "3"],
+        ["notif-group", "--item-limit", "3"],
         ["notif-summarize", "--categories", "categories.json"],
-        ["notif-show", "--format", "html", "--now", NOW, "--categories", "categories.json",
+        ["notif-show", "--to", "html", "--now", NOW, "--categories", "categories.json",
          *extra],
     ]
     data = b""
@@ -107,31 +107,31 @@ class PageTests(unittest.TestCase):
         cls.folder = tempfile.TemporaryDirectory(prefix="notif-show-browser-")
         categories = ["--categories", os.path.join(FIXTURES, "categories.json")]
         pages = {
-            "feed": notif_show(["--format", "html", "--now", NOW] + categories,
+            "feed": notif_show(["--to", "html", "--now", NOW] + categories,
                                os.path.join(FIXTURES, "morning-18-records.ndjson")),
-            "stacks": notif_show(["--format", "html", "--now", NOW] + categories,
+            "stacks": notif_show(["--to", "html", "--now", NOW] + categories,
                                  os.path.join(FIXTURES, "stacks-with-summaries-and-items.ndjson")),
-            "hostile": notif_show(["--format", "html", "--now", NOW],
+            "hostile": notif_show(["--to", "html", "--now", NOW],
                                   os.path.join(FIXTURES, "hostile-text.ndjson")),
-            "cjk": notif_show(["--format", "html", "--now", NOW],
+            "cjk": notif_show(["--to", "html", "--now", NOW],
                               os.path.join(FIXTURES, "cjk-emoji-combining-rtl.ndjson")),
-            "counts": notif_show(["--format", "html", "--now", NOW],
+            "counts": notif_show(["--to", "html", "--now", NOW],
                                  os.path.join(FIXTURES, "stacks-counts.ndjson")),
             "hostile-apps": notif_show(
-                ["--format", "html", "--now", NOW, "--apps",
+                ["--to", "html", "--now", NOW, "--apps",
                  os.path.join(FIXTURES, "apps-hostile-names.json")],
                 os.path.join(FIXTURES, "apps-hostile-records.ndjson")),
             "icons": notif_show(
-                ["--format", "html", "--now", NOW, "--apps",
+                ["--to", "html", "--now", NOW, "--apps",
                  os.path.join(FIXTURES, "apps", "apps.json")],
                 os.path.join(FIXTURES, "apps-six-apps-records.ndjson")),
-            "digests": notif_show(["--format", "html", "--now", NOW],
+            "digests": notif_show(["--to", "html", "--now", NOW],
                                   os.path.join(FIXTURES, "digests.ndjson")),
-            "email-digests": notif_show(["--format", "email", "--now", NOW],
+            "email-digests": notif_show(["--to", "email", "--now", NOW],
                                         os.path.join(FIXTURES, "digests.ndjson")),
-            "email-hostile": notif_show(["--format", "email", "--now", NOW],
+            "email-hostile": notif_show(["--to", "email", "--now", NOW],
                                         os.path.join(FIXTURES, "hostile-text.ndjson")),
-            "email-stacks": notif_show(["--format", "email", "--now", NOW] + categories,
+            "email-stacks": notif_show(["--to", "email", "--now", NOW] + categories,
                                        os.path.join(FIXTURES,
                                                     "stacks-with-summaries-and-items.ndjson")),
             "demo": demo_page(),
