@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make install` as a user without root, into that user's ~/.local, the way the README says:
 # every file lands under PREFIX (fish's completions too), the binaries are stripped and run, the
-# man pages render, and `make uninstall` removes every file it installed. Part of `make check`.
+# man pages render, the crontab lines of README.md and the man pages run under cron's PATH, and
+# `make uninstall` removes every file it installed. Part of `make check`.
 #
 # usage: scripts/test-install.sh
 #
@@ -119,6 +120,29 @@ offered=$(as_user env PATH="$prefix/bin:$PATH" fish -c 'complete -C"notif-parse 
   || true
 [[ $offered == "--version"* ]] || fail "fish does not complete notif-parse --vers: '$offered'"
 say "fish completes from PREFIX"
+
+# The crontab lines of README.md and the man pages, as cron(8) runs them for this user: by
+# /bin/sh, with cron's PATH (/usr/bin:/bin), in the data folder they name, a copy of examples/
+# (the clock at the examples' "now", 2026-11-22T09:00:00Z).
+as_user mkdir -p "$home/.local/share"
+as_user cp -R "$repo/examples" "$home/.local/share/notif"
+mapfile -t jobs < <(
+  {
+    awk '/^```crontab$/ { inside = 1; next } /^```/ { inside = 0 } inside' README.md
+    grep -h '^[0-9*][0-9*/,-]* [0-9*/,-]* [0-9*/,-]* [0-9*/,-]* [0-9*/,-]* ' man/*.1 | sed 's/\\-/-/g'
+  } | sed 's/^[^ ]* [^ ]* [^ ]* [^ ]* [^ ]* //')
+((${#jobs[@]} >= 4)) || fail "found ${#jobs[@]} crontab lines in README.md and man/, not 4 or more"
+for job in "${jobs[@]}"; do
+  status=0
+  out=$(as_user env PATH=/usr/bin:/bin SHELL=/bin/sh SOURCE_DATE_EPOCH=1795338000 \
+    /bin/sh -c "$job" 2>&1) || status=$?
+  if ((status)); then
+    fail "the crontab line exits $status under cron's PATH: $job"
+    printf '%s\n' "$out" >&2
+  fi
+done
+say "${#jobs[@]} crontab lines run under cron's PATH"
+as_user rm -rf "$home/.local/share/notif" # under PREFIX, where make uninstall must leave nothing
 
 if ! as_user make -s -C "$repo" -o release uninstall PREFIX="$prefix" >"$scratch/uninstall.log" 2>&1; then
   cat "$scratch/uninstall.log" >&2

@@ -1,6 +1,7 @@
 import Foundation
 import NotifCLI
 import NotifModel
+import TestSupport
 import Testing
 
 /// What golden cases cannot show: how the tools behave toward the processes around them.
@@ -116,7 +117,7 @@ import Testing
 
   /// The usage lines of `--help` (and of a usage error) are the man page's SYNOPSIS, as mandoc
   /// renders it, white space aside.
-  @Test(arguments: tools)
+  @Test(.needs(.mandoc), arguments: tools)
   func usageIsTheManSynopsis(_ tool: String) throws {
     let help = try Binaries.run(
       tool, ["--help"], in: Self.packageRoot, environment: Self.environment)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -17,24 +18,33 @@ import Testing
 ///   with `\`, `|`, `&&` or `||`, and inside an open `{ ... }` or quote. A trailing `# exit N`
 ///   comment gives its status when that is not 0. `#` lines right below a command, with no blank
 ///   line between, show what it prints: its standard output, whole, and nothing on its standard
-///   error; other `#` lines are prose. A ```` ```crontab ```` block holds crontab lines (see
-///   `skipped`). A ```` ```json ```` block shows a file of `examples/`, named by a
-///   `<!-- file NAME -->` line right above it. A block without a language shows text (the
-///   output of `make demo`) and is not run.
+///   error; other `#` lines are prose. A ```` ```crontab ```` block holds crontab(5) lines. A
+///   ```` ```json ```` block shows a file of `examples/`, named by a `<!-- file NAME -->` line
+///   right above it. A block without a language shows text (the output of `make demo`) and is
+///   not run.
 /// - `man/*`: in EXAMPLES, each `.Bd -literal` block and `.Dl` line holds commands, with the same
 ///   continuations. A comment line right above it says what else it is: `.\" exit N`, its
 ///   commands exit N; `.\" file NAME`, it shows `examples/NAME`; `.\" output`, it shows what the
 ///   command above it prints; `.\" output joined`, the same with line breaks added.
 ///
-/// Each block runs in a fresh copy of `examples/`, its commands in order, by `/bin/sh -c` with
-/// the built tools first on `PATH`, `TZ=UTC` and `LC_ALL=C`, so the sweeps never touch the
-/// repository. An example that names a file `examples/` does not have fails, as does a shown
-/// file that is not the one shipped. A command expected to exit 0 may write warnings to its
-/// standard error, and nothing else: that catches a failure early in a pipeline, whose status is
-/// its last command's. Notes (`NotListed`: what the device does not list was left out;
-/// `OpenWindows`: records wait in windows still open) report nothing wrong and may come with any
-/// command, one whose output is shown too. The few commands
-/// that cannot run here are in `skipped`, each with its reason.
+/// The examples of a section (README.md's `## ` headings, a man page's EXAMPLES) run as a reader
+/// runs them: in order, in one copy of `examples/`, so that what one leaves behind is there for
+/// the next. Each runs by `/bin/sh -c` with the built tools first on `PATH`, `TZ=UTC` and
+/// `LC_ALL=C`, so the sweeps never touch the repository. A crontab(5) line runs as cron(8) runs
+/// it: its command by `/bin/sh -c` with cron's `PATH=/usr/bin:/bin`, in a scratch `HOME` whose
+/// `.local/bin` holds the tools (as `make install PREFIX=$HOME/.local` puts them) and whose
+/// `.local/share/notif` holds a copy of `examples/` (its clock fixed by `SOURCE_DATE_EPOCH`). An
+/// example that names a file `examples/` does not have fails, as does a shown file that is not
+/// the one shipped. A command expected to exit 0 may write warnings to its standard error, and
+/// nothing else: that catches a failure early in a pipeline, whose status is its last
+/// command's. Notes (`NotListed`: what the device does not list was left out; `OpenWindows`:
+/// records wait in windows still open) report nothing wrong and may come with any command, one
+/// whose output is shown too. The few commands that cannot run here are in `skipped`, each with
+/// its reason.
+///
+/// A section that runs a program the toolchain does not bring (`OutsideProgram`: jq, GNU
+/// parallel) is run by the test for that program, which is skipped, naming the program and its
+/// package, where it is not installed; in CI that is a failure (`OutsidePrograms`).
 @Suite struct ExamplesTests {
   /// The commands that are not run, by how they begin, and why.
   static let skipped: [(prefix: String, reason: String)] = [
@@ -51,15 +61,11 @@ import Testing
       "Spark in local mode, half a minute a run; scripts/test-scale.sh (make scale-test) runs"
         + " these on 100,000 records and compares them with one process"
     ),
-    (
-      "*/15 * * * * ",
-      "a crontab(5) line, not a command; golden case notif-expire/man-example-3-crontab-sweep runs it"
-    ),
-    (
-      "5 * * * * ",
-      "a crontab(5) line, not a command; golden case notif-digest/man-example-3-crontab-digest runs it"
-    ),
   ]
+
+  /// The outside programs that have a test of their own, in the order a section that runs
+  /// several is given to the first one missing (or, when none is, to the first one it runs).
+  static let programs: [OutsideProgram] = [.parallel, .jq]
 
   /// Whether a line of standard error is a note, which reports nothing wrong: `NotListed`, or
   /// notif-digest's `OpenWindows` (records left for a later run).
@@ -79,8 +85,38 @@ import Testing
     return ["PATH": Binaries.folder.path + ":" + path, "TZ": "UTC", "LC_ALL": "C", "HOME": home]
   }
 
-  @Test("example", arguments: ExampleReader.all().blocks)
-  func example(_ block: ExampleBlock) throws {
+  /// The test that runs `section`: the one for the first of `programs` it runs that is not
+  /// installed; when all are, the one for the first it runs; nil for the test of the sections
+  /// that run none.
+  static func test(for section: ExampleSection) -> OutsideProgram? {
+    let used = section.programs(skipping: skip).filter { programs.contains($0) }
+    let path = environment["PATH"]
+    return used.first { !OutsidePrograms.isInstalled($0.name, path: path) } ?? used.first
+  }
+
+  static func sections(for program: OutsideProgram?) -> [ExampleSection] {
+    ExampleReader.all().sections.filter { test(for: $0) == program }
+  }
+
+  @Test("example section", arguments: sections(for: nil))
+  func example(_ section: ExampleSection) throws {
+    try run(section)
+  }
+
+  @Test(
+    "example section that runs GNU parallel", .needs(.parallel),
+    arguments: sections(for: .parallel))
+  func exampleRunningParallel(_ section: ExampleSection) throws {
+    try run(section)
+  }
+
+  @Test("example section that runs jq", .needs(.jq), arguments: sections(for: .jq))
+  func exampleRunningJq(_ section: ExampleSection) throws {
+    try run(section)
+  }
+
+  /// Runs the examples of `section` in order in one copy of `examples/`.
+  func run(_ section: ExampleSection) throws {
     let manager = FileManager.default
     let scratch = manager.temporaryDirectory.appendingPathComponent(
       "notif-examples-\(UUID().uuidString)")
@@ -88,41 +124,85 @@ import Testing
     try manager.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? manager.removeItem(at: scratch) }
     try manager.copyItem(at: ExampleReader.examples, to: folder)
-    for command in block.commands where Self.skip(command) == nil {
-      let place = "\(block.file):\(command.line): `\(command.text)`"
-      let missing = ExampleReader.inputFiles(of: command.text).filter {
-        !ExampleReader.exists($0, in: folder)
-      }
-      guard missing.isEmpty else {
-        Issue.record("\(place) names \(missing.joined(separator: ", ")): not in examples/")
-        continue
-      }
-      let outcome = try Binaries.run(
-        "/bin/sh", ["-c", command.text], in: folder, environment: Self.environment)
-      let stdout = String(decoding: outcome.stdout, as: UTF8.self)
-      let stderr = String(decoding: outcome.stderr, as: UTF8.self)
-      #expect(
-        outcome.status == command.status,
-        "\(place) exits \(outcome.status), not \(command.status)\n\(stderr)")
-      let notNotes = stderr.split(separator: "\n").filter { !Self.isNote($0) }
-      if command.status == 0 {
-        let errors = notNotes.filter {
-          !$0.contains(": warning: ") && !$0.hasPrefix("::warning ")
+    for block in section.blocks {
+      for command in block.commands where Self.skip(command) == nil {
+        let place = "\(block.file):\(command.line): `\(command.text)`"
+        if let job = ExampleReader.cronCommand(of: command.text) {
+          try runAsCron(job, place: place, home: scratch.appendingPathComponent("home"))
+          continue
         }
-        #expect(errors.isEmpty, "\(place) exits 0 but writes\n\(errors.joined(separator: "\n"))")
-      }
-      if let shown = command.output {
-        if command.outputJoined {
-          #expect(
-            stdout.replacingOccurrences(of: "\n", with: "")
-              == shown.replacingOccurrences(of: "\n", with: ""),
-            "\(place) prints, line breaks aside, other than its text shows:\n\(stdout)")
-        } else {
-          #expect(stdout == shown, "\(place) prints other than its text shows:\n\(stdout)")
+        let missing = ExampleReader.inputFiles(of: command.text).filter {
+          !ExampleReader.exists($0, in: folder)
         }
-        #expect(notNotes.isEmpty, "\(place) shows its output but also writes\n\(stderr)")
+        guard missing.isEmpty else {
+          Issue.record("\(place) names \(missing.joined(separator: ", ")): not in examples/")
+          continue
+        }
+        let outcome = try Binaries.run(
+          "/bin/sh", ["-c", command.text], in: folder, environment: Self.environment)
+        check(outcome, of: command, place: place)
       }
     }
+  }
+
+  /// Checks the status, standard output and standard error of a command against its text.
+  func check(_ outcome: Outcome, of command: ExampleCommand, place: String) {
+    let stdout = String(decoding: outcome.stdout, as: UTF8.self)
+    let stderr = String(decoding: outcome.stderr, as: UTF8.self)
+    #expect(
+      outcome.status == command.status,
+      "\(place) exits \(outcome.status), not \(command.status)\n\(stderr)")
+    let notNotes = stderr.split(separator: "\n").filter { !Self.isNote($0) }
+    if command.status == 0 {
+      let errors = notNotes.filter {
+        !$0.contains(": warning: ") && !$0.hasPrefix("::warning ")
+      }
+      #expect(errors.isEmpty, "\(place) exits 0 but writes\n\(errors.joined(separator: "\n"))")
+    }
+    if let shown = command.output {
+      if command.outputJoined {
+        #expect(
+          stdout.replacingOccurrences(of: "\n", with: "")
+            == shown.replacingOccurrences(of: "\n", with: ""),
+          "\(place) prints, line breaks aside, other than its text shows:\n\(stdout)")
+      } else {
+        #expect(stdout == shown, "\(place) prints other than its text shows:\n\(stdout)")
+      }
+      #expect(notNotes.isEmpty, "\(place) shows its output but also writes\n\(stderr)")
+    }
+  }
+
+  /// The examples' "now", 2026-11-22T09:00:00Z, for the crontab lines, which give no `--now`.
+  static let cronNow = "1795338000"
+
+  /// Runs the command of a crontab line as cron(8) runs it for a user who installed with `make
+  /// install PREFIX=$HOME/.local`: `/bin/sh -c`, cron's `PATH`, that user's `HOME`, whose
+  /// `.local/bin` has the tools and `.local/share/notif` a copy of `examples/`.
+  func runAsCron(_ job: String, place: String, home: URL) throws {
+    let manager = FileManager.default
+    let bin = home.appendingPathComponent(".local/bin")
+    let data = home.appendingPathComponent(".local/share/notif")
+    if !manager.fileExists(atPath: data.path) {
+      try manager.createDirectory(at: bin, withIntermediateDirectories: true)
+      for tool in try manager.contentsOfDirectory(atPath: Binaries.folder.path)
+      where tool.hasPrefix("notif-") && !tool.contains(".") {
+        try manager.createSymbolicLink(
+          at: bin.appendingPathComponent(tool),
+          withDestinationURL: Binaries.folder.appendingPathComponent(tool))
+      }
+      try manager.createDirectory(
+        at: data.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try manager.copyItem(at: ExampleReader.examples, to: data)
+    }
+    // cron(8) reads an unescaped % as the end of the command, and what follows as its input.
+    #expect(!job.replacingOccurrences(of: "\\%", with: "").contains("%"), "\(place) has a %")
+    let outcome = try Binaries.run(
+      "/bin/sh", ["-c", job], in: home,
+      environment: [
+        "PATH": "/usr/bin:/bin", "HOME": home.path, "SHELL": "/bin/sh", "TZ": "UTC",
+        "LC_ALL": "C", "SOURCE_DATE_EPOCH": Self.cronNow,
+      ])
+    check(outcome, of: ExampleCommand(line: 0, text: job), place: place + ", as cron runs it")
   }
 
   /// A block that shows a file of `examples/` shows it as shipped: as the same JSON value, or,
@@ -169,11 +249,60 @@ import Testing
         commands.contains { $0.text.hasPrefix(skip.prefix) }, "no example begins '\(skip.prefix)'")
     }
     #expect(commands.count > 40)
+    // Each section runs in one of the tests; a test of a program with no section to run would
+    // show as skipped ("No test cases found") where nothing is.
+    let used = Set(all.sections.flatMap { $0.programs(skipping: Self.skip) })
+    for program in used {
+      #expect(
+        Self.programs.contains(program),
+        "an example runs \(program), which has no test of its own in ExamplesTests.programs")
+    }
+    for program in Self.programs {
+      #expect(used.contains(program), "no example section runs \(program)")
+    }
+    #expect(all.blocks.contains { $0.commands.contains { Self.isCrontabLine($0) } })
+  }
+
+  static func isCrontabLine(_ command: ExampleCommand) -> Bool {
+    ExampleReader.cronCommand(of: command.text) != nil
+  }
+
+  @Test func cronLines() {
+    #expect(
+      ExampleReader.cronCommand(of: "*/15 * * * * cd \"$HOME/x\" && notif-expire -n")
+        == "cd \"$HOME/x\" && notif-expire -n")
+    #expect(ExampleReader.cronCommand(of: "5 8-18 * * 1,3 notif-digest") == "notif-digest")
+    #expect(ExampleReader.cronCommand(of: "notif-expire -p policy.json a b c d e") == nil)
+    #expect(ExampleReader.cronCommand(of: "5 * * * *") == nil)
+  }
+
+  @Test func programsACommandRuns() {
+    #expect(OutsidePrograms.used(in: "notif-group x.ndjson | jq -c .count") == [.jq])
+    #expect(OutsidePrograms.used(in: "flock a.lock sh -c 'jq -r .summary d.ndjson'") == [.jq])
+    #expect(
+      OutsidePrograms.used(in: "parallel --pipepart -a p.ndjson notif-parse | /usr/bin/jq .")
+        == [.parallel, .jq])
+    #expect(OutsidePrograms.used(in: "parallel/expire-by-app.sh 2 jq.ndjson").isEmpty)
+    let scale = ExampleSection(
+      file: "R", title: "S",
+      blocks: [
+        ExampleBlock(
+          file: "R", line: 1,
+          commands: [
+            ExampleCommand(line: 1, text: "parallel/expire-by-app.sh 2 inbox.ndjson # jq"),
+            ExampleCommand(line: 2, text: "python3 spark/notif_spark.py expire inbox.ndjson"),
+          ])
+      ])
+    #expect(scale.programs(skipping: Self.skip) == [.parallel])
   }
 
   @Test func readmeNotation() {
     let readme = """
       Prose.
+
+      ## One
+
+      ### Part of one
 
       ```sh
       # what it does
@@ -189,6 +318,12 @@ import Testing
       # a comment, after a blank line
       { notif-c
         notif-d; } | notif-e
+      ```
+
+      ## Two
+
+      ```crontab
+      5 * * * * notif-f
       ```
 
       <!-- file policy.json -->
@@ -207,11 +342,13 @@ import Testing
       commands.map(\.text) == [
         "notif-a --x \\\n    one.ndjson |\n  jq .y    # exit 1",
         "notif-b '{a, b}' # not an exit status",
-        "{ notif-c\n  notif-d; } | notif-e",
+        "{ notif-c\n  notif-d; } | notif-e", "5 * * * * notif-f",
       ])
-    #expect(commands.map(\.line) == [5, 12, 15])
-    #expect(commands.map(\.status) == [1, 0, 0])
-    #expect(commands.map(\.output) == ["out 1\n\nout 3\n", nil, nil])
+    #expect(commands.map(\.line) == [9, 16, 19, 26])
+    #expect(commands.map(\.status) == [1, 0, 0, 0])
+    #expect(commands.map(\.output) == ["out 1\n\nout 3\n", nil, nil, nil])
+    #expect(document.sections.map(\.title) == ["One", "Two"])
+    #expect(document.sections.map { $0.blocks.count } == [1, 1])
     #expect(document.shownFiles.map(\.name) == ["policy.json"])
     #expect(document.shownFiles.map(\.text) == ["{\"a\": 1}\n"])
   }
@@ -287,13 +424,45 @@ struct ExampleCommand: Sendable {
   var outputJoined = false
 }
 
-/// Commands that run one after the other in the same copy of `examples/`.
+/// Commands that run one after the other, as one block of the text shows them.
 struct ExampleBlock: Sendable, CustomStringConvertible {
   var file: String
   var line: Int
   var commands: [ExampleCommand]
+  /// The section it is in: README.md's `## ` heading above it, or a man page's `EXAMPLES`.
+  var section = ""
 
   var description: String { "\(file):\(line)" }
+}
+
+/// The blocks of one section of a document, which run in order in the same copy of
+/// `examples/`, as a reader runs them.
+struct ExampleSection: Sendable, CustomStringConvertible {
+  var file: String
+  var title: String
+  var blocks: [ExampleBlock]
+
+  var description: String { "\(file): \(title)" }
+
+  /// The outside programs its commands run, leaving out the commands `skip` gives a reason for:
+  /// in the commands' text (their trailing comments aside), and in the scripts of `examples/`
+  /// they run.
+  func programs(skipping skip: (ExampleCommand) -> String?) -> [OutsideProgram] {
+    var text = ""
+    for command in blocks.flatMap(\.commands) where skip(command) == nil {
+      for line in command.text.split(separator: "\n") {
+        text += ExampleReader.split(String(line)).code + "\n"
+      }
+      for word in ExampleReader.words(of: ExampleReader.split(command.text).code)
+      where word.contains("/") && !word.hasPrefix("/") {
+        let script = ExampleReader.examples.appendingPathComponent(word)
+        if let data = FileManager.default.contents(atPath: script.path) {
+          text += String(decoding: data, as: UTF8.self) + "\n"
+        }
+      }
+    }
+    return OutsidePrograms.used(in: text)
+  }
 }
 
 /// A block that shows the content of a file of `examples/`.
@@ -314,6 +483,19 @@ struct ExampleDocument: Sendable {
     blocks += other.blocks
     shownFiles += other.shownFiles
     problems += other.problems
+  }
+
+  /// The blocks by section, in the order of the text.
+  var sections: [ExampleSection] {
+    var sections: [ExampleSection] = []
+    for block in blocks {
+      if let last = sections.last, last.file == block.file, last.title == block.section {
+        sections[sections.count - 1].blocks.append(block)
+      } else {
+        sections.append(ExampleSection(file: block.file, title: block.section, blocks: [block]))
+      }
+    }
+    return sections
   }
 }
 
@@ -359,8 +541,10 @@ enum ExampleReader {
     var document = ExampleDocument()
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     var index = 0
+    var section = "(before the first heading)"
     while index < lines.count {
       guard lines[index].hasPrefix("```") else {
+        if lines[index].hasPrefix("## ") { section = String(lines[index].dropFirst(3)) }
         index += 1
         continue
       }
@@ -378,7 +562,8 @@ enum ExampleReader {
       case "sh", "crontab":
         let (commands, problems) = Self.commands(body, showsOutput: language == "sh")
         document.problems += problems.map { "\(file):\($0)" }
-        document.blocks.append(ExampleBlock(file: file, line: start + 1, commands: commands))
+        document.blocks.append(
+          ExampleBlock(file: file, line: start + 1, commands: commands, section: section))
       case "json":
         guard above.hasPrefix("<!-- file "), above.hasSuffix(" -->") else {
           document.problems.append("\(file):\(start + 1): a json block without <!-- file NAME -->")
@@ -458,7 +643,8 @@ enum ExampleReader {
         var (commands, problems) = Self.commands(unescaped, showsOutput: false)
         document.problems += problems.map { "\(file):\($0)" }
         for index in commands.indices { commands[index].status = exitStatus(annotation) ?? 0 }
-        document.blocks.append(ExampleBlock(file: file, line: start, commands: commands))
+        document.blocks.append(
+          ExampleBlock(file: file, line: start, commands: commands, section: "EXAMPLES"))
       } else {
         document.problems.append("\(file):\(start - 1): unknown note '\(annotation)'")
       }
@@ -534,6 +720,19 @@ enum ExampleReader {
     }
     let problems = pending.isEmpty ? [] : ["\(pendingLine): the command does not end"]
     return (commands, problems)
+  }
+
+  /// The command of a crontab(5) line: what follows its five time fields (minute, hour, day
+  /// of month, month, day of week, each of digits, `*`, `/`, `,` and `-`); nil for a line
+  /// that is not one.
+  static func cronCommand(of line: String) -> String? {
+    let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+    guard fields.count == 6, !line.contains("\n") else { return nil }
+    let timeCharacters = Set("0123456789*/,-")
+    guard fields.prefix(5).allSatisfy({ $0.allSatisfy(timeCharacters.contains) }) else {
+      return nil
+    }
+    return String(fields[5])
   }
 
   /// `N` of a comment `exit N`.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs every folder under `cases/` as a black-box test of the built executables.
@@ -6,12 +7,27 @@ import Testing
 /// `NOTIF_UPDATE_GOLDEN=1 swift test --filter GoldenTests` rewrites the expectations from what
 /// the tools do now: review the result with `git diff`, and never set it in CI.
 /// `NOTIF_GOLDEN_CASE` runs (and records) only the cases it names (`GoldenCase.selected(by:)`);
-/// `make golden CASE=notif-group/by-app-one-group-per-app` records one case.
+/// `make golden CASE=notif-group/by-app-one-group-per-app` records one case. A case whose `cmd`
+/// runs jq is run by a test of its own, skipped where jq is not installed (`OutsidePrograms`:
+/// `make test` passes with the toolchain alone; CI refuses to skip).
 @Suite struct GoldenTests {
   static let updating = ProcessInfo.processInfo.environment["NOTIF_UPDATE_GOLDEN"] == "1"
 
-  @Test("golden case", arguments: GoldenCase.selected())
+  static func runsJq(_ golden: GoldenCase) -> Bool {
+    OutsidePrograms.used(in: golden.command ?? "").contains(.jq)
+  }
+
+  @Test("golden case", arguments: GoldenCase.selected().filter { !runsJq($0) })
   func golden(_ golden: GoldenCase) throws {
+    try run(golden)
+  }
+
+  @Test("golden case that runs jq", .needs(.jq), arguments: GoldenCase.selected().filter(runsJq))
+  func goldenRunningJq(_ golden: GoldenCase) throws {
+    try run(golden)
+  }
+
+  func run(_ golden: GoldenCase) throws {
     let stdin =
       golden.read("stdin.ndjson") != nil
       ? golden.folder.appendingPathComponent("stdin.ndjson") : nil

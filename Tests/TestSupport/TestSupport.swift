@@ -182,12 +182,99 @@ public enum SlowTests {
   }
 }
 
+/// A program some tests run that the Swift toolchain does not bring: `make test` passes on a
+/// machine with the toolchain alone, and `make check-deps` installs these for the rest.
+public struct OutsideProgram: Sendable, Hashable, CustomStringConvertible {
+  /// The name it is run by.
+  public var name: String
+  /// The Debian package that installs it.
+  public var package: String
+
+  public init(_ name: String, package: String) {
+    self.name = name
+    self.package = package
+  }
+
+  public var description: String { name }
+
+  public static let jq = OutsideProgram("jq", package: "jq")
+  public static let parallel = OutsideProgram("parallel", package: "parallel")
+  public static let mandoc = OutsideProgram("mandoc", package: "mandoc")
+  public static let python3 = OutsideProgram("python3", package: "python3")
+
+  /// The programs `OutsidePrograms.used(in:)` looks for in a command.
+  public static let known: [OutsideProgram] = [.parallel, .jq, .mandoc, .python3]
+}
+
+/// Whether the tests that need an outside program run: where it is installed, they do; where it
+/// is not, they are skipped, each test saying which program and package it needs, so that
+/// `make test` passes with the toolchain alone. CI (`CI` set) refuses to skip, as it refuses
+/// `NOTIF_SLOW_TESTS=skip` (`SlowTests`): there a missing program is an error in each test
+/// that needs it.
+public enum OutsidePrograms {
+  /// What a test skipped for want of `program` says in the test output: one line.
+  public static func skipped(_ program: OutsideProgram) -> String {
+    "needs \(program.name), which is not installed (Debian package \(program.package));"
+      + " make check-deps installs it"
+  }
+
+  /// The refusal: CI runs every test, so the programs must be there.
+  public struct MissingInCI: Error, CustomStringConvertible {
+    public var program: OutsideProgram
+    public var description: String {
+      "\(program.name) is not installed, and CI (CI set) runs every test: install Debian package"
+        + " \(program.package) (make check-deps)"
+    }
+  }
+
+  /// Whether an executable file named `name` is in one of the folders of `path` (a `PATH`),
+  /// the process's own by default.
+  public static func isInstalled(
+    _ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]
+  ) -> Bool {
+    (path ?? "/usr/bin:/bin").split(separator: ":").contains {
+      access("\($0)/\(name)", X_OK) == 0
+    }
+  }
+
+  /// True when `program` is installed; false when it is not, outside CI; throws in CI when it
+  /// is not.
+  public static func enabled(
+    _ program: OutsideProgram,
+    _ environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> Bool {
+    if isInstalled(program.name, path: environment["PATH"]) { return true }
+    if let ci = environment["CI"], !ci.isEmpty { throw MissingInCI(program: program) }
+    return false
+  }
+
+  /// The known programs (`OutsideProgram.known`) a shell command runs, in the order of
+  /// `known`: each word of the command, quoted or not, that is one's name or ends in `/` and
+  /// its name.
+  public static func used(in command: String) -> [OutsideProgram] {
+    let wordCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-/")
+    let names = Set(
+      command.split { !wordCharacters.contains($0) }.compactMap {
+        $0.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init)
+      })
+    return OutsideProgram.known.filter { names.contains($0.name) }
+  }
+}
+
 #if canImport(Testing)
   extension Trait where Self == ConditionTrait {
     /// Marks a test or suite slow (`SlowTests`): skipped, saying so, under
     /// `NOTIF_SLOW_TESTS=skip`; failed when CI is asked to skip it.
     public static var slow: Self {
       .enabled(Comment(rawValue: SlowTests.skipped)) { try SlowTests.enabled() }
+    }
+
+    /// Marks a test or suite that runs `program` (`OutsidePrograms`): skipped, naming the
+    /// program and its package, where it is not installed; failed there in CI.
+    public static func needs(_ program: OutsideProgram) -> Self {
+      .enabled(Comment(rawValue: OutsidePrograms.skipped(program))) {
+        try OutsidePrograms.enabled(program)
+      }
     }
   }
 #endif
