@@ -29,12 +29,14 @@ let package = Package(
     // The command-line layer every tool stands on: options, usage, the tool skeleton, its
     // environment, the file operands.
     .target(name: "NotifCLI", dependencies: ["NotifModel", "NotifJSON"]),
-    // An app's notification categories (--categories): notif-parse and notif-summarize.
+    // An app's notification categories (--categories): notif-parse, notif-summarize, notif-show
+    // and notif-digest.
     .target(name: "NotifCategories", dependencies: ["NotifModel", "NotifJSON"]),
-    // Stores: in-place sweeps (notif-expire, notif-mark) and locked appends (notif-parse --store).
+    // Stores: in-place sweeps (notif-expire, notif-mark, notif-digest --store, notif-responses
+    // --prune) and locked appends (notif-parse --store).
     .target(name: "NotifSweep", dependencies: ["NotifModel", "NotifCLI", "NotifJSON"]),
     // The order notifications are listed in, and group objects read: notif-group,
-    // notif-summarize and notif-show.
+    // notif-summarize, notif-show and notif-digest.
     .target(name: "NotifListing", dependencies: ["NotifModel", "NotifCLI", "NotifJSON"]),
     // How much room text takes on screen: notif-parse's --lint and notif-show.
     .target(name: "NotifText"),

@@ -2,7 +2,7 @@
 """Generate the CLDR data of NotifLocalization (notif-summarize, notif-digest) from Babel.
 
 Writes
-  Sources/NotifLocalization/CLDRData.swift
+  Sources/NotifLocalization/CLDRData+Generated.swift
       for every locale Babel knows (babel.localedata.locale_identifiers(), plus root): its
       cardinal plural rules, in CLDR's rule syntax, and its "standard" list patterns
       (start, middle, end, 2). Identical rule sets and pattern sets are stored once and
@@ -36,7 +36,7 @@ from babel.core import get_global
 from babel import localedata
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-SWIFT_OUT = os.path.join(ROOT, "Sources", "NotifLocalization", "CLDRData.swift")
+SWIFT_OUT = os.path.join(ROOT, "Sources", "NotifLocalization", "CLDRData+Generated.swift")
 FIXTURE_OUT = os.path.join(
     ROOT, "Tests", "NotifLocalizationTests", "Fixtures", "cldr-plural-samples.json")
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Writes man/notif-rules.7, the rule book of notif-parse and notif-responses, from
 rules/rules.tsv, rules/responses.tsv and rules/sources.tsv, and notif-responses's table of
-answers, Sources/notif-responses/ResponseRules.swift, from rules/responses.tsv.
+answers, Sources/notif-responses/ResponseRule+Generated.swift, from rules/responses.tsv.
 
 usage: scripts/gen-rules.py [--check]
 
-  (none)    write man/notif-rules.7 and Sources/notif-responses/ResponseRules.swift
+  (none)    write man/notif-rules.7 and Sources/notif-responses/ResponseRule+Generated.swift
   --check   exit 1 (saying so) if either is not what the data gives
 
 rules/rules.tsv has one row a rule, tab-separated, with a header line:
@@ -48,7 +48,7 @@ PAGE = os.path.join(ROOT, "man", "notif-rules.7")
 CASES = os.path.join(ROOT, "Tests", "EndToEndTests", "cases", "notif-parse")
 RESPONSES = os.path.join(ROOT, "rules", "responses.tsv")
 RESPONSE_CASES = os.path.join(ROOT, "Tests", "EndToEndTests", "cases", "notif-responses")
-RESPONSE_SWIFT = os.path.join(ROOT, "Sources", "notif-responses", "ResponseRules.swift")
+RESPONSE_SWIFT = os.path.join(ROOT, "Sources", "notif-responses", "ResponseRule+Generated.swift")
 RESPONSE_COLUMNS = ["id", "service", "status", "reason", "action", "vendor", "source", "case"]
 SERVICES = ["apns", "fcm", "webpush", "expo", "sns", "any"]
 SERVICE_TITLES = {
@@ -395,14 +395,14 @@ def main():
             if current != wanted:
                 fail("%s is not what rules/ gives: run scripts/gen-rules.py"
                      % os.path.relpath(path, ROOT))
-        print("gen-rules: man/notif-rules.7 and ResponseRules.swift are up to date (%d rules)"
-              % made.count(".It rule"))
+        print("gen-rules: man/notif-rules.7 and ResponseRule+Generated.swift are up to date"
+              " (%d rules)" % made.count(".It rule"))
         return
     with open(PAGE, "w", encoding="utf-8") as f:
         f.write(made)
     with open(RESPONSE_SWIFT, "w", encoding="utf-8") as f:
         f.write(table)
-    print("gen-rules: wrote man/notif-rules.7 and ResponseRules.swift (%d rules)"
+    print("gen-rules: wrote man/notif-rules.7 and ResponseRule+Generated.swift (%d rules)"
           % made.count(".It rule"))
 
 

@@ -8,7 +8,7 @@ wcwidth (https://pypi.org/project/wcwidth/) is an implementation of terminal wid
 apart from ours, from Unicode 17.0.0 data; it runs here only, never when the tests run: its
 answers are committed in Tests/NotifTextTests/WidthSamples.swift, which this script writes.
 
-1. Every code point: the width Sources/NotifText/DisplayWidthTable.swift gives (as
+1. Every code point: the width Sources/NotifText/DisplayWidth+Generated.swift gives (as
    scripts/gen-width.py wrote it from the UCD) must be wcwidth.wcwidth's, except where a rule
    of ours or the Unicode version says otherwise, each difference counted by its reason:
      - a C0 or C1 control: wcwidth says -1 ("not printable"), we say 0;
@@ -40,7 +40,7 @@ import wcwidth
 
 WCWIDTH_VERSION = "0.7.0"
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-TABLE = os.path.join(ROOT, "Sources", "NotifText", "DisplayWidthTable.swift")
+TABLE = os.path.join(ROOT, "Sources", "NotifText", "DisplayWidth+Generated.swift")
 SAMPLES_OUT = os.path.join(ROOT, "Tests", "NotifTextTests", "WidthSamples.swift")
 
 # East_Asian_Width W since Unicode 16.0 (the trigrams, monograms, digrams, hexagrams and

@@ -10,8 +10,8 @@ Reads the UCD's own files, as Debian's unicode-data package installs them under
 extracted/DerivedGeneralCategory.txt, PropList.txt, DerivedCoreProperties.txt, Blocks.txt,
 auxiliary/GraphemeBreakProperty.txt, emoji/emoji-data.txt, emoji/emoji-variation-sequences.txt
 and emoji/emoji-sequences.txt. The Unicode version is read from the files' headers, and every
-file must have the same one. Writes Sources/NotifText/DisplayWidthTable.swift and
-Sources/NotifModel/Diagnostic+EscapeTable.swift; with --check, writes nothing and exits 1 when
+file must have the same one. Writes Sources/NotifText/DisplayWidth+Generated.swift and
+Sources/NotifModel/Diagnostic+Generated.swift; with --check, writes nothing and exits 1 when
 either file is not what the data gives (`make width-check`, part of `make check`, runs it).
 
 The widths, per code point:
@@ -75,8 +75,8 @@ import re
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-TABLE_OUT = os.path.join(ROOT, "Sources", "NotifText", "DisplayWidthTable.swift")
-ESCAPE_OUT = os.path.join(ROOT, "Sources", "NotifModel", "Diagnostic+EscapeTable.swift")
+TABLE_OUT = os.path.join(ROOT, "Sources", "NotifText", "DisplayWidth+Generated.swift")
+ESCAPE_OUT = os.path.join(ROOT, "Sources", "NotifModel", "Diagnostic+Generated.swift")
 MAX = 0x110000
 
 FILES = {  # read in this order; every file but the emoji ones names the Unicode version

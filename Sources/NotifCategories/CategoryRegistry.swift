@@ -44,7 +44,7 @@ public struct CategoryRegistry: Sendable {
   ///   wrong types, unknown action options, an action without identifier or title, a format
   ///   with a directive other than those of `SummaryFormat`.
   public init(_ view: JSONView) throws(ConfigFile.Rejection) {
-    try Self.forEachMember(of: 0, in: view) { key, value throws(ConfigFile.Rejection) in
+    try view.forEachMember(of: 0) { key, value throws(ConfigFile.Rejection) in
       let category = try Self.category(view, key, value)
       index[Array(category.identifier.utf8)] = categories.count
       categories.append(category)
@@ -53,19 +53,6 @@ public struct CategoryRegistry: Sendable {
 
   private static func offset(_ view: JSONView, _ index: Int) -> Int {
     Int(view.tokens[index].start)
-  }
-
-  /// Calls `body` with each member of the object at `index`, in order, until it throws.
-  private static func forEachMember(
-    of index: Int, in view: JSONView,
-    _ body: (_ key: Int, _ value: Int) throws(ConfigFile.Rejection) -> Void
-  ) throws(ConfigFile.Rejection) {
-    var failure: ConfigFile.Rejection? = nil
-    view.forEachMember(of: index) { key, value in
-      guard failure == nil else { return }
-      do throws(ConfigFile.Rejection) { try body(key, value) } catch { failure = error }
-    }
-    if let failure { throw failure }
   }
 
   /// The elements of the array at `index`; a rejection saying `message` if it is none.
@@ -100,7 +87,7 @@ public struct CategoryRegistry: Sendable {
         offset: offset(view, value), message: "category '\(identifier)' must be an object")
     }
     var category = NotificationCategory(identifier: identifier, offset: offset(view, key))
-    try forEachMember(of: value, in: view) { field, fieldValue throws(ConfigFile.Rejection) in
+    try view.forEachMember(of: value) { field, fieldValue throws(ConfigFile.Rejection) in
       let name = view.string(field)
       switch name {
       case "category_summary_format", "hidden_previews_body_placeholder", "digest_format":
@@ -146,7 +133,7 @@ public struct CategoryRegistry: Sendable {
         offset: offset(view, element), message: "an action must be an object")
     }
     var action = NotificationAction(offset: offset(view, element))
-    try forEachMember(of: element, in: view) { key, value throws(ConfigFile.Rejection) in
+    try view.forEachMember(of: element) { key, value throws(ConfigFile.Rejection) in
       let name = view.string(key)
       switch name {
       case "identifier", "title":

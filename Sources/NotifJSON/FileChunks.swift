@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A piece of a file cut after a line feed (or at the end of the file), and what a
 /// worker made of it (`results`).
 ///
@@ -124,6 +116,7 @@ public enum FileChunks {
     idle: () throws(E) -> Void,
     rest: (consuming RecordReader, _ number: Int) throws(E) -> Void
   ) throws(E) -> Outcome {
+    precondition(ring.count >= 2, "FileChunks.read: a ring of one chunk cannot overlap")
     precondition(initial.count <= ring[0].capacity, "FileChunks.read: initial bytes too many")
     var reading = Reading(
       fd: fd, name: name, maxRecordBytes: maxRecordBytes, ring: ring, workers: workers,
@@ -213,22 +206,6 @@ public enum FileChunks {
     /// Whether the reader of the last chunk taken ended skipping a malformed text's remains.
     var takenEndedSkipping = false
     var outcome = Outcome()
-
-    init(
-      fd: Int32, name: String, maxRecordBytes: Int, ring: [FileChunk<Results>],
-      workers: WorkerPool<FileChunk<Results>, Worker>, first: Int, checksLines: Bool,
-      announcesIdle: Bool
-    ) {
-      precondition(ring.count >= 2, "FileChunks.read: a ring of one chunk cannot overlap")
-      self.fd = fd
-      self.name = name
-      self.maxRecordBytes = maxRecordBytes
-      self.ring = ring
-      self.workers = workers
-      self.first = first
-      self.checksLines = checksLines
-      self.announcesIdle = announcesIdle
-    }
 
     func chunk(_ index: Int) -> FileChunk<Results> { ring[index % ring.count] }
 
@@ -505,9 +482,4 @@ public enum FileChunks {
     }
     return count
   }
-}
-
-/// `read(2)`, named apart from `FileChunks.read`.
-private func systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
-  read(fd, bytes, count)
 }

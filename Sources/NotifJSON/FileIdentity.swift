@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Which file a path names, whatever the spelling: `./inbox.ndjson`, `inbox.ndjson`, a
 /// symbolic link to it and a hard link of it are one file.
 ///

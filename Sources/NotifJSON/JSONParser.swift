@@ -1,13 +1,5 @@
 import CNotifSIMD
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Why a JSON text was rejected, and where.
 public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A stable code for the kind of problem.

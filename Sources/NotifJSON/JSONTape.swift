@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The kind of a JSON value on a tape.
 public enum JSONKind: UInt8, Sendable {
   case object, array, string, number, bool, null
@@ -63,12 +55,14 @@ public struct JSONView {
     return UnsafeRawBufferPointer(rebasing: bytes[Int(token.start) + 1..<Int(token.end) - 1])
   }
 
-  /// Calls `body` with the index of each key and its value of the object at `index`, in order.
+  /// Calls `body` with the index of each key and its value of the object at `index`, in order,
+  /// until it throws. The error is typed: a closure that says `throws(Problem)` stops the walk
+  /// with that very `Problem`.
   ///
   /// - Complexity: O(number of members).
-  @inlinable public func forEachMember(
-    of index: Int, _ body: (_ key: Int, _ value: Int) throws -> Void
-  ) rethrows {
+  @inlinable public func forEachMember<E: Error>(
+    of index: Int, _ body: (_ key: Int, _ value: Int) throws(E) -> Void
+  ) throws(E) {
     var key = index + 1
     for _ in 0..<Int(tokens[index].count) {
       let value = key + 1
@@ -77,10 +71,13 @@ public struct JSONView {
     }
   }
 
-  /// Calls `body` with the index of each element of the array at `index`, in order.
+  /// Calls `body` with the index of each element of the array at `index`, in order, until it
+  /// throws (a typed error, as `forEachMember`'s).
   ///
   /// - Complexity: O(number of elements).
-  @inlinable public func forEachElement(of index: Int, _ body: (Int) throws -> Void) rethrows {
+  @inlinable public func forEachElement<E: Error>(of index: Int, _ body: (Int) throws(E) -> Void)
+    throws(E)
+  {
     var element = index + 1
     for _ in 0..<Int(tokens[index].count) {
       try body(element)

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Reads lines, split on byte `0x0A` only, from a file descriptor, for the tools that must
 /// write every line they keep back byte for byte (the sweeps of notif-expire and notif-mark).
 ///

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A buffered writer over `write(2)` that checks every write.
 ///
 /// Output collects in one buffer and goes out in large writes; partial writes are continued and
@@ -87,9 +79,4 @@ public struct OutputWriter: ~Copyable {
     }
     return nil
   }
-}
-
-/// `write(2)`, named apart from the writer's own methods.
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(fd, bytes, count)
 }

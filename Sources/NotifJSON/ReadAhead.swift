@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What a `ReadAhead` runs on its thread: it fills one batch at a time with what comes next
 /// in the input (lines read and parsed, say), in input order.
 public protocol BatchFiller: ~Copyable {

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A failed system call on a named file, ready to be reported in one line.
 public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The file the call was about, as the user named it (`<stdin>`, `<stdout>` for the streams).

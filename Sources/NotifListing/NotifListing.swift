@@ -1,12 +1,13 @@
 // NotifListing: what the device lists, the order it is listed in, the records and group objects
-// it is listed from, and the options that choose a list. Users: notif-group (which records it
-// groups, which record leads a group, the order and the limit of items and groups),
-// notif-summarize (the group objects it leaves out, the members of those it reads) and
-// notif-show (what it shows, the feed and chat views, their --limit, the stacks it draws) and
-// notif-digest (the records it leaves out of digests): one rule of what a person sees, so that
-// the four leave out the same pushes, one ranking, so that
-// a list shows what a group leads with, one reading of the fields it ranks by, and one way to
-// find a group object's members.
+// it is listed from, and the options that choose a list.
+// Users: notif-group, notif-summarize, notif-show, notif-digest.
+// notif-group: which records it groups, which record leads a group, the order and the limit
+// of items and groups; notif-summarize: the group objects it leaves out, the members of those
+// it reads; notif-show: what it shows, the feed and chat views, their --limit, the stacks it
+// draws; notif-digest: the records it leaves out of digests. One rule of what a person sees,
+// so that the four leave out the same pushes, one ranking, so that a list shows what a group
+// leads with, one reading of the fields it ranks by, and one way to find a group object's
+// members.
 //
 // What is here: `DeviceListing`, the rule of notif(5)'s "What the device lists" (`Unlisted`,
 // why a record is not listed; `ListingFields`, what the rule reads; `UnlistedTally`, what a run

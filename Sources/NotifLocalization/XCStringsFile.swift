@@ -39,39 +39,32 @@ enum XCStringsFile {
       throw Problem(offset: 0, message: "a string catalog needs a 'strings' object")
     }
     var result: [String: LocalizedEntry] = [:]
-    var failure: Problem? = nil
-    view.forEachMember(of: strings) { keyIndex, value in
-      guard failure == nil else { return }
-      do throws(Problem) {
-        let key = view.string(keyIndex)
-        guard view.kind(value) == .object else {
-          throw Problem(offset: at(value), message: "string '\(key)' must be an object")
+    try view.forEachMember(of: strings) { keyIndex, value throws(Problem) in
+      let key = view.string(keyIndex)
+      guard view.kind(value) == .object else {
+        throw Problem(offset: at(value), message: "string '\(key)' must be an object")
+      }
+      guard let localizations = view.member(value, "localizations") else { return }
+      guard view.kind(localizations) == .object else {
+        throw Problem(
+          offset: at(localizations), message: "'localizations' of '\(key)' must be an object")
+      }
+      var byLanguage: [String: Int] = [:]
+      view.forEachMember(of: localizations) { language, localization in
+        if let canonical = CLDRLocale.canonical(view.string(language)) {
+          byLanguage[canonical] = localization
         }
-        guard let localizations = view.member(value, "localizations") else { return }
-        guard view.kind(localizations) == .object else {
-          throw Problem(
-            offset: at(localizations), message: "'localizations' of '\(key)' must be an object")
-        }
-        var byLanguage: [String: Int] = [:]
-        view.forEachMember(of: localizations) { language, localization in
-          if let canonical = CLDRLocale.canonical(view.string(language)) {
-            byLanguage[canonical] = localization
-          }
-        }
-        guard let language = locale.chain.first(where: { byLanguage[$0] != nil }),
-          let localization = byLanguage[language]
-        else { return }
-        if var entry = try self.entry(view, localization, key: key) {
-          entry.file = file
-          // The byte offset for now; `load` turns it into a line and column.
-          entry.line = at(localization)
-          result[key] = entry
-        }
-      } catch {
-        failure = error
+      }
+      guard let language = locale.chain.first(where: { byLanguage[$0] != nil }),
+        let localization = byLanguage[language]
+      else { return }
+      if var entry = try self.entry(view, localization, key: key) {
+        entry.file = file
+        // The byte offset for now; `load` turns it into a line and column.
+        entry.line = at(localization)
+        result[key] = entry
       }
     }
-    if let failure { throw failure }
     return result
   }
 
@@ -103,47 +96,40 @@ enum XCStringsFile {
         throw Problem(
           offset: at(substitutions), message: "'substitutions' of '\(key)' must be an object")
       }
-      var failure: Problem? = nil
-      view.forEachMember(of: substitutions) { nameIndex, substitution in
-        guard failure == nil else { return }
-        do throws(Problem) {
-          let name = view.string(nameIndex)
-          guard view.kind(substitution) == .object else {
-            throw Problem(
-              offset: at(substitution),
-              message: "substitution '\(name)' of '\(key)' must be an object")
-          }
-          if let argNum = view.member(substitution, "argNum") {
-            guard view.integer(argNum) == 1 else {
-              throw Problem(
-                offset: at(argNum),
-                message:
-                  "substitution '\(name)' of '\(key)': argNum must be 1, the count (argument 2 is the list)"
-              )
-            }
-          }
-          var specifier = "lld"
-          if let given = view.member(substitution, "formatSpecifier") {
-            guard let text = view.stringValue(given) else {
-              throw Problem(
-                offset: at(given), message: "'formatSpecifier' of '\(name)' must be a string")
-            }
-            specifier = text
-          }
-          guard let variations = view.member(substitution, "variations"),
-            let plural = view.member(variations, "plural")
-          else {
-            throw Problem(
-              offset: at(substitution),
-              message: "substitution '\(name)' of '\(key)' has no 'variations.plural'")
-          }
-          entry.variables[name] = try pluralVariants(
-            view, plural, key: key, argument: "%" + specifier)
-        } catch {
-          failure = error
+      try view.forEachMember(of: substitutions) { nameIndex, substitution throws(Problem) in
+        let name = view.string(nameIndex)
+        guard view.kind(substitution) == .object else {
+          throw Problem(
+            offset: at(substitution),
+            message: "substitution '\(name)' of '\(key)' must be an object")
         }
+        if let argNum = view.member(substitution, "argNum") {
+          guard view.integer(argNum) == 1 else {
+            throw Problem(
+              offset: at(argNum),
+              message:
+                "substitution '\(name)' of '\(key)': argNum must be 1, the count (argument 2 is the list)"
+            )
+          }
+        }
+        var specifier = "lld"
+        if let given = view.member(substitution, "formatSpecifier") {
+          guard let text = view.stringValue(given) else {
+            throw Problem(
+              offset: at(given), message: "'formatSpecifier' of '\(name)' must be a string")
+          }
+          specifier = text
+        }
+        guard let variations = view.member(substitution, "variations"),
+          let plural = view.member(variations, "plural")
+        else {
+          throw Problem(
+            offset: at(substitution),
+            message: "substitution '\(name)' of '\(key)' has no 'variations.plural'")
+        }
+        entry.variables[name] = try pluralVariants(
+          view, plural, key: key, argument: "%" + specifier)
       }
-      if let failure { throw failure }
     }
     return entry
   }
@@ -156,31 +142,24 @@ enum XCStringsFile {
       throw Problem(offset: at(plural), message: "'plural' of '\(key)' must be an object")
     }
     var variants: [PluralCategory: String] = [:]
-    var failure: Problem? = nil
-    view.forEachMember(of: plural) { categoryIndex, variant in
-      guard failure == nil else { return }
-      do throws(Problem) {
-        let name = view.string(categoryIndex)
-        guard let category = PluralCategory(rawValue: name) else {
-          throw Problem(
-            offset: at(categoryIndex),
-            message:
-              "unknown plural category '\(name)' in '\(key)': use zero, one, two, few, many or other"
-          )
-        }
-        guard let unit = view.member(variant, "stringUnit") else {
-          throw Problem(
-            offset: at(variant), message: "plural variant '\(name)' of '\(key)' has no 'stringUnit'"
-          )
-        }
-        var text = try value(view, unit, key: key)
-        if let argument { text = text.replacingArg(with: argument) }
-        variants[category] = text
-      } catch {
-        failure = error
+    try view.forEachMember(of: plural) { categoryIndex, variant throws(Problem) in
+      let name = view.string(categoryIndex)
+      guard let category = PluralCategory(rawValue: name) else {
+        throw Problem(
+          offset: at(categoryIndex),
+          message:
+            "unknown plural category '\(name)' in '\(key)': use zero, one, two, few, many or other"
+        )
       }
+      guard let unit = view.member(variant, "stringUnit") else {
+        throw Problem(
+          offset: at(variant), message: "plural variant '\(name)' of '\(key)' has no 'stringUnit'"
+        )
+      }
+      var text = try value(view, unit, key: key)
+      if let argument { text = text.replacingArg(with: argument) }
+      variants[category] = text
     }
-    if let failure { throw failure }
     guard variants[.other] != nil else {
       throw Problem(offset: at(plural), message: "'plural' of '\(key)' has no 'other' variant")
     }

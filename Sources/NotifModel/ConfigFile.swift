@@ -52,34 +52,12 @@ public struct ConfigFile: Sendable, Equatable {
   ///   folder cannot be read), or it is longer than `maxBytes`.
   /// - Complexity: O(n) in the size of the file.
   public init(path: String) throws(ConfigFileError) {
-    func unreadable(_ message: String) -> ConfigFileError {
-      ConfigFileError(Diagnostic(.error, Self.unreadable, message, file: path))
+    do {
+      self.init(path: path, bytes: try readWholeFile(path: path, limit: Self.maxBytes))
+    } catch {
+      throw ConfigFileError(
+        Diagnostic(.error, Self.unreadable, error.systemError.message, file: path))
     }
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      throw unreadable(SystemError(path: path, doing: "cannot open", errno: errno).message)
-    }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var status = stat()
-    if fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFREG {
-      bytes.reserveCapacity(min(Int(status.st_size), Self.maxBytes) + 1)
-    }
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if count > 0 {
-        guard bytes.count + count <= Self.maxBytes else {
-          throw unreadable("the file is longer than the limit of \(Self.maxBytes >> 20) MiB")
-        }
-        bytes += chunk[0..<count]
-      } else if count == 0 {
-        break
-      } else if errno != EINTR {
-        throw unreadable(SystemError(path: path, doing: "read error", errno: errno).message)
-      }
-    }
-    self.init(path: path, bytes: bytes)
   }
 
   /// A file already read: `bytes` as from `path`.

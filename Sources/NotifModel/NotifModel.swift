@@ -1,6 +1,7 @@
-// NotifModel: the model every notif tool imports. Users: notif-parse, notif-group,
-// notif-summarize, notif-expire, notif-mark, notif-responses, notif-show and notif-digest;
-// every file here is used by at least three.
+// NotifModel: the model every notif tool imports.
+// Users: notif-parse, notif-group, notif-summarize, notif-expire, notif-mark, notif-responses,
+// notif-show, notif-digest.
+// Every file here is used by at least three.
 //
 // What is here: the record's fields and their order, and the group and digest objects' keys
 // (`RecordField.swift`), the range of every count and weight in them (`FieldLimits.swift`);

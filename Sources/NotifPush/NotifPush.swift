@@ -1,7 +1,8 @@
-// NotifPush: push messages read and checked the way each push service reads them. Users:
-// notif-parse (every message it reads becomes a record through here) and notif-responses (the
+// NotifPush: push messages read and checked the way each push service reads them.
+// Users: notif-parse, notif-responses.
+// notif-parse: every message it reads becomes a record through here; notif-responses: the
 // request behind a response that asks to fix the payload, checked again to say which rule
-// would have caught it); no other tool.
+// would have caught it. No other tool.
 //
 // What is here: the driver and the state every reader fills (`MessageReader`, with what fills
 // the fields an input does not give, `InputDefaults`, and `Platform` for `--platform`), one

@@ -1,6 +1,8 @@
-// NotifSweep: a store file's writers. Users: notif-expire, notif-mark and notif-digest
-// (in-place sweeps; notif-digest appends its digests where the others append their archive),
-// and notif-parse (`--store`: appends under the lock, `StoreAppender`); no other tool.
+// NotifSweep: a store file's writers.
+// Users: notif-parse, notif-expire, notif-mark, notif-responses, notif-digest.
+// notif-expire, notif-mark and notif-digest sweep a store in place (notif-digest appends its
+// digests where the others append their archive), notif-responses a token file (`--prune`),
+// and notif-parse appends to one under its lock (`--store`, `StoreAppender`); no other tool.
 //
 // What is here: the driver of a sweep (`SweepDriver`: as a filter or in place, the order of
 // the steps, where the lines go, progress and exit status; each tool supplies its passes over

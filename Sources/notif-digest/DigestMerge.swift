@@ -269,28 +269,21 @@ enum DigestObjectReader {
       guard view.kind(index) == .array else {
         throw bad("'\(field.key)' is \(view.kind(index).phrase), not an array", index)
       }
-      var failure: DigestProblem? = nil
       var sum: Int64 = 0
-      view.forEachElement(of: index) { element in
-        guard failure == nil else { return }
-        do throws(DigestProblem) {
-          guard view.kind(element) == .object else {
-            throw bad("\(what) is \(view.kind(element).phrase), not an object", element)
-          }
-          let fields = try members(view, element, keys: keys, what: what, bad)
-          let entry = try name(fields)
-          let n = try integer(fields[1], "count", FieldLimits.positive)
-          sum += n
-          guard sum <= count else {
-            throw bad(
-              "'\(field.key)' count more records than '\(Field.count.key)' (\(count))", fields[1])
-          }
-          try store(entry, fields, n)
-        } catch {
-          failure = error
+      try view.forEachElement(of: index) { element throws(DigestProblem) in
+        guard view.kind(element) == .object else {
+          throw bad("\(what) is \(view.kind(element).phrase), not an object", element)
         }
+        let fields = try members(view, element, keys: keys, what: what, bad)
+        let entry = try name(fields)
+        let n = try integer(fields[1], "count", FieldLimits.positive)
+        sum += n
+        guard sum <= count else {
+          throw bad(
+            "'\(field.key)' count more records than '\(Field.count.key)' (\(count))", fields[1])
+        }
+        try store(entry, fields, n)
       }
-      if let failure { throw failure }
       return sum
     }
 
@@ -339,28 +332,21 @@ enum DigestObjectReader {
         "'\(Field.items.key)' has \(listed) records, more than '\(Field.count.key)' or 'digesting.limit'",
         itemsIndex)
     }
-    var failure: DigestProblem? = nil
-    view.forEachElement(of: itemsIndex) { element in
-      guard failure == nil else { return }
-      do throws(DigestProblem) {
-        guard view.kind(element) == .object,
-          let createdIndex = view.member(element, "created_at"),
-          let itemIDIndex = view.member(element, "id")
-        else {
-          throw bad("an item is not a record with 'id' and 'created_at'", element)
-        }
-        let createdAt = try time(createdIndex, "created_at")
-        let id = try text(itemIDIndex, "id")
-        var bytes = ByteBuffer(capacity: Int(view.tokens[element].end - view.tokens[element].start))
-        JSONWriter.writeCompact(view, element, into: &bytes)
-        itemOrder += 1
-        digest.items.insert(
-          DigestItem(createdAt: createdAt, id: id, order: itemOrder, bytes: bytes.bytes))
-      } catch {
-        failure = error
+    try view.forEachElement(of: itemsIndex) { element throws(DigestProblem) in
+      guard view.kind(element) == .object,
+        let createdIndex = view.member(element, "created_at"),
+        let itemIDIndex = view.member(element, "id")
+      else {
+        throw bad("an item is not a record with 'id' and 'created_at'", element)
       }
+      let createdAt = try time(createdIndex, "created_at")
+      let id = try text(itemIDIndex, "id")
+      var bytes = ByteBuffer(capacity: Int(view.tokens[element].end - view.tokens[element].start))
+      JSONWriter.writeCompact(view, element, into: &bytes)
+      itemOrder += 1
+      digest.items.insert(
+        DigestItem(createdAt: createdAt, id: id, order: itemOrder, bytes: bytes.bytes))
     }
-    if let failure { throw failure }
     _ = try integer(
       value(.itemsOmitted), Field.itemsOmitted.key, (count - listed)...(count - listed))
     let summary = try text(value(.summary), Field.summary.key)
@@ -389,16 +375,12 @@ enum DigestObjectReader {
     _ bad: (String, Int) -> DigestProblem
   ) throws(DigestProblem) -> [Int] {
     var found = [Int](repeating: -1, count: keys.count)
-    var problem: DigestProblem? = nil
-    view.forEachMember(of: index) { key, value in
-      guard problem == nil else { return }
+    try view.forEachMember(of: index) { key, value throws(DigestProblem) in
       guard let position = keys.firstIndex(where: { view.keyEquals(key, bytes: $0) }) else {
-        problem = bad("unknown key '\(view.string(key))' in \(what)", key)
-        return
+        throw bad("unknown key '\(view.string(key))' in \(what)", key)
       }
       found[position] = value  // a key twice is refused by the parser
     }
-    if let problem { throw problem }
     if let missing = found.indices.first(where: { found[$0] == -1 && $0 != optional }) {
       throw bad("\(what) has no '\(String(decoding: keys[missing], as: UTF8.self))'", index)
     }

@@ -286,17 +286,17 @@ struct DigestRun: ~Copyable, SweepPasses {
 
   /// Writes what the outbox holds to standard output, then removes it.
   private func writeOut(_ outbox: String, _ driver: inout SweepDriver) throws(SystemError) {
-    let fd = Glibc.open(outbox, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    let fd = systemOpen(outbox, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else {
       if errno == ENOENT { return }
       throw SystemError(path: outbox, doing: "cannot open the outbox", errno: errno)
     }
-    defer { Glibc.close(fd) }
+    defer { systemClose(fd) }
     let size = 256 * 1024
     let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
     defer { chunk.deallocate() }
     while true {
-      let count = Glibc.read(fd, chunk, size)
+      let count = systemRead(fd, chunk, size)
       if count < 0 && errno == EINTR { continue }
       guard count >= 0 else { throw SystemError(path: outbox, doing: "read error", errno: errno) }
       if count == 0 { break }

@@ -62,7 +62,8 @@ struct ZoneRules: Sendable, Equatable {
       throw Problem(message: "'\(name)' is not a time zone name such as Europe/Berlin or UTC")
     }
     let path = folder + "/" + name
-    guard let bytes = Self.read(path) else {
+    // A zone file is a regular file of at most 1 MiB; anything else is no zone.
+    guard let bytes = try? readWholeFile(path: path, limit: 1 << 20, regularOnly: true) else {
       throw Problem(
         message: "'\(name)' is not a time zone of the tz database (\(folder)/\(name))")
     }
@@ -93,28 +94,6 @@ struct ZoneRules: Sendable, Equatable {
 
   // MARK: - Reading
 
-  /// The bytes of a regular file of at most 1 MB, or nil.
-  private static func read(_ path: String) -> [UInt8]? {
-    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { return nil }
-    defer { Glibc.close(fd) }
-    var status = stat()
-    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-      status.st_size <= 1 << 20
-    else { return nil }
-    var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-    var done = 0
-    while done < bytes.count {
-      let count = bytes.withUnsafeMutableBytes { raw in
-        Glibc.read(fd, raw.baseAddress.map { $0 + done }, raw.count - done)
-      }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return nil }
-      done += count
-    }
-    return bytes
-  }
-
   /// The transitions, the first offset and the footer's rule of a TZif file; nil when it is
   /// not one. Version 1 files are read from their 32-bit data; later versions from the 64-bit
   /// data that follows it, then the footer.
@@ -135,7 +114,9 @@ struct ZoneRules: Sendable, Equatable {
     let width = wide ? 8 : 4
     var times: [Int64] = []
     for _ in 0..<block.timecnt {
-      guard let time = wide ? reader.int64() : reader.int32().map(Int64.init) else { return nil }
+      guard
+        let time = wide ? reader.integer(Int64.self) : reader.integer(Int32.self).map(Int64.init)
+      else { return nil }
       times.append(time)
     }
     var indices: [Int] = []
@@ -145,7 +126,7 @@ struct ZoneRules: Sendable, Equatable {
     }
     var offsets: [Int32] = []
     for _ in 0..<block.typecnt {
-      guard let offset = reader.int32(), reader.skip(2) else { return nil }
+      guard let offset = reader.integer(Int32.self), reader.skip(2) else { return nil }
       // RFC 8536: -2^31 is not a valid offset; real ones are within a day.
       guard offset > -86_400 * 2, offset < 86_400 * 2 else { return nil }
       offsets.append(offset)
@@ -197,7 +178,7 @@ struct ZoneRules: Sendable, Equatable {
       position += 20
       var counts: [Int] = []
       for _ in 0..<6 {
-        guard let count = int32(), count >= 0, count < 1 << 20 else { return nil }
+        guard let count = integer(Int32.self), count >= 0, count < 1 << 20 else { return nil }
         counts.append(Int(count))
       }
       return Header(
@@ -217,20 +198,16 @@ struct ZoneRules: Sendable, Equatable {
       return bytes[position]
     }
 
-    mutating func int32() -> Int32? {
-      guard position + 4 <= bytes.count else { return nil }
-      var value: UInt32 = 0
-      for byte in bytes[position..<position + 4] { value = value << 8 | UInt32(byte) }
-      position += 4
-      return Int32(bitPattern: value)
-    }
-
-    mutating func int64() -> Int64? {
-      guard position + 8 <= bytes.count else { return nil }
-      var value: UInt64 = 0
-      for byte in bytes[position..<position + 8] { value = value << 8 | UInt64(byte) }
-      position += 8
-      return Int64(bitPattern: value)
+    /// The next big-endian integer of `type`'s width (TZif's 32- and 64-bit fields).
+    mutating func integer<Integer: FixedWidthInteger>(_ type: Integer.Type) -> Integer? {
+      let width = Integer.bitWidth / 8
+      guard position + width <= bytes.count else { return nil }
+      var value: Integer = 0
+      for byte in bytes[position..<position + width] {
+        value = value << 8 | Integer(truncatingIfNeeded: byte)
+      }
+      position += width
+      return value
     }
   }
 }

@@ -107,7 +107,7 @@ final class SweepBatch: @unchecked Sendable {
   func read(from fd: Int32, name: String, limit: Int) throws(SystemError) -> Int {
     reserve(limit)
     while true {
-      let got = Glibc.read(fd, bytes + count, limit)
+      let got = systemRead(fd, bytes + count, limit)
       if got >= 0 {
         count += got
         return got

@@ -328,39 +328,36 @@ struct ResponseReader: ~Copyable {
   private func readExpoData(
     _ view: JSONView, _ data: Int, _ outer: Response, _ body: (inout Response) -> Void
   ) throws(ResponseProblem) {
-    var problem: ResponseProblem?
-    func each(_ value: Int, id: Int?) {
-      guard problem == nil else { return }
+    func each(_ value: Int, id: Int?) throws(ResponseProblem) {
       guard view.kind(value) == .object else {
-        problem = ResponseProblem(
+        throw ResponseProblem(
           code: "BadResponse", message: "an Expo ticket or receipt must be an object",
           offset: offset(view, value))
-        return
       }
       var response = outer
       response.token = nil
       response.tokenIndex = nil
       let members = Members(view, value)
-      do throws(ResponseProblem) {
-        try common(view, members, into: &response)
-        if let id, response.requestID == nil { setRequestID(view, id, into: &response) }
-        try readExpo(view, value, members, into: &response)
-      } catch {
-        problem = error
-        return
-      }
+      try common(view, members, into: &response)
+      if let id, response.requestID == nil { setRequestID(view, id, into: &response) }
+      try readExpo(view, value, members, into: &response)
       body(&response)
     }
     switch view.kind(data) {
-    case .array: view.forEachElement(of: data) { each($0, id: nil) }
-    case .object: view.forEachMember(of: data) { each($1, id: $0) }
+    case .array:
+      try view.forEachElement(of: data) { (element) throws(ResponseProblem) in
+        try each(element, id: nil)
+      }
+    case .object:
+      try view.forEachMember(of: data) { (id, value) throws(ResponseProblem) in
+        try each(value, id: id)
+      }
     default:
       throw ResponseProblem(
         code: "BadResponse",
         message: "Expo's 'data' must be an array of tickets or an object of receipts",
         offset: offset(view, data))
     }
-    if let problem { throw problem }
   }
 
   // MARK: - Bodies

@@ -3,14 +3,6 @@ import NotifJSON
 import NotifModel
 import NotifSweep
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The tokens the answers said to prune, each with the latest time a service knew it gone
 /// (APNs's timestamp, else the run's `--now`).
 struct PruneCandidates {

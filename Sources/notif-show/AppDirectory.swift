@@ -61,20 +61,13 @@ struct AppDirectory: Equatable {
   /// - Throws: `ConfigFile.Rejection` for a shape other than the documented one, and for an
   ///   icon that cannot be read or is no PNG, JPEG or SVG image of at most `AppIcon.maxBytes`.
   init(_ view: JSONView, folder: String) throws(ConfigFile.Rejection) {
-    var failure: ConfigFile.Rejection? = nil
-    view.forEachMember(of: 0) { key, value in
-      guard failure == nil else { return }
-      do throws(ConfigFile.Rejection) {
-        let id = view.stringBytes(key)
-        guard !id.isEmpty else {
-          throw Self.rejection(view, key, "an app's identifier is empty")
-        }
-        entries[id] = try Self.entry(view, value, app: view.string(key), folder: folder)
-      } catch {
-        failure = error
+    try view.forEachMember(of: 0) { key, value throws(ConfigFile.Rejection) in
+      let id = view.stringBytes(key)
+      guard !id.isEmpty else {
+        throw Self.rejection(view, key, "an app's identifier is empty")
       }
+      entries[id] = try Self.entry(view, value, app: view.string(key), folder: folder)
     }
-    if let failure { throw failure }
   }
 
   private static func rejection(_ view: JSONView, _ index: Int, _ message: String)
@@ -99,41 +92,34 @@ struct AppDirectory: Equatable {
           + view.kind(value).phrase)
     }
     var entry = Entry()
-    var failure: ConfigFile.Rejection? = nil
-    view.forEachMember(of: value) { key, member in
-      guard failure == nil else { return }
-      do throws(ConfigFile.Rejection) {
-        switch view.string(key) {
-        case "name":
-          guard let name = view.stringValue(member), !name.isEmpty else {
-            throw rejection(
-              view, member,
-              "the name of app '\(shown)' must be a non-empty string, not \(phrase(view, member))")
-          }
-          entry.name = name
-        case "icon":
-          guard let icon = view.stringValue(member), !icon.isEmpty else {
-            throw rejection(
-              view, member,
-              "the icon of app '\(shown)' must be a file name or a data: URI, not "
-                + phrase(view, member))
-          }
-          do throws(AppIcon.Problem) {
-            entry.icon = try AppIcon(named: icon, folder: folder)
-          } catch {
-            throw rejection(view, member, "the icon of app '\(shown)': \(error.message)")
-          }
-        case let other:
+    try view.forEachMember(of: value) { key, member throws(ConfigFile.Rejection) in
+      switch view.string(key) {
+      case "name":
+        guard let name = view.stringValue(member), !name.isEmpty else {
           throw rejection(
-            view, key,
-            "unknown key '\(Diagnostic.visible(other))' in app '\(shown)': an app has name and icon"
-          )
+            view, member,
+            "the name of app '\(shown)' must be a non-empty string, not \(phrase(view, member))")
         }
-      } catch {
-        failure = error
+        entry.name = name
+      case "icon":
+        guard let icon = view.stringValue(member), !icon.isEmpty else {
+          throw rejection(
+            view, member,
+            "the icon of app '\(shown)' must be a file name or a data: URI, not "
+              + phrase(view, member))
+        }
+        do throws(AppIcon.Problem) {
+          entry.icon = try AppIcon(named: icon, folder: folder)
+        } catch {
+          throw rejection(view, member, "the icon of app '\(shown)': \(error.message)")
+        }
+      case let other:
+        throw rejection(
+          view, key,
+          "unknown key '\(Diagnostic.visible(other))' in app '\(shown)': an app has name and icon"
+        )
       }
     }
-    if let failure { throw failure }
     return entry
   }
 

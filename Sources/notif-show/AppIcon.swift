@@ -38,10 +38,7 @@ struct AppIcon: Equatable {
 
   /// The image in `bytes`, which must be of `kind` when it is given.
   init(kind expected: Kind?, bytes: [UInt8]) throws(Problem) {
-    guard bytes.count <= Self.maxBytes else {
-      throw Problem(
-        message: "the image is \(bytes.count) bytes, more than the limit of \(Self.maxBytes)")
-    }
+    guard bytes.count <= Self.maxBytes else { throw Self.tooLarge(bytes.count) }
     guard let kind = Self.kind(of: bytes) else {
       throw Problem(message: "not a PNG, JPEG or SVG image")
     }
@@ -103,33 +100,30 @@ struct AppIcon: Equatable {
     return nil
   }
 
-  /// The bytes of the regular file at `path`, at most `maxBytes` + 1 of them (enough to tell
-  /// one too long). A FIFO or a device is refused before it is read, so a name cannot block.
+  /// The bytes of the regular file at `path`, at most `maxBytes` of them. A FIFO or a device
+  /// is refused before it is read, so a name cannot block.
   private static func readFile(_ path: String, shown: String) throws(Problem) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else {
-      throw Problem(
-        message: SystemError(path: path, doing: "cannot open '\(shown)'", errno: errno).message)
-    }
-    defer { close(fd) }
-    var status = stat()
-    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-      throw Problem(message: "'\(shown)' is not a regular file")
-    }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-    while bytes.count <= maxBytes {
-      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if count > 0 {
-        bytes += chunk[0..<count]
-      } else if count == 0 {
-        break
-      } else if errno != EINTR {
+    do {
+      return try readWholeFile(path: path, limit: maxBytes, regularOnly: true)
+    } catch {
+      switch error.step {
+      case .open(let code):
         throw Problem(
-          message: SystemError(path: path, doing: "cannot read '\(shown)'", errno: errno).message)
+          message: SystemError(path: path, doing: "cannot open '\(shown)'", errno: code).message)
+      case .notRegular:
+        throw Problem(message: "'\(shown)' is not a regular file")
+      case .read(let code):
+        throw Problem(
+          message: SystemError(path: path, doing: "cannot read '\(shown)'", errno: code).message)
+      case .tooLong(let size):
+        throw tooLarge(size)
       }
     }
-    return bytes
+  }
+
+  /// An image of `size` bytes, more than `maxBytes`.
+  private static func tooLarge(_ size: Int) -> Problem {
+    Problem(message: "the image is \(size) bytes, more than the limit of \(maxBytes)")
   }
 }
 

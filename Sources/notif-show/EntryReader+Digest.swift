@@ -74,23 +74,19 @@ extension EntryReader {
     let items = try present(.items)
     guard view.kind(items) == .array else { throw bad(items, "'items' must be an array") }
     var position = 0
-    var failure: RecordProblem? = nil
-    view.forEachElement(of: items) { element in
-      guard failure == nil else { return }
+    try view.forEachElement(of: items) { element throws(RecordProblem) in
       defer { position += 1 }
       guard view.kind(element) == .object else {
-        failure = bad(element, "an element of 'items' must be a record, an object")
-        return
+        throw bad(element, "an element of 'items' must be a record, an object")
       }
       do throws(RecordProblem) {
         let read = try record(view, at: element, major: major, minor: position)
         if !leavesOut(read.unlisted) { digest.items.append(read.item) }
       } catch {
-        failure = RecordProblem(
+        throw RecordProblem(
           code: "BadDigest", message: "an item: \(error.message)", offset: error.offset)
       }
     }
-    if let failure { throw failure }
     // More items than records would show a negative count of the others.
     guard digest.items.count <= total else {
       throw bad(items, "'items' holds more records than 'count' says")

@@ -277,14 +277,10 @@ struct EntryReader {
     var hidden = UnlistedTally()  // the other items the device does not list
     var leadingFound = false
     var position = 0
-    var failure: RecordProblem? = nil
-    view.forEachElement(of: itemsIndex) { element in
-      guard failure == nil else { return }
+    try view.forEachElement(of: itemsIndex) { element throws(RecordProblem) in
       defer { position += 1 }
       guard view.kind(element) == .object else {
-        failure = bad(
-          element, "an element of '\(GroupField.items.key)' must be a record, an object")
-        return
+        throw bad(element, "an element of '\(GroupField.items.key)' must be a record, an object")
       }
       if !leadingFound {
         let same: Bool
@@ -309,11 +305,10 @@ struct EntryReader {
           others.append(read.item)
         }
       } catch {
-        failure = RecordProblem(
+        throw RecordProblem(
           code: "BadGroup", message: "an item: \(error.message)", offset: error.offset)
       }
     }
-    if let failure { throw failure }
     if leavesOut(listing, count: total) { return nil }
     unlisted.add(hidden)
     others.sort { ranking.precedes($0.key, $1.key, in: order) }

@@ -3,6 +3,9 @@
 // byte k of the block). The way of Langdale and Lemire, "Parsing gigabytes of JSON per second"
 // (2019): odd backslash runs, a quote mask, and a prefix XOR for the bytes inside strings.
 // C for the instructions Swift does not reach (the byte masks, movemask), not a dependency.
+// Users: notif-parse, notif-group, notif-summarize, notif-expire, notif-mark, notif-responses,
+// notif-show, notif-digest.
+// Each through NotifJSON, the one module that imports it.
 #ifndef CNOTIF_SIMD_H
 #define CNOTIF_SIMD_H
 

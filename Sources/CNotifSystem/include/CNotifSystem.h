@@ -1,5 +1,7 @@
 // The C library calls the tools make that Swift's Glibc module leaves out (behind headers it
 // does not include). Part of this package, not a dependency.
+// Users: notif-group.
+// Its allocator setting, for the large tables that give their room back as they grow.
 #ifndef CNOTIF_SYSTEM_H
 #define CNOTIF_SYSTEM_H
 
