@@ -1,7 +1,7 @@
 // Fuzz targets of notif-digest.
 //
 // `digest-objects`: the reader of digest objects, driven through `notif-digest --merge` (with
-// `--unread` when the input's last byte says so) on the input as a file, then on two to five
+// `--merge-unread` when the input's last byte says so) on the input as a file, then on two to five
 // digest objects of one key made from the input's bytes, each number of each (`count`,
 // `unread_count`, the actors' and categories' counts, `items_omitted`, `digesting.limit`)
 // either agreeing with the others or one of the limit numbers; and notif-show on the same
@@ -12,7 +12,9 @@
 // POSIX TZ rule (the footer of one), which `--tz` reads from the tz database.
 //
 // Properties:
-//   (a) notif-digest exits 0, 1 or 2 (and the filter and `--merge` of readable files 0 or 1);
+//   (a) notif-digest exits 0, 1 or 2 (and the filter and `--merge` of readable files 0 or 1,
+//       but 2 with nothing written for one that starts as a compressed stream does:
+//       `Compression`);
 //   (b) every line it writes is one JSON object, every count in it a whole number from 0 to
 //       2^53 - 1;
 //   (c) merging is idempotent: when `--merge` exits 0, merging its output again, with the same
@@ -28,10 +30,13 @@
 
 func fuzzDigestObjects(_ input: UnsafeRawBufferPointer) {
   let flags = input.last ?? 0
-  let options = ["--merge"] + (flags & 1 != 0 ? ["--unread"] : [])
+  let options = ["--merge"] + (flags & 1 != 0 ? ["--merge-unread"] : [])
   let objects = scratchPath("digests.ndjson", holding: input)
   let (merged, status) = runTool(DigestCommand.self, options + [objects], output: "merged.ndjson")
-  require(status != .failure, "--merge exits 2 on a readable file")
+  let compressed = Compression(startOf: input) != nil
+  require(
+    compressed ? status == .failure && merged.isEmpty : status != .failure,
+    "--merge exits \(status) on a readable file")
   checkDigestLines(merged, of: "notif-digest --merge")
   if status == .success { checkDigestMergeIsIdempotent(merged, options) }
 
@@ -42,7 +47,7 @@ func fuzzDigestObjects(_ input: UnsafeRawBufferPointer) {
   require(madeStatus != .failure, "--merge of made digests exits 2")
   checkDigestLines(madeMerged, of: "notif-digest --merge")
   if madeStatus == .success { checkDigestMergeIsIdempotent(madeMerged, options) }
-  checkShowsDigests(objects, flags: flags)
+  if !compressed { checkShowsDigests(objects, flags: flags) }
   checkShowsDigests(madePath, flags: flags)
 }
 
@@ -54,9 +59,9 @@ func checkShowsDigests(_ path: String, flags: UInt8) {
   let (_, status) = runTool(ShowCommand.self, options + [path], output: "digests-show.txt")
   require(status != .failure, "notif-show exits 2 on a readable file of digests")
   let (page, pageStatus) = runTool(
-    ShowCommand.self, options + ["--format", "email", path], output: "digests-show.html")
+    ShowCommand.self, options + ["--to", "email", path], output: "digests-show.html")
   require(
-    pageStatus == status, "notif-show exits \(pageStatus) with --format email, else \(status)")
+    pageStatus == status, "notif-show exits \(pageStatus) with --to email, else \(status)")
   let html = String(decoding: page, as: UTF8.self)
   for tag in html.split(separator: "<").dropFirst() {
     let name = tag.prefix { $0 != " " && $0 != ">" && $0 != "\n" }
@@ -81,7 +86,7 @@ func fuzzDigestRecords(_ input: UnsafeRawBufferPointer) {
     flags & 1 == 0 ? ["--window", "1h"] : ["--at", "08:00,02:30", "--tz", "Europe/Berlin"]
   if flags & 2 != 0 { options += ["--lookback", "10m"] }
   if flags & 4 != 0 { options += ["--max-items", "2"] }
-  if flags & 8 != 0 { options += ["--items", "last", "--limit", "2"] }
+  if flags & 8 != 0 { options += ["--item-end", "last", "--item-limit", "2"] }
   if flags & 16 != 0 { options.append("--flush") }
   if flags & 32 != 0 { options += ["--key", "app,payload.k", "--actor", "title"] }
   if flags & 64 != 0 { options += ["--max-record-bytes", "\(64 + flags)"] }
@@ -90,7 +95,10 @@ func fuzzDigestRecords(_ input: UnsafeRawBufferPointer) {
   let whole = input.last == 0x0A || input.isEmpty ? Array(input) : Array(input) + [0x0A]
   let records = whole.withUnsafeBytes { scratchPath("records.ndjson", holding: $0) }
   let (digests, status) = runTool(DigestCommand.self, options + [records], output: "digests.out")
-  require(status != .failure, "notif-digest exits 2 on a readable file")
+  let compressed = Compression(startOf: input) != nil
+  require(
+    compressed ? status == .failure && digests.isEmpty : status != .failure,
+    "notif-digest exits \(status) on a readable file")
   checkDigestLines(digests, of: "notif-digest")
   let written = digests.withUnsafeBytes { scratchPath("written.ndjson", holding: $0) }
   let (merged, mergeStatus) = runTool(

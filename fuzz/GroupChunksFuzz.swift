@@ -18,7 +18,8 @@ func fuzzGroupChunks(_ input: UnsafeRawBufferPointer) {
   let flags = Int(input.last ?? 0)
   let chunkSize = 16 + flags
   let variants: [[String]] = [
-    ["--no-items"], ["--limit", "2", "--order", "chat"], ["--by", "app", "--sort", "relevance"],
+    ["--no-items"], ["--item-limit", "2", "--order", "chat"],
+    ["--by", "app", "--sort", "relevance"],
     ["--by", "none"],
   ]
   let options = variants[flags % variants.count]

@@ -46,8 +46,9 @@ private func parseThroughPipe(
 }
 
 /// Calls `body` with the name (`/dev/fd/N`) of a pipe that a thread fills with `input` in
-/// pieces of `pieceSize` bytes, yielding between them, then closes; `body` must read it to
-/// its end.
+/// pieces of `pieceSize` bytes, yielding between them, then closes. `body` reads it to its
+/// end, or stops at a compressed input's first bytes: the pipe holds all of an input of the
+/// fuzzer's size (`-max_len`), so the thread ends either way.
 func throughPipe<R>(_ input: [UInt8], pieceSize: Int, _ body: (String) -> R) -> R {
   var ends: [Int32] = [0, 0]
   require(pipe(&ends) == 0, "pipe failed: errno \(errno)")
@@ -119,7 +120,7 @@ final class PipeWriter: @unchecked Sendable {
     for start in stride(from: 0, to: bytes.count, by: size) {
       let piece = bytes[start..<min(start + size, bytes.count)]
       let failure = piece.withUnsafeBytes { OutputWriter.writeAll($0, to: fd, name: "<pipe>") }
-      // The reader stopped early (it never does before the end): nothing more to write.
+      // The reader stopped early (a compressed input's first bytes): nothing more to write.
       guard failure == nil else { return }
       sched_yield()
     }

@@ -1,6 +1,6 @@
 // Fuzz target `show`: notif-show on the input as a file of records or group objects, through
 // its own command line (`ShowRun` over `RecordReader`, `EntryReader`, `TextLayout`), as text
-// at a width from the input's last byte, with --sort relevance, --view chat, --limit 2 or
+// at a width from the input's last byte, with --sort relevance, --order chat, --limit 2 or
 // --hidden-previews when its bits say so, as HTML, and as HTML for a mail.
 //
 // Properties:
@@ -11,7 +11,7 @@
 //       every line is at most the width in display columns;
 //   (c) every tag of the page is one notif-show writes (payload text has its `<` escaped, so
 //       it can open none): no `<script`, `<img`, `<a`, `<iframe`, and one `<style`; and of the
-//       page for a mail (`--format email`), with no style element and no class at all;
+//       page for a mail (`--to email`), with no style element and no class at all;
 //   (d) `--jobs 3`, the file read in chunks of 16 to 271 bytes (from the last byte) on worker
 //       threads, writes the text and the diagnostics of one thread, and exits as it does.
 
@@ -20,7 +20,7 @@ func fuzzShow(_ input: UnsafeRawBufferPointer) {
   let width = 20 + Int(flags % 61)
   var options = ["--now", "2026-11-22T09:00:00Z", "--color", "never"]
   if flags & 1 != 0 { options += ["--sort", "relevance"] }
-  if flags & 2 != 0 { options += ["--view", "chat"] }
+  if flags & 2 != 0 { options += ["--order", "chat"] }
   if flags & 4 != 0 { options += ["--limit", "2"] }
   if flags & 8 != 0 { options.append("--hidden-previews") }
   let records = scratchPath("show.ndjson", holding: input)
@@ -40,7 +40,7 @@ func fuzzShow(_ input: UnsafeRawBufferPointer) {
   }
 
   let (page, _) = runTool(
-    ShowCommand.self, options + ["--format", "html", records], output: "show.html")
+    ShowCommand.self, options + ["--to", "html", records], output: "show.html")
   let html = String(decoding: page, as: UTF8.self)
   var styles = 0
   for tag in html.split(separator: "<").dropFirst() {
@@ -51,7 +51,7 @@ func fuzzShow(_ input: UnsafeRawBufferPointer) {
   require(styles <= 1, "the page holds \(styles) style elements")
 
   let (mail, _) = runTool(
-    ShowCommand.self, options + ["--format", "email", records], output: "show-email.html")
+    ShowCommand.self, options + ["--to", "email", records], output: "show-email.html")
   let mailHTML = String(decoding: mail, as: UTF8.self)
   for tag in mailHTML.split(separator: "<").dropFirst() {
     let name = tag.prefix { $0 != " " && $0 != ">" && $0 != "\n" }

@@ -64,6 +64,46 @@ public struct InputFile: ~Copyable {
 }
 
 extension InputFile {
+  /// The compression a regular file open at `fd` starts with, from where `fd` stands, read
+  /// without moving it (`pread`); nil for anything else, whose first bytes cannot be read
+  /// twice: its reader looks at them as it reads them (`RecordReader`, the sweeps' first
+  /// line).
+  public static func compression(ofRegularFile fd: Int32) -> Compression? {
+    var status = stat()
+    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    let at = lseek(fd, 0, SEEK_CUR)
+    guard at >= 0 else { return nil }
+    var first = [UInt8](repeating: 0, count: Compression.longestMagic)
+    return first.withUnsafeMutableBytes { bytes -> Compression? in
+      guard let base = bytes.baseAddress else { return nil }
+      var count = 0
+      while count < bytes.count {
+        let got = pread(fd, base + count, bytes.count - count, at + off_t(count))
+        if got > 0 {
+          count += got
+        } else if got == 0 || errno != EINTR {
+          break
+        }
+      }
+      return Compression(startOf: UnsafeRawBufferPointer(rebasing: bytes[..<count]))
+    }
+  }
+}
+
+extension Compression {
+  /// The code of the diagnostic of a compressed input.
+  public static let code = "Compressed"
+
+  /// The diagnostic of an input compressed so: `PROG: FILE: error: the input is
+  /// gzip-compressed: decompress it first (gzip -dc) [Compressed]`, with no line. Nothing else
+  /// of the input is read or reported; the exit status is 2, as for an input that cannot be
+  /// read.
+  public func diagnostic(file: String) -> Diagnostic {
+    Diagnostic(.error, Self.code, message, file: file)
+  }
+}
+
+extension InputFile {
   /// Reads the JSON texts of `operand` (`-`: standard input) in turn, each at most
   /// `maxRecordBytes`, and calls `body` with the reader at each one, as the filters of
   /// records and group objects read their operands.
@@ -73,11 +113,13 @@ extension InputFile {
   /// result comes out as its input arrives.
   ///
   /// What cannot be read goes to `report`: an operand that cannot be opened or read
-  /// (`Unreadable`; the rest of it is skipped), a text that is not JSON (its error, and reading
-  /// goes on at the next line that starts one).
+  /// (`Unreadable`; the rest of it is skipped), one that is compressed (`Compressed`, of which
+  /// nothing more is read: `RecordReader.compression`), a text that is not JSON (its error, and
+  /// reading goes on at the next line that starts one).
   ///
-  /// - Returns: `.failure` when the operand could not be opened or read, else `.rejected` when
-  ///   a text was not JSON, else `.success`; what `body` rejects is the caller's to count.
+  /// - Returns: `.failure` when the operand could not be opened or read, or is compressed,
+  ///   else `.rejected` when a text was not JSON, else `.success`; what `body` rejects is the
+  ///   caller's to count.
   /// - Complexity: O(n) in the bytes read, besides `body`.
   @inlinable  // specialized in the tool, with `body` inlined: it runs once per record
   public static func forEachRecord<E: Error>(
@@ -98,6 +140,21 @@ extension InputFile {
 }
 
 extension RecordReader {
+  /// The diagnostic of a `.failure` the reader returned, and the exit status it calls for:
+  /// the JSON error at its place, which rejects the text (1); or, where the input turned out
+  /// to be compressed (`compression`), `Compressed`, with no place, as for an input that cannot
+  /// be read (2): the reader read no further.
+  public func failure(_ error: JSONError, line: Int, column: Int) -> (Diagnostic, ExitStatus) {
+    if let compression {
+      return (compression.diagnostic(file: name), .failure)
+    }
+    return (
+      Diagnostic(
+        .error, error.code.rawValue, error.message, file: name, line: line, column: column),
+      .rejected
+    )
+  }
+
   /// Reads the reader's JSON texts in turn and calls `body` with the reader at each one:
   /// `InputFile.forEachRecord` without the opening, for a reader of a file already open or of
   /// a chunk of one (`FileChunk.read`).
@@ -124,10 +181,9 @@ extension RecordReader {
       case .idle:
         try whenIdle()
       case .failure(let error, let line, let column):
-        status = max(status, .rejected)
-        report(
-          Diagnostic(
-            .error, error.code.rawValue, error.message, file: name, line: line, column: column))
+        let (diagnostic, calledFor) = failure(error, line: line, column: column)
+        status = max(status, calledFor)
+        report(diagnostic)
       case .record:
         try body(&self)
       }

@@ -31,6 +31,62 @@ public enum RecordOrLine: Equatable {
   case line
 }
 
+/// A compressed stream, told by the magic bytes it starts with: what a tool is given when a
+/// log rotated by logrotate (`inbox.ndjson.1.gz`) or an archive is named instead of its text.
+/// Every reader looks at the start of its input for them, so that such an input gets one
+/// error that says how to decompress it, not a JSON error per line of noise.
+public enum Compression: String, Sendable, CaseIterable {
+  case gzip, zstd, xz, bzip2
+
+  /// The bytes each format starts with (RFC 1952, RFC 8878, the .xz file format, bzip2's
+  /// `BZh`).
+  public var magic: [UInt8] {
+    switch self {
+    case .gzip: return [0x1F, 0x8B]
+    case .zstd: return [0x28, 0xB5, 0x2F, 0xFD]
+    case .xz: return [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]
+    case .bzip2: return [0x42, 0x5A, 0x68]
+    }
+  }
+
+  /// The most bytes a magic number takes.
+  public static let longestMagic = 6
+
+  /// The format whose magic bytes `bytes` start with, if any.
+  public init?(startOf bytes: UnsafeRawBufferPointer) {
+    guard let first = bytes.first, Self.mayStart(with: first) else { return nil }
+    guard
+      let found = Self.allCases.first(where: {
+        bytes.count >= $0.magic.count && bytes.starts(with: $0.magic)
+      })
+    else { return nil }
+    self = found
+  }
+
+  /// Whether a stream that starts with `byte` may be compressed: none of the magic numbers
+  /// starts with a byte that starts a JSON text, or with white space, so a JSON input is told
+  /// apart by its first byte.
+  @inline(__always)
+  public static func mayStart(with byte: UInt8) -> Bool {
+    byte == 0x1F || byte == 0x28 || byte == 0xFD || byte == 0x42
+  }
+
+  /// Whether `bytes`, fewer than a magic number, may be the start of one: more are needed to
+  /// tell.
+  public static func mayBeCutShort(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    allCases.contains { $0.magic.count > bytes.count && $0.magic.starts(with: bytes) }
+  }
+
+  /// The command that writes the stream decompressed: `gzip -dc`.
+  public var decompressor: String { "\(rawValue) -dc" }
+
+  /// The one line that says so: "the input is gzip-compressed: decompress it first (gzip
+  /// -dc)".
+  public var message: String {
+    "the input is \(rawValue)-compressed: decompress it first (\(decompressor))"
+  }
+}
+
 /// Reads JSON texts one at a time from a file descriptor: NDJSON, whole (pretty-printed) JSON
 /// files and concatenated JSON texts alike, as jq does.
 ///
@@ -91,6 +147,9 @@ public struct RecordReader: ~Copyable {
   // With `nextOrLine()`: the event `.record` stands for a line (`.line`).
   private var tookLine = false
   private var cutOffByEnd = false  // a text failed because the input ended inside it
+  /// The compression the input starts with, once found: the reader reported it (a failure of
+  /// its own message, at the first byte) and read no further.
+  public private(set) var compression: Compression?
   // A text found incomplete: how many of its bytes the last parse saw (0 when none is
   // pending), and the scan of its bytes for where it may end.
   private var parsedLength = 0
@@ -213,7 +272,10 @@ public struct RecordReader: ~Copyable {
 
   /// Whether the input so far ended between JSON texts: no text was cut off by its end and the
   /// check for a byte order mark is behind. (After `next()` returned `.end`.)
-  public var endedBetweenTexts: Bool { !cutOffByEnd && !atStreamStart }
+  ///
+  /// Never for a compressed input: a reader of the first piece of a stream cut in pieces
+  /// (`FileChunks`) hands it to one reader of the whole, which reports it once.
+  public var endedBetweenTexts: Bool { !cutOffByEnd && !atStreamStart && compression == nil }
 
   /// Whether the reader is skipping the rest of a malformed text, up to the next line that
   /// starts with `{` or `[` (with `nextOrLine()`, of a line longer than the limit too, up to its
@@ -285,12 +347,21 @@ public struct RecordReader: ~Copyable {
           continue
         }
         if atStreamStart {
-          if end - start < 3 && !eof {
+          // Enough bytes to tell a byte order mark, or a compressed stream's magic number: a
+          // first byte that may start none (any JSON text's) costs this one test more.
+          let mayBeMagic =
+            Compression.mayStart(with: buffer.load(fromByteOffset: start, as: UInt8.self))
+            && Compression.mayBeCutShort(bytes(start, end - start))
+          let wanted = mayBeMagic ? Compression.longestMagic : 3
+          if end - start < wanted && !eof {
             if wouldWait() { return .idle }
             try fill()
             continue
           }
           atStreamStart = false
+          if let found = Compression(startOf: bytes(start, end - start)) {
+            return compressed(found)
+          }
           if end - start >= 3 && bytes(start, 3).elementsEqual([0xEF, 0xBB, 0xBF]) {
             start += 3
             lineStart = start
@@ -569,6 +640,16 @@ public struct RecordReader: ~Copyable {
       skipping = true
     }
     return event
+  }
+
+  /// Reports the input compressed with `found`, at its first byte, and reads no further: the
+  /// rest is not JSON, and reporting it would only bury the one useful line.
+  private mutating func compressed(_ found: Compression) -> RecordEvent {
+    compression = found
+    let at = position(of: start, from: (line, lineStart, columnBase))
+    start = end
+    eof = true
+    return .failure(JSONError(.invalidJSON, at: 0, found.message), line: at.line, column: at.column)
   }
 
   private func startsRecord(_ offset: Int) -> Bool {

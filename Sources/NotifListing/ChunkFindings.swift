@@ -1,21 +1,25 @@
+import NotifCLI
 import NotifJSON
 import NotifModel
 
 /// What a worker of `--jobs` made of one chunk of a file (`FileChunks`), besides what it keeps
-/// (groups, entries): its diagnostics, written in full, the exit status they call for, and
-/// the records it left out because the device does not list them. notif-group and notif-show.
+/// (groups, entries): its diagnostics, written in full, the exit status they call for, the
+/// records it left out because the device does not list them, and the texts that are another
+/// stage's, reported once for the file. notif-group and notif-show.
 public struct ChunkFindings: Sendable {
   public var diagnostics: ByteBuffer
   public var status: ExitStatus
   public var unlisted: UnlistedTally
+  public var wrongStage: WrongStageTally
 
   public init(
     diagnostics: ByteBuffer = ByteBuffer(capacity: 0), status: ExitStatus = .success,
-    unlisted: UnlistedTally = UnlistedTally()
+    unlisted: UnlistedTally = UnlistedTally(), wrongStage: WrongStageTally = WrongStageTally()
   ) {
     self.diagnostics = diagnostics
     self.status = status
     self.unlisted = unlisted
+    self.wrongStage = wrongStage
   }
 }
 
@@ -33,6 +37,7 @@ extension ChunkFindings: ChunkReport {
 public struct ChunkedFileTally {
   public private(set) var status = ExitStatus.success
   public private(set) var unlisted = UnlistedTally()
+  public private(set) var wrongStage = WrongStageTally()
   /// The first line of the chunks not taken yet: a reader that reads the file again after
   /// them writes only the diagnostics from there on.
   public private(set) var reportedBefore = 1
@@ -52,6 +57,7 @@ public struct ChunkedFileTally {
     }
     status = max(status, findings.status)
     unlisted.add(findings.unlisted)
+    wrongStage.add(findings.wrongStage)
     reportedBefore = chunk.endLine
   }
 }

@@ -189,6 +189,13 @@ public struct SweepDriver: ~Copyable {
       status = .locked
       return
     }
+    // A compressed store is no store of records: swept, every line of it would be kept as
+    // not a record, or quarantined, and the store rewritten. It is reported, and left as it is.
+    if let compression = InputFile.compression(ofRegularFile: session.fd) {
+      raiseStatus(to: .failure)
+      report(compression.diagnostic(file: store))
+      return
+    }
     storeFD = session.fd
     let inputs = [passes.input(store: session.fd, name: store, length: session.length)]
     if options.dryRun {
@@ -411,15 +418,40 @@ extension SweepPasses where Self: ~Copyable, Input == OperandOrStore {
 }
 
 extension SweepDriver {
-  /// Opens the file operand `file` when its pass reaches it; one that cannot be opened is
-  /// reported (`Unreadable`, status 2) and nil, and the next operand is read.
+  /// Opens the file operand `file` when its pass reaches it; one that cannot be opened, or a
+  /// regular file that is compressed, is reported (`Unreadable`, `Compressed`: status 2) and
+  /// nil, and the next operand is read. (A pipe's first line is looked at by the pass:
+  /// `refusesCompressed`.)
   public mutating func open(operand file: String) -> InputFile? {
+    let input: InputFile
     do {
-      return try InputFile(operand: file)
+      input = try InputFile(operand: file)
     } catch {
       raiseStatus(to: .failure)
       report(Diagnostic(.error, "Unreadable", error.message, file: error.path))
       return nil
     }
+    guard let compression = InputFile.compression(ofRegularFile: input.fd) else { return input }
+    refuse(compression, file: input.name)
+    return nil
+  }
+
+  /// Whether an input whose first bytes could not be looked at before it was read (a pipe)
+  /// is compressed, by its first line, `line`: then it is reported (`Compressed`, status 2),
+  /// and the pass reads no more of it and writes nothing of it.
+  public mutating func refusesCompressed(firstLine line: UnsafeRawBufferPointer, file: String)
+    -> Bool
+  {
+    guard let first = line.first, Compression.mayStart(with: first),
+      let compression = Compression(startOf: line)
+    else { return false }
+    refuse(compression, file: file)
+    return true
+  }
+
+  /// Reports `file` compressed with `compression`: not read (status 2).
+  public mutating func refuse(_ compression: Compression, file: String) {
+    raiseStatus(to: .failure)
+    report(compression.diagnostic(file: file))
   }
 }

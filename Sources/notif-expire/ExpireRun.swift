@@ -104,14 +104,23 @@ struct ExpireRun: ~Copyable, SweepPasses {
   // MARK: - Inputs
 
   /// Opens every operand before the first pass: each is read once per pass (a pipe is
-  /// spooled to a temporary file).
+  /// spooled to a temporary file). A compressed one is reported (`Compressed`, status 2) and
+  /// left out, as one that cannot be opened is.
   mutating func open(_ files: [String], _ driver: inout SweepDriver) -> [SweepInput] {
     var inputs: [SweepInput] = []
     for file in files {
+      var opened: SweepInput? = nil
       do {
-        inputs.append(
-          try SweepInput.open(file, temporaryDirectory: environment.temporaryDirectory))
+        let input = try SweepInput.open(file, temporaryDirectory: environment.temporaryDirectory)
+        opened = input
+        if let compression = try input.compression() {
+          input.close()
+          driver.refuse(compression, file: input.name)
+          continue
+        }
+        inputs.append(input)
       } catch {
+        opened?.close()
         driver.raiseStatus(to: .failure)
         driver.report(Diagnostic(.error, "Unreadable", error.message, file: error.path))
       }

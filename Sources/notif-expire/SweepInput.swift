@@ -27,6 +27,9 @@ final class SweepInput {
   /// While the first pass reads a pipe: the copy it writes, its name and how much came.
   private var spool: (fd: Int32, name: String)?
   private var spooled: Int64 = 0
+  /// The first bytes of a pipe, read before the first pass to tell whether it is compressed
+  /// (`compression()`): the first pass reads them first.
+  private var peeked: [UInt8] = []
 
   private init(
     name: String, fd: Int32, length: Int64, start: off_t, owned: Bool,
@@ -46,11 +49,11 @@ final class SweepInput {
   /// - Throws: `SystemError` naming the input, or the temporary file when none can be made.
   static func open(_ path: String, temporaryDirectory: String) throws(SystemError) -> SweepInput {
     let name = path == "-" ? "<stdin>" : path
-    let fd = path == "-" ? STDIN_FILENO : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    let fd = path == "-" ? STDIN_FILENO : systemOpen(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw SystemError(path: name, doing: "cannot open", errno: errno) }
     let owned = fd != STDIN_FILENO
     if let failure = InputFile.checkReadable(fd, name: name) {
-      if owned { _ = Glibc.close(fd) }
+      if owned { _ = systemClose(fd) }
       throw failure
     }
     var status = stat()
@@ -64,7 +67,7 @@ final class SweepInput {
     do {
       spool = try TemporaryFile.make(in: temporaryDirectory, prefix: "notif-expire")
     } catch {
-      if owned { _ = Glibc.close(fd) }
+      if owned { _ = systemClose(fd) }
       throw error
     }
     InputFile.widenPipe(fd)
@@ -76,13 +79,47 @@ final class SweepInput {
     SweepInput(name: name, fd: fd, length: length, start: 0, owned: false)
   }
 
+  /// The compression the input starts with, if any (`Compression`), before any pass reads
+  /// it: a regular file's first bytes are read where they are; a pipe's are read and kept for
+  /// the first pass, as few as tell (one read for a JSON text).
+  func compression() throws(SystemError) -> Compression? {
+    guard spool != nil else { return InputFile.compression(ofRegularFile: fd) }
+    let size = Compression.longestMagic
+    let bytes = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 1)
+    defer { bytes.deallocate() }
+    var count = 0
+    while count < size {
+      let got = systemRead(fd, bytes + count, size - count)
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw SystemError(path: name, doing: "read error", errno: errno)
+      }
+      count += got
+      if got == 0
+        || !Compression.mayBeCutShort(UnsafeRawBufferPointer(start: bytes, count: count))
+      {
+        break
+      }
+    }
+    let start = UnsafeRawBufferPointer(start: bytes, count: count)
+    peeked = Array(start)
+    return Compression(startOf: start)
+  }
+
   /// Reads up to `limit` more bytes into `batch`, never past the input's length, of which
   /// `unread` bytes are left (and less after); returns how many came (0 at the end). From a
   /// pipe, what came is added to its copy too.
   func read(into batch: SweepBatch, limit: Int, unread: inout Int64) throws(SystemError) -> Int {
     let wanted = Int(min(Int64(limit), unread))
     guard wanted > 0 else { return 0 }
-    let count = try batch.read(from: fd, name: name, limit: wanted)
+    let count: Int
+    if peeked.isEmpty {
+      count = try batch.read(from: fd, name: name, limit: wanted)
+    } else {
+      count = min(wanted, peeked.count)
+      peeked.withUnsafeBytes { batch.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+      peeked.removeFirst(count)
+    }
     unread -= Int64(count)
     if spool != nil && count > 0 {
       try copy(UnsafeRawBufferPointer(start: batch.bytes + (batch.count - count), count: count))
@@ -97,7 +134,7 @@ final class SweepInput {
     if let spool {
       guard spooled > 0 else { return }
       try drain()
-      if owned { _ = Glibc.close(fd) }
+      if owned { _ = systemClose(fd) }
       fd = spool.fd
       owned = true
       self.spool = nil
@@ -108,8 +145,8 @@ final class SweepInput {
   }
 
   func close() {
-    if let spool { _ = Glibc.close(spool.fd) }
-    if owned { _ = Glibc.close(fd) }
+    if let spool { _ = systemClose(spool.fd) }
+    if owned { _ = systemClose(fd) }
   }
 
   /// Adds `bytes` to the copy.
@@ -127,7 +164,7 @@ final class SweepInput {
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
     defer { buffer.deallocate() }
     while true {
-      let count = Glibc.read(fd, buffer, size)
+      let count = systemRead(fd, buffer, size)
       if count < 0 {
         if errno == EINTR { continue }
         throw SystemError(path: name, doing: "read error", errno: errno)

@@ -44,6 +44,8 @@ struct GroupRun {
   /// The records of the input being read that were left out because the device does not list
   /// them, and its name for the note.
   private var fileUnlisted = UnlistedTally()
+  /// The texts of the input being read that are another stage's, for its one diagnostic.
+  private var fileWrongStage = WrongStageTally()
   private var fileName = ""
   /// Chunks taken from the workers, and files where one reader took over: for tests.
   private(set) var chunkCounts = (accepted: 0, fallBacks: 0)
@@ -128,6 +130,9 @@ struct GroupRun {
   private mutating func read(_ file: String, stderr: inout OutputWriter) {
     reader.startFile()
     defer {
+      // Another stage's texts were rejected: said once per input, with what to run.
+      for diagnostic in wrongStageDiagnostics(file: fileName) { report(diagnostic, &stderr) }
+      fileWrongStage = WrongStageTally()
       // What the device does not list was left out: said once per input, never silently.
       if let note = fileUnlisted.note(file: fileName) { report(note, &stderr) }
       fileUnlisted = UnlistedTally()
@@ -200,6 +205,7 @@ struct GroupRun {
     }
     status = max(status, read)
     fileUnlisted.add(reader.takeUnlisted())
+    fileWrongStage.add(reader.takeWrongStage())
     // More than 2^32 texts from one reader run into the next numbers: skip past them.
     nextNumber = max(number + 1, (grouper.nextNumber >> 32) + 1)
   }
@@ -228,6 +234,7 @@ struct GroupRun {
       })
     status = max(status, tally.status)
     fileUnlisted.add(tally.unlisted)
+    fileWrongStage.add(tally.wrongStage)
     chunkCounts.accepted += accepted
     nextNumber = max(number, nextNumber)
     if isPipe && fellBack {
@@ -242,6 +249,7 @@ struct GroupRun {
     }
     chunkCounts.fallBacks += 1
     fileUnlisted = UnlistedTally()  // one reader counts the whole file again
+    fileWrongStage = WrongStageTally()
     guard origin >= 0, lseek(fd, origin, SEEK_SET) == origin else {
       status = max(status, .failure)
       let error = SystemError(path: name, doing: "cannot read it again", errno: errno)
@@ -304,6 +312,33 @@ struct GroupRun {
       file: file, line: line)
   }
 
+  /// The one error of each kind of another stage's texts in `file` (`WrongStage`): what to run
+  /// first, or instead.
+  func wrongStageDiagnostics(file: String) -> [Diagnostic] {
+    let merge = options.merge
+    return fileWrongStage.diagnostics(
+      file: file, severity: .error,
+      wanted: merge ? StageText.groupObject.phrase : StageText.record.phrase
+    ) { kind in
+      switch kind {
+      case .pushPayload where merge:
+        return "run notif-parse, then notif-group without --merge "
+          + "(\(WrongStageTally.pipeline(file, "notif-parse", "notif-group")))"
+      case .pushPayload:
+        return "run notif-parse first "
+          + "(\(WrongStageTally.pipeline(file, "notif-parse", "notif-group")))"
+      case .groupObject:
+        return "--merge merges group objects "
+          + "(\(WrongStageTally.pipeline(file, "notif-group --merge")))"
+      case .record:
+        return "notif-group groups records without --merge "
+          + "(\(WrongStageTally.pipeline(file, "notif-group")))"
+      case .pushResponse, .digestObject:
+        return kind.readerAdvice(file: file)
+      }
+    }
+  }
+
   /// Writes a diagnostic to standard error at once, so it shows while the run goes on. A failed
   /// write to standard error cannot be reported anywhere: it does not stop the run.
   private func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
@@ -356,7 +391,8 @@ final class GroupWorker: @unchecked Sendable {
       }
     }
     chunk.results = ChunkFindings(
-      diagnostics: diagnostics, status: status, unlisted: taker.takeUnlisted())
+      diagnostics: diagnostics, status: status, unlisted: taker.takeUnlisted(),
+      wrongStage: taker.takeWrongStage())
     for target in 0..<shard.count where target != shard.index {
       guard grouper.sent.indices.contains(target), grouper.sent[target].count > 0 else { continue }
       mail.post(grouper.takeSent(to: target, leaving: mail.spare()), to: target)
@@ -436,6 +472,9 @@ struct TextTaker {
   private var warnedUnrecorded = false
   /// The records left out because the device does not list them, since `takeUnlisted`.
   private var unlisted = UnlistedTally()
+  /// The texts that are another stage's (payloads, group objects without `--merge`), since
+  /// `takeWrongStage`: rejected, and reported once per input.
+  private var wrongStage = WrongStageTally()
   /// The number of the file being read among the run's `RecordFiles`, and how many of its
   /// bytes come before what the reader reads: a record's place there. Nil for a pipe.
   var source: (file: Int, base: Int)?
@@ -444,6 +483,12 @@ struct TextTaker {
   mutating func takeUnlisted() -> UnlistedTally {
     defer { unlisted = UnlistedTally() }
     return unlisted
+  }
+
+  /// The texts that are another stage's since the last call, which starts a new count.
+  mutating func takeWrongStage() -> WrongStageTally {
+    defer { wrongStage = WrongStageTally() }
+    return wrongStage
   }
 
   /// A new input starts.
@@ -474,11 +519,9 @@ struct TextTaker {
       case .idle:
         continue  // groups are written at the end: nothing is ready before
       case .failure(let error, let line, let column):
-        status = max(status, .rejected)
-        emit(
-          Diagnostic(
-            .error, error.code.rawValue, error.message, file: records.name, line: line,
-            column: column))
+        let (diagnostic, calledFor) = records.failure(error, line: line, column: column)
+        status = max(status, calledFor)
+        emit(diagnostic)
       case .record:
         status = max(status, take(&records, into: &grouper, report: emit))
       }
@@ -493,19 +536,34 @@ struct TextTaker {
     let isCompact = records.recordIsCompact
     let known = records.recordExpectedValues
     var unrecorded = false
+    // What a rejected text is, when it is another stage's: told only of those rejected.
+    var otherStage: StageText? = nil
+    let merge = grouper.options.merge
     let outcome: (problem: RecordProblem?, badWeight: Int?) = records.withRecord { view in
-      if grouper.options.merge {
+      let outcome: (problem: RecordProblem?, badWeight: Int?)
+      if merge {
         do throws(RecordProblem) {
           unrecorded = try !grouper.add(object: view, isCompact: isCompact, fieldReader: &fields)
           return (nil, nil)
         } catch {
-          return (error, nil)
+          outcome = (error, nil)
         }
+      } else {
+        let place = source.flatMap {
+          RecordFiles.place(file: $0.file, offset: $0.base + records.recordOffset)
+        }
+        outcome = groupRecord(
+          view, isCompact: isCompact, known: known, place: place, into: &grouper)
+        guard outcome.problem != nil else { return outcome }
       }
-      let place = source.flatMap {
-        RecordFiles.place(file: $0.file, offset: $0.base + records.recordOffset)
+      if let kind = StageText.kind(of: view), kind != (merge ? .groupObject : .record) {
+        otherStage = kind
       }
-      return groupRecord(view, isCompact: isCompact, known: known, place: place, into: &grouper)
+      return outcome
+    }
+    if let otherStage {
+      wrongStage.add(otherStage, line: records.recordLine)
+      return .rejected
     }
     if let offset = outcome.badWeight {
       let at = records.position(ofRecordOffset: offset)

@@ -34,13 +34,36 @@ struct IDSet: Equatable {
   /// Whether `id` is one of the ids.
   ///
   /// - Complexity: O(id length) expected.
-  func contains(_ id: UnsafeRawBufferPointer) -> Bool {
+  func contains(_ id: UnsafeRawBufferPointer) -> Bool { slot(of: id) != nil }
+
+  /// Where `id` is, if it is one of the ids: a number below `slotCount`, the same for the same
+  /// id as long as no id is added, for `ids(notIn:)`.
+  ///
+  /// - Complexity: O(id length) expected.
+  func slot(of id: UnsafeRawBufferPointer) -> Int? {
     var slot = Self.hash(id) & (slots.count - 1)
     while slots[slot].count >= 0 {
-      if equals(slots[slot], id) { return true }
+      if equals(slots[slot], id) { return slot }
       slot = (slot + 1) & (slots.count - 1)
     }
-    return false
+    return nil
+  }
+
+  /// Where `id` (bytes) is, if it is one of the ids.
+  func slot(of id: [UInt8]) -> Int? { id.withUnsafeBytes { slot(of: $0) } }
+
+  /// The number of places `slot(of:)` answers below.
+  var slotCount: Int { slots.count }
+
+  /// The ids whose places are not marked in `found` (`slotCount` of them), in the order they
+  /// were added.
+  ///
+  /// - Complexity: O(`slotCount` + m log m) for m ids not found.
+  func ids(notIn found: [Bool]) -> [[UInt8]] {
+    slots.indices.filter { slots[$0].count >= 0 && !found[$0] }
+      .map { slots[$0] }
+      .sorted { $0.start < $1.start }
+      .map { Array(bytes[Int($0.start)..<Int($0.start + $0.count)]) }
   }
 
   /// Whether `id` (bytes) is one of the ids.

@@ -49,6 +49,9 @@ final class MarkBatch: @unchecked Sendable {
   @exclusivity(unchecked) var diagnostics: [Diagnostic] = []
   var rejected = false
   @exclusivity(unchecked) var tally = SweepTally()
+  /// Where the ids of the records with an id of `--id` or `--ids-from` are
+  /// (`IDSet.slot(of:)`), one for each such record.
+  @exclusivity(unchecked) var foundIDs: [Int] = []
   /// The first line changed, deleted or quarantined, and the first piece after the lines
   /// before it: in place, where the store's prefix ends.
   private(set) var firstChange: (line: Int, piece: Int)?
@@ -78,6 +81,7 @@ final class MarkBatch: @unchecked Sendable {
     diagnostics.removeAll(keepingCapacity: true)
     rejected = false
     tally = SweepTally()
+    foundIDs.removeAll(keepingCapacity: true)
     firstChange = nil
   }
 

@@ -163,6 +163,9 @@ struct MarkCommand: ToolCommand {
     if let failure = InputFile.checkReadable(fd, name: path) {
       throw UsageError("--ids-from: \(failure)")
     }
+    if let compression = InputFile.compression(ofRegularFile: fd) {
+      throw UsageError("--ids-from: '\(path)': \(compression.message)")
+    }
     var reader = LineReader(fd: fd, name: path, maxLineBytes: limit)
     var tooMany = false
     do throws(SystemError) {

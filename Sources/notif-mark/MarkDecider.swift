@@ -64,7 +64,12 @@ struct MarkDecider: ~Copyable {
       break
     }
     let record = parser.record
-    guard Self.matches(record, selection) else { return .unchanged }
+    var idSlot: Int? = nil
+    let matched = Self.matches(record, selection, idSlot: &idSlot)
+    // An id that selects a record is found, whatever the other selectors say of it: for the
+    // warning about the ids no record has.
+    if let idSlot { batch.foundIDs.append(idSlot) }
+    guard matched else { return .unchanged }
     if let before = selection.before {
       guard case .time(let created) = record.time(.createdAt) else {
         let at = record.index(.createdAt).map { Int(record.json.tokens[$0].start) } ?? 0
@@ -109,14 +114,23 @@ struct MarkDecider: ~Copyable {
 
   /// Whether a record matches every selector given (within one selector, any of its values).
   static func matches(_ record: RecordView, _ selection: MarkCommand.Selection) -> Bool {
+    var idSlot: Int? = nil
+    return matches(record, selection, idSlot: &idSlot)
+  }
+
+  /// Whether a record matches every selector given; `idSlot` is where its id is among
+  /// `--id`'s and `--ids-from`'s (`IDSet.slot(of:)`), when it is one of them.
+  static func matches(
+    _ record: RecordView, _ selection: MarkCommand.Selection, idSlot: inout Int?
+  ) -> Bool {
     if selection.all { return true }
     if let ids = selection.ids {
       guard let index = record.index(.id), record.json.kind(index) == .string else { return false }
-      let found =
+      idSlot =
         record.json.tokens[index].flag
-        ? ids.contains(Array(record.json.string(index).utf8))
-        : ids.contains(record.json.rawString(index))
-      guard found else { return false }
+        ? ids.slot(of: Array(record.json.string(index).utf8))
+        : ids.slot(of: record.json.rawString(index))
+      guard idSlot != nil else { return false }
     }
     for (values, field) in [
       (selection.apps, RecordField.app), (selection.threads, .threadID),

@@ -31,6 +31,30 @@ struct MarkRun: ~Copyable, SweepPasses {
     self.environment = environment
   }
 
+  /// The most ids the warning about those no record has names; the others are counted.
+  static let unmatchedIDsNamed = 5
+
+  /// The warning about the ids of `--id` and `--ids-from` that no record has: a typo selects
+  /// nothing, and the run would otherwise succeed saying nothing (`UnmatchedID`).
+  static func unmatchedIDsWarning(_ unmatched: [[UInt8]]) -> Diagnostic? {
+    guard !unmatched.isEmpty else { return nil }
+    let named = unmatched.prefix(unmatchedIDsNamed).map {
+      "'\(String(decoding: $0, as: UTF8.self))'"
+    }
+    let message: String
+    if unmatched.count == 1 {
+      message = "no record has the id \(named[0])"
+    } else if unmatched.count <= unmatchedIDsNamed {
+      message =
+        "no record has the ids \(named.dropLast().joined(separator: ", ")) and \(named[named.count - 1])"
+    } else {
+      message =
+        "no record has \(unmatched.count) of the ids: \(named.joined(separator: ", ")) "
+        + "and \(unmatched.count - named.count) more"
+    }
+    return Diagnostic(.warning, "UnmatchedID", message, file: "<command line>")
+  }
+
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
     SweepDriver.run(
       &self, program: MarkCommand.name, options: configuration.sweep, environment: environment,
@@ -59,21 +83,30 @@ struct MarkRun: ~Copyable, SweepPasses {
         MarkDecider(configuration, dryRun: dryRun, quarantineNote: quarantineNote)
       },
       work: { batch, decider in batch.process(with: &decider) })
+    // For each place of `--id`'s and `--ids-from`'s ids (`IDSet.slot(of:)`), whether a record
+    // has that id: those none has are warned about at the end.
+    var foundIDs = Array(repeating: false, count: configuration.selection.ids?.slotCount ?? 0)
     for input in inputs {
       switch input {
       case .store(let fd, let name, let length):
-        try pass(fd: fd, name: name, length: length, jobs, &driver)
+        try pass(fd: fd, name: name, length: length, jobs, &driver, found: &foundIDs)
       case .operand(let file):
         guard let opened = driver.open(operand: file) else { continue }
         let name = opened.name
         do {
-          try pass(fd: opened.fd, name: name, jobs, &driver)
+          try pass(fd: opened.fd, name: name, jobs, &driver, found: &foundIDs)
         } catch  where error.isReadError && error.path == name {
           // What was read before the failure is written; the next operand is read.
           driver.raiseStatus(to: .failure)
           driver.report(Diagnostic(.error, "Unreadable", error.message, file: error.path))
         }
       }
+    }
+    // Every input was read: an id no record has is a typo, or a record gone already.
+    if let ids = configuration.selection.ids,
+      let warning = Self.unmatchedIDsWarning(ids.ids(notIn: foundIDs))
+    {
+      driver.report(warning)
     }
   }
 
@@ -89,14 +122,16 @@ struct MarkRun: ~Copyable, SweepPasses {
   /// changes is read and never written.
   private func pass(
     fd: Int32, name: String, length: Int64 = .max, _ jobs: Jobs,
-    _ driver: inout SweepDriver
+    _ driver: inout SweepDriver, found: inout [Bool]
   ) throws(SystemError) {
     let batchSize = max(configuration.batchSize, 1)
     var reader = LineReader(
       fd: fd, name: name, announcesIdle: true, length: length,
       maxLineBytes: configuration.sweep.maxRecordBytes)
     driver.startProgress()
-    var output = MarkOutput(pending: driver.awaitsFirstChange)
+    var output = MarkOutput(pending: driver.awaitsFirstChange, foundIDs: found)
+    found = []  // the output's for the pass, not copied
+    defer { found = output.foundIDs }
     var batch = Self.fresh(jobs, file: name, batchSize: batchSize)
     func emit(_ done: MarkBatch) throws(SystemError) { try output.emit(done, &driver) }
     /// Hands the batch being filled to the workers (writing out the oldest if too many are in
@@ -125,6 +160,11 @@ struct MarkRun: ~Copyable, SweepPasses {
       } catch  where error.isReadError {
         try handOverAll()
         throw error
+      }
+      // A compressed input (a pipe's: a file's was looked at when it was opened) is reported,
+      // and none of it is read further or written.
+      if reader.lineNumber == 1 && driver.refusesCompressed(firstLine: line, file: name) {
+        break
       }
       output.byteOrderMark = reader.byteOrderMarkLength
       if reader.isOverlong {
@@ -238,6 +278,8 @@ struct MarkOutput {
   var prefixEnd: Int64 = 0
   /// 3 if the input starts with a byte order mark, else 0: where the prefix starts.
   var byteOrderMark: Int64 = 0
+  /// The run's ids found so far (see `MarkRun.sweep`), with those of the batches written.
+  var foundIDs: [Bool]
   /// The lines, and the bytes, written out so far, for the progress line.
   var records = 0
   var bytes: Int64 = 0
@@ -247,6 +289,7 @@ struct MarkOutput {
   /// prefix of the store.
   mutating func emit(_ batch: MarkBatch, _ driver: inout SweepDriver) throws(SystemError) {
     for diagnostic in batch.diagnostics { driver.report(diagnostic) }
+    for slot in batch.foundIDs { foundIDs[slot] = true }
     if batch.rejected { driver.raiseStatus(to: .rejected) }
     driver.tally.add(batch.tally)
     records += batch.lineCount

@@ -75,6 +75,23 @@ struct ParseRun {
   private mutating func read(_ file: String, stdout: inout OutputWriter, stderr: inout OutputWriter)
     throws(OutputFailed)
   {
+    try readInput(file, stdout: &stdout, stderr: &stderr)
+    // Push services' answers were read as payloads: said once per input, naming the tool that
+    // reads them. A warning that rejects nothing, even under --strict: each text is read as
+    // the payload it also is.
+    let name = file == "-" ? "<stdin>" : file
+    let warnings = tally.wrongStage.diagnostics(
+      file: name, severity: .warning, wanted: "a push message"
+    ) { kind in kind == .pushResponse ? kind.readerAdvice(file: name) : nil }
+    tally.wrongStage = WrongStageTally()
+    for warning in warnings {
+      try report(warning, stdout: &stdout, stderr: &stderr)
+    }
+  }
+
+  private mutating func readInput(
+    _ file: String, stdout: inout OutputWriter, stderr: inout OutputWriter
+  ) throws(OutputFailed) {
     let input: InputFile
     do {
       input = try InputFile(operand: file)

@@ -1,3 +1,4 @@
+import NotifCLI
 import NotifCategories
 import NotifJSON
 import NotifModel
@@ -13,6 +14,9 @@ struct Tally: Equatable {
   var errors = 0
   var warnings = 0
   var status = ExitStatus.success
+  /// The texts of the input being read that look like another stage's (push services'
+  /// answers): read all the same, and warned about once at its end.
+  var wrongStage = WrongStageTally()
 
   mutating func add(_ other: Tally) {
     records += other.records
@@ -21,6 +25,7 @@ struct Tally: Equatable {
     errors += other.errors
     warnings += other.warnings
     status = max(status, other.status)
+    wrongStage.add(other.wrongStage)
   }
 }
 
@@ -53,13 +58,18 @@ struct RecordProcessor {
     case .end, .idle:
       return
     case .failure(let error, let line, let column):
+      let (diagnostic, calledFor) = reader.failure(error, line: line, column: column)
+      tally.status = max(tally.status, calledFor)
+      guard calledFor == .rejected else {
+        // A compressed input, not read: no record, and like an input that cannot be read,
+        // reported on the standard error even with --check.
+        tally.errors += 1
+        err.append(utf8: configuration.format.render(diagnostic, program: ParseCommand.name))
+        return
+      }
       tally.records += 1
       tally.rejected += 1
-      tally.status = max(tally.status, .rejected)
-      report(
-        Diagnostic(
-          .error, error.code.rawValue, error.message, file: reader.name, line: line, column: column
-        ), out: &out, err: &err, tally: &tally)
+      report(diagnostic, out: &out, err: &err, tally: &tally)
     case .record:
       if reader.withRecord({ $0.kind(0) == .array && ExpoReader.isRequest($0, 0) }) {
         processRequest(reader, out: &out, err: &err, tally: &tally)
@@ -75,9 +85,14 @@ struct RecordProcessor {
     tally: inout Tally
   ) {
     let text = (isCompact: reader.recordIsCompact, name: reader.name, line: reader.recordLine)
-    let findings = reader.withRecord { view in
-      read(view, isCompact: text.isCompact, file: text.name, line: text.line, out: &out)
+    let (findings, isAnswer) = reader.withRecord { view in
+      let findings = read(
+        view, isCompact: text.isCompact, file: text.name, line: text.line, out: &out)
+      // A push service's answer reads as a payload with findings (no aps, or an FCM message
+      // with unknown fields): a text without any is not asked about.
+      return (findings, !findings.isEmpty && StageText.kind(of: view) == .pushResponse)
     }
+    if isAnswer { tally.wrongStage.add(.pushResponse, line: text.line) }
     report(findings, refused: false, of: reader, out: &out, err: &err, tally: &tally)
   }
 

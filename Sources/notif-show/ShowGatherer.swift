@@ -21,6 +21,9 @@ struct ShowGatherer {
   /// chunk that the page may show).
   var journal: [ShownEntry] = []
   var journals = false
+  /// The texts that are another stage's (push payloads, answers) since `takeWrongStage`:
+  /// rejected, and reported once per input.
+  private var wrongStage = WrongStageTally()
 
   init(options: ShowOptions, longestCategory: Int) {
     self.options = options
@@ -42,14 +45,48 @@ struct ShowGatherer {
     let read = records.forEachRecord(report: report, whenIdle: {}) { records in
       let isCompact = records.recordIsCompact
       let known = records.recordExpectedValues
-      let problem = records.withRecord { view in take(view, isCompact: isCompact, known: known) }
-      if let problem {
+      let (problem, otherStage) = records.withRecord { view -> (RecordProblem?, StageText?) in
+        let problem = take(view, isCompact: isCompact, known: known)
+        // What a rejected text is, when it is another stage's: told only of those rejected.
+        guard problem != nil, let kind = StageText.kind(of: view),
+          kind == .pushPayload || kind == .pushResponse
+        else { return (problem, nil) }
+        return (problem, kind)
+      }
+      if let otherStage {
+        rejected = true
+        wrongStage.add(otherStage, line: records.recordLine)
+      } else if let problem {
         rejected = true
         report(
           records.diagnostic(.error, problem.code, problem.message, atRecordOffset: problem.offset))
       }
     }
     return max(read, rejected ? .rejected : .success)
+  }
+
+  /// The texts that are another stage's since the last call, which starts a new count.
+  mutating func takeWrongStage() -> WrongStageTally {
+    defer { wrongStage = WrongStageTally() }
+    return wrongStage
+  }
+
+  /// The one error of each kind of another stage's texts in `file` (`WrongStage`): what to run
+  /// first, or instead.
+  static func wrongStageDiagnostics(_ tally: WrongStageTally, file: String) -> [Diagnostic] {
+    tally.diagnostics(
+      file: file, severity: .error, wanted: "a record, group object or digest object"
+    ) { kind in
+      switch kind {
+      case .pushPayload:
+        return "run notif-parse first "
+          + "(\(WrongStageTally.pipeline(file, "notif-parse", "notif-show")))"
+      case .pushResponse:
+        return kind.readerAdvice(file: file)
+      case .record, .groupObject, .digestObject:
+        return nil
+      }
+    }
   }
 
   /// The first number above those the last `read` used: a reader of more than 2^32 texts runs
@@ -142,6 +179,7 @@ struct ShowWorker: ~Copyable {
       }
     }
     results.findings.unlisted = gatherer.reader.takeUnlisted()
+    results.findings.wrongStage = gatherer.takeWrongStage()
     results.entries = gatherer.journal
     chunk.results = results
     // Without --limit every entry is shown: the list decides nothing, and would hold the

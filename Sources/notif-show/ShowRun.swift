@@ -94,17 +94,23 @@ struct ShowRun {
     }
     let (name, fd) = (input.name, input.fd)
     var unlisted: UnlistedTally
+    var wrongStage: WrongStageTally
     // Chunks only pay for an input bigger than one: a pipe may be, a small file is not.
     var info = stat()
     if options.jobs > 1 && fstat(fd, &info) == 0
       && (info.st_mode & S_IFMT != S_IFREG || Int(info.st_size) > chunkSize),
       let workers = startWorkers()
     {
-      unlisted = readInChunks(fd, name: name, workers: workers, stderr: &stderr)
+      (unlisted, wrongStage) = readInChunks(fd, name: name, workers: workers, stderr: &stderr)
     } else {
       var records = RecordReader(fd: fd, name: name, maxRecordBytes: options.maxRecordBytes)
       readRest(&records, number: nextNumber, stderr: &stderr)
       unlisted = gatherer.reader.takeUnlisted()
+      wrongStage = gatherer.takeWrongStage()
+    }
+    // Another stage's texts were rejected: said once per input, with what to run first.
+    for diagnostic in ShowGatherer.wrongStageDiagnostics(wrongStage, file: name) {
+      Self.report(diagnostic, &stderr)
     }
     // What the device does not list was left out: said once per input, never silently.
     if let note = unlisted.note(file: name) {
@@ -124,12 +130,13 @@ struct ShowRun {
   }
 
   /// Reads an input in chunks that the workers read (see the type's description); returns
-  /// what the device does not list that was left out.
+  /// what the device does not list that was left out, and the texts that are another stage's.
   private mutating func readInChunks(
     _ fd: Int32, name: String, workers: ShowWorkers, stderr: inout OutputWriter
-  ) -> UnlistedTally {
+  ) -> (UnlistedTally, WrongStageTally) {
     var number = nextNumber
     var restUnlisted = UnlistedTally()
+    var restWrongStage = WrongStageTally()
     inputNumber.value += 1  // no chunk is out: the last read waited for every one
     let (tally, accepted, fellBack) = ChunkedFileTally.read(
       fd, name: name, maxRecordBytes: options.maxRecordBytes, ring: ring, workers: workers,
@@ -141,6 +148,7 @@ struct ShowRun {
         var records = reader
         readRest(&records, number: number, stderr: &stderr)
         restUnlisted = gatherer.reader.takeUnlisted()
+        restWrongStage = gatherer.takeWrongStage()
       })
     status = max(status, tally.status)
     chunkCounts.accepted += accepted
@@ -148,7 +156,9 @@ struct ShowRun {
     nextNumber = max(number, nextNumber)
     var unlisted = tally.unlisted
     unlisted.add(restUnlisted)
-    return unlisted
+    var wrongStage = tally.wrongStage
+    wrongStage.add(restWrongStage)
+    return (unlisted, wrongStage)
   }
 
   /// Starts the workers and their chunks, once; nil if no thread could be started.

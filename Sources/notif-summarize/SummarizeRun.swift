@@ -14,6 +14,9 @@ struct SummarizeRun {
   /// The records of the input being read in group objects left out because the device lists
   /// none of them.
   private var unlisted = UnlistedTally()
+  /// The texts of the input being read that are another stage's (records, payloads): rejected,
+  /// and reported once at its end.
+  private var wrongStage = WrongStageTally()
 
   init(configuration: SummarizeCommand.Configuration) {
     self.configuration = configuration
@@ -132,6 +135,8 @@ struct SummarizeRun {
       // (`output`): a group object is never copied whole.
       var copiesKeptPart = false
       var leftOut: UnlistedTally? = nil
+      // What a rejected text is, when it is another stage's: told only of those rejected.
+      var otherStage: StageText? = nil
       let problem: GroupObject.Problem? = reader.withRecord { view in
         do throws(GroupObject.Problem) {
           let facts = try GroupObject.read(view, profile: profile, warning: &warning)
@@ -151,8 +156,14 @@ struct SummarizeRun {
             view, isCompact: isCompact, summary: summary, hidden: hidden, after: &output)
           return nil
         } catch {
+          if let kind = StageText.kind(of: view), kind != .groupObject { otherStage = kind }
           return error
         }
+      }
+      if let otherStage {
+        wrongStage.add(otherStage, line: reader.recordLine)
+        status = max(status, .rejected)
+        return
       }
       for found in [warning, problem].compactMap({ $0 }) {
         report(
@@ -194,9 +205,37 @@ struct SummarizeRun {
       if output.capacity > 1 << 20 { output = ByteBuffer(capacity: 64 * 1024) }
     }
     status = max(status, read)
+    // Another stage's texts were rejected: said once per input, with what to run first.
+    for diagnostic in Self.wrongStageDiagnostics(wrongStage, file: name) {
+      report(diagnostic, stderr: &stderr)
+    }
+    wrongStage = WrongStageTally()
     // What the device does not list was left out: said once per input, never silently.
     if let note = unlisted.note(file: name) { report(note, stderr: &stderr) }
     unlisted = UnlistedTally()
+  }
+
+  /// The one error of each kind of another stage's texts in `file` (`WrongStage`): what to run
+  /// first, or instead.
+  static func wrongStageDiagnostics(_ tally: WrongStageTally, file: String) -> [Diagnostic] {
+    tally.diagnostics(file: file, severity: .error, wanted: StageText.groupObject.phrase) {
+      kind in
+      switch kind {
+      case .record:
+        return "run notif-group first "
+          + "(\(WrongStageTally.pipeline(file, "notif-group", "notif-summarize")))"
+      case .pushPayload:
+        return "run notif-parse and notif-group first "
+          + "(\(WrongStageTally.pipeline(file, "notif-parse", "notif-group", "notif-summarize")))"
+      case .digestObject:
+        return "notif-digest writes its summaries itself; "
+          + (kind.readerAdvice(file: file) ?? "")
+      case .pushResponse:
+        return kind.readerAdvice(file: file)
+      case .groupObject:
+        return nil
+      }
+    }
   }
 
   private func warnEnglish(
