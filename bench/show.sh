@@ -80,7 +80,7 @@ echo "notif-show --limit 50: **$(bench_ratio "$(bench_median_wall jq)" \
   "$(bench_median_wall notif-show)")× jq** (wall over wall, same run)."
 
 # Both picked the same 50 in the same order?
-"$show" --now "$bench_now" --limit 50 --format html "$file" >"$tmp/page.html"
+"$show" --now "$bench_now" --limit 50 --to html "$file" >"$tmp/page.html"
 python3 - "$tmp/page.html" >"$tmp/ours" <<'PY'
 import html, re, sys
 page = open(sys.argv[1], encoding="utf-8").read()

@@ -81,7 +81,7 @@ notif-group --sort relevance --item-limit 3 --order chat "$tmp/records.ndjson" >
 notif-expire --policy "$policy" --now "$now" "$inbox" >"$tmp/kept.ndjson"
 notif-expire -n -p "$policy" --now "$now" "$inbox" >"$tmp/removed.ndjson"
 # notif-digest's digests by app, thread and hour, put in window order by --merge.
-digest_options=(--window 1h --limit 3 --now "$now")
+digest_options=(--window 1h --item-limit 3 --now "$now")
 notif-digest "${digest_options[@]}" "$inbox" | notif-digest --merge >"$tmp/digests.ndjson"
 if ! grep -q '"count":1,' "$tmp/digests.ndjson" || ! grep -q '"count":[2-9]' "$tmp/digests.ndjson"; then
   fail "the digests are all of one size: the digest checks would prove little"
@@ -169,7 +169,7 @@ run_spark() {
     fail "spark expire failed"
   fi
   if spark_run digests digest "$inbox" "$out/digests.dir" --now "$now" --partitions 8 \
-    --digest-option=--window=1h --digest-option=--limit=3; then
+    --digest-option=--window=1h --digest-option=--item-limit=3; then
     grep -q ': 8 partitions$' "$out/digests.err" || fail "spark digest: not 8 partitions"
     same "$out/digests" "$tmp/digests.ndjson" \
       "spark: notif-digest partitioned by app, 8 partitions, merged"
