@@ -7,19 +7,6 @@ import Testing
 
 @testable import notif_group
 
-/// Calls `body` with a path that reads `bytes` from a pipe that holds them all, and its end:
-/// no thread writes it, so a reader that stops early (at a compressed input's first bytes)
-/// leaves no writer to a pipe no one reads.
-func withFullPipe<R>(_ bytes: [UInt8], _ body: (String) throws -> R) throws -> R {
-  precondition(bytes.count < 65536, "more than a pipe holds")
-  let pipe = try #require(makePipe())
-  defer { close(pipe.read) }
-  let written = bytes.withUnsafeBytes { write(pipe.write, $0.baseAddress, $0.count) }
-  close(pipe.write)
-  precondition(written == bytes.count, "write to the pipe failed")
-  return try body("/dev/fd/\(pipe.read)")
-}
-
 /// Another stage's texts among the records (payloads, group objects without `--merge`) are
 /// one error per input, at the first of them, with what to run first; a compressed input is
 /// one error, and nothing more of it is read. The same whatever the chunks of `--jobs`, from a
@@ -44,12 +31,7 @@ func withFullPipe<R>(_ bytes: [UInt8], _ body: (String) throws -> R) throws -> R
       }
       return Outcome(status: status, stdout: out, stderr: err.replacing(path, with: "input"))
     }
-    if throughPipe { return try withFullPipe(bytes, run) }
-    let folder = try makeScratchFolder("notif-group-wrong")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("input.ndjson").path
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-    return try run(path)
+    return try withInput(bytes, throughPipe: throughPipe, run)
   }
 
   static let records = MergeTests.records(count: 300, seed: 11)

@@ -29,20 +29,7 @@ import Testing
       }
       return Outcome(status: status, stdout: out, stderr: err.replacing(path, with: "input"))
     }
-    if throughPipe {
-      precondition(bytes.count < 65536, "more than a pipe holds")
-      let pipe = try #require(makePipe())
-      defer { close(pipe.read) }
-      let written = bytes.withUnsafeBytes { write(pipe.write, $0.baseAddress, $0.count) }
-      close(pipe.write)
-      precondition(written == bytes.count, "write to the pipe failed")
-      return try run("/dev/fd/\(pipe.read)")
-    }
-    let folder = try makeScratchFolder("notif-parse-wrong")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("input.ndjson").path
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-    return try run(path)
+    return try withInput(bytes, throughPipe: throughPipe, run)
   }
 
   /// Payloads, and answers among them: an APNs answer and an Expo ticket, which have no

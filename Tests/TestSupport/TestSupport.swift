@@ -31,6 +31,30 @@ public func makePipe() -> (read: Int32, write: Int32)? {
 @_silgen_name("pipe2")
 private func systemPipe2(_ ends: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 
+/// Calls `body` with a path that reads `bytes`: a scratch file, or with `throughPipe` a pipe
+/// that holds them all, and its end. No thread writes the pipe, so a reader that stops early
+/// (at a compressed input's first bytes) leaves no writer to a pipe no one reads.
+public func withInput<R>(
+  _ bytes: [UInt8], throughPipe: Bool, _ body: (String) throws -> R
+) throws -> R {
+  guard throughPipe else {
+    let folder = try makeScratchFolder("notif-input")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("input.ndjson").path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return try body(path)
+  }
+  precondition(bytes.count < 65536, "more than a pipe holds")
+  guard let pipe = makePipe() else {
+    throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "pipe2 failed"])
+  }
+  defer { close(pipe.read) }
+  let written = bytes.withUnsafeBytes { write(pipe.write, $0.baseAddress, $0.count) }
+  close(pipe.write)
+  precondition(written == bytes.count, "write to the pipe failed")
+  return try body("/dev/fd/\(pipe.read)")
+}
+
 /// Calls `body` with the path of a named pipe that a thread fills with `bytes`, in pieces of
 /// `pieceSize` bytes with a short pause after every third (so a reader finds it empty now and
 /// then, wherever the scheduler lets it), then closes; waits for the thread before returning.
