@@ -27,10 +27,32 @@ public struct CommandLineTool: Sendable {
     self.name = name
     self.version = version
     self.usage = usage
+    let common = Self.commonHelp.filter { option, _ in !help.contains("  \(option) ") }
     self.help =
-      help + "  -h, --help                show this help and exit\n"
+      help + common.map(\.line).joined()
+      + "  -h, --help                show this help and exit\n"
       + "      --version             show the version and exit\n"
   }
+
+  /// The `--help` lines of the options every tool takes the same way (`ReportOptions`), which
+  /// end every tool's help before `-h` and `--version`, but where the tool says it itself.
+  static let commonHelp: [(option: String, line: String)] = [
+    ("--quiet", "      --quiet               no notes: only warnings and errors\n"),
+    (
+      "--max-errors",
+      "      --max-errors n        write at most n errors and n warnings, then how many more\n"
+    ),
+    (
+      "--color",
+      "      --color when          color the diagnostics: auto (a terminal; the default),\n"
+        + "                            always or never; NO_COLOR turns auto off\n"
+    ),
+    (
+      "--progress",
+      "      --progress            show progress on standard error (default: on a terminal)\n"
+    ),
+    ("--no-progress", "      --no-progress         do not show progress\n"),
+  ]
 
   /// Answers `--help` or `--version` when given (help first): writes the text to `stdout` and
   /// returns the exit status. Returns nil when neither was given, and the tool goes on.

@@ -64,6 +64,27 @@ public struct InputFile: ~Copyable {
 }
 
 extension InputFile {
+  /// The bytes left to read in all of `operands` (`-`: standard input, from where it stands),
+  /// when every one is a regular file: the whole a progress line measures against; nil when
+  /// one is a pipe, a terminal or cannot be looked at, whose size is not known ahead.
+  public static func totalBytes(of operands: [String]) -> Int64? {
+    var total: Int64 = 0
+    for operand in operands {
+      var status = stat()
+      if operand == "-" {
+        guard fstat(STDIN_FILENO, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+          return nil
+        }
+        let at = lseek(STDIN_FILENO, 0, SEEK_CUR)
+        total += Int64(status.st_size) - Int64(max(at, 0))
+      } else {
+        guard stat(operand, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        total += Int64(status.st_size)
+      }
+    }
+    return total
+  }
+
   /// The compression a regular file open at `fd` starts with, from where `fd` stands, read
   /// without moving it (`pread`); nil for anything else, whose first bytes cannot be read
   /// twice: its reader looks at them as it reads them (`RecordReader`, the sweeps' first

@@ -50,6 +50,8 @@ public enum OptionTable {
   ]
   static let records = ["parse", "group", "summarize", "expire", "mark", "responses", "show"]
   static let sweeps = ["expire", "mark"]
+  /// The tools that rewrite a file: `--store` (`--prune` in notif-responses).
+  static let rewrites = ["parse", "expire", "mark", "responses", "digest"]
 
   private static func flag(
     _ long: String, _ meaning: String, _ tools: [String], short: Character? = nil
@@ -72,6 +74,16 @@ public enum OptionTable {
     value(
       "format", "format", "the diagnostics' form: text (the default), github or json",
       all.filter { $0 != "show" }),
+    flag("quiet", "no notes: only warnings and errors (not grep's -q: output is written)", all),
+    value(
+      "max-errors", "n",
+      "write at most n errors and n warnings, then one line of how many more", all),
+    value(
+      "color", "when",
+      "color what is written for a person (diagnostics, notif-show's text): auto, always "
+        + "or never", all),
+    flag("progress", "show progress on standard error (default: when a terminal)", all),
+    flag("no-progress", "do not show progress", all),
     value(
       "max-record-bytes", "size",
       "the longest JSON text read (default 64m); a longer one is "
@@ -122,8 +134,7 @@ public enum OptionTable {
       "store", "file", "the inbox file this run writes, in place, under its lock",
       ["parse", "expire", "mark", "digest"]),
     flag(
-      "dry-run", "write what would change; change no file",
-      ["expire", "mark", "responses", "digest"], short: "n"),
+      "dry-run", "write what would change; change no file", rewrites, short: "n"),
     value(
       "archive", "file", "append every removed line here, with why and when",
       ["expire", "mark", "responses"]),
@@ -134,9 +145,10 @@ public enum OptionTable {
     value(
       "wait", "seconds", "wait this long for the lock of the file changed (default 0)",
       ["expire", "mark", "responses", "digest"]),
-    flag("progress", "show progress on standard error (default: when a terminal)", sweeps),
-    flag("no-progress", "do not show progress", sweeps),
-    flag("verbose", "end with one line of what was kept, removed and moved, and the time", sweeps),
+    flag(
+      "verbose",
+      "end with one line of what the run changed, and the time (default: when a "
+        + "terminal)", rewrites),
     // notif-parse.
     flag("check", "write only the diagnostics and a count line, no records", ["parse"], short: "c"),
     flag("strict", "treat warnings as errors", ["parse"], short: "s"),
@@ -188,7 +200,6 @@ public enum OptionTable {
       ["show"]),
     value("apps", "file", "the apps file (notif-apps(5)): each app's name and icon", ["show"]),
     value("width", "columns", "the line width of the text (default: the terminal's, 80)", ["show"]),
-    value("color", "when", "color the text: auto, always or never", ["show"]),
     flag("ascii", "draw marks and the ellipsis in ASCII", ["show"]),
     // notif-digest.
     value("window", "duration", "tumbling windows of this length (1h, 1d)", ["digest"]),
@@ -196,7 +207,7 @@ public enum OptionTable {
     value("at", "hh:mm", "every day at these local times (08:00,18:00)", ["digest"]),
     value(
       "tz", "zone", "the time zone of local times (default UTC), as Europe/Berlin",
-      ["digest"]),
+      ["digest", "show"]),
     value(
       "lookback", "duration", "pass a record through at once after a quiet period this long",
       ["digest"]),

@@ -18,6 +18,15 @@ public enum Severity: String, Sendable, Comparable {
     }
   }
 
+  /// The SGR color of the severity's word in a colored diagnostic: red, magenta, cyan.
+  public var sgrColor: Int {
+    switch self {
+    case .note: 36
+    case .warning: 35
+    case .error: 31
+    }
+  }
+
   /// The command of a GitHub workflow annotation: `error`, `warning`, or `notice` for a note.
   public var githubCommand: String { self == .note ? "notice" : rawValue }
 }
@@ -155,8 +164,9 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
   /// One JSON object per diagnostic.
   case json
 
-  /// The line (with its newline) that reports `diagnostic` for program `program`.
-  public func render(_ diagnostic: Diagnostic, program: String) -> String {
+  /// The line (with its newline) that reports `diagnostic` for program `program`; in text,
+  /// with `color`, its severity in bold color (SGR: red, magenta, cyan), as compilers show it.
+  public func render(_ diagnostic: Diagnostic, program: String, color: Bool = false) -> String {
     switch self {
     case .text:
       var location = diagnostic.file
@@ -164,8 +174,10 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
         location += ":\(line)"
         if let column = diagnostic.column { location += ":\(column)" }
       }
+      var severity = diagnostic.severity.rawValue
+      if color { severity = "\u{1B}[1;\(diagnostic.severity.sgrColor)m\(severity)\u{1B}[0m" }
       return
-        "\(program): \(Diagnostic.visible(location)): \(diagnostic.severity.rawValue): \(Diagnostic.visible(diagnostic.message)) [\(diagnostic.code)]\n"
+        "\(program): \(Diagnostic.visible(location)): \(severity): \(Diagnostic.visible(diagnostic.message)) [\(diagnostic.code)]\n"
     case .github:
       var properties = "file=\(Self.githubProperty(diagnostic.file))"
       if let line = diagnostic.line {

@@ -74,7 +74,7 @@ public struct SweepDriver: ~Copyable {
   private let pid: Int32
   private var stdout: OutputWriter
   private var stderr: OutputWriter
-  private var progressLine: ProgressLine
+  private var reporter: Reporter
   private var destination = Destination.stream
   private var archive: StreamArchive?
   private var quarantine: StreamArchive?
@@ -104,7 +104,7 @@ public struct SweepDriver: ~Copyable {
     pid = environment.pid
     self.stdout = stdout
     self.stderr = stderr
-    progressLine = ProgressLine(program: program, format: options.format)
+    reporter = Reporter(program: program, options: options.reporting, environment: environment)
   }
 
   /// Runs `passes` as `options` say, in stream mode or in place, and returns the exit status.
@@ -132,15 +132,16 @@ public struct SweepDriver: ~Copyable {
         try runStream(&passes)
       }
     } catch {
-      progressLine.clear(now: monotonicClock, &stderr)
       // Unreadable and WriteFailed as in every tool; Failed for the store and the archive.
       let code =
         error.isReadError ? "Unreadable" : error.path == "<stdout>" ? "WriteFailed" : "Failed"
       report(Diagnostic(.error, code, error.message, file: error.path))
+      reporter.finish(&stderr)
       return .failure
     }
-    progressLine.clear(now: monotonicClock, &stderr)
-    if options.report && ran { writeReport() }
+    reporter.clearProgress(&stderr)
+    if options.verbose && ran { writeReport() }
+    reporter.finish(&stderr)
     return status
   }
 
@@ -151,8 +152,7 @@ public struct SweepDriver: ~Copyable {
       archived: options.archive != nil,
       seconds: monotonicClock() - started, dryRun: options.dryRun)
     let place = options.store.map { Diagnostic.visible($0) + ": " } ?? ""
-    try? stderr.write("\(progressLine.program): \(place)\(text)\n")
-    try? stderr.flush()
+    reporter.say(place + text, &stderr)
   }
 
   private mutating func runStream<Passes: SweepPasses & ~Copyable>(_ passes: inout Passes)
@@ -380,20 +380,22 @@ public struct SweepDriver: ~Copyable {
     self.status = max(self.status, status)
   }
 
-  /// Clears the progress line, then writes `diagnostic` on standard error.
+  /// Writes `diagnostic` on standard error through the run's `Reporter` (which clears the
+  /// progress line first, and leaves out what `--quiet` and `--max-errors` say to).
   public mutating func report(_ diagnostic: Diagnostic) {
-    progressLine.report(diagnostic, now: monotonicClock, &stderr)
+    reporter.report(diagnostic, &stderr)
   }
 
-  /// Starts the progress line of a pass, when `--progress` (or a terminal) asks for one.
-  public mutating func startProgress() {
-    if options.progress { progressLine.start(now: monotonicClock()) }
+  /// Starts the progress line of a pass, when `--progress` (or a terminal) asks for one, for
+  /// an input of `totalBytes` if that is known.
+  public mutating func startProgress(totalBytes: Int64? = nil) {
+    reporter.startProgress(totalBytes: totalBytes)
   }
 
   /// Shows how far the pass has come, when the line is started and it is time to.
   public mutating func showProgress(records: Int, bytes: Int64) {
-    if progressLine.isStarted {
-      progressLine.update(records: records, bytes: bytes, now: monotonicClock, &stderr)
+    if reporter.showsProgress {
+      reporter.showProgress(records: records, bytes: bytes, &stderr)
     }
   }
 }

@@ -34,13 +34,18 @@ public struct SweepOptions: Sendable, Equatable {
   public var missingOK = false
   /// `--wait SECONDS` for the store's lock (0: do not wait).
   public var wait: Double = 0
-  /// Whether to show progress on standard error.
-  public var progress = false
   /// Whether to end with one line on standard error that says what the sweep did
-  /// (`SweepTally`): with `--verbose`, or when standard error is a terminal; never from cron.
-  public var report = false
+  /// (`SweepTally`): with `--verbose`, or when standard error is a terminal and `--quiet` is
+  /// not given; never from cron.
+  public var verbose = false
+  /// How the sweep talks on standard error: `--format`, `--quiet`, `--max-errors`,
+  /// `--color`, `--progress` (`ReportOptions`).
+  public var reporting = ReportOptions()
   /// `--format text|github|json`: the form of the diagnostics.
-  public var format = DiagnosticFormat.text
+  public var format: DiagnosticFormat {
+    get { reporting.format }
+    set { reporting.format = newValue }
+  }
   /// `--max-record-bytes SIZE`: a longer line is not a record (`RecordTooLarge`), kept as it
   /// is or quarantined without being held in memory whole.
   public var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
@@ -55,9 +60,9 @@ public struct SweepOptions: Sendable, Equatable {
   /// The file operands (`-` for standard input when none; unused with `--store`).
   public var files: [String] = []
 
-  /// The `--help` lines of `--max-record-bytes`, `--quarantine`, `--missing-ok`, `--wait`,
-  /// `--progress` and `--no-progress`, which say the same in both tools (the others say what
-  /// the tool does), without a final newline.
+  /// The `--help` lines of `--max-record-bytes`, `--quarantine`, `--missing-ok`, `--wait`
+  /// and `--verbose`, which say the same in both tools (the others say what the tool does),
+  /// without a final newline.
   public static let help = [
     "      --max-record-bytes size",
     "                            longest JSON text accepted (default 64m); a longer line is",
@@ -65,8 +70,6 @@ public struct SweepOptions: Sendable, Equatable {
     "      --quarantine file     move lines that are not records to this file, with why",
     "      --missing-ok          with --store: a missing store is nothing to sweep (exit 0)",
     "      --wait seconds        with --store: wait this long for the lock (default 0)",
-    "      --progress            show progress on standard error (default: when a terminal)",
-    "      --no-progress         do not show progress",
     "      --verbose             end with what was kept, removed and moved, and the time",
     "                            (default: when standard error is a terminal)",
   ].joined(separator: "\n")
@@ -79,15 +82,15 @@ public struct SweepOptions: Sendable, Equatable {
   /// - Parameters:
   ///   - storeVerb: what the tool does to a store, for the message against operands with
   ///     `--store`: `sweeps` in `--store sweeps one file in place`.
-  ///   - stderrIsTerminal: the progress default when neither `--progress` nor
-  ///     `--no-progress` is given (the last one given wins).
+  ///   - environment: whether standard error is a terminal, the default of `--progress`,
+  ///     `--verbose` and `--color`, and `NO_COLOR`.
   ///   - reading: the other files the tool reads (`--ids-from`), by role and path, which
   ///     must not be any file the sweep writes.
   /// - Throws: `UsageError` for an empty `--store`, a `--missing-ok` or `--wait` without
   ///   `--store`, a `--wait` out of range, file operands with `--store`, and files that clash
   ///   (see `checkFiles`).
   public init(
-    _ scanned: ScannedArguments, storeVerb: String, stderrIsTerminal: Bool,
+    _ scanned: ScannedArguments, storeVerb: String, environment: ToolEnvironment,
     reading: [(role: String, path: String)] = []
   ) throws(UsageError) {
     dryRun = scanned.has("dry-run")
@@ -102,14 +105,13 @@ public struct SweepOptions: Sendable, Equatable {
       throw UsageError("--missing-ok needs --store: only a store is swept in place")
     }
     wait = try Self.parseWait(scanned.last("wait"), store: store)
-    let last = scanned.options.last { $0.name == "progress" || $0.name == "no-progress" }
-    progress = last.map { $0.name == "progress" } ?? stderrIsTerminal
-    report = scanned.has("verbose") || stderrIsTerminal
+    reporting = try ReportOptions(scanned, environment: environment)
+    verbose =
+      scanned.has("verbose") || (environment.stderrIsTerminal && !reporting.quiet)
     if store != nil && !scanned.operands.isEmpty {
       throw UsageError("--store \(storeVerb) one file in place: give no file operands with it")
     }
     files = scanned.files
-    format = try CommandLineTool.diagnosticFormat(scanned) ?? .text
     maxRecordBytes = try CommandLineTool.maxRecordBytes(scanned) ?? maxRecordBytes
     try checkFiles(
       reading: reading,

@@ -13,11 +13,12 @@ struct DigestCommand: ToolCommand {
   static let usage =
     "usage: notif-digest [-hn] --window duration [--align time] | --at hh:mm [--tz zone]\n"
     + "                    [--actor path] [--all-pushes] [--categories file] [--flush]\n"
-    + "                    [--format text|github|json] [--item-end first|last]\n"
+    + "                    [--format text|github|json] [--quiet] [--max-errors n]\n"
+    + "                    [--color auto|always|never] [--[no-]progress] [--item-end first|last]\n"
     + "                    [--item-limit n] [--key paths] [--locale locale] [--lookback duration]\n"
-    + "                    [--max-args k] [--max-items n] [--max-record-bytes size]\n"
-    + "                    [--now time] [--strings path]\n"
-    + "                    [--store file [--out file] [--missing-ok] [--wait seconds] | file ...]\n"
+    + "                    [--max-args k] [--max-items n] [--max-record-bytes size] [--now time]\n"
+    + "                    [--strings path] [--store file [--out file] [--missing-ok]\n"
+    + "                    [--wait seconds] [--verbose] | file ...]\n"
     + "       notif-digest --merge [-h] [--merge-unread] [--categories file]\n"
     + "                    [--format text|github|json] [--locale locale] [--max-args k]\n"
     + "                    [--max-record-bytes size] [--strings path] [file ...]\n"
@@ -205,7 +206,7 @@ struct DigestCommand: ToolCommand {
 
     // The store, and where its digests go.
     var sweep = try SweepOptions(
-      scanned, storeVerb: "digests", stderrIsTerminal: false,
+      scanned, storeVerb: "digests", environment: environment,
       reading: text.stringsPaths.map { ("--strings", $0) }
         + (text.categoriesPath.map { [("--categories", $0)] } ?? []))
     configuration.out = scanned.last("out")

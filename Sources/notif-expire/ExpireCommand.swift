@@ -8,9 +8,9 @@ struct ExpireCommand: ToolCommand {
   static let name = "notif-expire"
   static let version = "0.1.0"
   static let usage =
-    "usage: notif-expire -p policy [-nh] [--archive file] [--format text|github|json]\n"
-    + "                    [--max-record-bytes size] [--now time] [--[no-]progress]\n"
-    + "                    [--verbose] [--quarantine file]\n"
+    "usage: notif-expire -p policy [-nh] [--archive file] [--format text|github|json] [--quiet]\n"
+    + "                    [--max-errors n] [--color auto|always|never] [--max-record-bytes size]\n"
+    + "                    [--now time] [--[no-]progress] [--verbose] [--quarantine file]\n"
     + "                    [--store file [--missing-ok] [--wait seconds] | file ...]\n"
 
   static let help =
@@ -57,7 +57,7 @@ struct ExpireCommand: ToolCommand {
     configuration.policyPath = policy
     configuration.now = try environment.now(scanned)
     configuration.sweep = try SweepOptions(
-      scanned, storeVerb: "sweeps", stderrIsTerminal: environment.stderrIsTerminal)
+      scanned, storeVerb: "sweeps", environment: environment)
     return configuration
   }
 

@@ -8,11 +8,11 @@ struct GroupCommand: ToolCommand {
   static let name = "notif-group"
   static let version = "0.1.0"
   static let usage =
-    "usage: notif-group [-h] [--all-pushes] [--by thread|app|none]\n"
-    + "                   [--format text|github|json] [--item-limit n] [-j jobs]\n"
-    + "                   [--last-seen time] [--max-record-bytes size] [--merge] [--no-items]\n"
-    + "                   [--order feed|chat]\n"
-    + "                   [--sort time|relevance] [file ...]\n"
+    "usage: notif-group [-h] [--all-pushes] [--by thread|app|none] [--format text|github|json]\n"
+    + "                   [--quiet] [--max-errors n] [--color auto|always|never] [--[no-]progress]\n"
+    + "                   [--item-limit n] [-j jobs] [--last-seen time] [--max-record-bytes size]\n"
+    + "                   [--merge] [--no-items] [--order feed|chat] [--sort time|relevance]\n"
+    + "                   [file ...]\n"
 
   static let help =
     usage + """

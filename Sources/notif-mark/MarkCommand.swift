@@ -9,9 +9,9 @@ struct MarkCommand: ToolCommand {
   static let version = "0.1.0"
   static let usage =
     "usage: notif-mark --read | --unread | --seen | --delete [-nh] [--all] [--id id]\n"
-    + "                  [--ids-from file] [--app bundle-id] [--thread id]\n"
-    + "                  [--category name] [--before time] [--archive file]\n"
-    + "                  [--format text|github|json] [--max-record-bytes size]\n"
+    + "                  [--ids-from file] [--app bundle-id] [--thread id] [--category name]\n"
+    + "                  [--before time] [--archive file] [--format text|github|json] [--quiet]\n"
+    + "                  [--max-errors n] [--color auto|always|never] [--max-record-bytes size]\n"
     + "                  [--now time] [--[no-]progress] [--verbose] [--quarantine file]\n"
     + "                  [--store file [--missing-ok] [--wait seconds] | file ...]\n"
 
@@ -111,7 +111,7 @@ struct MarkCommand: ToolCommand {
 
     // The files first, before --ids-from is read: none may be a file the sweep writes.
     configuration.sweep = try SweepOptions(
-      scanned, storeVerb: "changes", stderrIsTerminal: environment.stderrIsTerminal,
+      scanned, storeVerb: "changes", environment: environment,
       reading: scanned.all("ids-from").map { ("--ids-from", $0) })
 
     var selection = Selection()

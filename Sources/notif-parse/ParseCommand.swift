@@ -10,11 +10,12 @@ struct ParseCommand: ToolCommand {
   static let name = "notif-parse"
   static let version = "0.1.0"
   static let usage =
-    "usage: notif-parse [-clsh] [--app-name name] [--categories file]\n"
-    + "                   [--default-app bundle-id] [--format text|github|json] [-j jobs]\n"
-    + "                   [--locale locale]\n"
+    "usage: notif-parse [-clsh] [--app-name name] [--categories file] [--default-app bundle-id]\n"
+    + "                   [--format text|github|json] [--quiet] [--max-errors n]\n"
+    + "                   [--color auto|always|never] [--[no-]progress] [-j jobs] [--locale locale]\n"
     + "                   [--max-record-bytes size] [--now time] [--platform ios|android|web]\n"
-    + "                   [--push-type type] [--store file] [--strings path] [file ...]\n"
+    + "                   [--push-type type] [--store file [-n] [--verbose]] [--strings path]\n"
+    + "                   [file ...]\n"
 
   static let help =
     usage + """

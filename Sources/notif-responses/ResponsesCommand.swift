@@ -10,9 +10,10 @@ struct ResponsesCommand: ToolCommand {
   static let usage =
     "usage: notif-responses [-h] [--now time] [--attempt n] [--max-attempts n] [--seed n]\n"
     + "                       [--summary] [--tokens file] [--requests file]\n"
-    + "                       [--prune file [-n] [--archive file] [--wait seconds]]\n"
-    + "                       [--format text|github|json] [--max-record-bytes size]\n"
-    + "                       [file ...]\n"
+    + "                       [--prune file [-n] [--archive file] [--wait seconds] [--verbose]]\n"
+    + "                       [--format text|github|json] [--quiet] [--max-errors n]\n"
+    + "                       [--color auto|always|never] [--[no-]progress]\n"
+    + "                       [--max-record-bytes size] [file ...]\n"
 
   static let help =
     usage + """

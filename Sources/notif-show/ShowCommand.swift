@@ -9,9 +9,10 @@ struct ShowCommand: ToolCommand {
   static let version = "0.1.0"
   static let usage =
     "usage: notif-show [-h] [--all-pushes] [--apps file] [--ascii] [--categories file]\n"
-    + "                  [--color auto|always|never] [--hidden-previews] [-j jobs]\n"
-    + "                  [--last-seen time] [--limit n] [--max-record-bytes size] [--now time]\n"
-    + "                  [--order feed|chat] [--sort time|relevance] [--to text|html|email]\n"
+    + "                  [--color auto|always|never] [--quiet] [--max-errors n] [--[no-]progress]\n"
+    + "                  [--hidden-previews] [-j jobs] [--last-seen time] [--limit n]\n"
+    + "                  [--max-record-bytes size] [--now time] [--order feed|chat]\n"
+    + "                  [--sort time|relevance] [--to text|html|email] [--tz zone]\n"
     + "                  [--width columns] [file ...]\n"
 
   static let help =
@@ -34,7 +35,8 @@ struct ShowCommand: ToolCommand {
             --to format           text for a terminal (the default), html (one web page) or
                                   email (one page a mail client shows: inline styles, tables)
             --width columns       line width of the text (default: the terminal's, COLUMNS, 80)
-            --color when          color the text: auto (on a terminal, no NO_COLOR), always, never
+            --color when          color the text and the diagnostics: auto (each that is a
+                                  terminal, without NO_COLOR; the default), always or never
             --ascii               draw marks and the ellipsis in ASCII (... for …)
             --max-record-bytes size
                                   longest JSON text accepted (default 64m)
@@ -66,12 +68,8 @@ struct ShowCommand: ToolCommand {
     options.limit = try ListingOptions.limit(scanned, option: "limit")
     options.lastSeen = try ListingOptions.lastSeen(scanned)
     options.width = try width(scanned, environment)
-    switch scanned.last("color") ?? "auto" {
-    case "always": options.color = true
-    case "never": options.color = false
-    case "auto": options.color = environment.stdoutIsTerminal && !environment.noColor
-    case let other: throw UsageError("--color: '\(other)' is not auto, always or never")
-    }
+    options.color = try ColorChoice(scanned).resolve(
+      isTerminal: environment.stdoutIsTerminal, noColor: environment.noColor)
     options.ascii = scanned.has("ascii")
     options.hiddenPreviews = scanned.has("hidden-previews")
     options.allPushes = ListingOptions.allPushes(scanned)

@@ -10,8 +10,9 @@ struct SummarizeCommand: ToolCommand {
   static let version = "0.1.0"
   static let usage =
     "usage: notif-summarize [-h] [--all-pushes] [--hidden-previews] [--categories file]\n"
-    + "                       [--format text|github|json] [--locale locale] [--max-args k]\n"
-    + "                       [--max-record-bytes size] [--profile ios12|ios15]\n"
+    + "                       [--format text | github | json] [--quiet] [--max-errors n]\n"
+    + "                       [--color auto|always|never] [--[no-]progress] [--locale locale]\n"
+    + "                       [--max-args k] [--max-record-bytes size] [--profile ios12 | ios15]\n"
     + "                       [--strings path] [file ...]\n"
 
   static let help =

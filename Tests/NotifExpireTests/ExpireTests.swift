@@ -402,11 +402,11 @@ private func expiry(_ line: String, _ rules: String, at now: Timestamp = now) ->
   }
 
   @Test func progressFollowsTheTerminalUnlessTold() throws {
-    #expect(try configure(["-p", "p"], terminal: true).sweep.progress)
-    #expect(try !configure(["-p", "p"], terminal: false).sweep.progress)
+    #expect(try configure(["-p", "p"], terminal: true).sweep.reporting.progress)
+    #expect(try !configure(["-p", "p"], terminal: false).sweep.reporting.progress)
     #expect(
-      try !configure(["-p", "p", "--progress", "--no-progress"], terminal: true).sweep.progress)
-    #expect(try configure(["-p", "p", "--no-progress", "--progress"]).sweep.progress)
+      try !configure(["-p", "p", "--progress", "--no-progress"], terminal: true).sweep.reporting.progress)
+    #expect(try configure(["-p", "p", "--no-progress", "--progress"]).sweep.reporting.progress)
   }
 
   @Test func timeComesFromNowThenTheEnvironmentThenTheClock() throws {

@@ -66,10 +66,11 @@ import Testing
   static func options(_ arguments: [String], terminal: Bool = false) throws(UsageError)
     -> SweepOptions
   {
-    try SweepOptions(
+    var environment = ToolEnvironment()
+    environment.stderrIsTerminal = terminal
+    return try SweepOptions(
       try OptionScanner.scan(arguments, OptionTable.specs(for: "notif-expire")),
-      storeVerb: "sweeps",
-      stderrIsTerminal: terminal)
+      storeVerb: "sweeps", environment: environment)
   }
 
   @Test(arguments: [
@@ -99,32 +100,14 @@ import Testing
     #expect(options.archive == "a")
     #expect(options.store == "s")
     #expect(options.wait == 2.5)
-    #expect(options.progress)
+    #expect(options.reporting.progress)
     #expect(try Self.options(["f", "-"]).files == ["f", "-"])
     #expect(try Self.options([]).files == ["-"])
-    #expect(try Self.options([], terminal: true).progress)
-    #expect(try !Self.options(["--no-progress"], terminal: true).progress)
-  }
-}
-
-@Suite struct ProgressLineTests {
-  @Test func showsTheMeterAndClearsItBeforeADiagnostic() throws {
-    var expectedMeter = ProgressMeter(start: 0)
-    let shown = expectedMeter.update(records: 10, bytes: 2_000, now: 2)
-    let text = try #require(shown)
-    let diagnostic = Diagnostic(.warning, "Recovered", "x", file: "s")
-    let (_, _, stderr) = try capturingOutput { _, stderr in
-      var line = ProgressLine(program: "notif-x")
-      line.update(records: 1, bytes: 1, now: { 5 }, &stderr)
-      #expect(!line.isStarted)
-      line.start(now: 0)
-      line.update(records: 10, bytes: 2_000, now: { 2 }, &stderr)
-      line.report(diagnostic, now: { 3 }, &stderr)
-      line.clear(now: { 4 }, &stderr)
-    }
-    #expect(
-      stderr
-        == "\rnotif-x: \(text)\u{1B}[K" + "\r\u{1B}[K"
-        + DiagnosticFormat.text.render(diagnostic, program: "notif-x"))
+    #expect(try Self.options([], terminal: true).reporting.progress)
+    #expect(try Self.options([], terminal: true).verbose)
+    #expect(try !Self.options(["--quiet"], terminal: true).reporting.progress)
+    #expect(try !Self.options(["--quiet"], terminal: true).verbose)
+    #expect(try Self.options(["--quiet", "--verbose"], terminal: true).verbose)
+    #expect(try !Self.options(["--no-progress"], terminal: true).reporting.progress)
   }
 }

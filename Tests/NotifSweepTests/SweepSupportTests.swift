@@ -279,24 +279,6 @@ private func view<R>(_ line: String, _ body: (RecordLineResult, RecordView?) -> 
   }
 }
 
-@Suite struct ProgressMeterTests {
-  @Test func speaksAtMostOnceASecond() {
-    var meter = ProgressMeter(start: 100)
-    #expect(meter.update(records: 10, bytes: 10, now: 100.5) == nil)
-    #expect(!meter.shown)
-    #expect(
-      meter.update(records: 2_500_000, bytes: 1_234_567_890, now: 102)
-        == "2,500,000 records, 1.2 GB, 1,250,000 records/s")
-    #expect(meter.shown)
-    #expect(meter.update(records: 2_600_000, bytes: 1, now: 102.9) == nil)
-  }
-
-  @Test(arguments: [(Int64(999), "999 B"), (1_000, "1.0 kB"), (15_250_000, "15.3 MB")])
-  func sizesInPowersOfAThousand(_ bytes: Int64, _ text: String) {
-    #expect(ProgressMeter.size(bytes) == text)
-  }
-}
-
 @Suite(.serialized) struct StoreLockAndRewriteTests {
   static func folder() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(

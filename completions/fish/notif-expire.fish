@@ -14,5 +14,8 @@ complete -c notif-expire -l wait -x -d 'With --store, seconds to wait for the lo
 complete -c notif-expire -l progress -d 'Show progress on standard error'
 complete -c notif-expire -l no-progress -d 'Do not show progress'
 complete -c notif-expire -l verbose -d 'End with what was kept, removed and moved, and the time'
+complete -c notif-expire -l quiet -d 'Write no notes, only warnings and errors'
+complete -c notif-expire -l max-errors -x -d 'Write at most this many errors and warnings'
+complete -c notif-expire -l color -x -a 'auto always never' -d 'Color the diagnostics'
 complete -c notif-expire -s h -l help -d 'Show help and exit'
 complete -c notif-expire -l version -d 'Show version and exit'

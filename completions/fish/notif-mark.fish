@@ -24,5 +24,8 @@ complete -c notif-mark -l wait -x -d 'With --store, seconds to wait for the lock
 complete -c notif-mark -l progress -d 'Show progress on standard error'
 complete -c notif-mark -l no-progress -d 'Do not show progress'
 complete -c notif-mark -l verbose -d 'End with what was kept, removed and moved, and the time'
+complete -c notif-mark -l quiet -d 'Write no notes, only warnings and errors'
+complete -c notif-mark -l max-errors -x -d 'Write at most this many errors and warnings'
+complete -c notif-mark -l color -x -a 'auto always never' -d 'Color the diagnostics'
 complete -c notif-mark -s h -l help -d 'Show help and exit'
 complete -c notif-mark -l version -d 'Show version and exit'
