@@ -151,6 +151,7 @@ let package = Package(
       name: "NotifDigestTests",
       dependencies: [
         "notif-digest", "NotifModel", "NotifCLI", "NotifJSON", "NotifSweep", "NotifLocalization",
+        "NotifListing",
         "TestSupport",
       ]),
     .testTarget(

@@ -18,7 +18,8 @@
 // `created_at`, `relevance` and the text fields of records, with `RecordProblem` for what it
 // rejects; `ListingOptions` (`--sort`, `--order`, `--limit` and `--item-limit`, `--last-seen`,
 // `--all-pushes`); and `GroupObjectMembers`, the members of a group object found by their
-// `GroupField` keys, the others ignored; `ChunkFindings` and `ChunkedFileTally`, what the
+// `GroupField` keys, the others ignored; `ZoneRules`, a time zone of the tz database read
+// from its TZif file, for `--tz` (notif-digest's windows, notif-show's times); `ChunkFindings` and `ChunkedFileTally`, what the
 // workers of notif-group's and notif-show's `--jobs` found in each chunk of a file, taken in
 // input order. No Foundation and nothing global: a list or a reader
 // holds its own state. What runs per record (ranking, the list, the reader) is inlinable, so

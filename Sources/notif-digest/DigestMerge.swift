@@ -1,5 +1,6 @@
 import NotifCLI
 import NotifJSON
+import NotifListing
 import NotifModel
 
 /// A digest object read by `--merge`: the digest, what its `digesting` says, and its place.

@@ -1,4 +1,5 @@
 import NotifCLI
+import NotifListing
 import NotifModel
 
 /// A window of time: from `start`, included, to `end`, excluded. A record passed through by

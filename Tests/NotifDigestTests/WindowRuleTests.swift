@@ -1,4 +1,5 @@
 import NotifCLI
+import NotifListing
 import NotifModel
 import Testing
 

@@ -6,12 +6,12 @@ import NotifModel
 /// POSIX TZ rule of its footer (`CET-1CEST,M3.5.0,M10.5.0/3`), which a "slim" file relies on
 /// for every year after the last change of its rules.
 ///
-/// Our own reader, for `--at` and `--tz`: FoundationEssentials' `TimeZone` knows no zone by
-/// name on Linux, and Foundation's, which does through ICU, makes a static binary of 62 MB
-/// (notif-digest's main.swift).
-struct ZoneRules: Sendable, Equatable {
+/// Our own reader, for `--tz` (notif-digest's `--at`, notif-show's times): FoundationEssentials'
+/// `TimeZone` knows no zone by name on Linux, and Foundation's, which does through ICU, makes
+/// a static binary of 62 MB (notif-digest's main.swift).
+public struct ZoneRules: Sendable, Equatable {
   /// The zone's name, as given (`Europe/Berlin`).
-  let name: String
+  public let name: String
   /// The transitions, ascending: from each instant (seconds since the epoch) on, the offset.
   private let transitions: [(at: Int64, offset: Int32)]
   /// The offset before the first transition (the first time type, as RFC 8536 says).
@@ -19,13 +19,13 @@ struct ZoneRules: Sendable, Equatable {
   /// The rule past the last transition, if the file has one.
   private let rule: PosixRule?
 
-  static func == (a: ZoneRules, b: ZoneRules) -> Bool { a.name == b.name }
+  public static func == (a: ZoneRules, b: ZoneRules) -> Bool { a.name == b.name }
 
   /// Where the zone files are.
-  static let folder = "/usr/share/zoneinfo"
+  public static let folder = "/usr/share/zoneinfo"
 
   /// UTC, without a file.
-  static let utc = ZoneRules(name: "UTC", transitions: [], initialOffset: 0, rule: nil)
+  public static let utc = ZoneRules(name: "UTC", transitions: [], initialOffset: 0, rule: nil)
 
   private init(
     name: String, transitions: [(at: Int64, offset: Int32)], initialOffset: Int32,
@@ -38,16 +38,16 @@ struct ZoneRules: Sendable, Equatable {
   }
 
   /// A problem with a zone name or file, in one lowercase line.
-  struct Problem: Error, Equatable, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+  public struct Problem: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
   }
 
   /// The zone named `name` (`Europe/Berlin`, `UTC`), read from `folder`.
   ///
   /// - Throws: `Problem` for a name that is not one (`..`, a leading `/`, odd characters), a
   ///   zone the database does not have, or a file that is not TZif.
-  init(named name: String, folder: String = ZoneRules.folder) throws(Problem) {
+  public init(named name: String, folder: String = ZoneRules.folder) throws(Problem) {
     let parts = name.split(separator: "/", omittingEmptySubsequences: false)
     let wellFormed =
       !name.isEmpty && name.utf8.count <= 255
@@ -77,7 +77,7 @@ struct ZoneRules: Sendable, Equatable {
   /// The offset from UTC, in seconds, at the instant `seconds` since the epoch.
   ///
   /// - Complexity: O(log n) in the zone's transitions.
-  func offset(at seconds: Int64) -> Int32 {
+  public func offset(at seconds: Int64) -> Int32 {
     if let last = transitions.last, seconds >= last.at, let rule {
       return rule.offset(at: seconds)
     }

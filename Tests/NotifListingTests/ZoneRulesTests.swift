@@ -3,7 +3,7 @@ import NotifModel
 import TestSupport
 import Testing
 
-@testable import notif_digest
+@testable import NotifListing
 
 @Suite struct ZoneRulesTests {
   /// Zones whose rules have not changed for years (Foundation's ICU carries its own copy of
