@@ -70,19 +70,25 @@ extension InputFile {
   public static func totalBytes(of operands: [String]) -> Int64? {
     var total: Int64 = 0
     for operand in operands {
-      var status = stat()
       if operand == "-" {
-        guard fstat(STDIN_FILENO, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-          return nil
-        }
-        let at = lseek(STDIN_FILENO, 0, SEEK_CUR)
-        total += Int64(status.st_size) - Int64(max(at, 0))
+        guard let left = bytesLeft(in: STDIN_FILENO) else { return nil }
+        total += left
       } else {
+        var status = stat()
         guard stat(operand, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         total += Int64(status.st_size)
       }
     }
     return total
+  }
+
+  /// The bytes of the regular file open at `fd` from where it stands to its end; nil for
+  /// anything else.
+  public static func bytesLeft(in fd: Int32) -> Int64? {
+    var status = stat()
+    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    let at = lseek(fd, 0, SEEK_CUR)
+    return max(Int64(status.st_size) - Int64(max(at, 0)), 0)
   }
 
   /// The compression a regular file open at `fd` starts with, from where `fd` stands, read

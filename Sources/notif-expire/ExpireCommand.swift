@@ -70,8 +70,8 @@ struct ExpireCommand: ToolCommand {
     switch loadPolicy(configuration.policyPath) {
     case .policy(let loaded): policy = loaded
     case .problem(let diagnostic):
-      try? stderr.write(configuration.sweep.format.render(diagnostic, program: name))
-      try? stderr.flush()
+      var reporter = Reporter(program: name, options: configuration.sweep.reporting)
+      reporter.report(diagnostic, &stderr)
       return .failure
     }
     var run = ExpireRun(configuration: configuration, policy: policy, environment: environment)

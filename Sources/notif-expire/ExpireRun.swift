@@ -209,7 +209,9 @@ struct ExpireRun: ~Copyable, SweepPasses {
   mutating func sweep(_ inputs: [SweepInput], _ driver: inout SweepDriver) throws(SystemError) {
     try survey(inputs)
     var byteOrderMark: Int64 = 0
-    driver.startProgress()
+    let sizes = inputs.map(\.byteCount)
+    driver.startProgress(
+      totalBytes: sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) })
     try Self.forEachBatch(
       inputs,
       task: .sweep(

@@ -79,6 +79,17 @@ final class SweepInput {
     SweepInput(name: name, fd: fd, length: length, start: 0, owned: false)
   }
 
+  /// The bytes a pass reads, when they are known: a store's length, or what a regular file (or
+  /// the copy of a pipe, once made) holds from where it started; nil for a pipe not yet read.
+  /// What a progress line measures against.
+  var byteCount: Int64? {
+    if length != .max { return length }
+    guard spool == nil else { return nil }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else { return nil }
+    return max(Int64(status.st_size) - Int64(start), 0)
+  }
+
   /// The compression the input starts with, if any (`Compression`), before any pass reads
   /// it: a regular file's first bytes are read where they are; a pipe's are read and kept for
   /// the first pass, as few as tell (one read for a JSON text).

@@ -128,7 +128,7 @@ struct MarkRun: ~Copyable, SweepPasses {
     var reader = LineReader(
       fd: fd, name: name, announcesIdle: true, length: length,
       maxLineBytes: configuration.sweep.maxRecordBytes)
-    driver.startProgress()
+    driver.startProgress(totalBytes: length != .max ? length : InputFile.bytesLeft(in: fd))
     var output = MarkOutput(pending: driver.awaitsFirstChange, foundIDs: found)
     found = []  // the output's for the pass, not copied
     defer { found = output.foundIDs }
