@@ -7,7 +7,9 @@
 // What is here: the option scanner and the usage error (`Options.swift`), the tool skeleton
 // (`CommandLineTool.swift` with `ToolCommand`, whose `main()` each main.swift calls), what a
 // tool takes from its process (`ToolEnvironment.swift`: `current()`, called once by `main()`,
-// is the one place that reads the arguments, the environment and the clocks), the file
+// is the one place that reads the arguments, the environment and the clocks), how every
+// tool talks on standard error (`Reporter.swift`: diagnostics, `--quiet`, `--max-errors`,
+// `--color`, and the progress line of `ProgressMeter.swift`), the file
 // operands opened and read as every filter reads them (`InputFile.swift`, with the one
 // `Compressed` error of a compressed input), and what stage of the pipeline a text a tool
 // could not read comes from (`WrongStage.swift`: one `WrongStage` diagnostic per input, naming

@@ -49,6 +49,16 @@ public struct ProgressMeter: Sendable {
     return text
   }
 
+  /// This meter, for a pass that follows `earlier`'s over the same input (a sweep's survey,
+  /// then its sweep): its own start and size, `earlier`'s schedule, so that a run past its
+  /// quiet start goes on being shown once a second.
+  public func continuing(_ earlier: ProgressMeter) -> ProgressMeter {
+    var next = self
+    next.last = earlier.last
+    next.shown = earlier.shown
+    return next
+  }
+
   /// Notes that the line was cleared: nothing is shown until the next `update` speaks.
   public mutating func cleared() {
     shown = false

@@ -184,9 +184,12 @@ public struct Reporter {
   public var showsProgress: Bool { meter != nil }
 
   /// Starts the progress line, when `--progress` (or a terminal) asks for one, for an input of
-  /// `totalBytes` if that is known (see `InputFile.totalBytes`).
+  /// `totalBytes` if that is known (see `InputFile.totalBytes`). Started again, for another
+  /// pass, it measures the pass on the schedule it had (`ProgressMeter.continuing`).
   public mutating func startProgress(totalBytes: Int64? = nil) {
-    if options.progress { meter = ProgressMeter(start: clock(), total: totalBytes) }
+    guard options.progress else { return }
+    let fresh = ProgressMeter(start: clock(), total: totalBytes)
+    meter = meter.map { fresh.continuing($0) } ?? fresh
   }
 
   /// Shows how far the run has come, when the line is started and it is time to:

@@ -10,7 +10,6 @@
 // journal, archive and quarantine append and atomic replacement (`StoreRewrite`), a held store
 // with its recovery (`StoreSession`), locked appends by path (`StoreAppender`), stream mode's archive and quarantine file
 // (`StreamArchive`), the archive entry (`ArchiveEntry`) and the quarantine entry
-// (`QuarantineEntry`), the options both sweeps read (`SweepOptions`), the progress line
-// (`ProgressMeter`, `ProgressLine`) and the parser of one store line that finds each record
+// (`QuarantineEntry`), the options both sweeps read (`SweepOptions`) and the parser of one store line that finds each record
 // field in place (`RecordLineParser`). The safety rules live here once (notif-expire(1),
 // "SAFETY").

@@ -150,11 +150,19 @@ struct ExpireRun: ~Copyable, SweepPasses {
   /// The workers parse the batches and list what each line adds (a collapse mark, a cap
   /// mark); this thread adds the lists to the tables in input order, so the tables are exactly
   /// those of one thread reading every line in turn.
-  private mutating func survey(_ inputs: [SweepInput]) throws(SystemError) {
+  private mutating func survey(
+    _ inputs: [SweepInput], _ driver: inout SweepDriver
+  ) throws(SystemError) {
     var keys = FingerprintSet()
     var log = CollapseLog(
       temporaryDirectory: environment.temporaryDirectory,
       memoryLimit: configuration.collapseLogMemoryLimit)
+    // The first pass reads a pipe as it comes, and may be most of the run: it shows progress.
+    let sizes = inputs.map(\.byteCount)
+    driver.startProgress(
+      totalBytes: sizes.contains(nil) ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) })
+    var lines = 0
+    var bytes: Int64 = 0
     try Self.forEachBatch(
       inputs, task: .collapseKeys, rules: rules, batchSize: configuration.batchSize,
       maxLineBytes: configuration.sweep.maxRecordBytes
@@ -163,6 +171,9 @@ struct ExpireRun: ~Copyable, SweepPasses {
         keys.insert(entry.key.fingerprint)
         log.append(entry)
       }
+      lines += batch.lineCount
+      bytes += Int64(batch.fileBytes)
+      driver.showProgress(records: lines, bytes: bytes)
     }
     if keys.repeatedCount > 0 {
       var winners: [KeyHash: Mark] = [:]
@@ -207,7 +218,7 @@ struct ExpireRun: ~Copyable, SweepPasses {
   /// Batches of lines are decided by worker threads (two, or none on one core) and handed to
   /// the driver in the order of the input.
   mutating func sweep(_ inputs: [SweepInput], _ driver: inout SweepDriver) throws(SystemError) {
-    try survey(inputs)
+    try survey(inputs, &driver)
     var byteOrderMark: Int64 = 0
     let sizes = inputs.map(\.byteCount)
     driver.startProgress(

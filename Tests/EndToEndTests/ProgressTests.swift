@@ -27,24 +27,27 @@ import Testing
   ]
 
   /// What `tool` writes on standard error, a terminal or a pipe, while its standard input
-  /// gets `input`, then after a pause of 2.5 s `input` again, then its end.
+  /// gets `input`, then after a pause (2.5 s: past the quiet start of the progress line)
+  /// `input` again, then its end.
   static func standardError(
-    _ tool: String, _ arguments: [String], input: Data, terminal: Bool
+    _ tool: String, _ arguments: [String], input: Data, terminal: Bool,
+    pause: useconds_t = 2_500_000,
+    environment: [String: String] = [:]
   ) throws -> (text: String, status: Int32) {
-    var main: Int32 = -1
-    var secondary: Int32 = -1
+    var ends: (main: Int32, secondary: Int32) = (-1, -1)
     if terminal {
-      try #require(openpty(&main, &secondary, nil, nil, nil) == 0)
+      try #require(openpty(&ends.main, &ends.secondary, nil, nil, nil) == 0)
     } else {
       var fds: [Int32] = [0, 0]
       try #require(pipe(&fds) == 0)
-      (main, secondary) = (fds[0], fds[1])
+      ends = (fds[0], fds[1])
     }
+    let (main, secondary) = ends
     let process = Process()
     process.executableURL = Binaries.url(tool)
     process.arguments = arguments
     process.currentDirectoryURL = BehaviorTests.packageRoot
-    process.environment = ["TZ": "UTC", "LC_ALL": "C"]
+    process.environment = ["TZ": "UTC", "LC_ALL": "C"].merging(environment) { $1 }
     let feed = Pipe()
     process.standardInput = feed
     process.standardOutput = FileHandle.nullDevice
@@ -53,7 +56,6 @@ import Testing
     close(secondary)
     // Read what comes while it runs: a pseudo-terminal holds only a few KiB.
     let collected = Collected()
-    let main = main
     let reader = Thread {
       var chunk = [UInt8](repeating: 0, count: 4096)
       while true {
@@ -64,7 +66,7 @@ import Testing
     }
     reader.start()
     feed.fileHandleForWriting.write(input)
-    usleep(2_500_000)
+    usleep(pause)
     feed.fileHandleForWriting.write(input)
     try feed.fileHandleForWriting.close()
     process.waitUntilExit()
