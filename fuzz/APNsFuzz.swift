@@ -40,18 +40,19 @@ func parseAndCheck(_ input: UnsafeRawBufferPointer, flags: UInt8) {
   var reader = RecordReader(
     fd: nil, name: "<fuzz>", maxRecordBytes: 4096, pending: input, line: 1, atStreamStart: true)
   var out = ByteBuffer()
-  var err = ByteBuffer()
+  var found = FoundDiagnostics()
   var tally = Tally()
   var records = 0
   while let event = try? reader.next() {
     if case .end = event { break }
-    processor.handle(event, of: reader, out: &out, err: &err, tally: &tally)
+    processor.handle(event, of: reader, out: &out, found: &found, tally: &tally)
     records += 1
   }
   require(tally.records >= records, "tally counts \(tally.records) of \(records) texts")
-  let diagnostics = configuration.check ? out : err
-  let lines = diagnostics.text.split(separator: "\n", omittingEmptySubsequences: false)
-  for line in lines.dropLast() { checkDiagnosticShape(String(line)) }
+  for diagnostic in found.list + (found.unreadInput.map { [$0] } ?? []) {
+    let line = DiagnosticFormat.text.render(diagnostic, program: ParseCommand.name)
+    checkDiagnosticShape(String(line.dropLast()))
+  }
   guard !configuration.check else { return }
   var accepted = 0
   out.withUnsafeBytes { lines in

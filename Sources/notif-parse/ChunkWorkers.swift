@@ -1,11 +1,12 @@
 import NotifJSON
 import NotifModel
 
-/// What a worker made of a chunk of the input (`FileChunk`): the record lines (with `--check`,
-/// the diagnostic lines that are the output), the diagnostic lines, and what they counted.
+/// What a worker made of a chunk of the input (`FileChunk`): the record lines, the
+/// diagnostics as values (the writing thread reports them, in input order, through the run's
+/// `Reporter`), and what they counted.
 struct ChunkResults {
   var out = ByteBuffer(capacity: 64 * 1024)
-  var err = ByteBuffer(capacity: 1024)
+  var found = FoundDiagnostics()
   var tally = Tally()
 }
 
@@ -26,7 +27,7 @@ extension RecordProcessor {
   /// in the chunk's results (emptied first, their buffers kept).
   mutating func process(_ chunk: FileChunk<ChunkResults>) {
     chunk.results.out.removeAll()
-    chunk.results.err.removeAll()
+    chunk.results.found.removeAll()
     chunk.results.tally = Tally()
     chunk.read(maxRecordBytes: configuration.maxRecordBytes) { reader in
       Self.readAll(&reader, with: &self, into: &chunk.results)
@@ -41,7 +42,7 @@ extension RecordProcessor {
     while let event = try? reader.next() {
       if case .end = event { return }
       processor.handle(
-        event, of: reader, out: &results.out, err: &results.err, tally: &results.tally)
+        event, of: reader, out: &results.out, found: &results.found, tally: &results.tally)
     }
   }
 }

@@ -45,6 +45,10 @@ struct ParseCommand: ToolCommand {
             --push-type type      push type for inputs without an apns-push-type header
             --store file          append the records to an inbox file under its lock, a
                                   batch at a time, instead of writing them
+        -n, --dry-run             with --store: write the records that would be appended
+                                  to standard output; leave the store alone
+            --verbose             with --store: end with how many records were appended,
+                                  and the time (default: when standard error is a terminal)
 
       """
 
@@ -68,11 +72,25 @@ struct ParseCommand: ToolCommand {
     /// The locale of the plural check: `--locale`, else English, the development language of
     /// the registry's formats.
     var pluralLocale: CLDRLocale { locale ?? FormatBook.english }
-    var format = DiagnosticFormat.text
+    /// How the run talks on standard error (`ReportOptions`): `--format`, `--quiet`,
+    /// `--max-errors`, `--color`, `--progress`.
+    var reporting = ReportOptions()
+    /// `--format text|github|json`: the form of the diagnostics.
+    var format: DiagnosticFormat {
+      get { reporting.format }
+      set { reporting.format = newValue }
+    }
     var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
     var jobs = CommandLineTool.defaultJobs
     /// `--store`: the inbox the records are appended to, instead of standard output.
     var storePath: String?
+    /// `-n`/`--dry-run`, only with `--store`: the records that would be appended are written
+    /// to standard output, and the store is not touched (no lock file, no append).
+    var dryRun = false
+    /// Whether to end with one line on standard error that says how many records were
+    /// appended to the store: with `--store`, and `--verbose` or standard error a terminal
+    /// without `--quiet`, as the sweeps do.
+    var verbose = false
     var defaults: InputDefaults
     var files: [String] = []
   }
@@ -81,7 +99,7 @@ struct ParseCommand: ToolCommand {
     _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
     stderr: inout OutputWriter
   ) -> ExitStatus {
-    var run = ParseRun(configuration: configuration, monotonicClock: environment.monotonicClock)
+    var run = ParseRun(configuration: configuration, environment: environment)
     return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
@@ -104,8 +122,12 @@ struct ParseCommand: ToolCommand {
       throw UsageError(
         "--strings and --locale localize the formats of --categories: give it too")
     }
-    if let format = try CommandLineTool.diagnosticFormat(scanned) {
-      configuration.format = format
+    configuration.reporting = try ReportOptions(scanned, environment: environment)
+    if configuration.check {
+      // The diagnostics are the output then: colored when standard output is a terminal, so
+      // that `notif-parse --check > report.txt` writes no escape sequences into the file.
+      configuration.reporting.color = try ColorChoice(scanned).resolve(
+        isTerminal: environment.stdoutIsTerminal, noColor: environment.noColor)
     }
     if let type = scanned.last("push-type") {
       guard APNsReader.pushTypes.contains(type) else {
@@ -136,7 +158,16 @@ struct ParseCommand: ToolCommand {
         throw UsageError("--store and --check cannot be used together: --check writes no records")
       }
       configuration.storePath = store
+      // Checked in a dry run too, which must fail as the run it shows would.
       try StoreAppender.checkFiles(store: store, reading: scanned.files)
+      configuration.dryRun = scanned.has("dry-run")
+      configuration.verbose =
+        scanned.has("verbose")
+        || (environment.stderrIsTerminal && !configuration.reporting.quiet)
+    } else if scanned.has("dry-run") {
+      throw UsageError("--dry-run needs --store: without it no file is changed")
+    } else if scanned.has("verbose") {
+      throw UsageError("--verbose needs --store: it says what was appended to the store")
     }
     configuration.files = scanned.files
     return configuration

@@ -14,6 +14,12 @@ import NotifSweep
 /// that does not end between texts (a pretty-printed text cut in two, an error at the cut)
 /// shows that the guess was wrong: the rest of that input is then read by one reader, from that
 /// chunk on.
+///
+/// Every diagnostic goes through one `Reporter`, on this thread, in input order: the workers
+/// keep theirs as values (`FoundDiagnostics`), so `--max-errors` shows the same ones whatever
+/// `--jobs` is. The progress line (`--progress`) is shown from here too: after each chunk
+/// written, and with one reader every few thousand records, where the input pauses and at
+/// its end.
 struct ParseRun {
   let configuration: ParseCommand.Configuration
   /// The size of a chunk: the bytes read at once and handed to a worker. Tests make it small.
@@ -22,24 +28,51 @@ struct ParseRun {
   private var processor: RecordProcessor?  // made once the registry is loaded
   private var workers: ChunkWorkers?  // started with the first file split in chunks
   private var chunks: [FileChunk<ChunkResults>] = []
-  /// With `--store`: where the records go instead of standard output.
+  /// With `--store`: where the records go instead of standard output (not in a dry run).
   private var store: StoreAppender?
+  /// What the run writes on standard error, and with `--check` the diagnostics on standard
+  /// output.
+  private var reporter: Reporter
   private var out = ByteBuffer(capacity: 16 * 1024)
+  /// The diagnostics of the text one reader just read.
+  private var found = FoundDiagnostics()
+  /// The lines written to standard error at once, for the diagnostics of a text or a chunk.
   private var err = ByteBuffer(capacity: 1024)
   private var tally = Tally()
   private var files = 0
+  /// With `--check`: whether the line of what `--max-errors` left out was written, before the
+  /// count line.
+  private var notShownWritten = false
+  /// For progress: the bytes of the inputs read before the current one, and of the current
+  /// one before the reader that reads it now (the chunks taken before one reader took over).
+  private var bytesBefore: Int64 = 0
+  private var inputBytes = 0
+  /// For progress with one reader: the record count at which it is shown next; never when
+  /// progress is off, so the loop over texts pays one comparison.
+  private var progressDue = Int.max
+  private let monotonicClock: () -> Double
+  private let started: Double
   /// Chunks whose results were written, and times one reader took over: for tests.
   private(set) var chunkCounts = (written: 0, fallBacks: 0)
 
   static let defaultChunkSize = 128 * 1024
 
+  /// How many records one reader reads between two looks at the progress line.
+  static let progressRecords = 4096
+
+  /// A run as `configuration` says; `environment` gives the monotonic clock (for the store's
+  /// batches, progress and `--verbose`) and what `Reporter` needs of standard error.
   init(
     configuration: ParseCommand.Configuration, chunkSize: Int = ParseRun.defaultChunkSize,
-    monotonicClock: @escaping () -> Double = { 0 }
+    environment: ToolEnvironment = ToolEnvironment()
   ) {
     self.configuration = configuration
     self.chunkSize = max(chunkSize, 1)
-    if let path = configuration.storePath {
+    monotonicClock = environment.monotonicClock
+    started = monotonicClock()
+    reporter = Reporter(
+      program: ParseCommand.name, options: configuration.reporting, environment: environment)
+    if let path = configuration.storePath, !configuration.dryRun {
       store = StoreAppender(store: path, monotonicClock: monotonicClock)
     }
   }
@@ -51,23 +84,61 @@ struct ParseRun {
 
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
     defer { workers?.shutdown() }
+    if configuration.reporting.progress {
+      reporter.startProgress(totalBytes: InputFile.totalBytes(of: configuration.files))
+      if reporter.showsProgress { progressDue = Self.progressRecords }
+    }
     do throws(OutputFailed) {
       if let path = configuration.categoriesPath {
-        guard try loadRegistry(path, stdout: &stdout, stderr: &stderr) else { return .failure }
+        guard try loadRegistry(path, stdout: &stdout, stderr: &stderr) else {
+          reporter.finish(&stderr)
+          return .failure
+        }
       }
       processor = RecordProcessor(configuration: configuration, registry: registry)
       for file in configuration.files {
         try read(file, stdout: &stdout, stderr: &stderr)
       }
       if configuration.check {
+        // The diagnostics are the output: so is the line of those not shown, before the count.
+        if let notShown = reporter.notShown {
+          try emit(reporter.line(notShown), stdout: &stdout)
+          notShownWritten = true
+        }
         try emit(summaryLine(), stdout: &stdout)
       }
       try flushOutput(&stdout)
     } catch {
-      return ParseCommand.tool.reportFailedWrite(
-        error.error, format: configuration.format, stderr: &stderr)
+      // As in every tool (`CommandLineTool.reportFailedWrite`): output that cannot be written
+      // stops the run.
+      reporter.report(
+        Diagnostic(
+          .error, CommandLineTool.writeFailed, error.error.message, file: error.error.path),
+        &stderr)
+      reporter.finish(&stderr)
+      return .failure
+    }
+    if configuration.verbose, let path = configuration.storePath {
+      reporter.say("\(Diagnostic.visible(path)): \(storeReport())", &stderr)
+    }
+    if notShownWritten {
+      reporter.clearProgress(&stderr)
+    } else {
+      reporter.finish(&stderr)
     }
     return tally.status
+  }
+
+  /// What `--verbose` says of the store: `appended 120 records (3 rejected), in 0.04 s`, or in
+  /// a dry run `would append ...`; no rejected part when none was.
+  private func storeReport() -> String {
+    let appended = tally.records - tally.rejected
+    let verb = configuration.dryRun ? "would append" : "appended"
+    let hundredths = Int((max(monotonicClock() - started, 0) * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(verb) \(appended) record\(appended == 1 ? "" : "s")"
+      + (tally.rejected > 0 ? " (\(tally.rejected) rejected)" : "")
+      + ", in \(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
   }
 
   // MARK: - Inputs
@@ -75,7 +146,9 @@ struct ParseRun {
   private mutating func read(_ file: String, stdout: inout OutputWriter, stderr: inout OutputWriter)
     throws(OutputFailed)
   {
+    inputBytes = 0
     try readInput(file, stdout: &stdout, stderr: &stderr)
+    bytesBefore += Int64(inputBytes)
     // Push services' answers were read as payloads: said once per input, naming the tool that
     // reads them. A warning that rejects nothing, even under --strict: each text is read as
     // the payload it also is.
@@ -153,43 +226,85 @@ struct ParseRun {
       }
       switch event {
       case .end:
+        inputBytes += reader.recordOffset
+        if reporter.showsProgress {
+          reporter.showProgress(
+            records: tally.records, bytes: bytesBefore + Int64(inputBytes), &stderr)
+        }
         return
       case .idle:
         // Nothing more to read for now (a pipe, `tail -f`): what is ready goes out before the
         // wait, so each record comes out (or reaches the store) as its payload arrives.
         try flushOutput(&stdout)
+        if reporter.showsProgress {
+          reporter.showProgress(
+            records: tally.records,
+            bytes: bytesBefore + Int64(inputBytes + reader.recordOffset), &stderr)
+        }
       default:
-        processor.handle(event, of: reader, out: &out, err: &err, tally: &tally)
-        try Self.write(out, err, store: &store, stdout: &stdout, stderr: &stderr)
-        out.removeAll()
-        err.removeAll()
+        processor.handle(event, of: reader, out: &out, found: &found, tally: &tally)
+        if out.count > 0 {
+          try Self.write(out, store: &store, stdout: &stdout)
+          out.removeAll()
+        }
+        if !found.isEmpty {
+          try report(found, stdout: &stdout, stderr: &stderr)
+          found.removeAll()
+        }
+        if tally.records >= progressDue {
+          progressDue = tally.records + Self.progressRecords
+          reporter.showProgress(
+            records: tally.records,
+            bytes: bytesBefore + Int64(inputBytes + reader.recordOffset), &stderr)
+        }
       }
     }
   }
 
-  /// Writes out what processing left in `out` (records: to standard output, or with `--store`
-  /// to the store's batch) and `err`; the caller empties them.
+  /// Writes out record lines: to standard output, or with `--store` to the store's batch.
   private static func write(
-    _ out: ByteBuffer, _ err: ByteBuffer, store: inout StoreAppender?,
-    stdout: inout OutputWriter, stderr: inout OutputWriter
+    _ out: ByteBuffer, store: inout StoreAppender?, stdout: inout OutputWriter
   ) throws(OutputFailed) {
-    if out.count > 0 {
-      do {
-        if store != nil {
-          try store?.append(out)
-        } else {
-          try stdout.write(out)
-        }
-      } catch {
-        throw OutputFailed(error: error)
+    do {
+      if store != nil {
+        try store?.append(out)
+      } else {
+        try stdout.write(out)
+      }
+    } catch {
+      throw OutputFailed(error: error)
+    }
+  }
+
+  /// Reports the diagnostics a processor found, in order, through the reporter: those it
+  /// admits (`--max-errors`) are written, with `--check` to standard output, where they are
+  /// the output; else, and an input not read, to standard error at once, so they show while
+  /// the run goes on.
+  private mutating func report(
+    _ found: FoundDiagnostics, stdout: inout OutputWriter, stderr: inout OutputWriter
+  ) throws(OutputFailed) {
+    if let unread = found.unreadInput, reporter.admit(unread) {
+      err.append(utf8: reporter.line(unread))
+    }
+    for diagnostic in found.list where reporter.admit(diagnostic) {
+      if configuration.check {
+        try emit(reporter.line(diagnostic), stdout: &stdout)
+      } else {
+        err.append(utf8: reporter.line(diagnostic))
       }
     }
-    if err.count > 0 {
-      // Diagnostics go out at once, so they show while the run goes on. A failed write to
-      // standard error cannot be reported anywhere: it does not stop the run.
-      try? stderr.write(err)
-      try? stderr.flush()
-    }
+    writeErr(&stderr)
+  }
+
+  /// Writes the lines gathered in `err` to standard error, the progress line cleared first,
+  /// and empties it. A failed write to standard error cannot be reported anywhere: it does
+  /// not stop the run.
+  private mutating func writeErr(_ stderr: inout OutputWriter) {
+    guard err.count > 0 else { return }
+    reporter.clearProgress(&stderr)
+    try? stderr.write(err)
+    try? stderr.flush()
+    err.removeAll()
   }
 
   // MARK: - Chunks
@@ -208,8 +323,17 @@ struct ParseRun {
       workers: workers, nextNumber: &number, initial: initial, announcesIdle: true,
       accept: { (chunk) throws(OutputFailed) in
         tally.add(chunk.results.tally)
-        try Self.write(
-          chunk.results.out, chunk.results.err, store: &store, stdout: &stdout, stderr: &stderr)
+        if chunk.results.out.count > 0 {
+          try Self.write(chunk.results.out, store: &store, stdout: &stdout)
+        }
+        if !chunk.results.found.isEmpty {
+          try report(chunk.results.found, stdout: &stdout, stderr: &stderr)
+        }
+        inputBytes = chunk.offset + chunk.count
+        if reporter.showsProgress {
+          reporter.showProgress(
+            records: tally.records, bytes: bytesBefore + Int64(inputBytes), &stderr)
+        }
       },
       idle: { () throws(OutputFailed) in try flushOutput(&stdout) },
       rest: { (reader, _) throws(OutputFailed) in
@@ -286,8 +410,9 @@ struct ParseRun {
 
   // MARK: - Output
 
-  /// Writes a diagnostic: with --check to standard output, where the report is the output;
-  /// else to standard error, flushed at once so it shows while the run goes on.
+  /// Counts a diagnostic and reports it through the reporter: with --check to standard
+  /// output, where the report is the output, unless it is `fatal`; else to standard error,
+  /// flushed at once so it shows while the run goes on.
   private mutating func report(
     _ diagnostic: Diagnostic, fatal: Bool = false, stdout: inout OutputWriter,
     stderr: inout OutputWriter
@@ -298,13 +423,10 @@ struct ParseRun {
     case .warning: tally.warnings += 1
     case .note: break  // notif-parse writes none: a note is counted nowhere
     }
-    let line = configuration.format.render(diagnostic, program: ParseCommand.name)
     if configuration.check && !fatal {
-      try emit(line, stdout: &stdout)
+      if reporter.admit(diagnostic) { try emit(reporter.line(diagnostic), stdout: &stdout) }
     } else {
-      // A failed write to standard error cannot be reported anywhere: it does not stop the run.
-      try? stderr.write(line)
-      try? stderr.flush()
+      reporter.report(diagnostic, &stderr)
     }
   }
 

@@ -29,8 +29,29 @@ struct Tally: Equatable {
   }
 }
 
-/// Turns what a reader read into record lines and diagnostic lines, appended to buffers that
-/// the caller writes out: the part of notif-parse that one text at a time needs.
+/// The diagnostics of a stretch of input, kept as values for the thread that writes to report
+/// through the run's `Reporter`, in input order: so `--max-errors` shows the first ones, and
+/// counts the rest, the same way whatever `--jobs` is. Empty, it holds no memory: most texts
+/// have no diagnostic.
+struct FoundDiagnostics {
+  /// An input that is not read (a compressed one): reported on the standard error even with
+  /// `--check`. It is the first and only event of its input, so it comes before `list`.
+  var unreadInput: Diagnostic? = nil
+  /// The diagnostics of the texts, in input order; with `--check` they are the output.
+  var list: [Diagnostic] = []
+
+  var isEmpty: Bool { list.isEmpty && unreadInput == nil }
+
+  /// Empties it, keeping the memory of `list` for the next stretch.
+  mutating func removeAll() {
+    unreadInput = nil
+    list.removeAll(keepingCapacity: true)
+  }
+}
+
+/// Turns what a reader read into record lines, appended to a buffer that the caller writes
+/// out, and diagnostics, kept as values for the caller to report: the part of notif-parse
+/// that one text at a time needs.
 ///
 /// Every thread that reads has its own, reused from text to text. With `--lint` it remembers
 /// every event seen, to find repeats: then one processor must see every text, in order.
@@ -48,11 +69,10 @@ struct RecordProcessor {
   }
 
   /// Handles what `reader.next()` returned, other than `.end` and `.idle`: appends the record line to
-  /// `out`, the diagnostics to `err` (to `out` with `--check`, where they are the output), and
-  /// counts them in `tally`.
+  /// `out` and the diagnostics to `found`, and counts them in `tally`.
   mutating func handle(
     _ event: RecordEvent, of reader: borrowing RecordReader, out: inout ByteBuffer,
-    err: inout ByteBuffer, tally: inout Tally
+    found: inout FoundDiagnostics, tally: inout Tally
   ) {
     switch event {
     case .end, .idle:
@@ -64,24 +84,24 @@ struct RecordProcessor {
         // A compressed input, not read: no record, and like an input that cannot be read,
         // reported on the standard error even with --check.
         tally.errors += 1
-        err.append(utf8: configuration.format.render(diagnostic, program: ParseCommand.name))
+        found.unreadInput = diagnostic
         return
       }
       tally.records += 1
       tally.rejected += 1
-      report(diagnostic, out: &out, err: &err, tally: &tally)
+      report(diagnostic, found: &found, tally: &tally)
     case .record:
       if reader.withRecord({ $0.kind(0) == .array && ExpoReader.isRequest($0, 0) }) {
-        processRequest(reader, out: &out, err: &err, tally: &tally)
+        processRequest(reader, out: &out, found: &found, tally: &tally)
       } else {
         tally.records += 1
-        process(reader, out: &out, err: &err, tally: &tally)
+        process(reader, out: &out, found: &found, tally: &tally)
       }
     }
   }
 
   private mutating func process(
-    _ reader: borrowing RecordReader, out: inout ByteBuffer, err: inout ByteBuffer,
+    _ reader: borrowing RecordReader, out: inout ByteBuffer, found: inout FoundDiagnostics,
     tally: inout Tally
   ) {
     let text = (isCompact: reader.recordIsCompact, name: reader.name, line: reader.recordLine)
@@ -93,14 +113,14 @@ struct RecordProcessor {
       return (findings, !findings.isEmpty && StageText.kind(of: view) == .pushResponse)
     }
     if isAnswer { tally.wrongStage.add(.pushResponse, line: text.line) }
-    report(findings, refused: false, of: reader, out: &out, err: &err, tally: &tally)
+    report(findings, refused: false, of: reader, found: &found, tally: &tally)
   }
 
   /// An Expo push request, an array of messages: each message is a record of its own, with its
   /// diagnostics at their places in the array. A request that sends more notifications than
   /// Expo takes is refused whole: every message is rejected, and the error is reported once.
   private mutating func processRequest(
-    _ reader: borrowing RecordReader, out: inout ByteBuffer, err: inout ByteBuffer,
+    _ reader: borrowing RecordReader, out: inout ByteBuffer, found: inout FoundDiagnostics,
     tally: inout Tally
   ) {
     let text = (isCompact: reader.recordIsCompact, name: reader.name, line: reader.recordLine)
@@ -121,7 +141,7 @@ struct RecordProcessor {
     }
     for findings in messages {
       tally.records += 1
-      report(findings, refused: refused, of: reader, out: &out, err: &err, tally: &tally)
+      report(findings, refused: refused, of: reader, found: &found, tally: &tally)
     }
   }
 
@@ -172,7 +192,7 @@ struct RecordProcessor {
   /// `process`, a method that was not got a copy of the whole processor (1.8 KB) each record.
   private mutating func report(
     _ findings: [Finding], refused: Bool, of reader: borrowing RecordReader,
-    out: inout ByteBuffer, err: inout ByteBuffer, tally: inout Tally
+    found: inout FoundDiagnostics, tally: inout Tally
   ) {
     let hasError = findings.contains { $0.severity == .error }
     let rejected = refused || hasError || (configuration.strict && !findings.isEmpty)
@@ -182,7 +202,7 @@ struct RecordProcessor {
       report(
         reader.diagnostic(
           finding.severity, finding.code, finding.message, atRecordOffset: finding.offset),
-        out: &out, err: &err, tally: &tally)
+        found: &found, tally: &tally)
     } else if findings.count > 1 {
       let sorted = findings.sorted(by: { $0.offset < $1.offset })
       // In one pass: a long text with a finding every few bytes costs its length.
@@ -191,7 +211,7 @@ struct RecordProcessor {
         report(
           Diagnostic(
             finding.severity, finding.code, finding.message, file: reader.name, line: at.line,
-            column: at.column), out: &out, err: &err, tally: &tally)
+            column: at.column), found: &found, tally: &tally)
       }
     }
     if rejected {
@@ -201,21 +221,15 @@ struct RecordProcessor {
     }
   }
 
-  /// Appends a diagnostic line: with `--check` to the output, where the report is the output;
-  /// else to the diagnostics.
+  /// Counts a diagnostic and keeps it for the caller to report.
   private mutating func report(
-    _ diagnostic: Diagnostic, out: inout ByteBuffer, err: inout ByteBuffer, tally: inout Tally
+    _ diagnostic: Diagnostic, found: inout FoundDiagnostics, tally: inout Tally
   ) {
     switch diagnostic.severity {
     case .error: tally.errors += 1
     case .warning: tally.warnings += 1
     case .note: break  // notif-parse writes none: a note is counted nowhere
     }
-    let line = configuration.format.render(diagnostic, program: ParseCommand.name)
-    if configuration.check {
-      out.append(utf8: line)
-    } else {
-      err.append(utf8: line)
-    }
+    found.list.append(diagnostic)
   }
 }

@@ -85,10 +85,13 @@ private let mixed =
       "-cs", "--lint", "--format=json", "--max-record-bytes", "64k", "--push-type", "voip",
       "--default-app",
       "com.x",
-      "--app-name", "X", "--categories", "c.json", "--now", "@5", "a.ndjson", "-",
+      "--app-name", "X", "--categories", "c.json", "--now", "@5", "--quiet", "--max-errors", "5",
+      "--color", "always", "--progress", "a.ndjson", "-",
     ])
     #expect(configuration.check && configuration.strict && configuration.lint)
     #expect(configuration.format == .json)
+    #expect(configuration.reporting.quiet && configuration.reporting.progress)
+    #expect(configuration.reporting.maxErrors == 5 && configuration.reporting.color)
     #expect(configuration.maxRecordBytes == 65536)
     #expect(configuration.defaults.pushType == "voip")
     #expect(configuration.defaults.app == "com.x")
@@ -102,6 +105,8 @@ private let mixed =
     let configuration = try configure([])
     #expect(!configuration.check && !configuration.strict && !configuration.lint)
     #expect(configuration.format == .text)
+    #expect(configuration.reporting == ReportOptions())
+    #expect(!configuration.dryRun && !configuration.verbose)
     #expect(configuration.maxRecordBytes == CommandLineTool.defaultMaxRecordBytes)
     #expect(configuration.defaults.pushType == nil)
     #expect(configuration.defaults.app == nil)
@@ -146,6 +151,15 @@ private let mixed =
       ["--now", "2024-02-30T00:00:00Z"], nil, "--now: '2024-02-30T00:00:00Z' is not a calendar date"
     ),
     ([], "x", "SOURCE_DATE_EPOCH: 'x' is not whole seconds since 1970"),
+    (["--max-errors", "-1"], nil, "--max-errors: '-1' is not a number from 0 up"),
+    (["--color", "yes"], nil, "--color: 'yes' is not auto, always or never"),
+    (["--dry-run"], nil, "--dry-run needs --store: without it no file is changed"),
+    (["-n", "--verbose"], nil, "--dry-run needs --store: without it no file is changed"),
+    (["--verbose"], nil, "--verbose needs --store: it says what was appended to the store"),
+    (
+      ["--store", "inbox.ndjson", "--check", "-n"], nil,
+      "--store and --check cannot be used together: --check writes no records"
+    ),
   ])
   func rejectsBadOptionValues(_ arguments: [String], _ sourceDateEpoch: String?, _ message: String)
   {

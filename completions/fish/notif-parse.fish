@@ -16,6 +16,8 @@ complete -c notif-parse -l now -x -d 'Time to record when the input has none (RF
 complete -c notif-parse -l platform -x -a 'ios android web' -d 'Override block of FCM and SNS messages'
 complete -c notif-parse -l push-type -x -a 'alert background location voip complication fileprovider mdm liveactivity pushtotalk widgets controls' -d 'Push type when the envelope has none'
 complete -c notif-parse -l store -r -F -d 'Append the records to an inbox file under its lock'
+complete -c notif-parse -s n -l dry-run -d 'With --store: write the records that would be appended; leave the store alone'
+complete -c notif-parse -l verbose -d 'With --store: end with how many records were appended, and the time'
 complete -c notif-parse -l quiet -d 'Write no notes, only warnings and errors'
 complete -c notif-parse -l max-errors -x -d 'Write at most this many errors and warnings'
 complete -c notif-parse -l color -x -a 'auto always never' -d 'Color the diagnostics'
