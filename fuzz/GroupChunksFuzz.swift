@@ -72,8 +72,9 @@ func groupRun(
   }
   let ran = capturedRun(output: output) { stdout, stderr in
     var run = GroupRun(
-      options: configuration.options, format: configuration.format, chunkSize: chunkSize,
-      leadingMemory: leadingMemory)
+      options: configuration.options,
+      reporter: Reporter(program: GroupCommand.name, options: configuration.reporting),
+      chunkSize: chunkSize, leadingMemory: leadingMemory)
     return run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr)
   }
   require(

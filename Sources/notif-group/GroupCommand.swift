@@ -40,12 +40,12 @@ struct GroupCommand: ToolCommand {
 
   static let options = OptionTable.specs(for: name)
 
-  /// What the command line asked for: the options, the file operands, and the form of the
-  /// diagnostics.
+  /// What the command line asked for: the options, the file operands, and how the run talks
+  /// on standard error (`--format`, `--quiet`, `--max-errors`, `--color`, `--progress`).
   struct Configuration {
     var options: GroupOptions
     var files: [String]
-    var format = DiagnosticFormat.text
+    var reporting = ReportOptions()
   }
 
   static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)
@@ -53,14 +53,17 @@ struct GroupCommand: ToolCommand {
   {
     Configuration(
       options: try groupOptions(scanned), files: scanned.files,
-      format: try CommandLineTool.diagnosticFormat(scanned) ?? .text)
+      reporting: try ReportOptions(scanned, environment: environment))
   }
 
   static func run(
     _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
     stderr: inout OutputWriter
   ) -> ExitStatus {
-    var run = GroupRun(options: configuration.options, format: configuration.format)
+    var run = GroupRun(
+      options: configuration.options,
+      reporter: Reporter(
+        program: name, options: configuration.reporting, environment: environment))
     return run.execute(files: configuration.files, stdout: &stdout, stderr: &stderr)
   }
 

@@ -4,7 +4,9 @@ import NotifListing
 import NotifModel
 
 /// One run of notif-group over its inputs: reads records (or group objects), reports what it
-/// rejects, writes the groups at the end.
+/// rejects, writes the groups at the end. Every diagnostic goes through the run's one
+/// `Reporter`, on this thread and in input order, so that `--quiet` and `--max-errors` leave
+/// out the same lines whatever `--jobs` is; `--progress` is shown from here too.
 ///
 /// With `--jobs` above 1, a regular file larger than one chunk is read in chunks cut after
 /// line feeds (`FileChunks`), which worker threads group, each into a grouper of its own that
@@ -24,8 +26,9 @@ import NotifModel
 /// grouped by one reader, with no thread started.
 struct GroupRun {
   let options: GroupOptions
-  /// The form the diagnostics are written in (`--format`).
-  let format: DiagnosticFormat
+  /// What writes every diagnostic and the progress line (`--format`, `--quiet`,
+  /// `--max-errors`, `--color`, `--progress`).
+  private(set) var reporter: Reporter
   /// The size of a chunk: the bytes read at once and handed to a worker. Tests make it small.
   let chunkSize: Int
   private var grouper: Grouper
@@ -47,6 +50,11 @@ struct GroupRun {
   /// The texts of the input being read that are another stage's, for its one diagnostic.
   private var fileWrongStage = WrongStageTally()
   private var fileName = ""
+  /// `--progress`: the JSON texts read so far, the bytes of the inputs read before the one
+  /// being read, and the most of that one known to be read.
+  private var textsRead = 0
+  private var bytesBefore: Int64 = 0
+  private var fileBytes = 0
   /// Chunks taken from the workers, and files where one reader took over: for tests.
   private(set) var chunkCounts = (accepted: 0, fallBacks: 0)
 
@@ -64,15 +72,19 @@ struct GroupRun {
   /// below it.
   static let mappedBlockSize: Int32 = 1 << 20
 
+  /// How many texts one reader reads between looks at the progress line (which shows at most
+  /// one a second).
+  static let progressStride = 4096
+
   /// `leadingMemory` is the bytes of leading records kept in memory before the others stay
   /// in their files (`RecordFiles.memoryBudget`).
   init(
-    options: GroupOptions, format: DiagnosticFormat = .text,
+    options: GroupOptions, reporter: Reporter = Reporter(program: GroupCommand.name),
     chunkSize: Int = GroupRun.defaultChunkSize,
     leadingMemory: Int = RecordFiles.defaultMemoryBudget
   ) {
     self.options = options
-    self.format = format
+    self.reporter = reporter
     self.chunkSize = max(chunkSize, 1)
     files = RecordFiles(memoryBudget: leadingMemory)
     grouper = Grouper(options: options, files: files)
@@ -88,6 +100,9 @@ struct GroupRun {
   /// Reads and groups `files`, in order, reporting what is wrong with them; then lets the
   /// worker threads go.
   mutating func group(_ files: [String], stderr: inout OutputWriter) {
+    if reporter.options.progress {
+      reporter.startProgress(totalBytes: InputFile.totalBytes(of: files))
+    }
     for file in files {
       read(file, stderr: &stderr)
     }
@@ -95,13 +110,17 @@ struct GroupRun {
     workers = nil
   }
 
-  /// Writes the group objects of what was grouped; returns the run's exit status.
+  /// Writes the group objects of what was grouped, then ends the run's talk on `stderr`
+  /// (`Reporter.finish`); returns the run's exit status.
   mutating func write(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
     var written = 0
-    let format = format
     let outName = stdout.name
     if shards.isEmpty { shards = [grouper] }
     grouper = Grouper(options: options, files: self.files)
+    // Taken out of `self` while the shards are written, and put back below.
+    var reporter = self.reporter
+    reporter.clearProgress(&stderr)  // the output may go to the same terminal
+    var failure: SystemError? = nil
     do {
       // With --jobs, as many threads write the group objects, and this one writes them out.
       let threads = options.jobs > 1 ? options.jobs : 0
@@ -111,19 +130,22 @@ struct GroupRun {
       } ended: { (weightPassed: Bool) in
         written += 1
         guard weightPassed else { return }
-        let warning = Self.weightWarning(file: outName, line: written)
-        try? stderr.write(format.render(warning, program: GroupCommand.name))
-        try? stderr.flush()
+        reporter.report(Self.weightWarning(file: outName, line: written), &stderr)
       }
       try stdout.flush()
-    } catch  where error.path != outName {
+    } catch {
+      failure = error
+    }
+    var status = self.status
+    if let failure {
       // Not the output's error but an input's: a leading record did not read back from its
       // file (`RecordStore.read`). The group objects before it went out.
-      report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
-      return .failure
-    } catch {
-      return GroupCommand.tool.reportFailedWrite(error, format: format, stderr: &stderr)
+      let code = failure.path != outName ? "Unreadable" : CommandLineTool.writeFailed
+      reporter.report(Diagnostic(.error, code, failure.message, file: failure.path), &stderr)
+      status = .failure
     }
+    reporter.finish(&stderr)
+    self.reporter = reporter
     return status
   }
 
@@ -150,6 +172,8 @@ struct GroupRun {
     // Where this input starts: a file read again is read again from here. Group objects are
     // merged with their leading records in memory.
     let origin = lseek(fd, 0, SEEK_CUR)
+    fileBytes = 0
+    defer { endProgress(of: fd, from: origin, &stderr) }
     let file = options.merge ? nil : files.register(fd, name: name, at: origin)
     reader.source = file.map { (file: $0, base: 0) }
     // Group objects are few and each may be as long as its group: --merge reads with one
@@ -182,6 +206,17 @@ struct GroupRun {
     readRest(&records, number: nextNumber, stderr: &stderr)
   }
 
+  /// Counts the bytes of the input at `fd` read, from `origin` (for a pipe, as far as it was
+  /// seen), among those done, and shows the progress line if it is time to.
+  private mutating func endProgress(of fd: Int32, from origin: off_t, _ stderr: inout OutputWriter)
+  {
+    guard reporter.showsProgress else { return }
+    let end = lseek(fd, 0, SEEK_CUR)
+    bytesBefore += origin >= 0 && end >= origin ? Int64(end - origin) : Int64(fileBytes)
+    fileBytes = 0
+    reporter.showProgress(records: textsRead, bytes: bytesBefore, &stderr)
+  }
+
   /// Absorbs the groups of the workers' groupers of an earlier file into the run's grouper.
   private mutating func gatherShards() {
     for shard in shards { grouper.absorb(shard) }
@@ -190,20 +225,32 @@ struct GroupRun {
 
   /// Reads the rest of an input with one reader, numbering its texts from `number << 32`; the
   /// diagnostics of lines before `reportedBefore` were written already and are not again.
+  /// `skipped` is how many bytes of the input come before the reader's first.
   private mutating func readRest(
-    _ records: inout RecordReader, number: Int, reportedBefore: Int = 0,
+    _ records: inout RecordReader, number: Int, reportedBefore: Int = 0, skipped: Int = 0,
     stderr: inout OutputWriter
   ) {
     grouper.numberFrom(number << 32)
-    let format = format
-    let read = reader.readAll(&records, into: &grouper) { diagnostic in
+    // Taken out of `self` while the reader calls back, and put back below.
+    var reporter = self.reporter
+    let (textsBefore, bytesBase) = (textsRead, bytesBefore + Int64(skipped))
+    var seen = fileBytes
+    let read = reader.readAll(
+      &records, into: &grouper,
+      tickEvery: reporter.showsProgress ? Self.progressStride : Int.max
+    ) { diagnostic in
       if let line = diagnostic.line, line < reportedBefore { return }
-      // Diagnostics go out at once, so they show while the run goes on. A failed write to
-      // standard error cannot be reported anywhere: it does not stop the run.
-      try? stderr.write(format.render(diagnostic, program: GroupCommand.name))
-      try? stderr.flush()
+      // Diagnostics go out at once, so they show while the run goes on.
+      reporter.report(diagnostic, &stderr)
+    } tick: { texts, offset in
+      seen = max(seen, skipped + offset)
+      reporter.showProgress(
+        records: textsBefore + texts, bytes: bytesBase + Int64(offset), &stderr)
     }
-    status = max(status, read)
+    self.reporter = reporter
+    textsRead += read.texts
+    fileBytes = seen
+    status = max(status, read.status)
     fileUnlisted.add(reader.takeUnlisted())
     fileWrongStage.add(reader.takeWrongStage())
     // More than 2^32 texts from one reader run into the next numbers: skip past them.
@@ -220,17 +267,27 @@ struct GroupRun {
     for state in states { state.file = file }
     let fileNumber = nextNumber
     var number = nextNumber
+    let textsBefore = textsRead
     let (tally, accepted, fellBack) = ChunkedFileTally.read(
       fd, name: name, maxRecordBytes: options.maxRecordBytes, ring: ring, workers: workers,
-      nextNumber: &number, initial: initial, checksLines: isPipe, stderr: &stderr,
-      rest: { reader, number, stderr in
+      nextNumber: &number, initial: initial, checksLines: isPipe,
+      take: { chunk, tally in
+        chunk.results.findings.report(&reporter, &stderr)
+        textsRead = textsBefore + tally.texts
+        fileBytes = tally.bytes
+        if reporter.showsProgress {
+          reporter.showProgress(
+            records: textsRead, bytes: bytesBefore + Int64(tally.bytes), &stderr)
+        }
+      },
+      rest: { reader, number in
         // A pipe: the chunks taken are grouped, and one reader groups the rest into the same
         // groups. (A file is grouped again from its start, below.)
         guard isPipe else { return }
         takeWorkersGroups()
         gatherShards()  // the reader's groups may be theirs too
         var records = reader
-        readRest(&records, number: number, stderr: &stderr)
+        readRest(&records, number: number, skipped: fileBytes, stderr: &stderr)
       })
     status = max(status, tally.status)
     fileUnlisted.add(tally.unlisted)
@@ -250,6 +307,7 @@ struct GroupRun {
     chunkCounts.fallBacks += 1
     fileUnlisted = UnlistedTally()  // one reader counts the whole file again
     fileWrongStage = WrongStageTally()
+    textsRead = textsBefore
     guard origin >= 0, lseek(fd, origin, SEEK_SET) == origin else {
       status = max(status, .failure)
       let error = SystemError(path: name, doing: "cannot read it again", errno: errno)
@@ -280,7 +338,7 @@ struct GroupRun {
   /// Starts the workers and their chunks, once; nil if no thread could be started.
   private mutating func startWorkers() -> ChunkGroupers? {
     if let workers { return workers.count > 0 ? workers : nil }
-    let (options, format) = (options, format)
+    let options = options
     let mail = ShardMail(shards: options.jobs)
     let states = (0..<options.jobs).map {
       GroupWorker(
@@ -289,7 +347,7 @@ struct GroupRun {
     self.states = states
     let started = ChunkGroupers(threads: options.jobs, makeWorker: { states[$0] }) {
       chunk, state in
-      state.group(chunk, options: options, format: format)
+      state.group(chunk, options: options)
     }
     workers = started
     // Each worker has one chunk in hand and one waiting; the reader fills one more.
@@ -339,11 +397,10 @@ struct GroupRun {
     }
   }
 
-  /// Writes a diagnostic to standard error at once, so it shows while the run goes on. A failed
-  /// write to standard error cannot be reported anywhere: it does not stop the run.
-  private func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
-    try? stderr.write(format.render(diagnostic, program: GroupCommand.name))
-    try? stderr.flush()
+  /// Writes a diagnostic to standard error at once, so it shows while the run goes on, unless
+  /// `--quiet` or `--max-errors` leaves it out (`Reporter.report`).
+  private mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
+    reporter.report(diagnostic, &stderr)
   }
 }
 
@@ -380,19 +437,19 @@ final class GroupWorker: @unchecked Sendable {
   }
 
   /// Groups the records of `chunk` into `grouper`, numbered by the chunk's number.
-  func group(_ chunk: FileChunk<ChunkFindings>, options: GroupOptions, format: DiagnosticFormat) {
+  /// The chunk's diagnostics are kept as values, for the reading thread to write in input
+  /// order (`ChunkFindings.report`).
+  func group(_ chunk: FileChunk<ChunkFindings>, options: GroupOptions) {
     grouper.numberFrom(chunk.number << 32)
-    var diagnostics = ByteBuffer(capacity: 0)
+    var diagnostics: [Diagnostic] = []  // allocated at the first, if any
     taker.startFile()
     taker.source = file.map { (file: $0, base: chunk.offset) }
-    let status = chunk.read(maxRecordBytes: options.maxRecordBytes) { records in
-      taker.readAll(&records, into: &grouper) {
-        diagnostics.append(utf8: format.render($0, program: GroupCommand.name))
-      }
+    let read = chunk.read(maxRecordBytes: options.maxRecordBytes) { records in
+      taker.readAll(&records, into: &grouper) { diagnostics.append($0) }
     }
     chunk.results = ChunkFindings(
-      diagnostics: diagnostics, status: status, unlisted: taker.takeUnlisted(),
-      wrongStage: taker.takeWrongStage())
+      diagnostics: diagnostics, status: read.status, texts: read.texts,
+      unlisted: taker.takeUnlisted(), wrongStage: taker.takeWrongStage())
     for target in 0..<shard.count where target != shard.index {
       guard grouper.sent.indices.contains(target), grouper.sent[target].count > 0 else { continue }
       mail.post(grouper.takeSent(to: target, leaving: mail.spare()), to: target)
@@ -496,34 +553,45 @@ struct TextTaker {
     warnedUnrecorded = false
   }
 
-  /// Reads every JSON text of `records` into `grouper`; each diagnostic goes to `emit`.
-  /// Returns the exit status they call for.
+  /// Reads every JSON text of `records` into `grouper`; each diagnostic goes to `emit`, and
+  /// every `tickEvery` texts `tick` gets how many were read and the offset in the input of
+  /// the last (`RecordReader.recordOffset`), for `--progress`. Returns the exit status the
+  /// diagnostics call for, and how many texts were read (a malformed one counted).
   mutating func readAll(
-    _ records: inout RecordReader, into grouper: inout Grouper, emit: (Diagnostic) -> Void
-  ) -> ExitStatus {
+    _ records: inout RecordReader, into grouper: inout Grouper, tickEvery: Int = .max,
+    emit: (Diagnostic) -> Void, tick: (_ texts: Int, _ offset: Int) -> Void = { _, _ in }
+  ) -> (status: ExitStatus, texts: Int) {
     // A record's keys in their usual order are read by one comparison each; a group object's
     // are read as before.
     records.expectRootKeys(RecordFieldLocator.keys)
     var status = ExitStatus.success
+    var texts = 0
+    var nextTick = tickEvery
     while true {
       let event: RecordEvent
       do {
         event = try records.next()
       } catch {
         emit(Diagnostic(.error, "Unreadable", error.message, file: records.name))
-        return max(status, .failure)
+        return (max(status, .failure), texts)
       }
       switch event {
       case .end:
-        return status
+        return (status, texts)
       case .idle:
         continue  // groups are written at the end: nothing is ready before
       case .failure(let error, let line, let column):
         let (diagnostic, calledFor) = records.failure(error, line: line, column: column)
         status = max(status, calledFor)
+        texts += 1
         emit(diagnostic)
       case .record:
         status = max(status, take(&records, into: &grouper, report: emit))
+        texts += 1
+        if texts == nextTick {
+          nextTick += tickEvery
+          tick(texts, records.recordOffset)
+        }
       }
     }
   }

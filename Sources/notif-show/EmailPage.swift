@@ -9,7 +9,8 @@ import NotifText
 /// former: every element styled inline, the layout in `role="presentation"` tables 600 pixels
 /// wide at most, no image (mail clients block `data:` URIs), no request, no script, light
 /// colors only (a scheme the page does not set is left to the client). Times are absolute, in
-/// UTC, since a mail is read later than it is written. A stack or digest lists its records
+/// the zone of `--tz` with its offset (UTC by default), since a mail is read later than it is
+/// written. A stack or digest lists its records
 /// under it, opened: there is no control to open them. Text is cut as in a terminal 70
 /// columns wide (a title on one line, a body on two), since a mail client clamps nothing.
 /// Every string of the payload and of the apps file is written visibly (`Visible`), then
@@ -73,7 +74,7 @@ struct EmailPage {
         writeOthers(
           stack.others ?? [], unlisted: stack.others == nil ? 0 : stack.unlisted, into: &out)
       case .digest(let digest):
-        let header = digest.header(hiddenPreviews: options.hiddenPreviews)
+        let header = digest.header(hiddenPreviews: options.hiddenPreviews, zone: options.zone)
         let app = name(digest.app)
         writeItem(
           header, app: digest.count > 1 ? "\(app) (\(digest.count))" : app,
@@ -135,7 +136,7 @@ struct EmailPage {
       header +=
         " <span style=\"background-color:\(Self.badge);color:#ffffff;border-radius:9px;padding:0 6px;font-size:11px;font-weight:700;\">\(badge)</span>"
     }
-    header += " &middot; \(Self.time(item.createdAt))</p>\n"
+    header += " &middot; \(options.zone.minuteText(item.createdAt))</p>\n"
     out.append(utf8: header)
     if options.hiddenPreviews && !previews {
       out.append(utf8: "<p style=\"margin:2px 0 0;\">Notification</p>\n")
@@ -190,12 +191,6 @@ struct EmailPage {
     TextLayout.line(
       Visible.line(ShownText(options).cut(apps.app(id).name, isWhole: true, lines: 1)),
       width: Self.columns, ellipsis: "\u{2026}")
-  }
-
-  /// `2026-11-22 08:41 UTC`: a time in UTC, to the minute.
-  static func time(_ time: Timestamp) -> String {
-    let text = time.description
-    return "\(text.prefix(10)) \(text.dropFirst(11).prefix(5)) UTC"
   }
 
   static func escaped(_ text: String) -> String { HTMLPage.escaped(text) }

@@ -132,7 +132,8 @@ struct HTMLPage {
     let stacked = hasItems || digest.unlisted > 0
     out.append(utf8: "<section class=\"stack digest\(stacked ? " stacked" : "")\">\n")
     writeItem(
-      digest.header(hiddenPreviews: options.hiddenPreviews), classes: ["leading"],
+      digest.header(hiddenPreviews: options.hiddenPreviews, zone: options.zone),
+      classes: ["leading"],
       app: .some(digest.app), count: digest.count, previews: true, apps: apps, into: &out)
     if stacked {
       let listed = digest.items.count
@@ -201,7 +202,7 @@ struct HTMLPage {
     if let shownBadge { out.append(utf8: "<span class=\"badge\">\(shownBadge)</span>") }
     out.append(
       utf8:
-        "<time datetime=\"\(item.createdAt)\">\(RelativeTime.text(item.createdAt, now: options.now))</time>"
+        "<time datetime=\"\(options.zone.rfc3339(item.createdAt))\">\(RelativeTime.text(item.createdAt, now: options.now, zone: options.zone))</time>"
     )
     out.append(utf8: "</header>\n")
     if options.hiddenPreviews && !previews {

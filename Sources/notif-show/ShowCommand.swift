@@ -34,6 +34,7 @@ struct ShowCommand: ToolCommand {
             --all-pushes          show pushes the device does not list (background, ...) too
             --to format           text for a terminal (the default), html (one web page) or
                                   email (one page a mail client shows: inline styles, tables)
+            --tz zone             write times in this time zone (default UTC), as Europe/Berlin
             --width columns       line width of the text (default: the terminal's, COLUMNS, 80)
             --color when          color the text and the diagnostics: auto (each that is a
                                   terminal, without NO_COLOR; the default), always or never
@@ -79,7 +80,19 @@ struct ShowCommand: ToolCommand {
       options.maxRecordBytes = bytes
     }
     options.jobs = try CommandLineTool.jobs(scanned) ?? CommandLineTool.defaultJobs
+    options.zone = try zone(scanned)
+    options.reporting = try ReportOptions(scanned, environment: environment)
     return options
+  }
+
+  /// `--tz zone`, as notif-digest reads it; UTC when not given.
+  static func zone(_ scanned: ScannedArguments) throws(UsageError) -> ZoneRules {
+    guard let name = scanned.last("tz") else { return .utc }
+    do {
+      return try ZoneRules(named: name)
+    } catch {
+      throw UsageError("--tz: \(error.message)")
+    }
   }
 
   /// `--width`, else the terminal's width, else `COLUMNS` when it is a width, else 80.
@@ -109,7 +122,9 @@ struct ShowCommand: ToolCommand {
     _ options: ShowOptions, environment: ToolEnvironment, stdout: inout OutputWriter,
     stderr: inout OutputWriter
   ) -> ExitStatus {
-    var run = ShowRun(options: options)
+    var run = ShowRun(
+      options: options,
+      reporter: Reporter(program: name, options: options.reporting, environment: environment))
     return run.execute(stdout: &stdout, stderr: &stderr)
   }
 }
@@ -144,4 +159,9 @@ struct ShowOptions: Sendable {
   var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
   /// Threads that read a large file (`--jobs`).
   var jobs = CommandLineTool.defaultJobs
+  /// `--tz`: the time zone the times are written in.
+  var zone = ZoneRules.utc
+  /// How the run talks on standard error (`--quiet`, `--max-errors`, `--color`,
+  /// `--progress`); its diagnostics are always text.
+  var reporting = ReportOptions()
 }

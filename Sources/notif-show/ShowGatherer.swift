@@ -35,11 +35,16 @@ struct ShowGatherer {
   }
 
   /// Reads every JSON text of `records`, the i-th (from 0) in input order `number << 32 + i`;
-  /// each diagnostic goes to `report`. Returns the exit status they call for.
-  mutating func read(_ records: inout RecordReader, number: Int, report: (Diagnostic) -> Void)
-    -> ExitStatus
-  {
+  /// each diagnostic goes to `report`, and every `tickEvery` texts `tick` gets how many were
+  /// read and the offset in the input of the last (`RecordReader.recordOffset`), for
+  /// `--progress`. Returns the exit status the diagnostics call for.
+  mutating func read(
+    _ records: inout RecordReader, number: Int, tickEvery: Int = .max,
+    report: (Diagnostic) -> Void, tick: (_ texts: Int, _ offset: Int) -> Void = { _, _ in }
+  ) -> ExitStatus {
     nextMajor = number << 32
+    let first = nextMajor
+    var nextTick = tickEvery
     var rejected = false
     records.expectRootKeys(RecordFieldLocator.keys)
     let read = records.forEachRecord(report: report, whenIdle: {}) { records in
@@ -60,6 +65,10 @@ struct ShowGatherer {
         rejected = true
         report(
           records.diagnostic(.error, problem.code, problem.message, atRecordOffset: problem.offset))
+      }
+      if nextMajor - first == nextTick {
+        tick(nextTick, records.recordOffset)
+        nextTick += tickEvery
       }
     }
     return max(read, rejected ? .rejected : .success)
@@ -92,6 +101,9 @@ struct ShowGatherer {
   /// The first number above those the last `read` used: a reader of more than 2^32 texts runs
   /// into the numbers after its own.
   var nextFreeNumber: Int { (nextMajor >> 32) + 1 }
+
+  /// How many texts the last `read` read, given the `number` it started from.
+  func texts(from number: Int) -> Int { nextMajor - (number << 32) }
 
   /// Reads the JSON text in `view` and keeps what it shows when the view shows it; returns the
   /// problem that rejects it, if any. Its first members had a record's keys at their places,
@@ -130,9 +142,10 @@ struct ShowGatherer {
   }
 }
 
-/// What a worker of `--jobs` made of a chunk: its findings, and the entries of the chunk that
-/// the page may show, which join the run's when the chunk is taken. A chunk that is not taken
-/// takes its entries with it.
+/// What a worker of `--jobs` made of a chunk: its findings (the diagnostics kept as values, for
+/// the run to write in input order), and the entries of the chunk that the page may show,
+/// which join the run's when the chunk is taken. A chunk that is not taken takes its entries
+/// with it.
 struct ShowChunk: ChunkReport {
   var findings = ChunkFindings()
   var entries: [ShownEntry] = []
@@ -173,11 +186,9 @@ struct ShowWorker: ~Copyable {
     gatherer.journal.removeAll(keepingCapacity: true)
     results.findings.status = chunk.read(maxRecordBytes: gatherer.options.maxRecordBytes) {
       records in
-      gatherer.read(&records, number: chunk.number) { diagnostic in
-        results.findings.diagnostics.append(
-          utf8: DiagnosticFormat.text.render(diagnostic, program: ShowCommand.name))
-      }
+      gatherer.read(&records, number: chunk.number) { results.findings.diagnostics.append($0) }
     }
+    results.findings.texts = gatherer.texts(from: chunk.number)
     results.findings.unlisted = gatherer.reader.takeUnlisted()
     results.findings.wrongStage = gatherer.takeWrongStage()
     results.entries = gatherer.journal

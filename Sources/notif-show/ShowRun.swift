@@ -14,9 +14,21 @@ import NotifModel
 /// one reader ranks them, and the page is the same bytes. From the first chunk that cannot be
 /// read as one reader would read it (a text across lines cut in two), one reader reads the
 /// rest of the input.
+///
+/// Every diagnostic goes through the run's one `Reporter`, on this thread and in input order
+/// (a chunk's when it is taken), so that `--quiet` and `--max-errors` leave out the same lines
+/// whatever `--jobs` is; `--progress` is shown from here too.
 struct ShowRun {
   let options: ShowOptions
   let chunkSize: Int
+  /// What writes every diagnostic and the progress line (`--quiet`, `--max-errors`,
+  /// `--color`, `--progress`; always text: `--to` is the page's form).
+  private(set) var reporter: Reporter
+  /// `--progress`: the JSON texts read so far, the bytes of the inputs read before the one
+  /// being read, and the most of that one known to be read.
+  private var textsRead = 0
+  private var bytesBefore: Int64 = 0
+  private var fileBytes = 0
   private var gatherer: ShowGatherer
   private var status = ExitStatus.success
   /// The number of the next input or chunk: its texts' input order starts at `number << 32`.
@@ -30,19 +42,37 @@ struct ShowRun {
 
   static let defaultChunkSize = 256 << 10
 
-  init(options: ShowOptions, chunkSize: Int = ShowRun.defaultChunkSize) {
+  /// How many texts one reader reads between looks at the progress line (which shows at most
+  /// one a second).
+  static let progressStride = 4096
+
+  /// `reporter` is the run's, by default one of `options.reporting` without progress.
+  init(
+    options: ShowOptions, chunkSize: Int = ShowRun.defaultChunkSize, reporter: Reporter? = nil
+  ) {
     self.options = options
     self.chunkSize = max(chunkSize, 1)
+    self.reporter = reporter ?? Reporter(program: ShowCommand.name, options: options.reporting)
     gatherer = ShowGatherer(options: options, longestCategory: 0)
   }
 
+  /// Reads every input and writes the page; returns the run's exit status. The run's talk on
+  /// `stderr` is ended (`Reporter.finish`) on every way out.
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
+    let status = show(stdout: &stdout, stderr: &stderr)
+    reporter.finish(&stderr)
+    return status
+  }
+
+  private mutating func show(stdout: inout OutputWriter, stderr: inout OutputWriter)
+    -> ExitStatus
+  {
     var apps = AppDirectory()
     if let path = options.appsPath {
       do {
         apps = try AppDirectory.load(path)
       } catch {
-        Self.report(error.diagnostic, &stderr)
+        report(error.diagnostic, &stderr)
         return .failure
       }
     }
@@ -51,7 +81,7 @@ struct ShowRun {
       do {
         registry = try CategoryRegistry.load(path).registry
       } catch {
-        Self.report(error.diagnostic, &stderr)
+        report(error.diagnostic, &stderr)
         return .failure
       }
       gatherer = ShowGatherer(
@@ -59,6 +89,9 @@ struct ShowRun {
         longestCategory: registry?.categories.map(\.identifier.utf8.count).max() ?? 0)
     }
     defer { workers?.shutdown() }
+    if reporter.options.progress {
+      reporter.startProgress(totalBytes: InputFile.totalBytes(of: options.files))
+    }
     for file in options.files {
       read(file, stderr: &stderr)
     }
@@ -74,11 +107,14 @@ struct ShowRun {
     case .email:
       EmailPage(options: options, registry: registry, apps: apps).write(shown, into: &page)
     }
+    reporter.clearProgress(&stderr)  // the page may go to the same terminal
     do {
       try stdout.write(page)
       try stdout.flush()
     } catch {
-      return ShowCommand.tool.reportFailedWrite(error, stderr: &stderr)
+      report(
+        Diagnostic(.error, CommandLineTool.writeFailed, error.message, file: error.path), &stderr)
+      return .failure
     }
     return status
   }
@@ -89,10 +125,12 @@ struct ShowRun {
       input = try InputFile(operand: file)
     } catch {
       status = max(status, .failure)
-      Self.report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
+      report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
       return
     }
     let (name, fd) = (input.name, input.fd)
+    let origin = lseek(fd, 0, SEEK_CUR)
+    fileBytes = 0
     var unlisted: UnlistedTally
     var wrongStage: WrongStageTally
     // Chunks only pay for an input bigger than one: a pipe may be, a small file is not.
@@ -108,23 +146,50 @@ struct ShowRun {
       unlisted = gatherer.reader.takeUnlisted()
       wrongStage = gatherer.takeWrongStage()
     }
+    endProgress(of: fd, from: origin, &stderr)
     // Another stage's texts were rejected: said once per input, with what to run first.
     for diagnostic in ShowGatherer.wrongStageDiagnostics(wrongStage, file: name) {
-      Self.report(diagnostic, &stderr)
+      report(diagnostic, &stderr)
     }
     // What the device does not list was left out: said once per input, never silently.
     if let note = unlisted.note(file: name) {
-      Self.report(note, &stderr)
+      report(note, &stderr)
     }
   }
 
-  /// Reads the rest of an input with one reader, its texts numbered from `number << 32`.
+  /// Counts the bytes of the input at `fd` read, from `origin` (for a pipe, as far as it was
+  /// seen), among those done, and shows the progress line if it is time to.
+  private mutating func endProgress(of fd: Int32, from origin: off_t, _ stderr: inout OutputWriter)
+  {
+    guard reporter.showsProgress else { return }
+    let end = lseek(fd, 0, SEEK_CUR)
+    bytesBefore += origin >= 0 && end >= origin ? Int64(end - origin) : Int64(fileBytes)
+    fileBytes = 0
+    reporter.showProgress(records: textsRead, bytes: bytesBefore, &stderr)
+  }
+
+  /// Reads the rest of an input with one reader, its texts numbered from `number << 32`;
+  /// `skipped` is how many bytes of the input come before the reader's first.
   private mutating func readRest(
-    _ records: inout RecordReader, number: Int, stderr: inout OutputWriter
+    _ records: inout RecordReader, number: Int, skipped: Int = 0, stderr: inout OutputWriter
   ) {
-    let read = gatherer.read(&records, number: number) { diagnostic in
-      Self.report(diagnostic, &stderr)
+    // Taken out of `self` while the gatherer calls back, and put back below.
+    var reporter = self.reporter
+    let (textsBefore, bytesBase) = (textsRead, bytesBefore + Int64(skipped))
+    var seen = fileBytes
+    let read = gatherer.read(
+      &records, number: number,
+      tickEvery: reporter.showsProgress ? Self.progressStride : Int.max
+    ) { diagnostic in
+      reporter.report(diagnostic, &stderr)
+    } tick: { texts, offset in
+      seen = max(seen, skipped + offset)
+      reporter.showProgress(
+        records: textsBefore + texts, bytes: bytesBase + Int64(offset), &stderr)
     }
+    self.reporter = reporter
+    textsRead += gatherer.texts(from: number)
+    fileBytes = seen
     status = max(status, read)
     nextNumber = max(nextNumber, gatherer.nextFreeNumber)
   }
@@ -138,15 +203,23 @@ struct ShowRun {
     var restUnlisted = UnlistedTally()
     var restWrongStage = WrongStageTally()
     inputNumber.value += 1  // no chunk is out: the last read waited for every one
+    let textsBefore = textsRead
     let (tally, accepted, fellBack) = ChunkedFileTally.read(
       fd, name: name, maxRecordBytes: options.maxRecordBytes, ring: ring, workers: workers,
-      nextNumber: &number, stderr: &stderr,
-      accept: { chunk in
+      nextNumber: &number,
+      take: { chunk, tally in
+        chunk.results.findings.report(&reporter, &stderr)
         for entry in chunk.results.entries { gatherer.entries.insert(entry) }
+        textsRead = textsBefore + tally.texts
+        fileBytes = tally.bytes
+        if reporter.showsProgress {
+          reporter.showProgress(
+            records: textsRead, bytes: bytesBefore + Int64(tally.bytes), &stderr)
+        }
       },
-      rest: { reader, number, stderr in
+      rest: { reader, number in
         var records = reader
-        readRest(&records, number: number, stderr: &stderr)
+        readRest(&records, number: number, skipped: fileBytes, stderr: &stderr)
         restUnlisted = gatherer.reader.takeUnlisted()
         restWrongStage = gatherer.takeWrongStage()
       })
@@ -183,10 +256,9 @@ struct ShowRun {
     return started.count > 0 ? started : nil
   }
 
-  /// Writes a diagnostic to standard error at once, so it shows while the run goes on. A failed
-  /// write to standard error cannot be reported anywhere: it does not stop the run.
-  private static func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
-    try? stderr.write(DiagnosticFormat.text.render(diagnostic, program: ShowCommand.name))
-    try? stderr.flush()
+  /// Writes a diagnostic to standard error at once, so it shows while the run goes on, unless
+  /// `--quiet` or `--max-errors` leaves it out (`Reporter.report`).
+  private mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
+    reporter.report(diagnostic, &stderr)
   }
 }

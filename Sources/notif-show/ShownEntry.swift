@@ -86,27 +86,27 @@ struct ShownDigest {
     return (hiddenPreviews ? hiddenSummary : summary) ?? counted
   }
 
-  /// Its window in UTC, to the minute: `2026-11-22 08:00 to 09:00 UTC`, the day written
-  /// again when the window ends on another; one time for the digest of a record passed through
-  /// at once (`--lookback`), whose window is its instant.
-  var window: String {
-    func parts(_ time: Timestamp) -> (day: Substring, minute: Substring) {
-      let text = time.description  // RFC 3339: 2026-11-22T08:00:00Z
-      return (text.prefix(10), text.dropFirst(11).prefix(5))
-    }
-    let (startDay, startMinute) = parts(windowStart)
-    guard windowEnd != windowStart else { return "\(startDay) \(startMinute) UTC" }
-    let (endDay, endMinute) = parts(windowEnd)
+  /// Its window in `zone` (`--tz`), to the minute: `2026-11-22 08:00 to 09:00 UTC`, or
+  /// `2026-11-22 09:00 to 10:00 +01:00`, the day written again when the window ends on
+  /// another, and the start's offset too when it is not the end's; one time for the digest of
+  /// a record passed through at once (`--lookback`), whose window is its instant.
+  func window(in zone: ZoneRules = .utc) -> String {
+    let (startDay, startMinute) = zone.dayAndMinute(windowStart)
+    let startLabel = zone.label(at: windowStart)
+    guard windowEnd != windowStart else { return "\(startDay) \(startMinute) \(startLabel)" }
+    let (endDay, endMinute) = zone.dayAndMinute(windowEnd)
+    let endLabel = zone.label(at: windowEnd)
+    let start = "\(startDay) \(startMinute)" + (startLabel == endLabel ? "" : " \(startLabel)")
     let end = endDay == startDay ? "\(endMinute)" : "\(endDay) \(endMinute)"
-    return "\(startDay) \(startMinute) to \(end) UTC"
+    return "\(start) to \(end) \(endLabel)"
   }
 
-  /// The digest as the notification a list leads with: its text as the title, its window as
-  /// the subtitle, nothing to act on.
-  func header(hiddenPreviews: Bool) -> ShownItem {
+  /// The digest as the notification a list leads with: its text as the title, its window in
+  /// `zone` as the subtitle, nothing to act on.
+  func header(hiddenPreviews: Bool, zone: ZoneRules = .utc) -> ShownItem {
     ShownItem(
       key: key, app: app, category: nil, title: text(hiddenPreviews: hiddenPreviews),
-      subtitle: window, body: nil, relevance: nil, target: nil,
+      subtitle: window(in: zone), body: nil, relevance: nil, target: nil,
       isUnread: isUnread && unreadCount > 0, isNew: isNew)
   }
 }

@@ -80,7 +80,7 @@ struct TextPage {
   /// A digest: its text as the title and its window under it, whatever `--hidden-previews`
   /// (which picks the text), then the records it lists, indented, and how many it does not.
   private func writeDigest(_ digest: ShownDigest, into out: inout ByteBuffer) {
-    let header = digest.header(hiddenPreviews: options.hiddenPreviews)
+    let header = digest.header(hiddenPreviews: options.hiddenPreviews, zone: options.zone)
     writeHeader(
       header, app: digest.count > 1 ? "\(name(digest.app)) (\(digest.count))" : name(digest.app),
       badge: digest.isNew ? "NEW" : nil, indent: 0, into: &out)
@@ -109,7 +109,7 @@ struct TextPage {
       right.append(("relevance \(item.relevance ?? "0")", .dim))
     }
     if let badge { right.append((badge, .badge)) }
-    right.append((RelativeTime.text(item.createdAt, now: options.now), .dim))
+    right.append((RelativeTime.text(item.createdAt, now: options.now, zone: options.zone), .dim))
     // On a narrow line the time keeps its room, then the badge, then the relevance, with a
     // column left for the app (the time is 10 columns at most; a line 16 at least).
     let roomForRight = options.width - indent - 2 - 1 - 1

@@ -30,7 +30,9 @@ import Testing
       var inFiles = 0
       let (status, out, err) = try capturingOutput { stdout, stderr in
         var run = GroupRun(
-          options: configuration.options, format: configuration.format, chunkSize: chunkSize,
+          options: configuration.options,
+          reporter: Reporter(program: GroupCommand.name, options: configuration.reporting),
+          chunkSize: chunkSize,
           leadingMemory: leadingMemory)
         defer { counts = run.chunkCounts }
         run.group(configuration.files, stderr: &stderr)
@@ -90,6 +92,7 @@ import Testing
     [], ["--no-items"], ["--item-limit", "2", "--order", "chat"],
     ["--by", "app", "--sort", "relevance"],
     ["--by", "none", "--no-items"], ["--last-seen", "2026-11-22T09:02:00Z", "--format", "json"],
+    ["--no-items", "--max-errors", "3"], ["--no-items", "--quiet", "--max-errors", "0"],
   ]
 
   @Test(arguments: inputs.map(\.0))
@@ -120,6 +123,44 @@ import Testing
         #expect(many.accepted > 0 || many.fallBacks > 0, "\(options), chunks of \(size) bytes")
         if name == "ndjson" { #expect(many.fallBacks == 0) }
       }
+    }
+  }
+
+  /// `--max-errors` writes the first errors and warnings in input order, then how many more
+  /// there were, the same whatever the chunks and threads; the output and the exit status are
+  /// those of the run without it.
+  @Test func maxErrorsKeepsTheFirstInInputOrderWhateverTheChunks() throws {
+    let input = try #require(
+      Self.inputs.first { $0.0 == "bad records and bad JSON among good ones" }
+    ).1
+    let all = try Self.run(input, ["--no-items", "--jobs", "1"]).0
+    let lines = all.stderr.split(separator: "\n", omittingEmptySubsequences: true)
+    let (errors, warnings) = (
+      lines.filter { $0.contains(": error: ") }, lines.filter { $0.contains(": warning: ") }
+    )
+    #expect(errors.count > 2 && warnings.count > 2)
+    var (keptErrors, keptWarnings) = (0, 0)
+    var expected = lines.filter { line in
+      if line.contains(": error: ") {
+        keptErrors += 1
+        return keptErrors <= 2
+      }
+      if line.contains(": warning: ") {
+        keptWarnings += 1
+        return keptWarnings <= 2
+      }
+      return true
+    }.map { $0 + "\n" }.joined()
+    expected +=
+      "notif-group: input: note: \(errors.count - 2) more errors and \(warnings.count - 2) more "
+      + "warnings were not shown (--max-errors 2) [NotShown]\n"
+    let capped = ["--no-items", "--max-errors", "2"]
+    let one = try Self.run(input, capped + ["--jobs", "1"]).0
+    #expect(one == Outcome(status: all.status, stdout: all.stdout, stderr: expected))
+    for size in [64, 300, 4096] {
+      let many = try Self.run(input, capped + ["--jobs", "2"], chunkSize: size)
+      #expect(many.0 == one, "chunks of \(size) bytes")
+      #expect(many.accepted > 0 || many.fallBacks > 0, "chunks of \(size) bytes")
     }
   }
 

@@ -25,7 +25,9 @@ import Testing
       let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
       let (status, out, err) = try capturingOutput { stdout, stderr in
         var run = GroupRun(
-          options: configuration.options, format: configuration.format, chunkSize: chunkSize)
+          options: configuration.options,
+          reporter: Reporter(program: GroupCommand.name, options: configuration.reporting),
+          chunkSize: chunkSize)
         run.group(configuration.files, stderr: &stderr)
         return run.write(stdout: &stdout, stderr: &stderr)
       }

@@ -88,6 +88,7 @@ import Testing
   static let optionSets: [[String]] = [
     ["--limit", "50"], ["--limit", "7", "--order", "chat"], [],
     ["--limit", "20", "--all-pushes", "--to", "html"],
+    ["--limit", "5", "--max-errors", "3"], ["--quiet", "--max-errors", "0"],
   ]
 
   @Test(arguments: inputs.map(\.0))
@@ -133,6 +134,37 @@ import Testing
     #expect(status == one.0.status)
     #expect(out == one.0.stdout)
     #expect(counts.accepted > 0 && counts.fallBacks == 1)
+  }
+
+  /// `--max-errors` writes the first errors in input order, then how many more there were,
+  /// the same whatever the chunks and threads; the page and the exit status are those of the
+  /// run without it.
+  @Test func maxErrorsKeepsTheFirstInInputOrderWhateverTheChunks() throws {
+    let input = try #require(
+      Self.inputs.first { $0.0 == "bad records, bad JSON and group objects among records" }
+    ).1
+    let base = ["--limit", "5", "--now", "2026-11-22T09:00:00Z", "--width", "60"]
+    let all = try Self.run([input], base + ["--jobs", "1"], chunkSize: 512).0
+    let lines = all.stderr.split(separator: "\n", omittingEmptySubsequences: true)
+    let errors = lines.filter { $0.contains(": error: ") }
+    #expect(errors.count > 3)
+    var kept = 0
+    var expected = lines.filter { line in
+      guard line.contains(": error: ") else { return true }
+      kept += 1
+      return kept <= 3
+    }.map { $0 + "\n" }.joined()
+    expected +=
+      "notif-show: input0: note: \(errors.count - 3) more errors were not shown "
+      + "(--max-errors 3) [NotShown]\n"
+    let capped = base + ["--max-errors", "3"]
+    let one = try Self.run([input], capped + ["--jobs", "1"], chunkSize: 512).0
+    #expect(one == Outcome(status: all.status, stdout: all.stdout, stderr: expected))
+    for size in [64, 300, 4096] {
+      let many = try Self.run([input], capped + ["--jobs", "2"], chunkSize: size)
+      #expect(many.0 == one, "chunks of \(size) bytes")
+      #expect(many.accepted > 0 || many.fallBacks > 0, "chunks of \(size) bytes")
+    }
   }
 
   @Test func manyFilesKeepTheirOrder() throws {
