@@ -38,6 +38,21 @@ public struct CategoryRegistry: Sendable {
     return (loaded.value, loaded.file)
   }
 
+  /// Loads the registry at `path` (`load`), with the line and column of each category's key,
+  /// where the diagnostics of its formats point (notif-summarize, notif-digest).
+  ///
+  /// - Throws: `ConfigFileError`, as `load`.
+  public static func loadWithPositions(_ path: String) throws(ConfigFileError)
+    -> (registry: CategoryRegistry, positions: [String: (line: Int, column: Int)])
+  {
+    let loaded = try load(path)
+    var positions: [String: (line: Int, column: Int)] = [:]
+    for category in loaded.registry.categories {
+      positions[category.identifier] = loaded.file.position(of: category.offset)
+    }
+    return (loaded.registry, positions)
+  }
+
   /// Reads a registry from its parsed JSON text, whose root is an object (`ConfigFile` checks).
   ///
   /// - Throws: `ConfigFile.Rejection` for a shape other than the documented one: unknown keys,

@@ -117,6 +117,27 @@ public struct SweepDriver: ~Copyable {
       program: program, options: options, environment: environment, stdout: stdout,
       stderr: stderr)
     let status = driver.run(&passes)
+    driver.reporter.finish(&driver.stderr)
+    stdout = driver.stdout
+    stderr = driver.stderr
+    return status
+  }
+
+  /// Runs `passes` as the other `run` does, reporting through the tool's `reporter`, which
+  /// has reported what came before (notif-responses' answers, then its `--prune`): one
+  /// `--max-errors` budget and one `NotShown` line for the whole run, which the tool's
+  /// `finish` writes.
+  public static func run<Passes: SweepPasses & ~Copyable>(
+    _ passes: inout Passes, program: String, options: SweepOptions,
+    environment: ToolEnvironment, reporter: inout Reporter, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
+  ) -> ExitStatus {
+    var driver = SweepDriver(
+      program: program, options: options, environment: environment, stdout: stdout,
+      stderr: stderr)
+    driver.reporter = reporter
+    let status = driver.run(&passes)
+    reporter = driver.reporter
     stdout = driver.stdout
     stderr = driver.stderr
     return status
@@ -136,12 +157,10 @@ public struct SweepDriver: ~Copyable {
       let code =
         error.isReadError ? "Unreadable" : error.path == "<stdout>" ? "WriteFailed" : "Failed"
       report(Diagnostic(.error, code, error.message, file: error.path))
-      reporter.finish(&stderr)
       return .failure
     }
     reporter.clearProgress(&stderr)
     if options.verbose && ran { writeReport() }
-    reporter.finish(&stderr)
     return status
   }
 

@@ -64,6 +64,8 @@ struct DigestCommand: ToolCommand {
                                   is marked (default: standard output)
             --missing-ok          with --store: a missing store is nothing to digest (exit 0)
             --wait seconds        with --store: wait this long for the lock (default 0)
+            --verbose             with --store: end with what was digested and kept, and the
+                                  time (default: when standard error is a terminal)
             --format format       diagnostics as text (default), github or json
             --max-record-bytes size
                                   longest JSON text accepted (default 64m)
@@ -113,6 +115,9 @@ struct DigestCommand: ToolCommand {
     if configuration.unread && !configuration.merge {
       throw UsageError("--merge-unread goes with --merge: it merges the unread digests of a key")
     }
+    if scanned.has("verbose") && scanned.last("store") == nil {
+      throw UsageError("--verbose goes with --store: it says what a run did to the store")
+    }
     if configuration.merge {
       let digesting = [
         "window", "align", "at", "tz", "lookback", "max-items", "flush", "now", "key", "actor",
@@ -124,7 +129,7 @@ struct DigestCommand: ToolCommand {
           "--\(given) cannot be used with --merge: digest objects carry the options that made them")
       }
       configuration.sweep.files = scanned.files
-      configuration.sweep.format = try CommandLineTool.diagnosticFormat(scanned) ?? .text
+      configuration.sweep.reporting = try ReportOptions(scanned, environment: environment)
       configuration.sweep.maxRecordBytes =
         try CommandLineTool.maxRecordBytes(scanned) ?? configuration.sweep.maxRecordBytes
       return configuration
@@ -220,6 +225,8 @@ struct DigestCommand: ToolCommand {
     if sweep.dryRun && sweep.store == nil {
       throw UsageError("--dry-run goes with --store: a filter changes nothing anyway")
     }
+    // The account at the end is of a store: a filter's digests are its output.
+    if sweep.store == nil { sweep.verbose = false }
     if let target = sweep.storeTarget {
       let outbox = target + ".digests"
       configuration.outbox = outbox
@@ -251,25 +258,26 @@ struct DigestCommand: ToolCommand {
     _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
     stderr: inout OutputWriter
   ) -> ExitStatus {
-    let format = configuration.sweep.format
-    func report(_ problem: SetupProblem) {
-      try? stderr.write(format.render(problem.diagnostic, program: name))
-      try? stderr.flush()
-    }
-    let texts: DigestTexts
+    // The texts' warnings go with the run's diagnostics (through the sweep's reporter), so
+    // that --max-errors counts them all.
+    let prepared: (texts: DigestTexts, warnings: [SetupProblem])
     switch prepareTexts(configuration.text) {
-    case .success(let prepared):
-      texts = prepared.texts
-      for warning in prepared.warnings { report(warning) }
+    case .success(let texts):
+      prepared = texts
     case .failure(let problem):
-      report(problem)
+      var reporter = Reporter(
+        program: name, options: configuration.sweep.reporting, environment: environment)
+      reporter.report(problem.diagnostic, &stderr)
+      reporter.finish(&stderr)
       return .failure
     }
+    let warnings = prepared.warnings.map(\.diagnostic)
     if configuration.merge {
-      var run = DigestMergeRun(configuration: configuration, texts: texts)
-      return run.execute(stdout: &stdout, stderr: &stderr)
+      var run = DigestMergeRun(
+        configuration: configuration, texts: prepared.texts, environment: environment)
+      return run.execute(warnings: warnings, stdout: &stdout, stderr: &stderr)
     }
-    var run = DigestRun(configuration: configuration, texts: texts)
+    var run = DigestRun(configuration: configuration, texts: prepared.texts, warnings: warnings)
     return run.execute(environment: environment, stdout: &stdout, stderr: &stderr)
   }
 
@@ -277,32 +285,12 @@ struct DigestCommand: ToolCommand {
   static func prepareTexts(_ options: TextOptions) -> Result<
     (texts: DigestTexts, warnings: [SetupProblem]), SetupProblem
   > {
-    var registry: CategoryRegistry? = nil
-    var lines: [String: (line: Int, column: Int)] = [:]
-    if let path = options.categoriesPath {
-      do {
-        let loaded = try CategoryRegistry.load(path)
-        registry = loaded.registry
-        for category in loaded.registry.categories {
-          lines[category.identifier] = loaded.file.position(of: category.offset)
-        }
-      } catch {
-        return .failure(SetupProblem(error.diagnostic))
-      }
-    }
-    let strings: LocalizedStrings
-    do {
-      strings = try LocalizedStrings(paths: options.stringsPaths, locale: options.locale)
-    } catch {
-      return .failure(SetupProblem(error))
-    }
-    do {
-      let texts = try DigestTexts(
-        book: FormatBook(
-          locale: options.locale, strings: strings, stringsGiven: !options.stringsPaths.isEmpty),
-        maxArguments: options.maxArguments, registry: registry,
-        registryFile: options.categoriesPath ?? "", categoryLines: lines)
-      return .success((texts, strings.warnings + texts.warnings))
+    do throws(SetupProblem) {
+      let sources = try TextSources(
+        categories: options.categoriesPath, strings: options.stringsPaths,
+        locale: options.locale)
+      let texts = try DigestTexts(sources: sources, maxArguments: options.maxArguments)
+      return .success((texts, sources.warnings + texts.warnings))
     } catch {
       return .failure(error)
     }

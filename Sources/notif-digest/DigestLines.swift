@@ -39,6 +39,8 @@ struct DigestLine {
     case rejected(code: String, message: String, column: Int)
     /// A line longer than `--max-record-bytes`.
     case overlong
+    /// The first line of an input that is compressed: nothing more of it is read.
+    case compressed(Compression)
   }
 }
 
@@ -51,6 +53,9 @@ final class DigestBatch: @unchecked Sendable {
   var paused = false
   /// The read error that ended the input after these lines.
   var error: SystemError? = nil
+  /// The bytes of the input read, and the number of its last line, after these lines.
+  var bytesRead: Int64 = 0
+  var lineNumber = 0
 
   func reset() {
     lines.removeAll(keepingCapacity: true)
@@ -121,6 +126,7 @@ struct DigestLineFiller: ~Copyable, BatchFiller {
 
   mutating func fill(_ batch: DigestBatch) -> Bool {
     batch.reset()
+    defer { (batch.bytesRead, batch.lineNumber) = (reader.bytesRead, reader.lineNumber) }
     while batch.bytes.count < Self.batchBytes && batch.lines.count < 4096 {
       let next: UnsafeRawBufferPointer?
       let already = pausedAlready
@@ -133,6 +139,14 @@ struct DigestLineFiller: ~Copyable, BatchFiller {
       }
       guard let line = next else { return false }
       pausedAlready = false
+      // A compressed pipe (a file's start was looked at when it was opened), as notif-mark
+      // refuses one: one line for it, and none of it is read further.
+      if reader.lineNumber == 1, let first = line.first, Compression.mayStart(with: first),
+        let compression = Compression(startOf: line)
+      {
+        batch.lines.append(DigestLine(number: 1, kind: .compressed(compression)))
+        return false
+      }
       if reader.isOverlong {
         batch.lines.append(DigestLine(number: reader.lineNumber, kind: .overlong))
         do {

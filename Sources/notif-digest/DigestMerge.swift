@@ -416,10 +416,19 @@ struct DigestMergeRun {
   private var seen: Set<DigestID> = []
   private var first: ReadDigest? = nil
   private var itemOrder = 0
+  /// Writes every diagnostic and the progress line (`--quiet`, `--max-errors`, `--progress`).
+  private var reporter: Reporter
+  /// The bytes of the inputs read before the current one, for the progress line.
+  private var bytesBefore: Int64 = 0
 
-  init(configuration: DigestCommand.Configuration, texts: DigestTexts) {
+  init(
+    configuration: DigestCommand.Configuration, texts: DigestTexts, environment: ToolEnvironment
+  ) {
     self.configuration = configuration
     self.texts = texts
+    reporter = Reporter(
+      program: DigestCommand.name, options: configuration.sweep.reporting,
+      environment: environment)
   }
 
   /// A write to standard output failed: the run stops.
@@ -427,17 +436,34 @@ struct DigestMergeRun {
     var error: SystemError
   }
 
-  mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
-    let format = configuration.sweep.format
-    func report(_ diagnostic: Diagnostic) {
-      try? stderr.write(format.render(diagnostic, program: DigestCommand.name))
-      try? stderr.flush()
-    }
+  /// Reports `warnings` (the texts'), merges, and ends what the run writes on standard error
+  /// (`Reporter.finish`) however it ends.
+  mutating func execute(
+    warnings: [Diagnostic], stdout: inout OutputWriter, stderr: inout OutputWriter
+  ) -> ExitStatus {
+    for warning in warnings { reporter.report(warning, &stderr) }
+    let status = merge(stdout: &stdout, stderr: &stderr)
+    reporter.finish(&stderr)
+    return status
+  }
+
+  private mutating func merge(stdout: inout OutputWriter, stderr: inout OutputWriter)
+    -> ExitStatus
+  {
+    reporter.startProgress(totalBytes: InputFile.totalBytes(of: configuration.sweep.files))
     for (part, file) in configuration.sweep.files.enumerated() {
+      // With progress: the input's size, which the bytes before the next input grow by.
+      let size = reporter.showsProgress ? InputFile.totalBytes(of: [file]) : nil
+      var offset = 0
       let result = InputFile.forEachRecord(
-        of: file, maxRecordBytes: configuration.sweep.maxRecordBytes, report: report,
-        whenIdle: {}
+        of: file, maxRecordBytes: configuration.sweep.maxRecordBytes,
+        report: { diagnostic in reporter.report(diagnostic, &stderr) }, whenIdle: {}
       ) { (reader: inout RecordReader) in
+        if reporter.showsProgress {
+          offset = reader.recordOffset
+          reporter.showProgress(
+            records: read.count + 1, bytes: bytesBefore + Int64(offset), &stderr)
+        }
         let order = read.count + 1
         let outcome: Result<ReadDigest, DigestProblem> = reader.withRecord { view in
           do throws(DigestProblem) {
@@ -457,14 +483,15 @@ struct DigestMergeRun {
         }
         if let problem {
           status = max(status, .rejected)
-          report(
+          reporter.report(
             reader.diagnostic(
-              .error, problem.code, problem.message, atRecordOffset: problem.offset))
+              .error, problem.code, problem.message, atRecordOffset: problem.offset), &stderr)
         }
       }
       status = max(status, result)
+      bytesBefore += size ?? Int64(offset)
     }
-    placePassedThrough(report: report)
+    placePassedThrough(&stderr)
     var out = ByteBuffer(capacity: 64 * 1024)
     do throws(SystemError) {
       for var digest in merged() {
@@ -478,7 +505,9 @@ struct DigestMergeRun {
       try stdout.write(out)
       try stdout.flush()
     } catch {
-      return DigestCommand.tool.reportFailedWrite(error, format: format, stderr: &stderr)
+      reporter.clearProgress(&stderr)
+      return DigestCommand.tool.reportFailedWrite(
+        error, format: reporter.options.format, stderr: &stderr)
     }
     return status
   }
@@ -519,7 +548,7 @@ struct DigestMergeRun {
   /// open window, or was digested before, is in no digest object to be seen.
   ///
   /// - Complexity: O(n) in the digests read, the window of each record moved once.
-  private mutating func placePassedThrough(report: (Diagnostic) -> Void) {
+  private mutating func placePassedThrough(_ stderr: inout OutputWriter) {
     guard configuration.sweep.files.count > 1, let first, let lookback = first.lookback else {
       return
     }
@@ -549,12 +578,12 @@ struct DigestMergeRun {
           // leaves as it was read.
           rule = .failure(error)
           status = max(status, .rejected)
-          report(
+          reporter.report(
             Diagnostic(
               .error, "BadDigest",
               "'digesting.tz': \(error.message): a record a part passed through by --lookback "
                 + "cannot be put back into its window, and stays as it was read",
-              file: found.file, line: found.line, column: 1))
+              file: found.file, line: found.line, column: 1), &stderr)
         }
       }
       guard case .success(let windows) = rule else { continue }

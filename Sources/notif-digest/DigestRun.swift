@@ -35,10 +35,16 @@ struct DigestRun: ~Copyable, SweepPasses {
   /// In place: whether any digest was written (and so the store changes).
   private var wroteAny = false
   private var nowText = ByteBuffer(capacity: 32)
+  /// The warnings of preparing the texts, reported first, through the driver.
+  private var warnings: [Diagnostic]
+  /// The lines read and the bytes of the inputs before the current one, for the progress line.
+  private var linesRead = 0
+  private var bytesBefore: Int64 = 0
 
-  init(configuration: DigestCommand.Configuration, texts: DigestTexts) {
+  init(configuration: DigestCommand.Configuration, texts: DigestTexts, warnings: [Diagnostic]) {
     self.configuration = configuration
     self.texts = texts
+    self.warnings = warnings
     digester = Digester(
       options: configuration.digest,
       keepsLines: configuration.sweep.store != nil && !configuration.sweep.dryRun)
@@ -65,10 +71,17 @@ struct DigestRun: ~Copyable, SweepPasses {
   typealias Input = OperandOrStore
 
   mutating func sweep(_ inputs: [Input], _ driver: inout SweepDriver) throws(SystemError) {
+    for warning in warnings { driver.report(warning) }
+    warnings = []
+    if !inPlace {
+      driver.startProgress(totalBytes: InputFile.totalBytes(of: configuration.sweep.files))
+    }
     var last: String? = nil
     for input in inputs {
       switch input {
       case .store(let fd, let name, let length):
+        driver.tally.changedWord = "digested"
+        driver.tally.writtenWhat = "digest"
         try sweepStore(fd: fd, name: name, length: length, &driver)
         return
       case .operand(let file):
@@ -124,9 +137,11 @@ struct DigestRun: ~Copyable, SweepPasses {
         try writeOut(outbox, &driver)
       }
     }
+    driver.startProgress(totalBytes: length)
     try gather(fd: fd, name: name, length: length, &driver)
     try finish(&driver)
     guard wroteAny, !driver.dryRun else { return }
+    driver.startProgress(totalBytes: length)
     try mark(fd: fd, name: name, length: length, &driver)
   }
 
@@ -148,6 +163,8 @@ struct DigestRun: ~Copyable, SweepPasses {
       // What the device does not list was left out: said once per input, never silently.
       if let note = digester.takeUnlisted().note(file: name) { driver.report(note) }
     }
+    var read: Int64 = 0
+    defer { bytesBefore += read }
     while let batch = ahead.next() {
       for line in batch.lines {
         switch line.kind {
@@ -163,8 +180,16 @@ struct DigestRun: ~Copyable, SweepPasses {
           report(
             "RecordTooLarge", configuration.sweep.tooLongMessage, column: 1, line.number, name,
             &driver)
+        case .compressed(let compression):
+          // A pipe's (a file's was looked at when it was opened): nothing of it is digested.
+          driver.refuse(compression, file: name)
         }
       }
+      linesRead += batch.lines.count
+      read = batch.bytesRead
+      driver.showProgress(records: linesRead, bytes: bytesBefore + read)
+      // In place every line of the store stays, those of digested records marked.
+      if inPlace { driver.tally.kept = batch.lineNumber }
       if let error = batch.error {
         try hand(&driver)
         throw error
@@ -188,6 +213,10 @@ struct DigestRun: ~Copyable, SweepPasses {
     for index in closed.indices {
       DigestObjectWriter.write(&closed[index], texts: texts, digesting: digesting, into: &written)
       for line in closed[index].lines { setMark(line) }
+      if inPlace {
+        driver.tally.changed += Int(closed[index].count)
+        driver.tally.written += 1
+      }
       wroteAny = true
       if written.count >= 128 * 1024 { try hand(&driver) }
     }
@@ -249,6 +278,7 @@ struct DigestRun: ~Copyable, SweepPasses {
       if kept.count >= 128 * 1024 {
         try driver.writeKept(kept)
         kept.removeAll()
+        driver.showProgress(records: reader.lineNumber, bytes: reader.bytesRead)
       }
     }
     try driver.writeKept(kept)

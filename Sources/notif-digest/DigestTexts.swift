@@ -13,9 +13,8 @@ import NotifModel
 /// category's `hidden_previews_body_placeholder`, else the default (`NOTIF_HIDDEN_DEFAULT`,
 /// else the built-in "3 notifications"). Counts saturate at `FieldLimits.largest`.
 struct DigestTexts {
-  /// By the category's UTF-8 bytes.
-  private(set) var categories: [[UInt8]: (digest: LocalizedFormat?, hidden: LocalizedFormat?)] =
-    [:]
+  /// The registry's `digest_format` and placeholder of each category.
+  private(set) var categories = CategoryFormats()
   private(set) var defaultSummary: LocalizedFormat
   private(set) var defaultHidden: LocalizedFormat
   private(set) var others: LocalizedFormat
@@ -32,23 +31,18 @@ struct DigestTexts {
   /// fallback of `--merge` objects that cannot be rewritten otherwise.
   static let english: DigestTexts = {
     do {
-      return try DigestTexts(
-        book: FormatBook(
-          locale: FormatBook.english, strings: LocalizedStrings(), stringsGiven: false),
-        maxArguments: nil, registry: nil, registryFile: "", categoryLines: [:])
+      return try DigestTexts(sources: TextSources(), maxArguments: nil)
     } catch {
       preconditionFailure("the built-in digest texts: \(error)")
     }
   }()
 
-  /// Prepares the texts of `registry` (named `registryFile`, its categories at the positions
-  /// of `categoryLines`) in the language of `book`.
+  /// Prepares the texts of `sources`: the registry's formats and the default texts, in the
+  /// language of its book.
   ///
   /// - Throws: `SetupProblem` for a format with a directive we do not support.
-  init(
-    book: FormatBook, maxArguments: Int?, registry: CategoryRegistry?, registryFile: String,
-    categoryLines: [String: (line: Int, column: Int)]
-  ) throws(SetupProblem) {
+  init(sources: TextSources, maxArguments: Int?) throws(SetupProblem) {
+    let book = sources.book
     self.book = book
     self.maxArguments = maxArguments
     let english = FormatBook.english.plural
@@ -84,21 +78,8 @@ struct DigestTexts {
             "no built-in translation for locale '\(book.locale.requested)' and no '\(key)' in the strings files: English used",
           severity: .warning))
     }
-    guard let registry else { return }
-    for category in registry.categories {
-      let position = categoryLines[category.identifier]
-      func prepare(_ format: String?, _ field: String) throws(SetupProblem) -> LocalizedFormat? {
-        try book.registryFormat(
-          format, field: field, category: category.identifier, registryFile: registryFile,
-          position: position, warnings: &warnings)
-      }
-      let digest = try prepare(category.digestFormat, "digest_format")
-      let hidden = try prepare(
-        category.hiddenPreviewsBodyPlaceholder, "hidden_previews_body_placeholder")
-      if digest != nil || hidden != nil {
-        categories[Array(category.identifier.utf8)] = (digest, hidden)
-      }
-    }
+    categories = try sources.categoryFormats(
+      field: "digest_format", format: \.digestFormat, warnings: &warnings)
   }
 
   /// The one category of a digest's records, if they have one, and only one, that is not null.
@@ -114,7 +95,7 @@ struct DigestTexts {
   /// The summary of a digest.
   func summary(_ digest: Digest) -> String {
     let total = Self.count(digest)
-    guard let category = Self.single(digest), let format = categories[category]?.digest else {
+    guard let category = Self.single(digest), let format = categories[category]?.format else {
       return defaultSummary.render(total)
     }
     guard format.usesArguments else { return format.render(total) }

@@ -40,6 +40,8 @@ struct ResponsesCommand: ToolCommand {
             --archive file        with --prune: append the removed tokens here (default:
                                   the token file's name and .pruned)
             --wait seconds        with --prune: wait this long for the lock (default 0)
+            --verbose             with --prune: end with the tokens kept, pruned and archived,
+                                  and the time (default: when standard error is a terminal)
             --format format       diagnostics as text (default), github or json
             --max-record-bytes size
                                   longest JSON text accepted (default 64m); a longer
@@ -62,7 +64,9 @@ struct ResponsesCommand: ToolCommand {
     var requestsPath: String?
     /// `--prune`, `--archive` and `--wait`, as a sweep of the token file takes them.
     var prune: SweepOptions?
-    var format = DiagnosticFormat.text
+    /// `--format`, `--quiet`, `--max-errors`, `--color`, `--progress`: of the whole run, the
+    /// prune's too.
+    var reporting = ReportOptions()
     var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
     var files: [String] = ["-"]
   }
@@ -80,7 +84,7 @@ struct ResponsesCommand: ToolCommand {
   {
     var configuration = Configuration()
     configuration.files = scanned.files
-    configuration.format = try CommandLineTool.diagnosticFormat(scanned) ?? .text
+    configuration.reporting = try ReportOptions(scanned, environment: environment)
     configuration.maxRecordBytes =
       try CommandLineTool.maxRecordBytes(scanned) ?? configuration.maxRecordBytes
     configuration.attempt = try number(scanned, "attempt", 1...1_000_000) ?? 1
@@ -96,7 +100,9 @@ struct ResponsesCommand: ToolCommand {
       sweep.dryRun = scanned.has("dry-run")
       sweep.archive = try path(scanned, "archive") ?? prune + ".pruned"
       sweep.wait = try SweepOptions.parseWait(scanned.last("wait"), store: prune)
-      sweep.format = configuration.format
+      sweep.reporting = configuration.reporting
+      sweep.verbose =
+        scanned.has("verbose") || (environment.stderrIsTerminal && !configuration.reporting.quiet)
       sweep.maxRecordBytes = configuration.maxRecordBytes
       var reading = configuration.files.filter { $0 != "-" }.map { ("the file operand", $0) }
       if let requests = configuration.requestsPath { reading.append(("--requests", requests)) }
@@ -115,6 +121,9 @@ struct ResponsesCommand: ToolCommand {
       }
       if scanned.has("wait") {
         throw UsageError("--wait needs --prune: only a token file is locked")
+      }
+      if scanned.has("verbose") {
+        throw UsageError("--verbose needs --prune: it says what the prune did to the token file")
       }
     }
     configuration.now = try environment.now(scanned)

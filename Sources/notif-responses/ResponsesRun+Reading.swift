@@ -23,6 +23,8 @@ extension ResponsesRun {
     var reader = RecordReader(
       fd: input.fd, name: input.name, maxRecordBytes: configuration.maxRecordBytes,
       announcesIdle: true)
+    // With progress: where the operand starts, to add the bytes read of it at its end.
+    let start = reporter.showsProgress ? lseek(input.fd, 0, SEEK_CUR) : -1
     var answers = ResponseReader()
     while true {
       let found: RecordOrLine
@@ -35,26 +37,44 @@ extension ResponsesRun {
       }
       switch found {
       case .event(.end):
+        showProgress(reader, &stderr)
+        if reporter.showsProgress {
+          let end = lseek(input.fd, 0, SEEK_CUR)
+          bytesBefore +=
+            start >= 0 && end >= start ? Int64(end - start) : Int64(reader.recordOffset)
+        }
         return
       case .event(.idle):
         // Nothing more to read for now (a pipe): what is decided goes out before the wait.
         try writeOutput(&stdout, flushing: true)
+        showProgress(reader, &stderr)
       case .event(.failure(let error, let line, let column)):
-        rejected += 1
-        status = max(status, .rejected)
-        report(
-          Diagnostic(
-            .error, error.code.rawValue, error.message, file: reader.name, line: line,
-            column: column), &stderr)
+        // A JSON error rejects its text; a compressed input is one error, and none of it is
+        // read (`RecordReader.failure`).
+        let (diagnostic, calledFor) = reader.failure(error, line: line, column: column)
+        if calledFor == .rejected { rejected += 1 }
+        status = max(status, calledFor)
+        report(diagnostic, &stderr)
       case .event(.record):
         decideText(reader, &answers, &stderr)
       case .line:
         decideLine(reader, &stderr)
       }
+      // Progress goes with the output's writes: the answers themselves cost nothing more.
       if output.count >= 128 * 1024 {
         try writeOutput(&stdout, flushing: false)
+        showProgress(reader, &stderr)
       }
     }
+  }
+
+  /// Shows how far the run has come, when the progress line is on.
+  private mutating func showProgress(
+    _ reader: borrowing RecordReader, _ stderr: inout OutputWriter
+  ) {
+    guard reporter.showsProgress else { return }
+    reporter.showProgress(
+      records: responses + rejected, bytes: bytesBefore + Int64(reader.recordOffset), &stderr)
   }
 
   /// Decides the answers of the JSON text the reader is at: one, or one per Expo ticket or

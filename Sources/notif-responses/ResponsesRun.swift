@@ -9,6 +9,11 @@ import NotifSweep
 struct ResponsesRun: ~Copyable {
   let configuration: ResponsesCommand.Configuration
   let environment: ToolEnvironment
+  /// Writes the diagnostics of the answers and the side files, and the progress line
+  /// (`--quiet`, `--max-errors`, `--progress`); the prune has the sweep's.
+  var reporter: Reporter
+  /// The bytes of the operands read before the current one, for the progress line.
+  var bytesBefore: Int64 = 0
   private let table = ResponseTable()
   private let retryTime: RetryTime
   var output = ByteBuffer(capacity: 160 * 1024)
@@ -18,7 +23,7 @@ struct ResponsesRun: ~Copyable {
   private var messageReader: MessageReader
   /// How many answers each row of the table decided, for `--summary`.
   private var rowCounts: [Int]
-  private var responses = 0
+  private(set) var responses = 0
   var rejected = 0
   /// The tokens the answers say to prune, with `--prune`.
   private var prune = PruneCandidates()
@@ -27,6 +32,8 @@ struct ResponsesRun: ~Copyable {
   init(configuration: ResponsesCommand.Configuration, environment: ToolEnvironment) {
     self.configuration = configuration
     self.environment = environment
+    reporter = Reporter(
+      program: ResponsesCommand.name, options: configuration.reporting, environment: environment)
     retryTime = RetryTime(seed: configuration.seed)
     rowCounts = [Int](repeating: 0, count: ResponseRule.table.count)
     messageReader = MessageReader(
@@ -39,6 +46,16 @@ struct ResponsesRun: ~Copyable {
   }
 
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
+    decideAll(&stdout, &stderr)
+    if let sweep = configuration.prune, status != .failure {
+      sweepTokenFile(sweep, &stdout, &stderr)
+    }
+    reporter.finish(&stderr)
+    return status
+  }
+
+  /// Reads the side files and every answer, and writes the records and the summary.
+  private mutating func decideAll(_ stdout: inout OutputWriter, _ stderr: inout OutputWriter) {
     do throws(SideFileError) {
       if let path = configuration.tokensPath {
         tokens = try TokenRegistry(path: path, maxLineBytes: configuration.maxRecordBytes)
@@ -48,8 +65,10 @@ struct ResponsesRun: ~Copyable {
       }
     } catch {
       report(error.diagnostic, &stderr)
-      return .failure
+      status = .failure
+      return
     }
+    reporter.startProgress(totalBytes: InputFile.totalBytes(of: configuration.files))
     do throws(OutputFailed) {
       for file in configuration.files {
         try read(file, &stdout, &stderr)
@@ -63,27 +82,31 @@ struct ResponsesRun: ~Copyable {
         throw OutputFailed(error: error)
       }
     } catch {
-      return ResponsesCommand.tool.reportFailedWrite(
-        error.error, format: configuration.format, stderr: &stderr)
+      reporter.clearProgress(&stderr)
+      status = ResponsesCommand.tool.reportFailedWrite(
+        error.error, format: reporter.options.format, stderr: &stderr)
     }
-    if let sweep = configuration.prune, status != .failure {
-      // `--tokens` is read again under its own lock where it is another file than the one
-      // pruned: the prune decides from the registrations as they are then.
-      let tokens = configuration.tokensPath.flatMap { path -> String? in
-        guard let store = sweep.store, let a = FileIdentity(path: path),
-          let b = FileIdentity(path: store)
-        else { return path }
-        return a == b ? nil : path
-      }
-      var prune = TokenPrune(
-        candidates: prune, tokensFile: tokens, now: configuration.now,
-        monotonicClock: environment.monotonicClock)
-      let swept = SweepDriver.run(
-        &prune, program: ResponsesCommand.name, options: sweep, environment: environment,
-        stdout: &stdout, stderr: &stderr)
-      status = max(status, swept)
+  }
+
+  /// `--prune`: the sweep of the token file, which reports through the run's reporter.
+  private mutating func sweepTokenFile(
+    _ sweep: SweepOptions, _ stdout: inout OutputWriter, _ stderr: inout OutputWriter
+  ) {
+    // `--tokens` is read again under its own lock where it is another file than the one
+    // pruned: the prune decides from the registrations as they are then.
+    let tokens = configuration.tokensPath.flatMap { path -> String? in
+      guard let store = sweep.store, let a = FileIdentity(path: path),
+        let b = FileIdentity(path: store)
+      else { return path }
+      return a == b ? nil : path
     }
-    return status
+    var prune = TokenPrune(
+      candidates: prune, tokensFile: tokens, now: configuration.now,
+      monotonicClock: environment.monotonicClock)
+    let swept = SweepDriver.run(
+      &prune, program: ResponsesCommand.name, options: sweep, environment: environment,
+      reporter: &reporter, stdout: &stdout, stderr: &stderr)
+    status = max(status, swept)
   }
 
   // MARK: - Deciding
@@ -163,11 +186,10 @@ struct ResponsesRun: ~Copyable {
     output.append(",\"retry_at\":")
     if rule.action.retries {
       output.append(UInt8(ascii: "\""))
-      retryAt(
+      let at = retryAt(
         response, attempt, slowDown: rule.action == .slowDown, view, file, &stderr,
-        locate: locate
-      )
-      .write(into: &output)
+        locate: locate)
+      at.write(into: &output)
       output.append(UInt8(ascii: "\""))
     } else {
       output.append("null")
@@ -205,7 +227,7 @@ struct ResponsesRun: ~Copyable {
 
   /// When to send again: `Retry-After` (seconds from now, or its date, never before now),
   /// else the back-off of this attempt.
-  private func retryAt(
+  private mutating func retryAt(
     _ response: Response, _ attempt: Int64, slowDown: Bool, _ view: JSONView?, _ file: String,
     _ stderr: inout OutputWriter, locate: (Int) -> (line: Int, column: Int)
   ) -> Timestamp {
@@ -330,10 +352,9 @@ struct ResponsesRun: ~Copyable {
       &stderr)
   }
 
-  func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
-    // A failed write to standard error cannot be reported anywhere: it does not stop the run.
-    try? stderr.write(configuration.format.render(diagnostic, program: ResponsesCommand.name))
-    try? stderr.flush()
+  /// Writes `diagnostic` through the run's reporter.
+  mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
+    reporter.report(diagnostic, &stderr)
   }
 }
 

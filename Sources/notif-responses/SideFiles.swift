@@ -21,6 +21,16 @@ func forEachSideFileLine(
     throw SideFileError(
       diagnostic: Diagnostic(.error, "Unreadable", "\(option): \(error.message)", file: path))
   }
+  // A compressed file is one error, as a compressed operand is: a regular file's start is
+  // looked at now, a pipe's at its first line.
+  func compressed(_ compression: Compression) -> SideFileError {
+    SideFileError(
+      diagnostic: Diagnostic(
+        .error, Compression.code, "\(option): \(compression.message)", file: input.name))
+  }
+  if let compression = InputFile.compression(ofRegularFile: input.fd) {
+    throw compressed(compression)
+  }
   var reader = LineReader(fd: input.fd, name: input.name, maxLineBytes: maxLineBytes)
   while true {
     let next: UnsafeRawBufferPointer?
@@ -32,6 +42,9 @@ func forEachSideFileLine(
           .error, "Unreadable", "\(option): \(error.message)", file: input.name))
     }
     guard let line = next else { break }
+    if reader.lineNumber == 1, let compression = Compression(startOf: line) {
+      throw compressed(compression)
+    }
     do {
       if reader.isOverlong {
         throw SideFileError(

@@ -87,9 +87,14 @@ struct TokenPrune: ~Copyable, SweepPasses {
   private mutating func decide(_ input: Input, _ driver: inout SweepDriver)
     throws(SystemError) -> Bool
   {
-    guard !candidates.goneAt.isEmpty else { return false }
+    guard !candidates.goneAt.isEmpty else {
+      // Nothing to prune: the file is read only for the count of --verbose.
+      if driver.options.verbose { driver.tally.kept = try Self.countLines(input, &driver) }
+      return false
+    }
     var registry = TokenRegistry()
-    try readRegistrations(
+    // Every line stays unless the second pass removes it, which counts them again.
+    driver.tally.kept = try readRegistrations(
       fd: input.fd, name: input.name, length: input.length, into: &registry, &driver)
     if let tokensFile {
       do throws(StoreLockError) {
@@ -106,7 +111,7 @@ struct TokenPrune: ~Copyable, SweepPasses {
         }
       }
       let input = try InputFile(operand: tokensFile)
-      try readRegistrations(
+      _ = try readRegistrations(
         fd: input.fd, name: input.name, length: .max, into: &registry, &driver)
     }
     for (token, goneAt) in candidates.goneAt {
@@ -119,18 +124,40 @@ struct TokenPrune: ~Copyable, SweepPasses {
       }
     }
     reportKept(input.name, &driver)
+    if !pruned.isEmpty { driver.tally.kept = 0 }
     return !pruned.isEmpty
   }
 
+  /// The lines of the token file, read to their end.
+  private static func countLines(_ input: Input, _ driver: inout SweepDriver)
+    throws(SystemError) -> Int
+  {
+    var reader = LineReader(
+      fd: input.fd, name: input.name, length: input.length,
+      maxLineBytes: driver.options.maxRecordBytes)
+    driver.startProgress(totalBytes: input.length)
+    while try reader.next() != nil { showProgress(reader, &driver) }
+    return reader.lineNumber
+  }
+
+  /// Shows how far a pass has come, every 4096 lines.
+  private static func showProgress(_ reader: borrowing LineReader, _ driver: inout SweepDriver) {
+    if reader.lineNumber & 4095 == 0 {
+      driver.showProgress(records: reader.lineNumber, bytes: reader.bytesRead)
+    }
+  }
+
   /// Takes in the registrations of the candidates that the file at `fd` gives; says where a
-  /// candidate's registration time cannot be read.
+  /// candidate's registration time cannot be read. Returns the number of lines read.
   private mutating func readRegistrations(
     fd: Int32, name: String, length: Int64, into registry: inout TokenRegistry,
     _ driver: inout SweepDriver
-  ) throws(SystemError) {
+  ) throws(SystemError) -> Int {
     var reader = LineReader(
       fd: fd, name: name, length: length, maxLineBytes: driver.options.maxRecordBytes)
+    driver.startProgress(totalBytes: length != .max ? length : InputFile.bytesLeft(in: fd))
     while let line = try reader.next() {
+      Self.showProgress(reader, &driver)
       guard !reader.isOverlong else { continue }  // too long to be a token
       let read = TokenLine.read(line, parser: &parser)
       switch read {
@@ -147,6 +174,7 @@ struct TokenPrune: ~Copyable, SweepPasses {
       case .blank, .other: continue
       }
     }
+    return reader.lineNumber
   }
 
   /// The note that answers the records that said `prune_token` for a token kept here.
@@ -188,7 +216,9 @@ struct TokenPrune: ~Copyable, SweepPasses {
       maxLineBytes: driver.options.maxRecordBytes)
     var pending = driver.awaitsFirstChange
     var prefixEnd: Int64 = 0
+    driver.startProgress(totalBytes: input.length)
     while let line = try reader.next() {
+      Self.showProgress(reader, &driver)
       if reader.isOverlong {
         // Too long to be a token: kept as it is, part by part.
         driver.tally.kept += 1

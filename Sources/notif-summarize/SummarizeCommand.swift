@@ -51,7 +51,8 @@ struct SummarizeCommand: ToolCommand {
     var maxArguments: Int?
     /// `--max-record-bytes`: the longest group object read.
     var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
-    var format = DiagnosticFormat.text
+    /// `--format`, `--quiet`, `--max-errors`, `--color`, `--progress`.
+    var reporting = ReportOptions()
     var files: [String] = []
   }
 
@@ -59,7 +60,7 @@ struct SummarizeCommand: ToolCommand {
     _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
     stderr: inout OutputWriter
   ) -> ExitStatus {
-    var run = SummarizeRun(configuration: configuration)
+    var run = SummarizeRun(configuration: configuration, environment: environment)
     return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
@@ -81,9 +82,7 @@ struct SummarizeCommand: ToolCommand {
       configuration.maxArguments = try FieldLimits.option(
         "max-args", limit, in: FieldLimits.positive)
     }
-    if let format = try CommandLineTool.diagnosticFormat(scanned) {
-      configuration.format = format
-    }
+    configuration.reporting = try ReportOptions(scanned, environment: environment)
     if let bytes = try CommandLineTool.maxRecordBytes(scanned) {
       configuration.maxRecordBytes = bytes
     }

@@ -8,8 +8,14 @@ import NotifModel
 /// One run of notif-summarize: prepares the formats, then reads, summarizes and writes groups.
 struct SummarizeRun {
   let configuration: SummarizeCommand.Configuration
+  /// Writes every diagnostic and the progress line (`--quiet`, `--max-errors`, `--progress`).
+  private var reporter: Reporter
   private var output = ByteBuffer(capacity: 64 * 1024)
   private var status = ExitStatus.success
+  /// The group objects read so far, and the bytes of the inputs read before the current one,
+  /// for the progress line.
+  private var records = 0
+  private var bytesBefore: Int64 = 0
   private var warned: Fallbacks = []
   /// The records of the input being read in group objects left out because the device lists
   /// none of them.
@@ -18,8 +24,10 @@ struct SummarizeRun {
   /// and reported once at its end.
   private var wrongStage = WrongStageTally()
 
-  init(configuration: SummarizeCommand.Configuration) {
+  init(configuration: SummarizeCommand.Configuration, environment: ToolEnvironment) {
     self.configuration = configuration
+    reporter = Reporter(
+      program: SummarizeCommand.name, options: configuration.reporting, environment: environment)
   }
 
   /// A write to standard output failed: processing stops.
@@ -27,16 +35,26 @@ struct SummarizeRun {
     var error: SystemError
   }
 
+  /// Runs, and ends what the run writes on standard error (`Reporter.finish`) however it ends.
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
+    let status = summarize(stdout: &stdout, stderr: &stderr)
+    reporter.finish(&stderr)
+    return status
+  }
+
+  private mutating func summarize(stdout: inout OutputWriter, stderr: inout OutputWriter)
+    -> ExitStatus
+  {
     let summarizer: Summarizer
     switch prepare() {
     case .success(let prepared):
       summarizer = prepared.0
-      for warning in prepared.1 { report(warning, stderr: &stderr) }
+      for warning in prepared.1 { reporter.report(warning.diagnostic, &stderr) }
     case .failure(let problem):
-      report(problem, stderr: &stderr)
+      reporter.report(problem.diagnostic, &stderr)
       return .failure
     }
+    reporter.startProgress(totalBytes: InputFile.totalBytes(of: configuration.files))
     do throws(OutputFailed) {
       for file in configuration.files {
         try read(file, summarizer, stdout: &stdout, stderr: &stderr)
@@ -47,8 +65,9 @@ struct SummarizeRun {
         throw OutputFailed(error: error)
       }
     } catch {
+      reporter.clearProgress(&stderr)
       return SummarizeCommand.tool.reportFailedWrite(
-        error.error, format: configuration.format, stderr: &stderr)
+        error.error, format: reporter.options.format, stderr: &stderr)
     }
     return status
   }
@@ -56,52 +75,17 @@ struct SummarizeRun {
   // MARK: - Setup
 
   private func prepare() -> Result<(Summarizer, [SetupProblem]), SetupProblem> {
-    var registry: CategoryRegistry? = nil
-    var lines: [String: (line: Int, column: Int)] = [:]
-    if let path = configuration.categoriesPath {
-      switch Self.loadRegistry(path) {
-      case .success(let loaded):
-        registry = loaded.0
-        lines = loaded.1
-      case .failure(let problem):
-        return .failure(problem)
-      }
-    }
-    let strings: LocalizedStrings
-    do {
-      strings = try LocalizedStrings(
-        paths: configuration.stringsPaths, locale: configuration.locale)
-    } catch {
-      return .failure(SetupProblem(error))
-    }
-    do {
+    do throws(SetupProblem) {
+      let sources = try TextSources(
+        categories: configuration.categoriesPath, strings: configuration.stringsPaths,
+        locale: configuration.locale)
       let summarizer = try Summarizer(
         profile: configuration.profile, maxArguments: configuration.maxArguments,
-        locale: configuration.locale, registry: registry,
-        registryFile: configuration.categoriesPath ?? "", categoryLines: lines, strings: strings,
-        stringsGiven: !configuration.stringsPaths.isEmpty)
-      return .success((summarizer, strings.warnings + summarizer.warnings))
+        sources: sources)
+      return .success((summarizer, sources.warnings + summarizer.warnings))
     } catch {
       return .failure(error)
     }
-  }
-
-  /// Reads the category registry (`CategoryRegistry.load`, as notif-parse does), with the line
-  /// of each category.
-  static func loadRegistry(_ path: String) -> Result<
-    (CategoryRegistry, [String: (line: Int, column: Int)]), SetupProblem
-  > {
-    let loaded: (registry: CategoryRegistry, file: ConfigFile)
-    do {
-      loaded = try CategoryRegistry.load(path)
-    } catch {
-      return .failure(SetupProblem(error.diagnostic))
-    }
-    var lines: [String: (line: Int, column: Int)] = [:]
-    for category in loaded.registry.categories {
-      lines[category.identifier] = loaded.file.position(of: category.offset)
-    }
-    return .success((loaded.registry, lines))
   }
 
   // MARK: - Groups
@@ -114,9 +98,12 @@ struct SummarizeRun {
     let hiddenPreviews = configuration.hiddenPreviews
     let allPushes = configuration.allPushes
     var name = file  // as the reader names it, once it has read a text
+    // With progress: the input's size, which the bytes before the next input grow by.
+    let size = reporter.showsProgress ? InputFile.totalBytes(of: [file]) : nil
+    var offset = 0
     let read = try InputFile.forEachRecord(
       of: file, maxRecordBytes: configuration.maxRecordBytes,
-      report: { diagnostic in report(diagnostic, stderr: &stderr) },
+      report: { diagnostic in reporter.report(diagnostic, &stderr) },
       whenIdle: { () throws(OutputFailed) in
         // Nothing more to read for now (a pipe): what is summarized goes out before the wait.
         do throws(SystemError) {
@@ -127,6 +114,12 @@ struct SummarizeRun {
       }
     ) { (reader: inout RecordReader) throws(OutputFailed) in
       name = reader.name
+      records += 1
+      if reporter.showsProgress {
+        offset = reader.recordOffset
+        reporter.showProgress(
+          records: records, bytes: bytesBefore + Int64(offset), &stderr)
+      }
       let isCompact = reader.recordIsCompact
       var fallbacks: Fallbacks = []
       var warning: GroupObject.Problem? = nil
@@ -166,10 +159,10 @@ struct SummarizeRun {
         return
       }
       for found in [warning, problem].compactMap({ $0 }) {
-        report(
+        reporter.report(
           reader.diagnostic(
             found.code == "BadGroup" ? .error : .warning, found.code, found.message,
-            atRecordOffset: found.offset), stderr: &stderr)
+            atRecordOffset: found.offset), &stderr)
       }
       if problem != nil {
         status = max(status, .rejected)
@@ -205,13 +198,14 @@ struct SummarizeRun {
       if output.capacity > 1 << 20 { output = ByteBuffer(capacity: 64 * 1024) }
     }
     status = max(status, read)
+    bytesBefore += size ?? Int64(offset)
     // Another stage's texts were rejected: said once per input, with what to run first.
     for diagnostic in Self.wrongStageDiagnostics(wrongStage, file: name) {
-      report(diagnostic, stderr: &stderr)
+      reporter.report(diagnostic, &stderr)
     }
     wrongStage = WrongStageTally()
     // What the device does not list was left out: said once per input, never silently.
-    if let note = unlisted.note(file: name) { report(note, stderr: &stderr) }
+    if let note = unlisted.note(file: name) { reporter.report(note, &stderr) }
     unlisted = UnlistedTally()
   }
 
@@ -238,7 +232,7 @@ struct SummarizeRun {
     }
   }
 
-  private func warnEnglish(
+  private mutating func warnEnglish(
     _ fallbacks: Fallbacks, file: String, line: Int, stderr: inout OutputWriter
   ) {
     let keys: [(Fallbacks, String)] = [
@@ -246,26 +240,11 @@ struct SummarizeRun {
       (.others, Summarizer.othersKey),
     ]
     for (kind, key) in keys where fallbacks.contains(kind) {
-      report(
+      reporter.report(
         Diagnostic(
           .warning, "MissingTranslation",
           "no built-in translation for locale '\(configuration.locale.requested)' and no '\(key)' in the strings files: English used",
-          file: file, line: line), stderr: &stderr)
+          file: file, line: line), &stderr)
     }
-  }
-
-  // MARK: - Diagnostics
-
-  private func report(_ problem: SetupProblem, stderr: inout OutputWriter) {
-    report(
-      Diagnostic(
-        problem.severity, problem.code, problem.message, file: problem.file, line: problem.line,
-        column: problem.column), stderr: &stderr)
-  }
-
-  private func report(_ diagnostic: Diagnostic, stderr: inout OutputWriter) {
-    // A failed write to standard error cannot be reported anywhere: it does not stop the run.
-    try? stderr.write(configuration.format.render(diagnostic, program: SummarizeCommand.name))
-    try? stderr.flush()
   }
 }

@@ -44,10 +44,8 @@ struct Summarizer {
   var profile: Profile
   var maxArguments: Int?
   var locale: CLDRLocale
-  /// By the identifier's UTF-8 bytes, as iOS compares them: never `String` keys, which would
-  /// make `"\u00e9"` and `"e\u0301"` one category.
-  private(set) var categories: [[UInt8]: (summary: LocalizedFormat?, hidden: LocalizedFormat?)] =
-    [:]
+  /// The registry's `category_summary_format` and placeholder of each category.
+  private(set) var categories = CategoryFormats()
   private(set) var defaultSummary: LocalizedFormat
   private(set) var defaultHidden: LocalizedFormat
   private(set) var others: LocalizedFormat
@@ -62,61 +60,44 @@ struct Summarizer {
   static let hiddenKey = "NOTIF_HIDDEN_DEFAULT"
   static let othersKey = "NOTIF_SUMMARY_OTHERS"
 
-  /// Prepares the formats of `registry` (named `registryFile`, its categories at the lines
-  /// `categoryLines` gives: the line and column of each one's key) localized through `strings` for `locale`.
+  /// Prepares the formats of the registry and the default texts of `sources`, localized
+  /// through its strings files for its locale.
   ///
   /// - Throws: `SetupProblem` for a format with a directive we do not support.
-  init(
-    profile: Profile, maxArguments: Int?, locale: CLDRLocale, registry: CategoryRegistry?,
-    registryFile: String, categoryLines: [String: (line: Int, column: Int)],
-    strings: LocalizedStrings,
-    stringsGiven: Bool
-  ) throws(SetupProblem) {
+  init(profile: Profile, maxArguments: Int?, sources: TextSources) throws(SetupProblem) {
     self.profile = profile
     self.maxArguments = maxArguments
-    self.locale = locale
-    let book = FormatBook(locale: locale, strings: strings, stringsGiven: stringsGiven)
-    let english = FormatBook.english
-    let texts = book.builtinTexts
-    let textRules = book.builtinRules
-    if let found = try book.localized(Self.summaryKey) {
-      defaultSummary = found
-    } else if let texts {
-      defaultSummary = FormatBook.builtin(texts.summary, rules: textRules)
-    } else {
-      defaultSummary = FormatBook.builtin(
-        BuiltinTexts.languages["en"]?.summary ?? [:], rules: english.plural)
-      englishFallbacks.insert(.summary)
-    }
-    if let found = try book.localized(Self.hiddenKey) {
-      defaultHidden = found
-    } else if let texts {
-      defaultHidden = FormatBook.builtin(texts.hidden, rules: textRules)
-    } else {
-      defaultHidden = FormatBook.builtin(
-        BuiltinTexts.languages["en"]?.hidden ?? [:], rules: english.plural)
-      englishFallbacks.insert(.hidden)
-    }
+    let book = sources.book
+    locale = book.locale
+    let summary = try Self.defaultText(Self.summaryKey, \.summary, book: book)
+    defaultSummary = summary.format
+    if summary.isEnglish { englishFallbacks.insert(.summary) }
+    let hidden = try Self.defaultText(Self.hiddenKey, \.hidden, book: book)
+    defaultHidden = hidden.format
+    if hidden.isEnglish { englishFallbacks.insert(.hidden) }
     if let found = try book.localized(Self.othersKey) {
       others = found
     } else {
-      others = FormatBook.builtin(BuiltinTexts.others, rules: english.plural)
+      others = FormatBook.builtin(BuiltinTexts.others, rules: FormatBook.english.plural)
       if book.builtinLanguage != "en" { englishFallbacks.insert(.others) }
     }
     self.book = book
-    guard let registry else { return }
-    for category in registry.categories {
-      let position = categoryLines[category.identifier]
-      func prepare(_ format: String?, _ field: String) throws(SetupProblem) -> LocalizedFormat? {
-        try book.registryFormat(
-          format, field: field, category: category.identifier, registryFile: registryFile,
-          position: position, warnings: &warnings)
-      }
-      categories[Array(category.identifier.utf8)] = (
-        try prepare(category.summaryFormat, "category_summary_format"),
-        try prepare(category.hiddenPreviewsBodyPlaceholder, "hidden_previews_body_placeholder")
-      )
+    categories = try sources.categoryFormats(
+      field: "category_summary_format", format: \.summaryFormat, warnings: &warnings)
+  }
+
+  /// A default text: the strings files' `key`, else the built-in text (`variants` of its
+  /// language) of the locale's language, else of English, which `isEnglish` says.
+  private static func defaultText(
+    _ key: String, _ variants: (BuiltinTexts.Language) -> BuiltinTexts.Variants,
+    book: FormatBook
+  ) throws(SetupProblem) -> (format: LocalizedFormat, isEnglish: Bool) {
+    if let found = try book.localized(key) { return (found, false) }
+    if let texts = book.builtinTexts {
+      return (FormatBook.builtin(variants(texts), rules: book.builtinRules), false)
     }
+    let english = BuiltinTexts.languages["en"].map(variants) ?? [:]
+    return (FormatBook.builtin(english, rules: FormatBook.english.plural), true)
   }
 
   static var englishLocale: CLDRLocale { FormatBook.english }
@@ -131,7 +112,7 @@ struct Summarizer {
       return defaultSummary.render(total)
     }
     let formats = group.moreCategories.map { entry in
-      entry.category.flatMap { categories[Array($0.utf8)]?.summary }
+      entry.category.flatMap { categories[Array($0.utf8)]?.format }
     }
     if formats.isEmpty || formats.contains(where: { $0 == nil }) { return fallback() }
     if formats.count == 1, let format = formats[0] {

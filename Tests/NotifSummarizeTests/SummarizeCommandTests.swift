@@ -75,7 +75,7 @@ struct SummarizeCommandTests {
     #expect(configuration.profile == .ios15)
     #expect(configuration.hiddenPreviews)
     #expect(configuration.maxArguments == 3)
-    #expect(configuration.format == .json)
+    #expect(configuration.reporting.format == .json)
     #expect(configuration.files == ["x", "-"])
   }
 

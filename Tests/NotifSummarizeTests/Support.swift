@@ -39,10 +39,13 @@ func summarizer(
   categories: String = sessionCategories, strings: [String] = []
 ) throws -> Summarizer {
   let locale = try CLDRLocale(locale)
+  let book = FormatBook(
+    locale: locale, strings: try LocalizedStrings(paths: strings, locale: locale),
+    stringsGiven: !strings.isEmpty)
   return try Summarizer(
-    profile: profile, maxArguments: maxArguments, locale: locale,
-    registry: try registry(categories), registryFile: "categories.json", categoryLines: [:],
-    strings: try LocalizedStrings(paths: strings, locale: locale), stringsGiven: !strings.isEmpty)
+    profile: profile, maxArguments: maxArguments,
+    sources: TextSources(
+      registry: try registry(categories), registryFile: "categories.json", book: book))
 }
 
 /// A group whose records are `(category, summary_arg, weight)`, the first one leading.

@@ -25,6 +25,7 @@ complete -c notif-digest -s n -l dry-run -d 'Write the digests that would be wri
 complete -c notif-digest -l out -r -F -d 'Append the digests to this file, synced before the store is marked'
 complete -c notif-digest -l missing-ok -d 'With --store, a missing store is nothing to digest'
 complete -c notif-digest -l wait -x -d 'With --store, seconds to wait for the lock'
+complete -c notif-digest -l verbose -d 'With --store, end with what was digested and kept, and the time'
 complete -c notif-digest -l format -x -a 'text github json' -d 'How to write diagnostics'
 complete -c notif-digest -l max-record-bytes -x -d 'Longest JSON text accepted (default 64m; suffix k, m or g)'
 complete -c notif-digest -l quiet -d 'Write no notes, only warnings and errors'
