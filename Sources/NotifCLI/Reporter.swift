@@ -109,8 +109,10 @@ public struct Reporter {
   // MARK: - Diagnostics
 
   /// Whether `diagnostic` is to be written, counting it either way: a note unless `--quiet`;
-  /// an error or a warning while fewer than `--max-errors` of its kind were written.
+  /// an error or a warning while fewer than `--max-errors` of its kind were written. A failed
+  /// write (`WriteFailed`), which stops the run, is always written.
   public mutating func admit(_ diagnostic: Diagnostic) -> Bool {
+    if diagnostic.code == CommandLineTool.writeFailed { return true }
     switch diagnostic.severity {
     case .note:
       return !options.quiet

@@ -43,7 +43,9 @@ import Testing
         let text = String(decoding: data, as: UTF8.self)
         if !text.contains("usage: notif-") {
           for line in text.split(separator: "\n") {
-            found.append(Found(line: String(line), origin: "\(golden)/stderr.txt"))
+            // A colored severity (--color always) is the same diagnostic.
+            let plain = String(line).replacing(/\u{1B}\[[0-9;]*m/, with: "")
+            found.append(Found(line: plain, origin: "\(golden)/stderr.txt"))
           }
         }
       }

@@ -91,8 +91,16 @@ import Testing
       byError == "notif-x: --by: '\\e[2J\\u{61C}' is not thread, app or none\nusage: notif-x\n")
   }
 
+  /// The tool's text, then the options every tool takes (`commonHelp`), `-h` and `--version`.
   static let help =
-    "usage: notif-x\n\nHelp.\n  -h, --help                show this help and exit\n"
+    "usage: notif-x\n\nHelp.\n"
+    + "      --quiet               no notes: only warnings and errors\n"
+    + "      --max-errors n        write at most n errors and n warnings, then how many more\n"
+    + "      --color when          color the diagnostics: auto (a terminal; the default),\n"
+    + "                            always or never; NO_COLOR turns auto off\n"
+    + "      --progress            show progress on standard error (default: on a terminal)\n"
+    + "      --no-progress         do not show progress\n"
+    + "  -h, --help                show this help and exit\n"
     + "      --version             show the version and exit\n"
 
   @Test(arguments: [

@@ -405,7 +405,8 @@ private func expiry(_ line: String, _ rules: String, at now: Timestamp = now) ->
     #expect(try configure(["-p", "p"], terminal: true).sweep.reporting.progress)
     #expect(try !configure(["-p", "p"], terminal: false).sweep.reporting.progress)
     #expect(
-      try !configure(["-p", "p", "--progress", "--no-progress"], terminal: true).sweep.reporting.progress)
+      try !configure(["-p", "p", "--progress", "--no-progress"], terminal: true).sweep.reporting
+        .progress)
     #expect(try configure(["-p", "p", "--no-progress", "--progress"]).sweep.reporting.progress)
   }
 
