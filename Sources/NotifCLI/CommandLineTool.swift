@@ -21,9 +21,15 @@ public struct CommandLineTool: Sendable {
   /// The whole `--help` text, ending in a newline.
   public let help: String
 
+  /// The version of the toolkit, which every tool's `--version` gives: the tools are released
+  /// together, and read what one another write.
+  public static let toolkitVersion = "0.1.0"
+
   /// Describes a tool by its texts. `help` is the text of `--help` up to the lines of `-h`
   /// and `--version`, which end every tool's and are added here.
-  public init(name: String, version: String, usage: String, help: String) {
+  public init(
+    name: String, version: String = CommandLineTool.toolkitVersion, usage: String, help: String
+  ) {
     self.name = name
     self.version = version
     self.usage = usage
@@ -206,6 +212,34 @@ public protocol ToolCommand {
     _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
     stderr: inout OutputWriter
   ) -> ExitStatus
+}
+
+/// A tool's run over its inputs, made from what its command line asked for: the logic a
+/// `ToolCommand` hands its configuration to (`ToolCommand.run` makes one and executes it).
+public protocol ToolRun {
+  /// What the command line asked for.
+  associatedtype Configuration
+  /// A run of `configuration` in `environment`.
+  init(configuration: Configuration, environment: ToolEnvironment)
+  /// Does what the command line asked for and returns the exit status.
+  mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus
+}
+
+/// A `ToolCommand` whose work is a `ToolRun`: its `run` is the run's `execute`.
+public protocol RunningToolCommand: ToolCommand {
+  /// The tool's run.
+  associatedtype Run: ToolRun where Run.Configuration == Configuration
+}
+
+extension RunningToolCommand {
+  /// Makes the tool's run and executes it.
+  @inlinable public static func run(
+    _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
+    stderr: inout OutputWriter
+  ) -> ExitStatus {
+    var run = Run(configuration: configuration, environment: environment)
+    return run.execute(stdout: &stdout, stderr: &stderr)
+  }
 }
 
 // `main()` and `run(environment:)` are inlinable so that each tool's module specializes and

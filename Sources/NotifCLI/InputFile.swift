@@ -26,6 +26,19 @@ public struct InputFile: ~Copyable {
     self.fd = fd
   }
 
+  /// Opens `operand` as `init(operand:)` does, or reports why it cannot (`Unreadable`)
+  /// through `reporter` and returns nil: the run goes on with the next input.
+  public static func openOrReport(
+    _ operand: String, reporter: inout Reporter, _ stderr: inout OutputWriter
+  ) -> InputFile? {
+    do {
+      return try InputFile(operand: operand)
+    } catch {
+      reporter.report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
+      return nil
+    }
+  }
+
   /// Asks for a pipe of 1 MiB at `fd` when it is one (Linux's default is 64 KiB): the writer
   /// then fills it 16 times longer between the reader's reads, and the two switch in and out
   /// of the kernel that much less. Without the room for it (`/proc/sys/fs/pipe-max-size`, or

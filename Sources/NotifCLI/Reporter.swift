@@ -214,3 +214,54 @@ public struct Reporter {
     try? stderr.flush()
   }
 }
+
+/// How much of its inputs a run has read, for its progress line (notif-group and notif-show,
+/// which read an input in chunks or with one reader): the texts read, the bytes of the inputs
+/// done, and the bytes counted of the one being read.
+public struct ReadProgress: Sendable {
+  /// The texts read of every input so far.
+  public var texts = 0
+  /// The bytes of the inputs read to their end.
+  public var bytesBefore: Int64 = 0
+  /// The bytes counted of the input being read.
+  public var fileBytes = 0
+
+  /// Nothing read yet.
+  public init() {}
+
+  /// The input being read has been read to `texts` texts in all and `bytes` of its bytes:
+  /// shows the line, if it is time to.
+  public mutating func took(
+    texts: Int, bytes: Int, _ reporter: inout Reporter, _ stderr: inout OutputWriter
+  ) {
+    self.texts = texts
+    fileBytes = bytes
+    if reporter.showsProgress {
+      reporter.showProgress(records: texts, bytes: bytesBefore + Int64(bytes), &stderr)
+    }
+  }
+
+  /// One reader of the input being read, which starts at its byte `skipped`, has read
+  /// `texts` texts (after the `before` read in all when it started), up to its byte `offset`:
+  /// shows the line, if it is time to.
+  public mutating func read(
+    texts: Int, after before: Int, to offset: Int, skipped: Int, _ reporter: inout Reporter,
+    _ stderr: inout OutputWriter
+  ) {
+    fileBytes = max(fileBytes, skipped + offset)
+    reporter.showProgress(
+      records: before + texts, bytes: bytesBefore + Int64(skipped + offset), &stderr)
+  }
+
+  /// The input that started at `origin` of `fd` is done: its bytes (up to where `fd` stands
+  /// now; for a pipe, those counted) join `bytesBefore`, and the line is shown, if it is time.
+  public mutating func ended(
+    _ fd: Int32, from origin: off_t, _ reporter: inout Reporter, _ stderr: inout OutputWriter
+  ) {
+    defer { fileBytes = 0 }
+    guard reporter.showsProgress else { return }
+    let end = lseek(fd, 0, SEEK_CUR)
+    bytesBefore += origin >= 0 && end >= origin ? Int64(end - origin) : Int64(fileBytes)
+    reporter.showProgress(records: texts, bytes: bytesBefore, &stderr)
+  }
+}

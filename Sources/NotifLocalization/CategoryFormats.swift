@@ -19,15 +19,15 @@ public struct CategoryFormats: Sendable {
   /// `positions`) in the language of `book` (`FormatBook.registryFormat`): the one `field`
   /// names, read by `format`, and the placeholder; their warnings go to `warnings`.
   ///
-  /// - Throws: `SetupProblem` (`BadFormat`) for a directive we do not support.
+  /// - Throws: `Diagnostic` (`BadFormat`) for a directive we do not support.
   public init(
     _ registry: CategoryRegistry, field: String, format: (NotificationCategory) -> String?,
     book: FormatBook, registryFile: String, positions: [String: (line: Int, column: Int)],
-    warnings: inout [SetupProblem]
-  ) throws(SetupProblem) {
+    warnings: inout [Diagnostic]
+  ) throws(Diagnostic) {
     for category in registry.categories {
       let position = positions[category.identifier]
-      func prepare(_ text: String?, _ field: String) throws(SetupProblem) -> LocalizedFormat? {
+      func prepare(_ text: String?, _ field: String) throws(Diagnostic) -> LocalizedFormat? {
         try book.registryFormat(
           text, field: field, category: category.identifier, registryFile: registryFile,
           position: position, warnings: &warnings)
@@ -59,7 +59,7 @@ public struct TextSources: Sendable {
   /// The book of the locale, through the strings files.
   public let book: FormatBook
   /// Warnings of reading the strings files (a folder with nothing to read).
-  public let warnings: [SetupProblem]
+  public let warnings: [Diagnostic]
 
   /// English, the built-in texts, no registry and no strings files.
   public init() {
@@ -85,14 +85,14 @@ public struct TextSources: Sendable {
   /// Reads the registry at `categories` (if given) and the strings files at `strings` for
   /// `locale`.
   ///
-  /// - Throws: `SetupProblem`: the registry's error (`Unreadable`, `InvalidJSON`,
+  /// - Throws: `Diagnostic`: the registry's error (`Unreadable`, `InvalidJSON`,
   ///   `BadRegistry` ...) or a strings file's.
-  public init(categories: String?, strings: [String], locale: CLDRLocale) throws(SetupProblem) {
+  public init(categories: String?, strings: [String], locale: CLDRLocale) throws(Diagnostic) {
     if let categories {
       do {
         (registry, positions) = try CategoryRegistry.loadWithPositions(categories)
       } catch {
-        throw SetupProblem(error.diagnostic)
+        throw error.diagnostic
       }
     } else {
       (registry, positions) = (nil, [:])
@@ -102,7 +102,7 @@ public struct TextSources: Sendable {
     do {
       files = try LocalizedStrings(paths: strings, locale: locale)
     } catch {
-      throw SetupProblem(error)
+      throw error.diagnostic
     }
     book = FormatBook(locale: locale, strings: files, stringsGiven: !strings.isEmpty)
     warnings = files.warnings
@@ -111,10 +111,10 @@ public struct TextSources: Sendable {
   /// The registry's formats of `field` (read by `format`) and placeholders, localized; none
   /// without a registry. Their warnings go to `warnings`.
   ///
-  /// - Throws: `SetupProblem` (`BadFormat`) for a directive we do not support.
+  /// - Throws: `Diagnostic` (`BadFormat`) for a directive we do not support.
   public func categoryFormats(
-    field: String, format: (NotificationCategory) -> String?, warnings: inout [SetupProblem]
-  ) throws(SetupProblem) -> CategoryFormats {
+    field: String, format: (NotificationCategory) -> String?, warnings: inout [Diagnostic]
+  ) throws(Diagnostic) -> CategoryFormats {
     guard let registry else { return CategoryFormats() }
     return try CategoryFormats(
       registry, field: field, format: format, book: book, registryFile: registryFile,

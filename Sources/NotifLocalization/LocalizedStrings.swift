@@ -31,6 +31,11 @@ public struct StringsError: Error, Equatable {
   /// The diagnostic code.
   public var code = "BadStrings"
 
+  /// The error as a diagnostic.
+  public var diagnostic: Diagnostic {
+    Diagnostic(.error, code, message, file: file, line: line, column: column)
+  }
+
   /// The error of a file `ConfigFile` read or loaded.
   init(_ error: ConfigFileError) {
     let diagnostic = error.diagnostic
@@ -66,7 +71,7 @@ public struct LocalizedStrings: Sendable {
   /// The files read, in order, for messages.
   public private(set) var files: [String] = []
   /// What is worth a warning: a folder with no strings file in it (`NoStringsFiles`).
-  public private(set) var warnings: [SetupProblem] = []
+  public private(set) var warnings: [Diagnostic] = []
 
   /// The code of the warning about a `--strings` folder that holds no strings file.
   public static let noStringsFiles = "NoStringsFiles"
@@ -167,9 +172,7 @@ public struct LocalizedStrings: Sendable {
         ? "no strings files read from this folder: its .strings and .stringsdict files are read only in a <lang>.lproj folder inside it; give the files, or the folder above"
         : "no strings files in this folder: no .xcstrings file, and no <lang>.lproj folder with a .strings or .stringsdict file"
       warnings.append(
-        SetupProblem(
-          file: path, line: nil, code: Self.noStringsFiles, message: message,
-          severity: .warning))
+        Diagnostic(.warning, Self.noStringsFiles, message, file: path))
     }
   }
 

@@ -16,55 +16,6 @@
 import NotifCategories
 import NotifModel
 
-/// A problem found while preparing the texts: where, and what; an error stops the run, a
-/// warning (a missing translation, a strings folder with nothing in it) is reported.
-public struct SetupProblem: Error, Equatable, Sendable {
-  /// The file at fault.
-  public var file: String
-  /// The line, where known.
-  public var line: Int?
-  /// The diagnostic code.
-  public var code: String
-  /// One lowercase line.
-  public var message: String
-  /// The column, where known.
-  public var column: Int? = nil
-  /// Whether the run stops (`error`) or goes on (`warning`).
-  public var severity = Severity.error
-
-  /// Creates a problem.
-  public init(
-    file: String, line: Int?, code: String, message: String, column: Int? = nil,
-    severity: Severity = .error
-  ) {
-    self.file = file
-    self.line = line
-    self.code = code
-    self.message = message
-    self.column = column
-    self.severity = severity
-  }
-
-  /// The problem a diagnostic (a config file's error) reports.
-  public init(_ diagnostic: Diagnostic) {
-    self.init(
-      file: diagnostic.file, line: diagnostic.line, code: diagnostic.code,
-      message: diagnostic.message, column: diagnostic.column)
-  }
-
-  /// The problem a strings file (`.stringsdict`, `.strings`, `.xcstrings`) has.
-  public init(_ error: StringsError) {
-    self.init(
-      file: error.file, line: error.line, code: error.code, message: error.message,
-      column: error.column)
-  }
-
-  /// The problem as a diagnostic.
-  public var diagnostic: Diagnostic {
-    Diagnostic(severity, code, message, file: file, line: line, column: column)
-  }
-}
-
 /// A format ready to render: its parsed template and the plural rules of its language.
 public struct LocalizedFormat: Sendable {
   /// The parsed format.
@@ -142,16 +93,16 @@ public struct FormatBook: Sendable {
 
   /// The entry `key` of the strings files as a format, if they have one.
   ///
-  /// - Throws: `SetupProblem` (`BadFormat`) for an entry with a directive we do not support.
-  public func localized(_ key: String) throws(SetupProblem) -> LocalizedFormat? {
+  /// - Throws: `Diagnostic` (`BadFormat`) for an entry with a directive we do not support.
+  public func localized(_ key: String) throws(Diagnostic) -> LocalizedFormat? {
     guard let entry = strings[key] else { return nil }
     do {
       return LocalizedFormat(
         try FormatTemplate(entry.format, variables: entry.variables), rules: locale.plural)
     } catch {
-      throw SetupProblem(
-        file: entry.file, line: entry.line, code: "BadFormat",
-        message: "localized '\(key)': \(error.message)", column: entry.column)
+      throw Diagnostic(
+        .error, "BadFormat", "localized '\(key)': \(error.message)", file: entry.file,
+        line: entry.line, column: entry.column)
     }
   }
 
@@ -160,29 +111,28 @@ public struct FormatBook: Sendable {
   /// a `MissingTranslation` warning in `warnings` when strings files for another language than
   /// English were given. Nil for a missing or empty format.
   ///
-  /// - Throws: `SetupProblem` (`BadFormat`) for a directive we do not support.
+  /// - Throws: `Diagnostic` (`BadFormat`) for a directive we do not support.
   public func registryFormat(
     _ format: String?, field: String, category: String, registryFile: String,
-    position: (line: Int, column: Int)?, warnings: inout [SetupProblem]
-  ) throws(SetupProblem) -> LocalizedFormat? {
+    position: (line: Int, column: Int)?, warnings: inout [Diagnostic]
+  ) throws(Diagnostic) -> LocalizedFormat? {
     guard let format, !format.isEmpty else { return nil }
     if let found = try localized(format) { return found }
     // The registry's formats are the development language's (English, as Apple's examples
     // are): only another language misses a translation.
     if stringsGiven && !locale.chain.contains("en") {
       warnings.append(
-        SetupProblem(
-          file: registryFile, line: position?.line, code: "MissingTranslation",
-          message:
-            "no translation of '\(format)' for locale '\(locale.requested)' in the strings files: used as written",
-          column: position?.column, severity: .warning))
+        Diagnostic(
+          .warning, "MissingTranslation",
+          "no translation of '\(format)' for locale '\(locale.requested)' in the strings files: used as written",
+          file: registryFile, line: position?.line, column: position?.column))
     }
     do {
       return LocalizedFormat(try FormatTemplate(format), rules: locale.plural)
     } catch {
-      throw SetupProblem(
-        file: registryFile, line: position?.line, code: "BadFormat",
-        message: "\(field) of category '\(category)': \(error.message)", column: position?.column)
+      throw Diagnostic(
+        .error, "BadFormat", "\(field) of category '\(category)': \(error.message)",
+        file: registryFile, line: position?.line, column: position?.column)
     }
   }
 

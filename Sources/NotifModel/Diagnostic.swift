@@ -33,8 +33,10 @@ public enum Severity: String, Sendable, Comparable {
 
 /// One problem found in the input, with where it is.
 ///
-/// Tools build diagnostics as values; `DiagnosticFormat` turns them into one line each.
-public struct Diagnostic: Sendable, Equatable {
+/// Tools build diagnostics as values; `DiagnosticFormat` turns them into one line each. A
+/// diagnostic is also what a step that stops throws (`throws(Diagnostic)`), such as reading
+/// the texts' registry and strings files: there is no problem type beside it.
+public struct Diagnostic: Error, Sendable, Equatable {
   /// Whether the record was rejected (`error`) or kept (`warning`), or nothing is wrong
   /// (`note`).
   public var severity: Severity

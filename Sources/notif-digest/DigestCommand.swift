@@ -9,7 +9,6 @@ import NotifSweep
 /// notif-digest's command line: options, configuration, and the exit status.
 struct DigestCommand: ToolCommand {
   static let name = "notif-digest"
-  static let version = "0.1.0"
   static let usage =
     "usage: notif-digest [-hn] --window duration [--align time] | --at hh:mm [--tz zone]\n"
     + "                    [--actor path] [--all-pushes] [--categories file] [--flush]\n"
@@ -72,7 +71,7 @@ struct DigestCommand: ToolCommand {
 
       """
 
-  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+  static let tool = CommandLineTool(name: name, usage: usage, help: help)
 
   static let options = OptionTable.specs(for: name)
 
@@ -260,18 +259,18 @@ struct DigestCommand: ToolCommand {
   ) -> ExitStatus {
     // The texts' warnings go with the run's diagnostics (through the sweep's reporter), so
     // that --max-errors counts them all.
-    let prepared: (texts: DigestTexts, warnings: [SetupProblem])
+    let prepared: (texts: DigestTexts, warnings: [Diagnostic])
     switch prepareTexts(configuration.text) {
     case .success(let texts):
       prepared = texts
     case .failure(let problem):
       var reporter = Reporter(
         program: name, options: configuration.sweep.reporting, environment: environment)
-      reporter.report(problem.diagnostic, &stderr)
+      reporter.report(problem, &stderr)
       reporter.finish(&stderr)
       return .failure
     }
-    let warnings = prepared.warnings.map(\.diagnostic)
+    let warnings = prepared.warnings
     if configuration.merge {
       var run = DigestMergeRun(
         configuration: configuration, texts: prepared.texts, environment: environment)
@@ -283,9 +282,9 @@ struct DigestCommand: ToolCommand {
 
   /// Reads the registry and the strings files, and prepares the texts.
   static func prepareTexts(_ options: TextOptions) -> Result<
-    (texts: DigestTexts, warnings: [SetupProblem]), SetupProblem
+    (texts: DigestTexts, warnings: [Diagnostic]), Diagnostic
   > {
-    do throws(SetupProblem) {
+    do throws(Diagnostic) {
       let sources = try TextSources(
         categories: options.categoriesPath, strings: options.stringsPaths,
         locale: options.locale)

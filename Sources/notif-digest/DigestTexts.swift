@@ -21,7 +21,7 @@ struct DigestTexts {
   let maxArguments: Int?
   let book: FormatBook
   /// Warnings found while preparing: a format with no translation, an English fallback.
-  private(set) var warnings: [SetupProblem] = []
+  private(set) var warnings: [Diagnostic] = []
 
   static let summaryKey = "NOTIF_DIGEST_DEFAULT"
   static let hiddenKey = "NOTIF_HIDDEN_DEFAULT"
@@ -40,8 +40,8 @@ struct DigestTexts {
   /// Prepares the texts of `sources`: the registry's formats and the default texts, in the
   /// language of its book.
   ///
-  /// - Throws: `SetupProblem` for a format with a directive we do not support.
-  init(sources: TextSources, maxArguments: Int?) throws(SetupProblem) {
+  /// - Throws: `Diagnostic` for a format with a directive we do not support.
+  init(sources: TextSources, maxArguments: Int?) throws(Diagnostic) {
     let book = sources.book
     self.book = book
     self.maxArguments = maxArguments
@@ -71,12 +71,10 @@ struct DigestTexts {
     }
     for key in fallbacks {
       warnings.append(
-        SetupProblem(
-          file: "<command line>", line: nil,
-          code: "MissingTranslation",
-          message:
-            "no built-in translation for locale '\(book.locale.requested)' and no '\(key)' in the strings files: English used",
-          severity: .warning))
+        Diagnostic(
+          .warning, "MissingTranslation",
+          "no built-in translation for locale '\(book.locale.requested)' and no '\(key)' in the strings files: English used",
+          file: "<command line>"))
     }
     categories = try sources.categoryFormats(
       field: "digest_format", format: \.digestFormat, warnings: &warnings)

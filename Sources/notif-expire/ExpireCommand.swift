@@ -6,7 +6,6 @@ import NotifSweep
 /// notif-expire's command line: options, the policy file, and the exit status.
 struct ExpireCommand: ToolCommand {
   static let name = "notif-expire"
-  static let version = "0.1.0"
   static let usage =
     "usage: notif-expire -p policy [-nh] [--archive file] [--format text|github|json] [--quiet]\n"
     + "                    [--max-errors n] [--color auto|always|never] [--max-record-bytes size]\n"
@@ -30,7 +29,7 @@ struct ExpireCommand: ToolCommand {
 
       """
 
-  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+  static let tool = CommandLineTool(name: name, usage: usage, help: help)
 
   static let options = OptionTable.specs(for: name)
 

@@ -6,7 +6,6 @@ import NotifModel
 /// notif-group's command line: options, the run over the inputs, and the exit status.
 struct GroupCommand: ToolCommand {
   static let name = "notif-group"
-  static let version = "0.1.0"
   static let usage =
     "usage: notif-group [-h] [--all-pushes] [--by thread|app|none] [--format text|github|json]\n"
     + "                   [--quiet] [--max-errors n] [--color auto|always|never] [--[no-]progress]\n"
@@ -36,7 +35,7 @@ struct GroupCommand: ToolCommand {
 
       """
 
-  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+  static let tool = CommandLineTool(name: name, usage: usage, help: help)
 
   static let options = OptionTable.specs(for: name)
 

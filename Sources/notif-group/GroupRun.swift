@@ -52,9 +52,8 @@ struct GroupRun {
   private var fileName = ""
   /// `--progress`: the JSON texts read so far, the bytes of the inputs read before the one
   /// being read, and the most of that one known to be read.
-  private var textsRead = 0
-  private var bytesBefore: Int64 = 0
-  private var fileBytes = 0
+  /// The texts and bytes read, for the progress line.
+  private var progress = ReadProgress()
   /// Chunks taken from the workers, and files where one reader took over: for tests.
   private(set) var chunkCounts = (accepted: 0, fallBacks: 0)
 
@@ -159,12 +158,8 @@ struct GroupRun {
       if let note = fileUnlisted.note(file: fileName) { report(note, &stderr) }
       fileUnlisted = UnlistedTally()
     }
-    let input: InputFile
-    do {
-      input = try InputFile(operand: file)
-    } catch {
+    guard let input = InputFile.openOrReport(file, reporter: &reporter, &stderr) else {
       status = max(status, .failure)
-      report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
       return
     }
     let (name, fd) = (input.name, input.fd)
@@ -172,7 +167,7 @@ struct GroupRun {
     // Where this input starts: a file read again is read again from here. Group objects are
     // merged with their leading records in memory.
     let origin = lseek(fd, 0, SEEK_CUR)
-    fileBytes = 0
+    progress.fileBytes = 0
     defer { endProgress(of: fd, from: origin, &stderr) }
     let file = options.merge ? nil : files.register(fd, name: name, at: origin)
     reader.source = file.map { (file: $0, base: 0) }
@@ -210,11 +205,7 @@ struct GroupRun {
   /// seen), among those done, and shows the progress line if it is time to.
   private mutating func endProgress(of fd: Int32, from origin: off_t, _ stderr: inout OutputWriter)
   {
-    guard reporter.showsProgress else { return }
-    let end = lseek(fd, 0, SEEK_CUR)
-    bytesBefore += origin >= 0 && end >= origin ? Int64(end - origin) : Int64(fileBytes)
-    fileBytes = 0
-    reporter.showProgress(records: textsRead, bytes: bytesBefore, &stderr)
+    progress.ended(fd, from: origin, &reporter, &stderr)
   }
 
   /// Absorbs the groups of the workers' groupers of an earlier file into the run's grouper.
@@ -232,9 +223,8 @@ struct GroupRun {
   ) {
     grouper.numberFrom(number << 32)
     // Taken out of `self` while the reader calls back, and put back below.
-    var reporter = self.reporter
-    let (textsBefore, bytesBase) = (textsRead, bytesBefore + Int64(skipped))
-    var seen = fileBytes
+    var (reporter, progress) = (self.reporter, self.progress)
+    let textsBefore = progress.texts
     let read = reader.readAll(
       &records, into: &grouper,
       tickEvery: reporter.showsProgress ? Self.progressStride : Int.max
@@ -243,13 +233,11 @@ struct GroupRun {
       // Diagnostics go out at once, so they show while the run goes on.
       reporter.report(diagnostic, &stderr)
     } tick: { texts, offset in
-      seen = max(seen, skipped + offset)
-      reporter.showProgress(
-        records: textsBefore + texts, bytes: bytesBase + Int64(offset), &stderr)
+      progress.read(
+        texts: texts, after: textsBefore, to: offset, skipped: skipped, &reporter, &stderr)
     }
-    self.reporter = reporter
-    textsRead += read.texts
-    fileBytes = seen
+    progress.texts += read.texts
+    (self.reporter, self.progress) = (reporter, progress)
     status = max(status, read.status)
     fileUnlisted.add(reader.takeUnlisted())
     fileWrongStage.add(reader.takeWrongStage())
@@ -267,18 +255,13 @@ struct GroupRun {
     for state in states { state.file = file }
     let fileNumber = nextNumber
     var number = nextNumber
-    let textsBefore = textsRead
+    let textsBefore = progress.texts
     let (tally, accepted, fellBack) = ChunkedFileTally.read(
       fd, name: name, maxRecordBytes: options.maxRecordBytes, ring: ring, workers: workers,
       nextNumber: &number, initial: initial, checksLines: isPipe,
       take: { chunk, tally in
         chunk.results.findings.report(&reporter, &stderr)
-        textsRead = textsBefore + tally.texts
-        fileBytes = tally.bytes
-        if reporter.showsProgress {
-          reporter.showProgress(
-            records: textsRead, bytes: bytesBefore + Int64(tally.bytes), &stderr)
-        }
+        progress.took(texts: textsBefore + tally.texts, bytes: tally.bytes, &reporter, &stderr)
       },
       rest: { reader, number in
         // A pipe: the chunks taken are grouped, and one reader groups the rest into the same
@@ -287,7 +270,7 @@ struct GroupRun {
         takeWorkersGroups()
         gatherShards()  // the reader's groups may be theirs too
         var records = reader
-        readRest(&records, number: number, skipped: fileBytes, stderr: &stderr)
+        readRest(&records, number: number, skipped: progress.fileBytes, stderr: &stderr)
       })
     status = max(status, tally.status)
     fileUnlisted.add(tally.unlisted)
@@ -307,7 +290,7 @@ struct GroupRun {
     chunkCounts.fallBacks += 1
     fileUnlisted = UnlistedTally()  // one reader counts the whole file again
     fileWrongStage = WrongStageTally()
-    textsRead = textsBefore
+    progress.texts = textsBefore
     guard origin >= 0, lseek(fd, origin, SEEK_SET) == origin else {
       status = max(status, .failure)
       let error = SystemError(path: name, doing: "cannot read it again", errno: errno)

@@ -87,41 +87,34 @@ extension Grouper {
       items: nil)
 
     try expectArray(view, categories, .moreCategories)
-    var statProblem: RecordProblem? = nil
     // What the entries add up to: every count is from 1 to `FieldLimits.largest`, so the sum
     // of counts is checked (nil once it passes the largest) and that of weights saturates, as
     // notif-group saturated `more_weight` (which says so already: no news to warn of).
     var countSum: Int64? = 0
     var weightSum: Int64 = 0
     var saturated = false
-    view.forEachElement(of: categories) { element in
-      guard statProblem == nil else { return }
-      do throws(RecordProblem) {
-        typealias Entry = GroupField.CategoryEntry
-        let fields = try statFields(view, element, Self.categoryKeys)
-        let name = fields[Entry.category.rawValue]
-        let category = view.kind(name)
-        guard category == .string || category == .null else {
-          throw bad(
-            "'\(Entry.category.key)' is \(category.phrase), not a string or null",
-            name, view)
-        }
-        let id = category == .null ? -1 : internString(view, name, into: self.categories)
-        let n = try integer(view, fields[Entry.count.rawValue], Entry.count.key, from: 1)
-        let w = try integer(view, fields[Entry.weight.rawValue], Entry.weight.key, from: 1)
-        countSum = countSum.flatMap { Self.checkedSum($0, n) }
-        weightSum = saturatingSum(weightSum, w, passed: &saturated)
-        var passed = part.weightPassed
-        part.updateStats {
-          $0.categories.add(
-            id, count: Int(n), weight: w, latestAt: Timestamp(seconds: 0), passed: &passed)
-        }
-        part.weightPassed = passed
-      } catch {
-        statProblem = error
+    try view.forEachElement(of: categories) { element throws(RecordProblem) in
+      typealias Entry = GroupField.CategoryEntry
+      let fields = try statFields(view, element, Self.categoryKeys)
+      let name = fields[Entry.category.rawValue]
+      let category = view.kind(name)
+      guard category == .string || category == .null else {
+        throw bad(
+          "'\(Entry.category.key)' is \(category.phrase), not a string or null",
+          name, view)
       }
+      let id = category == .null ? -1 : internString(view, name, into: self.categories)
+      let n = try integer(view, fields[Entry.count.rawValue], Entry.count.key, from: 1)
+      let w = try integer(view, fields[Entry.weight.rawValue], Entry.weight.key, from: 1)
+      countSum = countSum.flatMap { Self.checkedSum($0, n) }
+      weightSum = saturatingSum(weightSum, w, passed: &saturated)
+      var passed = part.weightPassed
+      part.updateStats {
+        $0.categories.add(
+          id, count: Int(n), weight: w, latestAt: Timestamp(seconds: 0), passed: &passed)
+      }
+      part.weightPassed = passed
     }
-    if let statProblem { throw statProblem }
     guard countSum == more, weightSum == weight else {
       throw bad(
         "'\(GroupField.moreCategories.key)' must add up to '\(GroupField.moreCount.key)' (\(more)) "
@@ -131,36 +124,30 @@ extension Grouper {
     try expectArray(view, arguments, .moreSummaryArgs)
     // Each non-leading record has one summary argument at most.
     var argumentSum: Int64? = 0
-    view.forEachElement(of: arguments) { element in
-      guard statProblem == nil else { return }
-      do throws(RecordProblem) {
-        typealias Entry = GroupField.SummaryArgEntry
-        let fields = try statFields(view, element, Self.argumentKeys)
-        let argument = fields[Entry.summaryArg.rawValue]
-        guard view.kind(argument) == .string, view.rawString(argument).count > 0 else {
-          throw bad(
-            "'\(Entry.summaryArg.key)' is not a string of one character or more", argument, view)
-        }
-        let id = internString(view, argument, into: summaryArgs)
-        let n = try integer(view, fields[Entry.count.rawValue], Entry.count.key, from: 1)
-        let at = try time(
-          view, fields[Entry.latestAt.rawValue], Entry.latestAt.key, &fieldReader)
-        argumentSum = argumentSum.flatMap { Self.checkedSum($0, n) }
-        guard let sum = argumentSum, sum <= more else {
-          throw bad(
-            "'\(GroupField.moreSummaryArgs.key)' counts more records than '\(GroupField.moreCount.key)' (\(more))",
-            fields[Entry.count.rawValue], view)
-        }
-        var passed = part.weightPassed
-        part.updateStats {
-          $0.summaryArgs.add(id, count: Int(n), weight: 0, latestAt: at, passed: &passed)
-        }
-        part.weightPassed = passed
-      } catch {
-        statProblem = error
+    try view.forEachElement(of: arguments) { element throws(RecordProblem) in
+      typealias Entry = GroupField.SummaryArgEntry
+      let fields = try statFields(view, element, Self.argumentKeys)
+      let argument = fields[Entry.summaryArg.rawValue]
+      guard view.kind(argument) == .string, view.rawString(argument).count > 0 else {
+        throw bad(
+          "'\(Entry.summaryArg.key)' is not a string of one character or more", argument, view)
       }
+      let id = internString(view, argument, into: summaryArgs)
+      let n = try integer(view, fields[Entry.count.rawValue], Entry.count.key, from: 1)
+      let at = try time(
+        view, fields[Entry.latestAt.rawValue], Entry.latestAt.key, &fieldReader)
+      argumentSum = argumentSum.flatMap { Self.checkedSum($0, n) }
+      guard let sum = argumentSum, sum <= more else {
+        throw bad(
+          "'\(GroupField.moreSummaryArgs.key)' counts more records than '\(GroupField.moreCount.key)' (\(more))",
+          fields[Entry.count.rawValue], view)
+      }
+      var passed = part.weightPassed
+      part.updateStats {
+        $0.summaryArgs.add(id, count: Int(n), weight: 0, latestAt: at, passed: &passed)
+      }
+      part.weightPassed = passed
     }
-    if let statProblem { throw statProblem }
 
     var list: [Item]? = nil
     switch view.kind(items) {

@@ -4,9 +4,8 @@ import NotifModel
 import NotifSweep
 
 /// notif-mark's command line: the actions, the selectors, and the exit status.
-struct MarkCommand: ToolCommand {
+struct MarkCommand: RunningToolCommand {
   static let name = "notif-mark"
-  static let version = "0.1.0"
   static let usage =
     "usage: notif-mark --read | --unread | --seen | --delete [-nh] [--all] [--id id]\n"
     + "                  [--ids-from file] [--app bundle-id] [--thread id] [--category name]\n"
@@ -47,9 +46,12 @@ struct MarkCommand: ToolCommand {
 
       """
 
-  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+  static let tool = CommandLineTool(name: name, usage: usage, help: help)
 
   static let options = OptionTable.specs(for: name)
+
+  /// What runs once the command line is read.
+  typealias Run = MarkRun
 
   /// What to do to the selected records.
   struct Actions: Equatable {
@@ -78,15 +80,6 @@ struct MarkCommand: ToolCommand {
     var sweep = SweepOptions()
     /// The size of a batch of lines that a worker decides (`MarkRun.batchSize`).
     var batchSize = MarkRun.batchSize
-  }
-
-  /// Marks or deletes the selected records.
-  static func run(
-    _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
-    stderr: inout OutputWriter
-  ) -> ExitStatus {
-    var run = MarkRun(configuration: configuration, environment: environment)
-    return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
   static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)

@@ -16,7 +16,7 @@ import NotifSweep
 /// core, decide them (`MarkDecider`), and the reading thread writes each batch's results in
 /// input order. Lines longer than `--max-record-bytes` are no records: the reading thread
 /// streams them itself, after every batch before them is written.
-struct MarkRun: ~Copyable, SweepPasses {
+struct MarkRun: ToolRun, SweepPasses {
   let configuration: MarkCommand.Configuration
   let environment: ToolEnvironment
 

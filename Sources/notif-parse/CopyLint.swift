@@ -141,13 +141,13 @@ struct CopyLint {
   /// `book`'s locale (`PluralCheck`), each localized through `book`'s strings files as
   /// notif-summarize localizes it: a warning `CountWithoutPlural` at the format.
   ///
-  /// - Throws: `SetupProblem` (`BadFormat`) for a translation with a directive notif-summarize
+  /// - Throws: `Diagnostic` (`BadFormat`) for a translation with a directive notif-summarize
   ///   refuses.
-  static func checkPlurals(_ registry: CategoryRegistry, book: FormatBook) throws(SetupProblem)
+  static func checkPlurals(_ registry: CategoryRegistry, book: FormatBook) throws(Diagnostic)
     -> [Finding]
   {
     var findings: [Finding] = []
-    var untranslated: [SetupProblem] = []  // notif-summarize's news (MissingTranslation)
+    var untranslated: [Diagnostic] = []  // notif-summarize's news (MissingTranslation)
     let locale = book.locale.requested
     for category in registry.categories {
       let formats = [

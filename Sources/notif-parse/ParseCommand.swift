@@ -6,9 +6,8 @@ import NotifPush
 import NotifSweep
 
 /// notif-parse's command line: options, the loop over inputs, and the exit status.
-struct ParseCommand: ToolCommand {
+struct ParseCommand: RunningToolCommand {
   static let name = "notif-parse"
-  static let version = "0.1.0"
   static let usage =
     "usage: notif-parse [-clsh] [--app-name name] [--categories file] [--default-app bundle-id]\n"
     + "                   [--format text|github|json] [--quiet] [--max-errors n]\n"
@@ -52,9 +51,12 @@ struct ParseCommand: ToolCommand {
 
       """
 
-  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+  static let tool = CommandLineTool(name: name, usage: usage, help: help)
 
   static let options = OptionTable.specs(for: name)
+
+  /// What runs once the command line is read.
+  typealias Run = ParseRun
 
   /// What the command line asked for.
   struct Configuration {
@@ -93,14 +95,6 @@ struct ParseCommand: ToolCommand {
     var verbose = false
     var defaults: InputDefaults
     var files: [String] = []
-  }
-
-  static func run(
-    _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
-    stderr: inout OutputWriter
-  ) -> ExitStatus {
-    var run = ParseRun(configuration: configuration, environment: environment)
-    return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
   static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)

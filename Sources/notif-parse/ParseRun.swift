@@ -20,7 +20,7 @@ import NotifSweep
 /// `--jobs` is. The progress line (`--progress`) is shown from here too: after each chunk
 /// written, and with one reader every few thousand records, where the input pauses and at
 /// its end.
-struct ParseRun {
+struct ParseRun: ToolRun {
   let configuration: ParseCommand.Configuration
   /// The size of a chunk: the bytes read at once and handed to a worker. Tests make it small.
   let chunkSize: Int
@@ -59,6 +59,13 @@ struct ParseRun {
 
   /// How many records one reader reads between two looks at the progress line.
   static let progressRecords = 4096
+
+  /// A run as `configuration` says, in chunks of the default size.
+  init(configuration: ParseCommand.Configuration, environment: ToolEnvironment) {
+    self.init(
+      configuration: configuration, chunkSize: ParseRun.defaultChunkSize,
+      environment: environment)
+  }
 
   /// A run as `configuration` says; `environment` gives the monotonic clock (for the store's
   /// batches, progress and `--verbose`) and what `Reporter` needs of standard error.
@@ -165,13 +172,10 @@ struct ParseRun {
   private mutating func readInput(
     _ file: String, stdout: inout OutputWriter, stderr: inout OutputWriter
   ) throws(OutputFailed) {
-    let input: InputFile
-    do {
-      input = try InputFile(operand: file)
-    } catch {
-      try report(
-        Diagnostic(.error, "Unreadable", error.message, file: error.path), fatal: true,
-        stdout: &stdout, stderr: &stderr)
+    guard let input = InputFile.openOrReport(file, reporter: &reporter, &stderr) else {
+      // Reported on standard error even with --check, as every input that cannot be read.
+      tally.status = max(tally.status, .failure)
+      tally.errors += 1
       return
     }
     let (name, fd) = (input.name, input.fd)
@@ -386,7 +390,7 @@ struct ParseRun {
       return false
     }
     for warning in strings.warnings {
-      try report(warning.diagnostic, stdout: &stdout, stderr: &stderr)
+      try report(warning, stdout: &stdout, stderr: &stderr)
     }
     let book = FormatBook(
       locale: configuration.pluralLocale, strings: strings,
@@ -394,7 +398,7 @@ struct ParseRun {
     do {
       findings += try CopyLint.checkPlurals(loaded.registry, book: book)
     } catch {
-      try report(error.diagnostic, fatal: true, stdout: &stdout, stderr: &stderr)
+      try report(error, fatal: true, stdout: &stdout, stderr: &stderr)
       return false
     }
     for finding in findings {

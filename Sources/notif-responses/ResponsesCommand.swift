@@ -4,9 +4,8 @@ import NotifModel
 import NotifSweep
 
 /// notif-responses's command line: the options, and the exit status.
-struct ResponsesCommand: ToolCommand {
+struct ResponsesCommand: RunningToolCommand {
   static let name = "notif-responses"
-  static let version = "0.1.0"
   static let usage =
     "usage: notif-responses [-h] [--now time] [--attempt n] [--max-attempts n] [--seed n]\n"
     + "                       [--summary] [--tokens file] [--requests file]\n"
@@ -49,9 +48,12 @@ struct ResponsesCommand: ToolCommand {
 
       """
 
-  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+  static let tool = CommandLineTool(name: name, usage: usage, help: help)
 
   static let options = OptionTable.specs(for: name)
+
+  /// What runs once the command line is read.
+  typealias Run = ResponsesRun
 
   /// What the command line asked for.
   struct Configuration {
@@ -69,14 +71,6 @@ struct ResponsesCommand: ToolCommand {
     var reporting = ReportOptions()
     var maxRecordBytes = CommandLineTool.defaultMaxRecordBytes
     var files: [String] = ["-"]
-  }
-
-  static func run(
-    _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
-    stderr: inout OutputWriter
-  ) -> ExitStatus {
-    var run = ResponsesRun(configuration: configuration, environment: environment)
-    return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
   static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)

@@ -6,7 +6,7 @@ import NotifSweep
 
 /// One run of notif-responses: reads the side files, then every answer of every operand in
 /// turn, writing a record for each; then the summary, then the prune of the token file.
-struct ResponsesRun: ~Copyable {
+struct ResponsesRun: ToolRun {
   let configuration: ResponsesCommand.Configuration
   let environment: ToolEnvironment
   /// Writes the diagnostics of the answers and the side files, and the progress line

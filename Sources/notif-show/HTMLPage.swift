@@ -1,3 +1,4 @@
+import NotifCLI
 import NotifCategories
 import NotifJSON
 import NotifModel
@@ -278,7 +279,7 @@ struct HTMLPage {
     <meta http-equiv="Content-Security-Policy" content="\(policy)">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="color-scheme" content="\(schemes)">
-    <meta name="generator" content="notif-show \(ShowCommand.version)">
+    <meta name="generator" content="notif-show \(CommandLineTool.toolkitVersion)">
     <title>Notifications</title>
 
     """

@@ -6,7 +6,6 @@ import NotifModel
 /// notif-show's command line: options, the run over the inputs, and the exit status.
 struct ShowCommand: ToolCommand {
   static let name = "notif-show"
-  static let version = "0.1.0"
   static let usage =
     "usage: notif-show [-h] [--all-pushes] [--apps file] [--ascii] [--categories file]\n"
     + "                  [--color auto|always|never] [--quiet] [--max-errors n] [--[no-]progress]\n"
@@ -44,7 +43,7 @@ struct ShowCommand: ToolCommand {
 
       """
 
-  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+  static let tool = CommandLineTool(name: name, usage: usage, help: help)
 
   static let options = OptionTable.specs(for: name)
 

@@ -26,9 +26,8 @@ struct ShowRun {
   private(set) var reporter: Reporter
   /// `--progress`: the JSON texts read so far, the bytes of the inputs read before the one
   /// being read, and the most of that one known to be read.
-  private var textsRead = 0
-  private var bytesBefore: Int64 = 0
-  private var fileBytes = 0
+  /// The texts and bytes read, for the progress line.
+  private var progress = ReadProgress()
   private var gatherer: ShowGatherer
   private var status = ExitStatus.success
   /// The number of the next input or chunk: its texts' input order starts at `number << 32`.
@@ -59,14 +58,7 @@ struct ShowRun {
   /// Reads every input and writes the page; returns the run's exit status. The run's talk on
   /// `stderr` is ended (`Reporter.finish`) on every way out.
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
-    let status = show(stdout: &stdout, stderr: &stderr)
-    reporter.finish(&stderr)
-    return status
-  }
-
-  private mutating func show(stdout: inout OutputWriter, stderr: inout OutputWriter)
-    -> ExitStatus
-  {
+    defer { reporter.finish(&stderr) }
     var apps = AppDirectory()
     if let path = options.appsPath {
       do {
@@ -120,17 +112,13 @@ struct ShowRun {
   }
 
   private mutating func read(_ file: String, stderr: inout OutputWriter) {
-    let input: InputFile
-    do {
-      input = try InputFile(operand: file)
-    } catch {
+    guard let input = InputFile.openOrReport(file, reporter: &reporter, &stderr) else {
       status = max(status, .failure)
-      report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
       return
     }
     let (name, fd) = (input.name, input.fd)
     let origin = lseek(fd, 0, SEEK_CUR)
-    fileBytes = 0
+    progress.fileBytes = 0
     var unlisted: UnlistedTally
     var wrongStage: WrongStageTally
     // Chunks only pay for an input bigger than one: a pipe may be, a small file is not.
@@ -161,11 +149,7 @@ struct ShowRun {
   /// seen), among those done, and shows the progress line if it is time to.
   private mutating func endProgress(of fd: Int32, from origin: off_t, _ stderr: inout OutputWriter)
   {
-    guard reporter.showsProgress else { return }
-    let end = lseek(fd, 0, SEEK_CUR)
-    bytesBefore += origin >= 0 && end >= origin ? Int64(end - origin) : Int64(fileBytes)
-    fileBytes = 0
-    reporter.showProgress(records: textsRead, bytes: bytesBefore, &stderr)
+    progress.ended(fd, from: origin, &reporter, &stderr)
   }
 
   /// Reads the rest of an input with one reader, its texts numbered from `number << 32`;
@@ -174,22 +158,19 @@ struct ShowRun {
     _ records: inout RecordReader, number: Int, skipped: Int = 0, stderr: inout OutputWriter
   ) {
     // Taken out of `self` while the gatherer calls back, and put back below.
-    var reporter = self.reporter
-    let (textsBefore, bytesBase) = (textsRead, bytesBefore + Int64(skipped))
-    var seen = fileBytes
+    var (reporter, progress) = (self.reporter, self.progress)
+    let textsBefore = progress.texts
     let read = gatherer.read(
       &records, number: number,
       tickEvery: reporter.showsProgress ? Self.progressStride : Int.max
     ) { diagnostic in
       reporter.report(diagnostic, &stderr)
     } tick: { texts, offset in
-      seen = max(seen, skipped + offset)
-      reporter.showProgress(
-        records: textsBefore + texts, bytes: bytesBase + Int64(offset), &stderr)
+      progress.read(
+        texts: texts, after: textsBefore, to: offset, skipped: skipped, &reporter, &stderr)
     }
-    self.reporter = reporter
-    textsRead += gatherer.texts(from: number)
-    fileBytes = seen
+    progress.texts += gatherer.texts(from: number)
+    (self.reporter, self.progress) = (reporter, progress)
     status = max(status, read)
     nextNumber = max(nextNumber, gatherer.nextFreeNumber)
   }
@@ -203,23 +184,18 @@ struct ShowRun {
     var restUnlisted = UnlistedTally()
     var restWrongStage = WrongStageTally()
     inputNumber.value += 1  // no chunk is out: the last read waited for every one
-    let textsBefore = textsRead
+    let textsBefore = progress.texts
     let (tally, accepted, fellBack) = ChunkedFileTally.read(
       fd, name: name, maxRecordBytes: options.maxRecordBytes, ring: ring, workers: workers,
       nextNumber: &number,
       take: { chunk, tally in
         chunk.results.findings.report(&reporter, &stderr)
         for entry in chunk.results.entries { gatherer.entries.insert(entry) }
-        textsRead = textsBefore + tally.texts
-        fileBytes = tally.bytes
-        if reporter.showsProgress {
-          reporter.showProgress(
-            records: textsRead, bytes: bytesBefore + Int64(tally.bytes), &stderr)
-        }
+        progress.took(texts: textsBefore + tally.texts, bytes: tally.bytes, &reporter, &stderr)
       },
       rest: { reader, number in
         var records = reader
-        readRest(&records, number: number, skipped: fileBytes, stderr: &stderr)
+        readRest(&records, number: number, skipped: progress.fileBytes, stderr: &stderr)
         restUnlisted = gatherer.reader.takeUnlisted()
         restWrongStage = gatherer.takeWrongStage()
       })

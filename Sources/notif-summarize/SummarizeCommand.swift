@@ -5,9 +5,8 @@ import NotifLocalization
 import NotifModel
 
 /// notif-summarize's command line: options, configuration, and the exit status.
-struct SummarizeCommand: ToolCommand {
+struct SummarizeCommand: RunningToolCommand {
   static let name = "notif-summarize"
-  static let version = "0.1.0"
   static let usage =
     "usage: notif-summarize [-h] [--all-pushes] [--hidden-previews] [--categories file]\n"
     + "                       [--format text | github | json] [--quiet] [--max-errors n]\n"
@@ -35,9 +34,12 @@ struct SummarizeCommand: ToolCommand {
 
       """
 
-  static let tool = CommandLineTool(name: name, version: version, usage: usage, help: help)
+  static let tool = CommandLineTool(name: name, usage: usage, help: help)
 
   static let options = OptionTable.specs(for: name)
+
+  /// What runs once the command line is read.
+  typealias Run = SummarizeRun
 
   /// What the command line asked for.
   struct Configuration {
@@ -54,14 +56,6 @@ struct SummarizeCommand: ToolCommand {
     /// `--format`, `--quiet`, `--max-errors`, `--color`, `--progress`.
     var reporting = ReportOptions()
     var files: [String] = []
-  }
-
-  static func run(
-    _ configuration: Configuration, environment: ToolEnvironment, stdout: inout OutputWriter,
-    stderr: inout OutputWriter
-  ) -> ExitStatus {
-    var run = SummarizeRun(configuration: configuration, environment: environment)
-    return run.execute(stdout: &stdout, stderr: &stderr)
   }
 
   static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)

@@ -6,7 +6,7 @@ import NotifLocalization
 import NotifModel
 
 /// One run of notif-summarize: prepares the formats, then reads, summarizes and writes groups.
-struct SummarizeRun {
+struct SummarizeRun: ToolRun {
   let configuration: SummarizeCommand.Configuration
   /// Writes every diagnostic and the progress line (`--quiet`, `--max-errors`, `--progress`).
   private var reporter: Reporter
@@ -37,21 +37,14 @@ struct SummarizeRun {
 
   /// Runs, and ends what the run writes on standard error (`Reporter.finish`) however it ends.
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
-    let status = summarize(stdout: &stdout, stderr: &stderr)
-    reporter.finish(&stderr)
-    return status
-  }
-
-  private mutating func summarize(stdout: inout OutputWriter, stderr: inout OutputWriter)
-    -> ExitStatus
-  {
+    defer { reporter.finish(&stderr) }
     let summarizer: Summarizer
     switch prepare() {
     case .success(let prepared):
       summarizer = prepared.0
-      for warning in prepared.1 { reporter.report(warning.diagnostic, &stderr) }
+      for warning in prepared.1 { reporter.report(warning, &stderr) }
     case .failure(let problem):
-      reporter.report(problem.diagnostic, &stderr)
+      reporter.report(problem, &stderr)
       return .failure
     }
     reporter.startProgress(totalBytes: InputFile.totalBytes(of: configuration.files))
@@ -74,8 +67,8 @@ struct SummarizeRun {
 
   // MARK: - Setup
 
-  private func prepare() -> Result<(Summarizer, [SetupProblem]), SetupProblem> {
-    do throws(SetupProblem) {
+  private func prepare() -> Result<(Summarizer, [Diagnostic]), Diagnostic> {
+    do throws(Diagnostic) {
       let sources = try TextSources(
         categories: configuration.categoriesPath, strings: configuration.stringsPaths,
         locale: configuration.locale)

@@ -54,7 +54,7 @@ struct Summarizer {
   /// The defaults that are the English text because the locale has no translation.
   private(set) var englishFallbacks: Fallbacks = []
   /// Warnings found while preparing, such as a format with no translation.
-  private(set) var warnings: [SetupProblem] = []
+  private(set) var warnings: [Diagnostic] = []
 
   static let summaryKey = "NOTIF_SUMMARY_DEFAULT"
   static let hiddenKey = "NOTIF_HIDDEN_DEFAULT"
@@ -63,8 +63,8 @@ struct Summarizer {
   /// Prepares the formats of the registry and the default texts of `sources`, localized
   /// through its strings files for its locale.
   ///
-  /// - Throws: `SetupProblem` for a format with a directive we do not support.
-  init(profile: Profile, maxArguments: Int?, sources: TextSources) throws(SetupProblem) {
+  /// - Throws: `Diagnostic` for a format with a directive we do not support.
+  init(profile: Profile, maxArguments: Int?, sources: TextSources) throws(Diagnostic) {
     self.profile = profile
     self.maxArguments = maxArguments
     let book = sources.book
@@ -91,7 +91,7 @@ struct Summarizer {
   private static func defaultText(
     _ key: String, _ variants: (BuiltinTexts.Language) -> BuiltinTexts.Variants,
     book: FormatBook
-  ) throws(SetupProblem) -> (format: LocalizedFormat, isEnglish: Bool) {
+  ) throws(Diagnostic) -> (format: LocalizedFormat, isEnglish: Bool) {
     if let found = try book.localized(key) { return (found, false) }
     if let texts = book.builtinTexts {
       return (FormatBook.builtin(variants(texts), rules: book.builtinRules), false)
