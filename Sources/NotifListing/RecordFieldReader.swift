@@ -1,29 +1,6 @@
 import NotifJSON
 import NotifModel
 
-/// Why a record or group object is rejected: its diagnostic code, the message, and the byte
-/// offset in the JSON text it is about, which the tool turns into a line and column.
-public struct RecordProblem: Error, Sendable, Equatable {
-  /// The diagnostic's code: `BadCreatedAt`, `BadType`, ...
-  public var code: String
-  /// One lowercase line, user values in single quotes.
-  public var message: String
-  /// The offset in the JSON text of the value the problem is about.
-  public var offset: Int
-
-  /// Creates a problem.
-  public init(code: String, message: String, offset: Int) {
-    self.code = code
-    self.message = message
-    self.offset = offset
-  }
-
-  /// A JSON text that is not an object, where a record or group object was wanted.
-  public static var notAnObject: RecordProblem {
-    RecordProblem(code: "NotAnObject", message: "the JSON text is not an object", offset: 0)
-  }
-}
-
 /// Reads and checks the fields that records are ranked and listed by, as every lister reports
 /// them: `created_at` (an RFC 3339 time), `relevance` (a number or null) and the fields shown
 /// as text (a string or null).

@@ -65,6 +65,30 @@ public struct Diagnostic: Error, Sendable, Equatable {
   }
 }
 
+/// Why a JSON text is rejected (a record, a group or digest object, a push service's answer):
+/// its diagnostic code, the message, and the byte offset in the text it is about, which the
+/// tool turns into a line and column of its input, and so into a `Diagnostic`.
+public struct RecordProblem: Error, Sendable, Equatable {
+  /// The diagnostic's code: `BadCreatedAt`, `BadType`, ...
+  public var code: String
+  /// One lowercase line, user values in single quotes.
+  public var message: String
+  /// The offset in the JSON text of the value the problem is about.
+  public var offset: Int
+
+  /// Creates a problem.
+  public init(code: String, message: String, offset: Int) {
+    self.code = code
+    self.message = message
+    self.offset = offset
+  }
+
+  /// A JSON text that is not an object, where a record or group object was wanted.
+  public static var notAnObject: RecordProblem {
+    RecordProblem(code: "NotAnObject", message: "the JSON text is not an object", offset: 0)
+  }
+}
+
 extension Diagnostic {
   /// `text` with each character that could break a diagnostic's line, drive the terminal it
   /// is shown on, reorder it or hide what it holds written visibly: `\n`, `\r`, `\t`, `\e`

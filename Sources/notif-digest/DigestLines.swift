@@ -172,7 +172,7 @@ struct DigestLineFiller: ~Copyable, BatchFiller {
       case .record:
         let record = parser.record
         let kind: DigestLine.Kind
-        do throws(DigestProblem) {
+        do throws(RecordProblem) {
           kind = try facts(record, into: &batch.bytes)
         } catch {
           kind = .rejected(
@@ -198,13 +198,13 @@ struct DigestLineFiller: ~Copyable, BatchFiller {
 
   /// What digesting needs of `record`, its byte runs appended to `bytes`.
   ///
-  /// - Throws: `DigestProblem` for a record that cannot be digested.
-  private func facts(_ record: RecordView, into bytes: inout ByteBuffer) throws(DigestProblem)
+  /// - Throws: `RecordProblem` for a record that cannot be digested.
+  private func facts(_ record: RecordView, into bytes: inout ByteBuffer) throws(RecordProblem)
     -> DigestLine.Kind
   {
     let view = record.json
-    func problem(_ message: String, _ index: Int?) -> DigestProblem {
-      DigestProblem(
+    func problem(_ message: String, _ index: Int?) -> RecordProblem {
+      RecordProblem(
         code: "BadRecord", message: message, offset: index.map { Int(view.tokens[$0].start) } ?? 0)
     }
     /// Appends the string at `index`, unescaped, and returns where it is.
@@ -255,7 +255,7 @@ struct DigestLineFiller: ~Copyable, BatchFiller {
     do throws(RecordProblem) {
       reason = try DeviceListing.unlisted(view, listing)
     } catch {
-      throw DigestProblem(code: error.code, message: error.message, offset: error.offset)
+      throw RecordProblem(code: error.code, message: error.message, offset: error.offset)
     }
     if let reason, !options.allPushes { return .unlisted(reason, digested: digested) }
     let keyStart = bytes.count

@@ -74,12 +74,12 @@ enum DigestObjectReader {
 
   /// The digest object at the root of `view`, the `order`-th read.
   ///
-  /// - Throws: `DigestProblem` (`BadDigest`) for an object that breaks the contract.
-  static func read(_ view: JSONView, order: Int, itemOrder: inout Int) throws(DigestProblem)
+  /// - Throws: `RecordProblem` (`BadDigest`) for an object that breaks the contract.
+  static func read(_ view: JSONView, order: Int, itemOrder: inout Int) throws(RecordProblem)
     -> ReadDigest
   {
-    func bad(_ message: String, _ index: Int) -> DigestProblem {
-      DigestProblem(code: "BadDigest", message: message, offset: Int(view.tokens[index].start))
+    func bad(_ message: String, _ index: Int) -> RecordProblem {
+      RecordProblem(code: "BadDigest", message: message, offset: Int(view.tokens[index].start))
     }
     guard view.kind(0) == .object else {
       throw bad("a digest object is a JSON object, not \(view.kind(0).phrase)", 0)
@@ -89,7 +89,7 @@ enum DigestObjectReader {
     }
     let found = try members(view, 0, keys: keys, what: "a digest object", bad)
     func value(_ field: DigestField) -> Int { found[field.rawValue] }
-    func time(_ index: Int, _ name: String) throws(DigestProblem) -> Timestamp {
+    func time(_ index: Int, _ name: String) throws(RecordProblem) -> Timestamp {
       guard view.kind(index) == .string, !view.tokens[index].flag,
         let instant = Timestamp(rfc3339: view.rawString(index))
       else {
@@ -97,7 +97,7 @@ enum DigestObjectReader {
       }
       return instant
     }
-    func integer(_ index: Int, _ name: String, _ range: ClosedRange<Int64>) throws(DigestProblem)
+    func integer(_ index: Int, _ name: String, _ range: ClosedRange<Int64>) throws(RecordProblem)
       -> Int64
     {
       guard let number = view.integer(index), range.contains(number) else {
@@ -105,7 +105,7 @@ enum DigestObjectReader {
       }
       return number
     }
-    func text(_ index: Int, _ name: String) throws(DigestProblem) -> [UInt8] {
+    func text(_ index: Int, _ name: String) throws(RecordProblem) -> [UInt8] {
       guard view.kind(index) == .string else {
         throw bad("'\(name)' is \(view.kind(index).phrase), not a string", index)
       }
@@ -151,13 +151,13 @@ enum DigestObjectReader {
       optional: Entry.allPushes.rawValue, bad)
     func entry(_ e: Entry) -> Int { entries[e.rawValue] }
     func name(_ e: Entry) -> String { "\(Field.digesting.key).\(e.key)" }
-    func nullOr(_ e: Entry, _ check: (Int) throws(DigestProblem) -> Void) throws(DigestProblem) {
+    func nullOr(_ e: Entry, _ check: (Int) throws(RecordProblem) -> Void) throws(RecordProblem) {
       if view.kind(entry(e)) != .null { try check(entry(e)) }
     }
     guard view.kind(entry(.key)) == .array, view.tokens[entry(.key)].count > 0 else {
       throw bad("'\(name(.key))' is not an array of record paths", entry(.key))
     }
-    var keyProblem: DigestProblem? = nil
+    var keyProblem: RecordProblem? = nil
     view.forEachElement(of: entry(.key)) { element in
       if keyProblem == nil && (view.kind(element) != .string || view.rawString(element).isEmpty) {
         keyProblem = bad("'\(name(.key))' is not an array of record paths", element)
@@ -176,9 +176,9 @@ enum DigestObjectReader {
         "'\(name(e))' must be \(present ? "given" : "null") when 'digesting.window' is \(tumbling ? "given" : "null")",
         entry(e))
     }
-    func duration(_ e: Entry) throws(DigestProblem) -> Int64? {
+    func duration(_ e: Entry) throws(RecordProblem) -> Int64? {
       var seconds: Int64? = nil
-      try nullOr(e) { (index: Int) throws(DigestProblem) in
+      try nullOr(e) { (index: Int) throws(RecordProblem) in
         guard let text = view.stringValue(index),
           let length = try? TimeToLive(text), length.seconds > 0
         else { throw bad("'\(name(e))' is not a length of time such as 1h", index) }
@@ -189,11 +189,11 @@ enum DigestObjectReader {
     let windowLength = try duration(.window)
     let lookback = try duration(.lookback)
     var align = Timestamp(seconds: 0)
-    try nullOr(.align) { (index: Int) throws(DigestProblem) in
+    try nullOr(.align) { (index: Int) throws(RecordProblem) in
       align = try time(index, name(.align))
     }
     var times: [Int] = []
-    try nullOr(.at) { (index: Int) throws(DigestProblem) in
+    try nullOr(.at) { (index: Int) throws(RecordProblem) in
       var ok = view.kind(index) == .array && view.tokens[index].count > 0
       view.forEachElement(of: index) { element in
         if ok, let text = view.stringValue(element), !text.contains(","),
@@ -209,7 +209,7 @@ enum DigestObjectReader {
       }
     }
     var zone = ZoneRules.utc.name
-    try nullOr(.tz) { (index: Int) throws(DigestProblem) in
+    try nullOr(.tz) { (index: Int) throws(RecordProblem) in
       guard let text = view.stringValue(index) else {
         throw bad("'\(name(.tz))' is not a string", index)
       }
@@ -219,11 +219,11 @@ enum DigestObjectReader {
       windowLength.map { .tumbling(seconds: $0, align: align) }
       ?? .schedule(times: Array(Set(times)).sorted(), zone: zone)
     var maxItems: Int? = nil
-    try nullOr(.maxItems) { (index: Int) throws(DigestProblem) in
+    try nullOr(.maxItems) { (index: Int) throws(RecordProblem) in
       maxItems = Int(try integer(index, name(.maxItems), FieldLimits.positive))
     }
     var limit: Int? = nil
-    try nullOr(.limit) { (index: Int) throws(DigestProblem) in
+    try nullOr(.limit) { (index: Int) throws(RecordProblem) in
       limit = Int(try integer(index, name(.limit), FieldLimits.positive))
     }
     guard let itemsText = view.stringValue(entry(.items)),
@@ -263,15 +263,15 @@ enum DigestObjectReader {
     /// may not pass `count`), then `store` keeps the entry. Returns the sum.
     func countedEntries<Name>(
       _ field: Field, _ what: String, keys: [[UInt8]],
-      name: ([Int]) throws(DigestProblem) -> Name,
-      store: (Name, [Int], Int64) throws(DigestProblem) -> Void
-    ) throws(DigestProblem) -> Int64 {
+      name: ([Int]) throws(RecordProblem) -> Name,
+      store: (Name, [Int], Int64) throws(RecordProblem) -> Void
+    ) throws(RecordProblem) -> Int64 {
       let index = value(field)
       guard view.kind(index) == .array else {
         throw bad("'\(field.key)' is \(view.kind(index).phrase), not an array", index)
       }
       var sum: Int64 = 0
-      try view.forEachElement(of: index) { element throws(DigestProblem) in
+      try view.forEachElement(of: index) { element throws(RecordProblem) in
         guard view.kind(element) == .object else {
           throw bad("\(what) is \(view.kind(element).phrase), not an object", element)
         }
@@ -291,14 +291,14 @@ enum DigestObjectReader {
     // Actors: distinct, each counted once or more; together no more than the records.
     _ = try countedEntries(
       .actors, "an actor", keys: actorKeys,
-      name: { (fields) throws(DigestProblem) in
+      name: { (fields) throws(RecordProblem) in
         let actor = try text(fields[0], "actor")
         guard !actor.isEmpty, digest.actors[ByteKey(actor)] == nil else {
           throw bad("an 'actor' is empty, or named twice", fields[0])
         }
         return actor
       },
-      store: { (actor, fields, n) throws(DigestProblem) in
+      store: { (actor, fields, n) throws(RecordProblem) in
         digest.actors[ByteKey(actor)] = (n, try time(fields[2], "latest_at"))
       })
 
@@ -306,7 +306,7 @@ enum DigestObjectReader {
     let categoriesIndex = value(.categories)
     let categorySum = try countedEntries(
       .categories, "a category entry", keys: categoryKeys,
-      name: { (fields) throws(DigestProblem) -> [UInt8]? in
+      name: { (fields) throws(RecordProblem) -> [UInt8]? in
         let category: [UInt8]? =
           view.kind(fields[0]) == .null ? nil : try text(fields[0], "category")
         guard digest.categories[category.map(ByteKey.init)] == nil else {
@@ -314,7 +314,7 @@ enum DigestObjectReader {
         }
         return category
       },
-      store: { (category, _, n) throws(DigestProblem) in
+      store: { (category, _, n) throws(RecordProblem) in
         digest.categories[category.map(ByteKey.init)] = n
       })
     guard categorySum == count else {
@@ -333,7 +333,7 @@ enum DigestObjectReader {
         "'\(Field.items.key)' has \(listed) records, more than '\(Field.count.key)' or 'digesting.limit'",
         itemsIndex)
     }
-    try view.forEachElement(of: itemsIndex) { element throws(DigestProblem) in
+    try view.forEachElement(of: itemsIndex) { element throws(RecordProblem) in
       guard view.kind(element) == .object,
         let createdIndex = view.member(element, "created_at"),
         let itemIDIndex = view.member(element, "id")
@@ -373,10 +373,10 @@ enum DigestObjectReader {
   /// any order.
   private static func members(
     _ view: JSONView, _ index: Int, keys: [[UInt8]], what: String, optional: Int? = nil,
-    _ bad: (String, Int) -> DigestProblem
-  ) throws(DigestProblem) -> [Int] {
+    _ bad: (String, Int) -> RecordProblem
+  ) throws(RecordProblem) -> [Int] {
     var found = [Int](repeating: -1, count: keys.count)
-    try view.forEachMember(of: index) { key, value throws(DigestProblem) in
+    try view.forEachMember(of: index) { key, value throws(RecordProblem) in
       guard let position = keys.firstIndex(where: { view.keyEquals(key, bytes: $0) }) else {
         throw bad("unknown key '\(view.string(key))' in \(what)", key)
       }
@@ -465,14 +465,14 @@ struct DigestMergeRun {
             records: read.count + 1, bytes: bytesBefore + Int64(offset), &stderr)
         }
         let order = read.count + 1
-        let outcome: Result<ReadDigest, DigestProblem> = reader.withRecord { view in
-          do throws(DigestProblem) {
+        let outcome: Result<ReadDigest, RecordProblem> = reader.withRecord { view in
+          do throws(RecordProblem) {
             return .success(try DigestObjectReader.read(view, order: order, itemOrder: &itemOrder))
           } catch {
             return .failure(error)
           }
         }
-        var problem: DigestProblem? = nil
+        var problem: RecordProblem? = nil
         switch outcome {
         case .failure(let error): problem = error
         case .success(var digest):
@@ -513,12 +513,12 @@ struct DigestMergeRun {
   }
 
   /// Takes a digest read, or says why not.
-  private mutating func admit(_ digest: ReadDigest) -> DigestProblem? {
+  private mutating func admit(_ digest: ReadDigest) -> RecordProblem? {
     if let first, first.digesting != digest.digesting {
       let entry =
         first.entries.indices.first { first.entries[$0] != digest.entries[$0] } ?? 0
       let key = DigestField.DigestingEntry.allCases[entry].key
-      return DigestProblem(
+      return RecordProblem(
         code: "DigestingMismatch",
         message:
           "made with 'digesting.\(key)' \(String(decoding: digest.entries[entry], as: UTF8.self)), not \(String(decoding: first.entries[entry], as: UTF8.self)) as the digest objects before it: merged, they would not be the digests of one run",

@@ -27,14 +27,6 @@ struct DigestOptions: Sendable {
   }
 }
 
-/// A record that cannot be digested: why, and where in its line.
-struct DigestProblem: Error, Equatable {
-  var code: String
-  var message: String
-  /// The byte offset in the record's JSON text.
-  var offset: Int
-}
-
 /// Gathers records into digests and hands each one over (`emit`) when it closes.
 ///
 /// The records of one key go into the digest of their window. A window closes, and its digest

@@ -152,10 +152,12 @@ struct GroupRun {
     reader.startFile()
     defer {
       // Another stage's texts were rejected: said once per input, with what to run.
-      for diagnostic in wrongStageDiagnostics(file: fileName) { report(diagnostic, &stderr) }
+      for diagnostic in wrongStageDiagnostics(file: fileName) {
+        reporter.report(diagnostic, &stderr)
+      }
       fileWrongStage = WrongStageTally()
       // What the device does not list was left out: said once per input, never silently.
-      if let note = fileUnlisted.note(file: fileName) { report(note, &stderr) }
+      if let note = fileUnlisted.note(file: fileName) { reporter.report(note, &stderr) }
       fileUnlisted = UnlistedTally()
     }
     guard let input = InputFile.openOrReport(file, reporter: &reporter, &stderr) else {
@@ -294,7 +296,7 @@ struct GroupRun {
     guard origin >= 0, lseek(fd, origin, SEEK_SET) == origin else {
       status = max(status, .failure)
       let error = SystemError(path: name, doing: "cannot read it again", errno: errno)
-      report(Diagnostic(.error, "Unreadable", error.message, file: name), &stderr)
+      reporter.report(Diagnostic(.error, "Unreadable", error.message, file: name), &stderr)
       return
     }
     var records = RecordReader(fd: fd, name: name, maxRecordBytes: options.maxRecordBytes)
@@ -380,11 +382,6 @@ struct GroupRun {
     }
   }
 
-  /// Writes a diagnostic to standard error at once, so it shows while the run goes on, unless
-  /// `--quiet` or `--max-errors` leaves it out (`Reporter.report`).
-  private mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
-    reporter.report(diagnostic, &stderr)
-  }
 }
 
 /// A worker's state: the groups of the chunks it grouped since the file began, and its reader

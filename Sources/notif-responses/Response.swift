@@ -34,13 +34,6 @@ struct Response {
   var aboutToken = false
 }
 
-/// What is wrong with a line that holds no answer: its code, message and byte offset.
-struct ResponseProblem: Error, Equatable {
-  var code: String
-  var message: String
-  var offset: Int
-}
-
 /// APNs's `timestamp`: when APNs last confirmed that the token was no longer valid for the
 /// topic, in milliseconds since 1970.
 enum AnswerTimestamp: Equatable {

@@ -76,10 +76,10 @@ struct ResponseReader: ~Copyable {
   /// Reads the answers of the object at the root of `view` and calls `body` with each: one,
   /// or one per ticket or receipt of an Expo `data`.
   ///
-  /// - Throws: `ResponseProblem` when the text is no answer this tool knows.
-  mutating func read(_ view: JSONView, _ body: (inout Response) -> Void) throws(ResponseProblem) {
+  /// - Throws: `RecordProblem` when the text is no answer this tool knows.
+  mutating func read(_ view: JSONView, _ body: (inout Response) -> Void) throws(RecordProblem) {
     guard view.kind(0) == .object else {
-      throw ResponseProblem(
+      throw RecordProblem(
         code: "NotAnObject", message: "a response must be a JSON object",
         offset: 0)
     }
@@ -111,13 +111,13 @@ struct ResponseReader: ~Copyable {
     ("apns", .apns), ("fcm", .fcm), ("webpush", .webpush), ("expo", .expo), ("sns", .sns),
   ])
 
-  private mutating func service(_ view: JSONView, _ m: Members) throws(ResponseProblem)
+  private mutating func service(_ view: JSONView, _ m: Members) throws(RecordProblem)
     -> ResponseService
   {
     if m.service != 0 {
       guard view.kind(m.service) == .string, let named = Self.serviceNames.find(view, m.service)
       else {
-        throw ResponseProblem(
+        throw RecordProblem(
           code: "UnknownService",
           message:
             "'service' must be apns, fcm, webpush, expo or sns, not \(quoted(view, m.service))",
@@ -142,7 +142,7 @@ struct ResponseReader: ~Copyable {
       }
     }
     if m.reason != 0 { return .apns }
-    throw ResponseProblem(
+    throw RecordProblem(
       code: "UnknownResponse",
       message:
         "not a response this tool knows: give 'service', or the vendor's keys (notif(5), Responses)",
@@ -153,13 +153,13 @@ struct ResponseReader: ~Copyable {
 
   /// The members every shape may carry: the sender's `token`, `request_id` and `attempt`.
   private func common(_ view: JSONView, _ m: Members, into r: inout Response)
-    throws(ResponseProblem)
+    throws(RecordProblem)
   {
     if m.token != 0 { setToken(view, m.token, into: &r) }
     if m.requestID != 0 { setRequestID(view, m.requestID, into: &r) }
     if m.attempt != 0 {
       guard let attempt = view.integer(m.attempt), attempt >= 1, attempt <= 1_000_000 else {
-        throw ResponseProblem(
+        throw RecordProblem(
           code: "BadAttempt",
           message: "'attempt' must be a whole number from 1, not \(quoted(view, m.attempt))",
           offset: offset(view, m.attempt))
@@ -169,7 +169,7 @@ struct ResponseReader: ~Copyable {
   }
 
   private mutating func readAPNs(_ view: JSONView, _ m: Members, into r: inout Response)
-    throws(ResponseProblem)
+    throws(RecordProblem)
   {
     r.status = try status(view, m.status, required: true)
     if r.requestID == nil {
@@ -190,7 +190,7 @@ struct ResponseReader: ~Copyable {
   }
 
   private mutating func readFCM(_ view: JSONView, _ m: Members, into r: inout Response)
-    throws(ResponseProblem)
+    throws(RecordProblem)
   {
     var facts = BodyFacts()
     if m.error != 0 {
@@ -219,7 +219,7 @@ struct ResponseReader: ~Copyable {
   }
 
   private mutating func readWebPush(_ view: JSONView, _ m: Members, into r: inout Response)
-    throws(ResponseProblem)
+    throws(RecordProblem)
   {
     r.status = try status(view, m.status, required: true)
     if r.token == nil && m.endpoint != 0 && view.kind(m.endpoint) == .string {
@@ -229,11 +229,11 @@ struct ResponseReader: ~Copyable {
   }
 
   private mutating func readSNS(_ view: JSONView, _ m: Members, into r: inout Response)
-    throws(ResponseProblem)
+    throws(RecordProblem)
   {
     let delivery = m.delivery
     if view.kind(delivery) != .object {
-      throw ResponseProblem(
+      throw RecordProblem(
         code: "BadResponse", message: "'delivery' must be an object", offset: offset(view, delivery)
       )
     }
@@ -260,7 +260,7 @@ struct ResponseReader: ~Copyable {
       m.status != 0 && view.kind(m.status) == .string && view.string(m.status) == "SUCCESS"
     if r.status == nil && succeeded { r.status = 200 }
     if r.status == nil {
-      throw ResponseProblem(
+      throw RecordProblem(
         code: "MissingStatus",
         message: "an SNS delivery status needs 'delivery.statusCode' or 'status' SUCCESS",
         offset: offset(view, delivery))
@@ -292,16 +292,16 @@ struct ResponseReader: ~Copyable {
   /// `details.expoPushToken`, a ticket's `id` (the receipt's id).
   private func readExpo(
     _ view: JSONView, _ object: Int, _ m: Members, into r: inout Response
-  ) throws(ResponseProblem) {
+  ) throws(RecordProblem) {
     r.object = object
     guard m.status != 0, view.kind(m.status) == .string else {
-      throw ResponseProblem(
+      throw RecordProblem(
         code: "MissingStatus", message: "an Expo ticket or receipt needs 'status', ok or error",
         offset: offset(view, object))
     }
     let status = view.string(m.status)
     guard status == "ok" || status == "error" else {
-      throw ResponseProblem(
+      throw RecordProblem(
         code: "BadStatus",
         message: "an Expo 'status' is ok or error, not \(quoted(view, m.status))",
         offset: offset(view, m.status))
@@ -327,10 +327,10 @@ struct ResponseReader: ~Copyable {
   /// receipts request's answer); each is one answer.
   private func readExpoData(
     _ view: JSONView, _ data: Int, _ outer: Response, _ body: (inout Response) -> Void
-  ) throws(ResponseProblem) {
-    func each(_ value: Int, id: Int?) throws(ResponseProblem) {
+  ) throws(RecordProblem) {
+    func each(_ value: Int, id: Int?) throws(RecordProblem) {
       guard view.kind(value) == .object else {
-        throw ResponseProblem(
+        throw RecordProblem(
           code: "BadResponse", message: "an Expo ticket or receipt must be an object",
           offset: offset(view, value))
       }
@@ -345,15 +345,15 @@ struct ResponseReader: ~Copyable {
     }
     switch view.kind(data) {
     case .array:
-      try view.forEachElement(of: data) { (element) throws(ResponseProblem) in
+      try view.forEachElement(of: data) { (element) throws(RecordProblem) in
         try each(element, id: nil)
       }
     case .object:
-      try view.forEachMember(of: data) { (id, value) throws(ResponseProblem) in
+      try view.forEachMember(of: data) { (id, value) throws(RecordProblem) in
         try each(value, id: id)
       }
     default:
-      throw ResponseProblem(
+      throw RecordProblem(
         code: "BadResponse",
         message: "Expo's 'data' must be an array of tickets or an object of receipts",
         offset: offset(view, data))
@@ -428,12 +428,12 @@ struct ResponseReader: ~Copyable {
 
   // MARK: - Values
 
-  private func status(_ view: JSONView, _ index: Int, required: Bool) throws(ResponseProblem)
+  private func status(_ view: JSONView, _ index: Int, required: Bool) throws(RecordProblem)
     -> Int?
   {
     guard index != 0 else {
       if required {
-        throw ResponseProblem(
+        throw RecordProblem(
           code: "MissingStatus", message: "the response has no HTTP 'status'", offset: 0)
       }
       return nil
@@ -443,7 +443,7 @@ struct ResponseReader: ~Copyable {
       value = Int64(text)
     }
     guard let status = value, (100...599).contains(status) else {
-      throw ResponseProblem(
+      throw RecordProblem(
         code: "BadStatus",
         message: "'status' must be an HTTP status from 100 to 599, not \(quoted(view, index))",
         offset: offset(view, index))

@@ -16,7 +16,7 @@ extension ResponsesRun {
     do {
       input = try InputFile(operand: file)
     } catch {
-      report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
+      reporter.report(Diagnostic(.error, "Unreadable", error.message, file: error.path), &stderr)
       status = max(status, .failure)
       return
     }
@@ -31,7 +31,7 @@ extension ResponsesRun {
       do {
         found = try reader.nextOrLine()
       } catch {
-        report(Diagnostic(.error, "Unreadable", error.message, file: reader.name), &stderr)
+        reporter.report(Diagnostic(.error, "Unreadable", error.message, file: reader.name), &stderr)
         status = max(status, .failure)
         return
       }
@@ -54,7 +54,7 @@ extension ResponsesRun {
         let (diagnostic, calledFor) = reader.failure(error, line: line, column: column)
         if calledFor == .rejected { rejected += 1 }
         status = max(status, calledFor)
-        report(diagnostic, &stderr)
+        reporter.report(diagnostic, &stderr)
       case .event(.record):
         decideText(reader, &answers, &stderr)
       case .line:
@@ -85,7 +85,7 @@ extension ResponsesRun {
   ) {
     let file = reader.name
     reader.withRecord { view in
-      do throws(ResponseProblem) {
+      do throws(RecordProblem) {
         try answers.read(view) { response in
           decide(&response, view, file, &stderr) { reader.position(ofRecordOffset: $0) }
         }
@@ -107,7 +107,7 @@ extension ResponsesRun {
         return
       }
       reject(
-        ResponseProblem(
+        RecordProblem(
           code: "BadResponse",
           message: "not a JSON object, nor the apns2 command's line ('410: 'Unregistered'')",
           offset: 0), file, &stderr

@@ -64,7 +64,7 @@ struct ResponsesRun: ToolRun {
         requests = try RequestIndex(path: path, maxLineBytes: configuration.maxRecordBytes)
       }
     } catch {
-      report(error.diagnostic, &stderr)
+      reporter.report(error.diagnostic, &stderr)
       status = .failure
       return
     }
@@ -138,7 +138,7 @@ struct ResponsesRun: ToolRun {
       case .unreadable(let text):
         row = table.unreadableTimestamp
         let at = locate(0)
-        report(
+        reporter.report(
           Diagnostic(
             .warning, "BadTimestamp",
             "APNs's 'timestamp' '\(text)' is not milliseconds since 1970 from 0001 to 9999: "
@@ -153,7 +153,7 @@ struct ResponsesRun: ToolRun {
     }
     if table.isNotFinal(row), let status {
       let at = locate(0)
-      report(
+      reporter.report(
         Diagnostic(
           .warning, "NotFinalStatus",
           "status \(status) is no final answer of a push service: the request is not sent again",
@@ -242,7 +242,7 @@ struct ResponsesRun: ToolRun {
         return max(time, now)
       case .pastLatest:
         let at = locate(Int(view.tokens[index].start))
-        report(
+        reporter.report(
           Diagnostic(
             .warning, "BadRetryAfter",
             "'Retry-After' is more than 2^40 seconds: retry_at is the latest time notif "
@@ -251,7 +251,7 @@ struct ResponsesRun: ToolRun {
         return .maximum
       case nil:
         let at = locate(Int(view.tokens[index].start))
-        report(
+        reporter.report(
           Diagnostic(
             .warning, "BadRetryAfter",
             "'Retry-After' is neither whole seconds nor an HTTP date: the back-off is used",
@@ -340,22 +340,18 @@ struct ResponsesRun: ToolRun {
 
   /// Reports an answer that cannot be decided; `locate` places its offset in the text.
   mutating func reject(
-    _ problem: ResponseProblem, _ file: String, _ stderr: inout OutputWriter,
+    _ problem: RecordProblem, _ file: String, _ stderr: inout OutputWriter,
     locate: (Int) -> (line: Int, column: Int)
   ) {
     rejected += 1
     status = max(status, .rejected)
     let at = locate(problem.offset)
-    report(
+    reporter.report(
       Diagnostic(
         .error, problem.code, problem.message, file: file, line: at.line, column: at.column),
       &stderr)
   }
 
-  /// Writes `diagnostic` through the run's reporter.
-  mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
-    reporter.report(diagnostic, &stderr)
-  }
 }
 
 extension ByteBuffer {

@@ -64,7 +64,7 @@ struct ShowRun {
       do {
         apps = try AppDirectory.load(path)
       } catch {
-        report(error.diagnostic, &stderr)
+        reporter.report(error.diagnostic, &stderr)
         return .failure
       }
     }
@@ -73,7 +73,7 @@ struct ShowRun {
       do {
         registry = try CategoryRegistry.load(path).registry
       } catch {
-        report(error.diagnostic, &stderr)
+        reporter.report(error.diagnostic, &stderr)
         return .failure
       }
       gatherer = ShowGatherer(
@@ -104,7 +104,7 @@ struct ShowRun {
       try stdout.write(page)
       try stdout.flush()
     } catch {
-      report(
+      reporter.report(
         Diagnostic(.error, CommandLineTool.writeFailed, error.message, file: error.path), &stderr)
       return .failure
     }
@@ -137,11 +137,11 @@ struct ShowRun {
     endProgress(of: fd, from: origin, &stderr)
     // Another stage's texts were rejected: said once per input, with what to run first.
     for diagnostic in ShowGatherer.wrongStageDiagnostics(wrongStage, file: name) {
-      report(diagnostic, &stderr)
+      reporter.report(diagnostic, &stderr)
     }
     // What the device does not list was left out: said once per input, never silently.
     if let note = unlisted.note(file: name) {
-      report(note, &stderr)
+      reporter.report(note, &stderr)
     }
   }
 
@@ -232,9 +232,4 @@ struct ShowRun {
     return started.count > 0 ? started : nil
   }
 
-  /// Writes a diagnostic to standard error at once, so it shows while the run goes on, unless
-  /// `--quiet` or `--max-errors` leaves it out (`Reporter.report`).
-  private mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
-    reporter.report(diagnostic, &stderr)
-  }
 }

@@ -19,21 +19,15 @@ enum GroupObject {
   private static let summaryStart = Array("\"\(GroupField.summary.key)\":".utf8)
   private static let hiddenSummaryStart = Array(",\"\(GroupField.hiddenSummary.key)\":".utf8)
 
-  /// Something wrong with a group object, at a byte offset in it.
-  struct Problem: Error, Equatable {
-    var offset: Int
-    var code: String
-    var message: String
-  }
-
   /// The facts of the group at the root of `view`; a problem with the leading record's
   /// `summary_arg_count` (a warning) goes to `warning`.
-  static func read(_ view: JSONView, profile: Profile, warning: inout Problem?) throws(Problem)
+  static func read(_ view: JSONView, profile: Profile, warning: inout RecordProblem?)
+    throws(RecordProblem)
     -> GroupFacts
   {
     func at(_ index: Int) -> Int { Int(view.tokens[index].start) }
-    func bad(_ index: Int, _ message: String) -> Problem {
-      Problem(offset: at(index), code: "BadGroup", message: message)
+    func bad(_ index: Int, _ message: String) -> RecordProblem {
+      RecordProblem(code: "BadGroup", message: message, offset: at(index))
     }
     guard view.kind(0) == .object else {
       throw bad(0, "not a group object: a group object is a JSON object (notif-group writes them)")
@@ -45,7 +39,7 @@ enum GroupObject {
     func value(_ field: GroupField) -> Int { members[field] ?? 0 }
     /// The whole number at `index` in `range`, as every tool reads it (`FieldLimits`).
     func integer(_ index: Int, _ name: @autoclosure () -> String, _ range: ClosedRange<Int64>)
-      throws(Problem) -> Int
+      throws(RecordProblem) -> Int
     {
       guard let value = view.integer(index), range.contains(value) else {
         throw bad(index, FieldLimits.notInRange(name(), range))
@@ -83,11 +77,11 @@ enum GroupObject {
         leadingWeight = Int(value)
       } else {
         let range = FieldLimits.positive
-        warning = Problem(
-          offset: at(index), code: "BadSummaryArgCount",
+        warning = RecordProblem(
+          code: "BadSummaryArgCount",
           message:
-            "the leading record's '\(RecordField.summaryArgCount.key)' '\(String(decoding: view.raw(index), as: UTF8.self))' is not a whole number from \(range.lowerBound) to \(range.upperBound): counted as 1"
-        )
+            "the leading record's '\(RecordField.summaryArgCount.key)' '\(String(decoding: view.raw(index), as: UTF8.self))' is not a whole number from \(range.lowerBound) to \(range.upperBound): counted as 1",
+          offset: at(index))
       }
     }
     let categoriesIndex = value(.moreCategories)
@@ -95,10 +89,10 @@ enum GroupObject {
       throw bad(categoriesIndex, "'\(Key.moreCategories.key)' must be an array")
     }
     var categories: [GroupFacts.CategoryCount] = []
-    var failure: Problem? = nil
+    var failure: RecordProblem? = nil
     view.forEachElement(of: categoriesIndex) { element in
       guard failure == nil else { return }
-      do throws(Problem) {
+      do throws(RecordProblem) {
         guard view.kind(element) == .object,
           let name = view.member(element, bytes: entryCategoryKey),
           let countIndex = view.member(element, bytes: entryCountKey),
@@ -172,13 +166,14 @@ enum GroupObject {
   ///
   /// - Throws: `BadGroup` for a record in it whose fields the rule reads have the wrong type,
   ///   or an item that is not a record.
-  static func listing(_ view: JSONView) throws(Problem) -> GroupListing? {
+  static func listing(_ view: JSONView) throws(RecordProblem) -> GroupListing? {
     let members = GroupObjectMembers(view)
-    func rule(_ index: Int, _ what: String) throws(Problem) -> Unlisted? {
+    func rule(_ index: Int, _ what: String) throws(RecordProblem) -> Unlisted? {
       do {
         return try DeviceListing.unlisted(view, record: index)
       } catch {
-        throw Problem(offset: error.offset, code: "BadGroup", message: "\(what): \(error.message)")
+        throw RecordProblem(
+          code: "BadGroup", message: "\(what): \(error.message)", offset: error.offset)
       }
     }
     guard let leading = members[.leading],
@@ -189,14 +184,15 @@ enum GroupObject {
       listing.add(reason)
       return listing
     }
-    var failure: Problem? = nil
+    var failure: RecordProblem? = nil
     view.forEachElement(of: items) { element in
       guard failure == nil else { return }
-      do throws(Problem) {
+      do throws(RecordProblem) {
         guard view.kind(element) == .object else {
-          throw Problem(
-            offset: Int(view.tokens[element].start), code: "BadGroup",
-            message: "an element of '\(GroupField.items.key)' must be a record, an object")
+          throw RecordProblem(
+            code: "BadGroup",
+            message: "an element of '\(GroupField.items.key)' must be a record, an object",
+            offset: Int(view.tokens[element].start))
         }
         listing.add(try rule(element, "an item"))
       } catch {

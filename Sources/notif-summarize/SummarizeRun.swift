@@ -115,7 +115,7 @@ struct SummarizeRun: ToolRun {
       }
       let isCompact = reader.recordIsCompact
       var fallbacks: Fallbacks = []
-      var warning: GroupObject.Problem? = nil
+      var warning: RecordProblem? = nil
       output.removeAll()
       // The group object goes out from where the reader holds it, then the summaries after it
       // (`output`): a group object is never copied whole.
@@ -123,8 +123,8 @@ struct SummarizeRun: ToolRun {
       var leftOut: UnlistedTally? = nil
       // What a rejected text is, when it is another stage's: told only of those rejected.
       var otherStage: StageText? = nil
-      let problem: GroupObject.Problem? = reader.withRecord { view in
-        do throws(GroupObject.Problem) {
+      let problem: RecordProblem? = reader.withRecord { view in
+        do throws(RecordProblem) {
           let facts = try GroupObject.read(view, profile: profile, warning: &warning)
           // A group in which the device lists nothing (one background push) is no stack.
           if !allPushes, let listing = try GroupObject.listing(view),

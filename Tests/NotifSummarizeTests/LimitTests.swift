@@ -29,12 +29,11 @@ import Testing
       + #""items":null,"items_omitted":\#(count)}"#
   }
 
-  static func read(_ text: String) throws(GroupObject.Problem) -> (GroupFacts, GroupObject.Problem?)
-  {
-    var warning: GroupObject.Problem? = nil
-    var result: Result<GroupFacts, GroupObject.Problem>?
+  static func read(_ text: String) throws(RecordProblem) -> (GroupFacts, RecordProblem?) {
+    var warning: RecordProblem? = nil
+    var result: Result<GroupFacts, RecordProblem>?
     withView(of: text) { view in
-      result = Result { () throws(GroupObject.Problem) in
+      result = Result { () throws(RecordProblem) in
         try GroupObject.read(view, profile: .ios12, warning: &warning)
       }
     }
@@ -90,7 +89,7 @@ import Testing
   func refusesWithTheRealRange(_ key: String, _ number: String, _ message: String) throws {
     let text = Self.object(moreWeight: "1", categories: [("message", "1", "1")]).replacing(
       "\"\(key)\":\(key == "count" ? "2" : "1"),", with: "\"\(key)\":\(number),")
-    #expect(throws: GroupObject.Problem.self) { try Self.read(text) }
+    #expect(throws: RecordProblem.self) { try Self.read(text) }
     do {
       _ = try Self.read(text)
     } catch {
@@ -103,7 +102,7 @@ import Testing
   @Test func countsThatAddUpPastEveryIntegerAreRefused() throws {
     let largest = "\(Self.largest)"
     let entries = (0..<2000).map { ("c\($0)", largest, largest) }
-    #expect(throws: GroupObject.Problem.self) {
+    #expect(throws: RecordProblem.self) {
       try Self.read(Self.object(moreWeight: largest, categories: entries))
     }
   }

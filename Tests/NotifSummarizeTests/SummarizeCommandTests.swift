@@ -38,7 +38,7 @@ struct SummarizeCommandTests {
     let object = String(group.dropLast()) + "," + grouping + old + "}"
     for text in [object, object.replacing(",", with: ", ")] {
       var out = ByteBuffer()
-      var warning: GroupObject.Problem? = nil
+      var warning: RecordProblem? = nil
       try withGroup(text) { view in
         _ = try GroupObject.read(view, profile: .ios12, warning: &warning)
         GroupObject.write(
@@ -49,7 +49,7 @@ struct SummarizeCommandTests {
           == String(group.dropLast()) + "," + grouping
           + #","summary":"1 more","hidden_summary":"2"}"# + "\n")
     }
-    var none: GroupObject.Problem? = nil
+    var none: RecordProblem? = nil
     let facts = try withGroup(group) { try GroupObject.read($0, profile: .ios12, warning: &none) }
     #expect(facts.count == 2)
   }
@@ -95,7 +95,7 @@ struct SummarizeCommandTests {
   }
 
   @Test func aGroupObjectsFactsAreRead() throws {
-    var warning: GroupObject.Problem? = nil
+    var warning: RecordProblem? = nil
     let facts = try withGroup(group) {
       try GroupObject.read($0, profile: .ios12, warning: &warning)
     }
@@ -110,7 +110,7 @@ struct SummarizeCommandTests {
       warning?.message
         == "the leading record's 'summary_arg_count' '0' is not a whole number from 1 to 9007199254740991: counted as 1"
     )
-    var none: GroupObject.Problem? = nil
+    var none: RecordProblem? = nil
     let ios15 = try withGroup(group) { try GroupObject.read($0, profile: .ios15, warning: &none) }
     #expect(none == nil)
     #expect(ios15.moreArguments.isEmpty)
@@ -121,9 +121,9 @@ struct SummarizeCommandTests {
     ("[1]", "not a group object: a group object is a JSON object (notif-group writes them)"),
   ])
   func notAGroupObject(json: String, message: String) throws {
-    var warning: GroupObject.Problem? = nil
+    var warning: RecordProblem? = nil
     _ = try withGroup(json) { view in
-      #expect(throws: GroupObject.Problem(offset: 0, code: "BadGroup", message: message)) {
+      #expect(throws: RecordProblem(code: "BadGroup", message: message, offset: 0)) {
         try GroupObject.read(view, profile: .ios12, warning: &warning)
       }
     }
@@ -135,7 +135,7 @@ struct SummarizeCommandTests {
       .replacing(#""count":2"#, with: #""co\u0075nt":2"#)
       .replacing(#""category":"chat","count""#, with: #""c\u0061tegory":"chat","count""#)
       .replacing(#""items_omitted":2}"#, with: #""items_omitted":2,"\u0061pp":"a"}"#)
-    var warning: GroupObject.Problem? = nil
+    var warning: RecordProblem? = nil
     let plain = try withGroup(group) {
       try GroupObject.read($0, profile: .ios12, warning: &warning)
     }
