@@ -17,8 +17,10 @@
 // values in a bounded heap, or all of them; `RecordFieldReader`, which reads and checks
 // `created_at`, `relevance` and the text fields of records, with `RecordProblem` for what it
 // rejects; `ListingOptions` (`--sort`, `--order`, `--limit` and `--item-limit`, `--last-seen`,
-// `--all-pushes`); and `GroupObjectMembers`, the members of a group object found by their
-// `GroupField` keys, the others ignored; `ZoneRules`, a time zone of the tz database read
+// `--all-pushes`); `GroupObjectMembers`, the members of a group object found by their
+// `GroupField` keys, the others ignored, and `GroupObjectReader`, the one check of a group
+// object's members, a table of rules (notif-summarize, notif-show, notif-group --merge);
+// `DigestObjectReader`, the same for a digest object (notif-show, notif-digest --merge); `ZoneRules`, a time zone of the tz database read
 // from its TZif file, for `--tz` (notif-digest's windows, notif-show's times); `ChunkFindings` and `ChunkedFileTally`, what the
 // workers of notif-group's and notif-show's `--jobs` found in each chunk of a file, taken in
 // input order. No Foundation and nothing global: a list or a reader

@@ -19,8 +19,9 @@ struct DigestCommand: ToolCommand {
     + "                    [--strings path] [--store file [--out file] [--missing-ok]\n"
     + "                    [--wait seconds] [--verbose] | file ...]\n"
     + "       notif-digest --merge [-h] [--merge-unread] [--categories file]\n"
-    + "                    [--format text|github|json] [--locale locale] [--max-args k]\n"
-    + "                    [--max-record-bytes size] [--strings path] [file ...]\n"
+    + "                    [--format text|github|json] [--quiet] [--max-errors n]\n"
+    + "                    [--color auto|always|never] [--[no-]progress] [--locale locale]\n"
+    + "                    [--max-args k] [--max-record-bytes size] [--strings path] [file ...]\n"
 
   static let help =
     usage + """

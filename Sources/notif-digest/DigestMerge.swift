@@ -53,9 +53,11 @@ enum WindowSpec: Equatable {
   }
 }
 
-/// Reads digest objects, checking each against the contract of notif(5).
-enum DigestObjectReader {
-  static let keys: [[UInt8]] = DigestField.allCases.map { Array($0.key.utf8) }
+/// Reads digest objects for `--merge`: their top level as every tool reads it
+/// (`DigestObjectReader`), then what only a merge reads, each checked against the contract of
+/// notif(5): every key and no other, `digest_id`'s digits, the counts that must agree,
+/// `actors`, `categories`, `digesting` and the items' `id` and `created_at`.
+enum DigestMergeReader {
   static let actorKeys: [[UInt8]] = DigestField.ActorEntry.allCases.map { Array($0.key.utf8) }
   static let categoryKeys: [[UInt8]] = DigestField.CategoryEntry.allCases.map {
     Array($0.key.utf8)
@@ -79,23 +81,21 @@ enum DigestObjectReader {
     -> ReadDigest
   {
     func bad(_ message: String, _ index: Int) -> RecordProblem {
-      RecordProblem(code: "BadDigest", message: message, offset: Int(view.tokens[index].start))
+      DigestObjectReader.problem(view, index, message)
     }
-    guard view.kind(0) == .object else {
-      throw bad("a digest object is a JSON object, not \(view.kind(0).phrase)", 0)
-    }
-    if view.member(0, "digest_id") == nil && view.member(0, "created_at") != nil {
+    if view.kind(0) == .object && view.member(0, "digest_id") == nil
+      && view.member(0, "created_at") != nil
+    {
       throw bad("a record, not a digest object: --merge reads what notif-digest writes", 0)
     }
-    let found = try members(view, 0, keys: keys, what: "a digest object", bad)
-    func value(_ field: DigestField) -> Int { found[field.rawValue] }
+    let top = try DigestObjectReader(view)
+    if let unknown = top.unknownKey {
+      throw bad("unknown key '\(view.string(unknown))' in a digest object", unknown)
+    }
+    try top.checkPresent(DigestField.allCases)
+    func value(_ field: DigestField) -> Int { top[field] ?? 0 }  // every one is there
     func time(_ index: Int, _ name: String) throws(RecordProblem) -> Timestamp {
-      guard view.kind(index) == .string, !view.tokens[index].flag,
-        let instant = Timestamp(rfc3339: view.rawString(index))
-      else {
-        throw bad("'\(name)' is not an RFC 3339 time such as 2026-11-22T09:05:00Z", index)
-      }
-      return instant
+      try DigestObjectReader.time(view, index, name: name)
     }
     func integer(_ index: Int, _ name: String, _ range: ClosedRange<Int64>) throws(RecordProblem)
       -> Int64
@@ -113,29 +113,23 @@ enum DigestObjectReader {
     }
     typealias Field = DigestField
     let idIndex = value(.digestID)
-    guard view.kind(idIndex) == .string, !view.tokens[idIndex].flag,
-      let id = DigestID(hex: view.rawString(idIndex))
-    else {
+    guard !view.tokens[idIndex].flag, let id = DigestID(hex: view.rawString(idIndex)) else {
       throw bad("'\(Field.digestID.key)' is not 32 lowercase hexadecimal digits", idIndex)
     }
     let keyIndex = value(.key)
-    guard view.kind(keyIndex) == .object else {
-      throw bad("'\(Field.key.key)' is \(view.kind(keyIndex).phrase), not an object", keyIndex)
-    }
     // As read, for its `digest_id`, which hashes the bytes its writer wrote; and canonical,
     // which is what the merge compares (an older notif-digest wrote values as they came).
     var keyText = ByteBuffer(capacity: 128)
     JSONWriter.writeCompact(view, keyIndex, into: &keyText)
     var canonicalKey = ByteBuffer(capacity: 128)
     KeyValue.writeKeyObject(view, keyIndex, into: &canonicalKey)
-    let start = try time(value(.windowStart), Field.windowStart.key)
-    let end = try time(value(.windowEnd), Field.windowEnd.key)
-    guard start <= end else {
-      throw bad("'\(Field.windowEnd.key)' is before '\(Field.windowStart.key)'", value(.windowEnd))
+    let (start, end) = (top.windowStart, top.windowEnd)
+    let count = top.count
+    let unread = top.unreadCount
+    guard unread <= count else {
+      throw bad(FieldLimits.notInRange(Field.unreadCount.key, 0...count), value(.unreadCount))
     }
-    let count = try integer(value(.count), Field.count.key, FieldLimits.positive)
-    let unread = try integer(value(.unreadCount), Field.unreadCount.key, 0...count)
-    let latestAt = try time(value(.latestAt), Field.latestAt.key)
+    let latestAt = top.latestAt
 
     // `digesting`, first: the items are listed by its options.
     let digestingIndex = value(.digesting)
@@ -322,20 +316,16 @@ enum DigestObjectReader {
         "'\(Field.categories.key)' must add up to '\(Field.count.key)' (\(count))", categoriesIndex)
     }
 
-    // Items: records, at most the count, as the options list them.
+    // Items: records, at most the count (`DigestObjectReader`), as the options list them.
     let itemsIndex = value(.items)
-    guard view.kind(itemsIndex) == .array else {
-      throw bad("'\(Field.items.key)' is \(view.kind(itemsIndex).phrase), not an array", itemsIndex)
-    }
-    let listed = Int64(view.tokens[itemsIndex].count)
-    guard listed <= count, limit.map({ listed <= Int64($0) }) ?? true else {
+    let listed = top.itemCount
+    if let limit, listed > Int64(limit) {
       throw bad(
-        "'\(Field.items.key)' has \(listed) records, more than '\(Field.count.key)' or 'digesting.limit'",
+        "'\(Field.items.key)' has \(listed) records, more than 'digesting.limit' (\(limit))",
         itemsIndex)
     }
     try view.forEachElement(of: itemsIndex) { element throws(RecordProblem) in
-      guard view.kind(element) == .object,
-        let createdIndex = view.member(element, "created_at"),
+      guard let createdIndex = view.member(element, "created_at"),
         let itemIDIndex = view.member(element, "id")
       else {
         throw bad("an item is not a record with 'id' and 'created_at'", element)
@@ -348,14 +338,21 @@ enum DigestObjectReader {
       digest.items.insert(
         DigestItem(createdAt: createdAt, id: id, order: itemOrder, bytes: bytes.bytes))
     }
-    _ = try integer(
-      value(.itemsOmitted), Field.itemsOmitted.key, (count - listed)...(count - listed))
-    let summary = try text(value(.summary), Field.summary.key)
-    let hidden = try text(value(.hiddenSummary), Field.hiddenSummary.key)
-    digest.texts = (
-      String(decoding: summary, as: UTF8.self), String(decoding: hidden, as: UTF8.self)
-    )
-    if view.kind(value(.readAt)) != .null {
+    guard top.itemsOmitted == count - listed else {
+      throw bad(
+        FieldLimits.notInRange(Field.itemsOmitted.key, (count - listed)...(count - listed)),
+        value(.itemsOmitted))
+    }
+    // Strings or null (`DigestObjectReader`): a merge writes them back, so null will not do.
+    func summary(_ field: Field) throws(RecordProblem) -> String {
+      let index = value(field)
+      guard view.kind(index) == .string else {
+        throw bad("'\(field.key)' is null, not a string", index)
+      }
+      return view.string(index)
+    }
+    digest.texts = (try summary(.summary), try summary(.hiddenSummary))
+    if !top.isNull(.readAt, in: view) {
       digest.readAt = try time(value(.readAt), Field.readAt.key)
     }
     // The members' part of the id: what merges add up.
@@ -467,7 +464,7 @@ struct DigestMergeRun {
         let order = read.count + 1
         let outcome: Result<ReadDigest, RecordProblem> = reader.withRecord { view in
           do throws(RecordProblem) {
-            return .success(try DigestObjectReader.read(view, order: order, itemOrder: &itemOrder))
+            return .success(try DigestMergeReader.read(view, order: order, itemOrder: &itemOrder))
           } catch {
             return .failure(error)
           }

@@ -13,6 +13,11 @@ extension Grouper {
   static let categoryKeys = KeyList(GroupField.CategoryEntry.allCases.map(\.key))
   /// The keys of an entry of `more_summary_args`, at the position of their `rawValue`.
   static let argumentKeys = KeyList(GroupField.SummaryArgEntry.allCases.map(\.key))
+  /// Checks the top level of a group object: every member notif-group writes is there, each
+  /// of its kind and in its range (`latest_at` and `grouping` are read with the rest, below).
+  /// `summary` and `hidden_summary` are not read: they are dropped.
+  static let objectReader = GroupObjectReader(
+    code: "BadGroupObject", requires: GroupField.required, reads: GroupField.required)
 
   /// Checks the group object at the root of `view` and merges it in; returns whether it
   /// records the options that made it (`grouping`: objects of an older notif-group do not).
@@ -27,19 +32,14 @@ extension Grouper {
     guard view.kind(0) == .object else {
       throw .notAnObject
     }
-    var found = [Int](repeating: -1, count: GroupField.allCases.count)
-    var known = 0
-    Self.objectKeys.forEachMember(of: 0, in: view) { position, value in
-      found[position] = value
-      known += 1
-    }
-    if found[GroupField.leading.rawValue] < 0 && RecordFields(view).createdAt >= 0 {
+    let members = GroupObjectMembers(view)
+    if members[.leading] == nil && RecordFields(view).createdAt >= 0 {
       throw RecordProblem(
         code: "BadGroupObject",
         message: "a record, not a group object: --merge reads what notif-group writes",
         offset: 0)
     }
-    if known < view.tokens[0].count {
+    if members.known < view.tokens[0].count {
       var unknown = 0
       view.forEachMember(of: 0) { key, _ in
         if unknown == 0 && Self.objectKeys.position(of: key, in: view) < 0 { unknown = key }
@@ -48,35 +48,29 @@ extension Grouper {
         code: "BadGroupObject", message: "unknown key '\(view.string(unknown))' in a group object",
         offset: Int(view.tokens[unknown].start))
     }
-    if let missing = GroupField.required.first(where: { found[$0.rawValue] < 0 }) {
-      throw bad("the group object has no '\(missing.key)'", 0, view)
-    }
-    func value(_ field: GroupField) -> Int { found[field.rawValue] }
-    let (app, thread, leading) = (value(.app), value(.threadID), value(.leading))
-    let (categories, arguments) = (value(.moreCategories), value(.moreSummaryArgs))
-    let (items, omitted) = (value(.items), value(.itemsOmitted))
-    for field in [GroupField.app, .threadID]
-    where view.kind(value(field)) != .string && view.kind(value(field)) != .null {
-      throw bad(
-        "'\(field.key)' is \(view.kind(value(field)).phrase), not a string or null",
-        value(field), view)
-    }
-    let total = try integer(view, value(.count), GroupField.count.key, from: 1)
+    let object = try Self.objectReader.check(view, members)
+    // Each required, so found.
+    func value(_ field: GroupField) -> Int { members[field] ?? 0 }
+    let (app, thread, leading) = (value(.app), value(.threadID), object.leading)
+    let (categories, arguments, items) = (
+      value(.moreCategories), value(.moreSummaryArgs), value(.items)
+    )
+    let total = object.count
     let more = total - 1
-    let unreadCount = try integer(
-      view, value(.unreadCount), GroupField.unreadCount.key, from: 0, to: total)
-    let freshCount = try integer(
-      view, value(.newCount), GroupField.newCount.key, from: 0, to: total)
+    /// The count of `field`, a tally the reader read, which counts some of the records.
+    func partOfCount(_ field: GroupField) throws(RecordProblem) -> Int64 {
+      let number = object.number(field) ?? 0
+      guard number <= total else {
+        throw bad(FieldLimits.notInRange(field.key, 0...total), value(field), view)
+      }
+      return number
+    }
+    let unreadCount = try partOfCount(.unreadCount)
+    let freshCount = try partOfCount(.newCount)
     let latestAt = try time(view, value(.latestAt), GroupField.latestAt.key, &fieldReader)
-    _ = try integer(view, value(.moreCount), GroupField.moreCount.key, from: more, to: more)
-    let weight = try integer(view, value(.moreWeight), GroupField.moreWeight.key, from: 0)
+    let weight = object.number(.moreWeight) ?? 0
 
     let major = takeMajor()
-    guard view.kind(leading) == .object else {
-      throw bad(
-        "'\(GroupField.leading.key)' is \(view.kind(leading).phrase), not an object",
-        leading, view)
-    }
     let leader = try record(view, leading, &fieldReader, major: major, minor: -1)
 
     // The leading record goes to the store once the object is merged (`add(part:)`).
@@ -86,7 +80,6 @@ extension Grouper {
       leaderKey: leader.key, leader: leader.contribution, leading: .empty, moreWeight: weight,
       items: nil)
 
-    try expectArray(view, categories, .moreCategories)
     // What the entries add up to: every count is from 1 to `FieldLimits.largest`, so the sum
     // of counts is checked (nil once it passes the largest) and that of weights saturates, as
     // notif-group saturated `more_weight` (which says so already: no news to warn of).
@@ -121,7 +114,6 @@ extension Grouper {
           + "and '\(GroupField.moreWeight.key)' (\(weight))", categories, view)
     }
 
-    try expectArray(view, arguments, .moreSummaryArgs)
     // Each non-leading record has one summary argument at most.
     var argumentSum: Int64? = 0
     try view.forEachElement(of: arguments) { element throws(RecordProblem) in
@@ -150,33 +142,15 @@ extension Grouper {
     }
 
     var list: [Item]? = nil
-    switch view.kind(items) {
-    case .null: break
-    case .array:
+    if let items = object.value(.items) {
       var kept: [Item] = []
       var position = 0
-      var itemProblem: RecordProblem? = nil
-      view.forEachElement(of: items) { element in
-        guard itemProblem == nil else { return }
-        do throws(RecordProblem) {
-          guard view.kind(element) == .object else {
-            throw bad(
-              "an item is \(view.kind(element).phrase), not an object",
-              element, view)
-          }
-          let item = try record(view, element, &fieldReader, major: major, minor: position)
-          kept.append(Item(key: item.key, bytes: compactBytes(view, element, isCompact: isCompact)))
-          position += 1
-        } catch {
-          itemProblem = error
-        }
+      try Self.objectReader.forEachItem(view, of: items) { element throws(RecordProblem) in
+        let item = try record(view, element, &fieldReader, major: major, minor: position)
+        kept.append(Item(key: item.key, bytes: compactBytes(view, element, isCompact: isCompact)))
+        position += 1
       }
-      if let itemProblem { throw itemProblem }
       list = kept
-    default:
-      throw bad(
-        "'\(GroupField.items.key)' is \(view.kind(items).phrase), not an array or null",
-        items, view)
     }
     let kept = list?.count ?? 0
     guard kept <= total else {
@@ -185,12 +159,15 @@ extension Grouper {
         items, view)
     }
     let expected = total - Int64(kept)
-    _ = try integer(view, omitted, GroupField.itemsOmitted.key, from: expected, to: expected)
+    guard object.number(.itemsOmitted) == expected else {
+      throw bad(
+        "'\(GroupField.itemsOmitted.key)' is not a whole number equal to \(expected)",
+        value(.itemsOmitted), view)
+    }
     var recorded: Grouping? = nil
     var offsets: [Int] = []
-    if value(.grouping) >= 0 {
-      recorded = try Grouping.read(
-        view, value(.grouping), offsets: &offsets, fieldReader: &fieldReader)
+    if let grouping = members[.grouping] {
+      recorded = try Grouping.read(view, grouping, offsets: &offsets, fieldReader: &fieldReader)
     }
     let settled = try settlement(recorded, hasItems: list != nil, offsets: offsets)
     if let merged = mergedCount(view, app: app, thread: thread, by: settled.effective.by),
@@ -254,18 +231,14 @@ extension Grouper {
     RecordProblem(code: "BadGroupObject", message: message, offset: Int(view.tokens[index].start))
   }
 
-  /// The whole number at `index`, from `low` to `high` (at most `FieldLimits.largest`, where
-  /// every count and weight stops).
-  private func integer(
-    _ view: JSONView, _ index: Int, _ name: String, from low: Int64,
-    to high: Int64 = FieldLimits.largest
-  ) throws(RecordProblem) -> Int64 {
-    guard let value = view.integer(index), value >= low, value <= high else {
-      let message =
-        low == high
-        ? "'\(name)' is not a whole number equal to \(low)"
-        : FieldLimits.notInRange(name, low...high)
-      throw bad(message, index, view)
+  /// The whole number at `index`, from `low` to `FieldLimits.largest`, where every count and
+  /// weight stops.
+  private func integer(_ view: JSONView, _ index: Int, _ name: String, from low: Int64)
+    throws(RecordProblem) -> Int64
+  {
+    let range = low...FieldLimits.largest
+    guard let value = view.integer(index), range.contains(value) else {
+      throw bad(FieldLimits.notInRange(name, range), index, view)
     }
     return value
   }
@@ -283,16 +256,6 @@ extension Grouper {
       return try reader.time(view, index, name: name)
     } catch {
       throw RecordProblem(code: "BadGroupObject", message: error.message, offset: error.offset)
-    }
-  }
-
-  private func expectArray(_ view: JSONView, _ index: Int, _ field: GroupField)
-    throws(RecordProblem)
-  {
-    guard view.kind(index) == .array else {
-      throw bad(
-        "'\(field.key)' is \(view.kind(index).phrase), not an array", index,
-        view)
     }
   }
 

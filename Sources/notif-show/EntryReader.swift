@@ -176,6 +176,15 @@ struct EntryReader {
 
   // MARK: - Group and digest objects
 
+  /// Checks what notif-show reads of the top level of a group object: `count` and `leading`
+  /// must be there; the members it shows are checked, the others ignored (notif-show(1)).
+  static let groupReader = GroupObjectReader(
+    code: "BadGroup", requires: [.count, .leading],
+    reads: [
+      .app, .count, .unreadCount, .newCount, .leading, .items, .itemsOmitted, .summary,
+      .hiddenSummary,
+    ])
+
   /// The whole number at `index`, the value of `key`, in `range` as every tool reads it
   /// (`FieldLimits`); else a problem of `code`.
   static func count(
@@ -213,36 +222,20 @@ struct EntryReader {
   /// The group object at the root of `view` as a stack: the leading record, the counts and
   /// summaries, and the other items the device lists (all of them with `--all-pushes`), in
   /// `order` by `ranking`; nil for a group that lists nothing (`GroupListing`: a group of one
-  /// background push, say), unless `--all-pushes`. What is left out is counted. Keys it does
-  /// not know are ignored (`GroupObjectMembers`).
+  /// background push, say), unless `--all-pushes`. What is left out is counted. Members it
+  /// does not show are ignored (`groupReader`).
   ///
   /// `isCompact` says that the text is compact and canonical (`RecordReader.recordIsCompact`):
   /// the leading record is then found among the items by its bytes, with no copy of either.
   mutating func stack(
     _ view: JSONView, isCompact: Bool, major: Int, ranking: Ranking, order: ListOrder
   ) throws(RecordProblem) -> ShownStack? {
-    let members = GroupObjectMembers(view)
-    func bad(_ index: Int, _ message: String) -> RecordProblem {
-      RecordProblem(code: "BadGroup", message: message, offset: Int(view.tokens[index].start))
+    let object = try Self.groupReader.read(view)
+    func text(_ field: GroupField) -> String? {
+      object.value(field).flatMap { shown.text(view, $0, lines: 1) }
     }
-    /// The count of `field`, a whole number in `range` as every tool reads it (`FieldLimits`).
-    func count(_ field: GroupField, _ range: ClosedRange<Int64>, default value: Int)
-      throws(RecordProblem) -> Int
-    {
-      guard let index = members[field] else { return value }
-      return try Self.count(view, index, field.key, range, code: "BadGroup")
-    }
-    func text(_ field: GroupField) throws(RecordProblem) -> String? {
-      try line(view, members[field], field.key, code: "BadGroup")
-    }
-    guard members[.count] != nil else {
-      throw bad(0, "not a group object: the key '\(GroupField.count.key)' is missing")
-    }
-    let total = try count(.count, FieldLimits.positive, default: 1)
-    guard let leadingIndex = members[.leading], view.kind(leadingIndex) == .object else {
-      throw bad(
-        members[.leading] ?? 0, "'\(GroupField.leading.key)' must be the leading record, an object")
-    }
+    let total = Int(object.count)
+    let leadingIndex = object.leading
     let leading: ShownItem
     var listing = GroupListing()
     do {
@@ -255,18 +248,14 @@ struct EntryReader {
     }
     // A group of one record the device does not list (a background push) shows nothing.
     if total == 1 && leavesOut(listing, count: 1) { return nil }
+    // `items_omitted` is checked, not used: what is not listed is counted from `count`.
     var stack = ShownStack(
-      app: try text(.app), leading: leading, count: total,
-      unreadCount: try count(.unreadCount, FieldLimits.tally, default: leading.isUnread ? 1 : 0),
-      newCount: try count(.newCount, FieldLimits.tally, default: leading.isNew ? 1 : 0),
-      summary: try text(.summary), hiddenSummary: try text(.hiddenSummary), others: nil)
-    // Checked as every tool reads it; what is not listed is counted from `count` (`unlisted`).
-    _ = try count(.itemsOmitted, FieldLimits.tally, default: 0)
-    guard let itemsIndex = members[.items], view.kind(itemsIndex) != .null else {
+      app: text(.app), leading: leading, count: total,
+      unreadCount: object.number(.unreadCount).map { Int($0) } ?? (leading.isUnread ? 1 : 0),
+      newCount: object.number(.newCount).map { Int($0) } ?? (leading.isNew ? 1 : 0),
+      summary: text(.summary), hiddenSummary: text(.hiddenSummary), others: nil)
+    guard let itemsIndex = object.value(.items) else {
       return leavesOut(listing, count: total) ? nil : stack
-    }
-    guard view.kind(itemsIndex) == .array else {
-      throw bad(itemsIndex, "'\(GroupField.items.key)' must be an array or null")
     }
     if !isCompact {
       scratch.removeAll()
@@ -277,11 +266,8 @@ struct EntryReader {
     var hidden = UnlistedTally()  // the other items the device does not list
     var leadingFound = false
     var position = 0
-    try view.forEachElement(of: itemsIndex) { element throws(RecordProblem) in
+    try Self.groupReader.forEachItem(view, of: itemsIndex) { element throws(RecordProblem) in
       defer { position += 1 }
-      guard view.kind(element) == .object else {
-        throw bad(element, "an element of '\(GroupField.items.key)' must be a record, an object")
-      }
       if !leadingFound {
         let same: Bool
         if isCompact {

@@ -19,6 +19,13 @@ enum GroupObject {
   private static let summaryStart = Array("\"\(GroupField.summary.key)\":".utf8)
   private static let hiddenSummaryStart = Array(",\"\(GroupField.hiddenSummary.key)\":".utf8)
 
+  /// Checks what notif-summarize reads of the top level of a group object: every member
+  /// notif-group writes must be there; the counts and weight a summary says, the leading
+  /// record and the arrays it reads are checked.
+  static let reader = GroupObjectReader(
+    code: "BadGroup", requires: GroupField.required,
+    reads: [.count, .leading, .moreCount, .moreWeight, .moreCategories, .moreSummaryArgs])
+
   /// The facts of the group at the root of `view`; a problem with the leading record's
   /// `summary_arg_count` (a warning) goes to `warning`.
   static func read(_ view: JSONView, profile: Profile, warning: inout RecordProblem?)
@@ -29,14 +36,7 @@ enum GroupObject {
     func bad(_ index: Int, _ message: String) -> RecordProblem {
       RecordProblem(code: "BadGroup", message: message, offset: at(index))
     }
-    guard view.kind(0) == .object else {
-      throw bad(0, "not a group object: a group object is a JSON object (notif-group writes them)")
-    }
-    let members = GroupObjectMembers(view)
-    if let missing = members.firstMissing(of: GroupField.required) {
-      throw bad(0, "not a group object: the key '\(missing.key)' is missing")
-    }
-    func value(_ field: GroupField) -> Int { members[field] ?? 0 }
+    let object = try reader.read(view)
     /// The whole number at `index` in `range`, as every tool reads it (`FieldLimits`).
     func integer(_ index: Int, _ name: @autoclosure () -> String, _ range: ClosedRange<Int64>)
       throws(RecordProblem) -> Int
@@ -48,19 +48,10 @@ enum GroupObject {
     }
     typealias Key = GroupField
     typealias Category = GroupField.CategoryEntry
-    let count = try integer(value(.count), Key.count.key, FieldLimits.positive)
-    let moreCount = try integer(value(.moreCount), Key.moreCount.key, FieldLimits.tally)
-    let moreWeight = try integer(value(.moreWeight), Key.moreWeight.key, FieldLimits.tally)
-    guard moreCount == count - 1 else {
-      throw bad(
-        value(.moreCount),
-        "'\(Key.moreCount.key)' is not a whole number equal to \(count - 1), '\(Key.count.key)' - 1"
-      )
-    }
-    let leading = value(.leading)
-    guard view.kind(leading) == .object else {
-      throw bad(leading, "'\(Key.leading.key)' must be the leading record, an object")
-    }
+    let count = Int(object.count)
+    let moreCount = count - 1
+    let moreWeight = Int(object.number(.moreWeight) ?? 0)
+    let leading = object.leading
     var leadingCategory: String? = nil
     if let index = view.member(leading, bytes: categoryKey), view.kind(index) != .null {
       guard let text = view.stringValue(index) else {
@@ -84,10 +75,7 @@ enum GroupObject {
           offset: at(index))
       }
     }
-    let categoriesIndex = value(.moreCategories)
-    guard view.kind(categoriesIndex) == .array else {
-      throw bad(categoriesIndex, "'\(Key.moreCategories.key)' must be an array")
-    }
+    let categoriesIndex = object.value(.moreCategories) ?? 0  // required: an array
     var categories: [GroupFacts.CategoryCount] = []
     var failure: RecordProblem? = nil
     view.forEachElement(of: categoriesIndex) { element in
@@ -132,10 +120,7 @@ enum GroupObject {
         "'\(Key.moreCategories.key)' must add up to '\(Key.moreCount.key)' (\(moreCount)) and '\(Key.moreWeight.key)' (\(moreWeight))"
       )
     }
-    let argumentsIndex = value(.moreSummaryArgs)
-    guard view.kind(argumentsIndex) == .array else {
-      throw bad(argumentsIndex, "'\(Key.moreSummaryArgs.key)' must be an array")
-    }
+    let argumentsIndex = object.value(.moreSummaryArgs) ?? 0  // required: an array
     var arguments: [String] = []
     if profile == .ios12 {
       view.forEachElement(of: argumentsIndex) { element in
@@ -165,7 +150,7 @@ enum GroupObject {
   /// (`GroupListing`: a group that lists nothing is left out).
   ///
   /// - Throws: `BadGroup` for a record in it whose fields the rule reads have the wrong type,
-  ///   or an item that is not a record.
+  ///   or an item that is not an object (`GroupObjectReader.forEachItem`).
   static func listing(_ view: JSONView) throws(RecordProblem) -> GroupListing? {
     let members = GroupObjectMembers(view)
     func rule(_ index: Int, _ what: String) throws(RecordProblem) -> Unlisted? {
@@ -184,22 +169,9 @@ enum GroupObject {
       listing.add(reason)
       return listing
     }
-    var failure: RecordProblem? = nil
-    view.forEachElement(of: items) { element in
-      guard failure == nil else { return }
-      do throws(RecordProblem) {
-        guard view.kind(element) == .object else {
-          throw RecordProblem(
-            code: "BadGroup",
-            message: "an element of '\(GroupField.items.key)' must be a record, an object",
-            offset: Int(view.tokens[element].start))
-        }
-        listing.add(try rule(element, "an item"))
-      } catch {
-        failure = error
-      }
+    try reader.forEachItem(view, of: items) { element throws(RecordProblem) in
+      listing.add(try rule(element, "an item"))
     }
-    if let failure { throw failure }
     return listing
   }
 

@@ -167,7 +167,7 @@ private func merge(_ objects: String, _ extra: [String] = []) throws -> DigestOu
   }
 
   @Test(arguments: [
-    (#"{"digest_id":"x"}"#, "a digest object has no 'key' [BadDigest]"),
+    (#"{"digest_id":"x"}"#, "not a digest object: the key 'key' is missing [BadDigest]"),
     (#"[]"#, "a digest object is a JSON object, not an array [BadDigest]"),
   ])
   func badObjectsAreRejected(_ line: String, _ message: String) throws {
@@ -185,7 +185,10 @@ private func merge(_ objects: String, _ extra: [String] = []) throws -> DigestOu
     ("digest_id", #""ZZ""#, "digest_id"),
     ("latest_at", #""soon""#, "latest_at"), ("read_at", #""soon""#, "read_at"),
     ("key", "[1]", "key"),
-    ("items", "1", "items"), ("summary", "1", "summary"), ("categories", "[]", "categories"),
+    ("items", "1", "items"), ("items", "[1]", "items"), ("summary", "1", "summary"),
+    ("summary", "null", "summary"), ("hidden_summary", "null", "hidden_summary"),
+    ("latest_at", "1", "latest_at"), ("read_at", "1", "read_at"),
+    ("categories", "[]", "categories"),
     ("actors", #"[{"actor":"","count":1,"latest_at":"2026-11-22T07:00:00Z"}]"#, "actor"),
     ("digesting.limit", "0", "digesting.limit"), ("digesting.window", "null", "digesting.align"),
     ("digesting.items", #""some""#, "digesting.items"), ("digesting.key", "[]", "digesting.key"),

@@ -116,14 +116,17 @@ import Testing
   static let good = group([record("a", thread: "t")]).lines.first ?? ""
 
   @Test(arguments: [
-    (#"{"app":null}"#, "input1:1:1: error: the group object has no 'thread_id' [BadGroupObject]"),
+    (
+      #"{"app":null}"#,
+      "input1:1:1: error: not a group object: the key 'thread_id' is missing [BadGroupObject]"
+    ),
     (
       good.replacing(#""count":1"#, with: #""count":0"#),
       "input1:1:51: error: 'count' is not a whole number from 1 to 9007199254740991 [BadGroupObject]"
     ),
     (
       good.replacing(#""more_count":0"#, with: #""more_count":1"#),
-      "input1:1:X: error: 'more_count' is not a whole number equal to 0 [BadGroupObject]"
+      "input1:1:X: error: 'more_count' is not a whole number equal to 0, 'count' - 1 [BadGroupObject]"
     ),
     (
       good.replacing(#""items_omitted":0"#, with: #""items_omitted":1"#),
