@@ -242,6 +242,20 @@ extension RunningToolCommand {
   }
 }
 
+extension ToolCommand {
+  /// The configuration `arguments` ask for, read as `run(environment:)` reads it, in a fixed
+  /// environment whose standard error is a terminal or not: what a test of the options reads.
+  ///
+  /// - Throws: `UsageError`, as the command line would report it.
+  public static func configure(_ arguments: [String], stderrIsTerminal: Bool = false)
+    throws(UsageError) -> Configuration
+  {
+    var environment = ToolEnvironment(arguments: arguments)
+    environment.stderrIsTerminal = stderrIsTerminal
+    return try configure(try OptionScanner.scan(arguments, options), environment: environment)
+  }
+}
+
 // `main()` and `run(environment:)` are inlinable so that each tool's module specializes and
 // optimizes its whole call chain, as when its main.swift called it directly: as a plain call
 // into this module, notif-parse's hot path was inlined differently (0.4% more instructions).

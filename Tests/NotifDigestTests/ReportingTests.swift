@@ -13,10 +13,7 @@ import Testing
   static func configure(_ arguments: [String], terminal: Bool = false) throws(UsageError)
     -> DigestCommand.Configuration
   {
-    var environment = ToolEnvironment(arguments: arguments)
-    environment.stderrIsTerminal = terminal
-    return try DigestCommand.configure(
-      try OptionScanner.scan(arguments, DigestCommand.options), environment: environment)
+    try DigestCommand.configure(arguments, stderrIsTerminal: terminal)
   }
 
   @Test func onlyAStoreRunEndsWithItsAccount() throws {

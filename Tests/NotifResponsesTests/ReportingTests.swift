@@ -13,10 +13,7 @@ import Testing
   static func configure(_ arguments: [String], terminal: Bool = false) throws(UsageError)
     -> ResponsesCommand.Configuration
   {
-    var environment = ToolEnvironment(arguments: arguments)
-    environment.stderrIsTerminal = terminal
-    return try ResponsesCommand.configure(
-      try OptionScanner.scan(arguments, ResponsesCommand.options), environment: environment)
+    try ResponsesCommand.configure(arguments, stderrIsTerminal: terminal)
   }
 
   @Test func theAccountOfAPruneIsWrittenOnATerminalOrWithVerbose() throws {
