@@ -6,6 +6,12 @@ import Testing
 @testable import NotifListing
 
 @Suite struct GroupObjectReaderTests {
+  /// `GroupObjectMembers` and `Values` keep a slot per `GroupField` in an `InlineArray` of 16:
+  /// a key added to the group object must grow them too, or reading it would trap.
+  @Test func everyGroupFieldHasASlot() {
+    #expect(GroupField.allCases.count <= 16)
+  }
+
   /// A reader of every member the table has a rule for, each required but the ones
   /// notif-summarize adds.
   static let every = GroupObjectReader(
