@@ -88,16 +88,11 @@ public struct CommandLineTool: Sendable {
     }
   }
 
-  /// Reports a failed write on `stderr` as a diagnostic in `format`
-  /// (`PROG: FILE: error: write error: ... [WriteFailed]`) and returns `.failure` (exit 2):
-  /// output that cannot be written stops the run.
-  public func reportFailedWrite(
-    _ error: SystemError, format: DiagnosticFormat = .text, stderr: inout OutputWriter
-  ) -> ExitStatus {
-    let diagnostic = Diagnostic(.error, Self.writeFailed, error.message, file: error.path)
-    try? stderr.write(format.render(diagnostic, program: name))
-    try? stderr.flush()
-    return .failure
+  /// Reports a failed write of `--help` or `--version` on `stderr`, before any run has a
+  /// `Reporter` of its own: as `Reporter.reportFailedWrite` does, in text.
+  public func reportFailedWrite(_ error: SystemError, stderr: inout OutputWriter) -> ExitStatus {
+    var reporter = Reporter(program: name)
+    return reporter.reportFailedWrite(error, &stderr)
   }
 
   /// Reports a usage error on `stderr` (`PROG: message`, then the usage lines) and returns

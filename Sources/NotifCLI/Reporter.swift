@@ -2,7 +2,8 @@ import NotifJSON
 import NotifModel
 
 /// How a tool talks on standard error, as the command line says it in every tool:
-/// `--format`, `--quiet`, `--max-errors`, `--color` and `--progress`/`--no-progress`.
+/// `--format`, `--quiet`, `--max-errors`, `--color` and `--progress`/`--no-progress`, and
+/// in the tools that change a file `--verbose`.
 public struct ReportOptions: Sendable, Equatable {
   /// `--format text|github|json`: the form of the diagnostics.
   public var format = DiagnosticFormat.text
@@ -18,6 +19,10 @@ public struct ReportOptions: Sendable, Equatable {
   /// Whether to keep a progress line on standard error: `--progress`, or by default when
   /// standard error is a terminal; never with `--quiet` unless asked for.
   public var progress = false
+  /// Whether a run that changes a file ends with one line of what it did (`--verbose`): asked
+  /// for, or by default when standard error is a terminal and `--quiet` is not given; never
+  /// from cron.
+  public var verbose = false
 
   /// Diagnostics in text, all of them, uncolored, without progress.
   public init() {}
@@ -40,6 +45,7 @@ public struct ReportOptions: Sendable, Equatable {
       isTerminal: environment.stderrIsTerminal, noColor: environment.noColor)
     let last = scanned.options.last { $0.name == "progress" || $0.name == "no-progress" }
     progress = last.map { $0.name == "progress" } ?? (environment.stderrIsTerminal && !quiet)
+    verbose = scanned.has("verbose") || (environment.stderrIsTerminal && !quiet)
   }
 }
 
@@ -146,6 +152,17 @@ public struct Reporter {
     clearProgress(&stderr)
     try? stderr.write(line(diagnostic))
     try? stderr.flush()
+  }
+
+  /// Reports a failed write (`PROG: FILE: error: write error: ... [WriteFailed]`), whatever
+  /// `--max-errors` says, and returns `.failure` (exit 2): output that cannot be written stops
+  /// the run.
+  public mutating func reportFailedWrite(
+    _ error: SystemError, _ stderr: inout OutputWriter
+  ) -> ExitStatus {
+    report(
+      Diagnostic(.error, CommandLineTool.writeFailed, error.message, file: error.path), &stderr)
+    return .failure
   }
 
   /// Writes a line of the run's own, not a diagnostic (`--verbose`'s account):

@@ -1,3 +1,4 @@
+import NotifCLI
 import NotifJSON
 import NotifModel
 
@@ -35,6 +36,18 @@ public struct ZoneRules: Sendable, Equatable {
     self.transitions = transitions
     self.initialOffset = initialOffset
     self.rule = rule
+  }
+
+  /// The zone of `--tz ZONE` (notif-digest, notif-show); UTC when it is not given.
+  ///
+  /// - Throws: `UsageError` (`--tz: ...`) for a zone it cannot read.
+  public static func option(_ scanned: ScannedArguments) throws(UsageError) -> ZoneRules {
+    guard let name = scanned.last("tz") else { return .utc }
+    do {
+      return try ZoneRules(named: name)
+    } catch {
+      throw UsageError("--tz: \(error.message)")
+    }
   }
 
   /// A problem with a zone name or file, in one lowercase line.

@@ -106,8 +106,7 @@ public struct SweepOptions: Sendable, Equatable {
     }
     wait = try Self.parseWait(scanned.last("wait"), store: store)
     reporting = try ReportOptions(scanned, environment: environment)
-    verbose =
-      scanned.has("verbose") || (environment.stderrIsTerminal && !reporting.quiet)
+    verbose = reporting.verbose
     if store != nil && !scanned.operands.isEmpty {
       throw UsageError("--store \(storeVerb) one file in place: give no file operands with it")
     }

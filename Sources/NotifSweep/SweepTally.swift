@@ -58,9 +58,15 @@ public struct SweepTally: Sendable, Equatable {
       let verb = dryRun ? "would write" : "wrote"
       parts.append("\(verb) \(written) \(writtenWhat)\(written == 1 ? "" : "s")")
     }
+    parts.append("in \(Self.duration(seconds))")
+    return parts.joined(separator: ", ")
+  }
+
+  /// A run's time as the end-of-run lines give it, to the hundredth: `0.21 s` (notif-parse
+  /// `--store --verbose` too).
+  public static func duration(_ seconds: Double) -> String {
     let hundredths = Int((max(seconds, 0) * 100).rounded())
     let fraction = hundredths % 100
-    parts.append("in \(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) s")
-    return parts.joined(separator: ", ")
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
   }
 }

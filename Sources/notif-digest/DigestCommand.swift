@@ -167,16 +167,7 @@ struct DigestCommand: ToolCommand {
         throw UsageError("--align goes with --window: --at windows start at its times")
       }
       let times = try WindowRule.times(at)
-      let zone: ZoneRules
-      do {
-        zone =
-          try scanned.last("tz").map { (name) throws(ZoneRules.Problem) in
-            try ZoneRules(named: name)
-          } ?? ZoneRules.utc
-      } catch {
-        throw UsageError("--tz: \(error.message)")
-      }
-      digest.rule = .schedule(times: times, zone: zone)
+      digest.rule = .schedule(times: times, zone: try ZoneRules.option(scanned))
     }
     if let lookback = scanned.last("lookback") {
       let seconds = try duration("lookback", lookback)

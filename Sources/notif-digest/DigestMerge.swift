@@ -502,9 +502,7 @@ struct DigestMergeRun {
       try stdout.write(out)
       try stdout.flush()
     } catch {
-      reporter.clearProgress(&stderr)
-      return DigestCommand.tool.reportFailedWrite(
-        error, format: reporter.options.format, stderr: &stderr)
+      return reporter.reportFailedWrite(error, &stderr)
     }
     return status
   }

@@ -155,9 +155,7 @@ struct ParseCommand: RunningToolCommand {
       // Checked in a dry run too, which must fail as the run it shows would.
       try StoreAppender.checkFiles(store: store, reading: scanned.files)
       configuration.dryRun = scanned.has("dry-run")
-      configuration.verbose =
-        scanned.has("verbose")
-        || (environment.stderrIsTerminal && !configuration.reporting.quiet)
+      configuration.verbose = configuration.reporting.verbose
     } else if scanned.has("dry-run") {
       throw UsageError("--dry-run needs --store: without it no file is changed")
     } else if scanned.has("verbose") {

@@ -116,14 +116,9 @@ struct ParseRun: ToolRun {
       }
       try flushOutput(&stdout)
     } catch {
-      // As in every tool (`CommandLineTool.reportFailedWrite`): output that cannot be written
-      // stops the run.
-      reporter.report(
-        Diagnostic(
-          .error, CommandLineTool.writeFailed, error.error.message, file: error.error.path),
-        &stderr)
+      let status = reporter.reportFailedWrite(error.error, &stderr)
       reporter.finish(&stderr)
-      return .failure
+      return status
     }
     if configuration.verbose, let path = configuration.storePath {
       reporter.say("\(Diagnostic.visible(path)): \(storeReport())", &stderr)
@@ -141,11 +136,9 @@ struct ParseRun: ToolRun {
   private func storeReport() -> String {
     let appended = tally.records - tally.rejected
     let verb = configuration.dryRun ? "would append" : "appended"
-    let hundredths = Int((max(monotonicClock() - started, 0) * 100).rounded())
-    let fraction = hundredths % 100
     return "\(verb) \(appended) record\(appended == 1 ? "" : "s")"
       + (tally.rejected > 0 ? " (\(tally.rejected) rejected)" : "")
-      + ", in \(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction) s"
+      + ", in \(SweepTally.duration(monotonicClock() - started))"
   }
 
   // MARK: - Inputs

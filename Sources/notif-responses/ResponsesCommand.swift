@@ -95,8 +95,7 @@ struct ResponsesCommand: RunningToolCommand {
       sweep.archive = try path(scanned, "archive") ?? prune + ".pruned"
       sweep.wait = try SweepOptions.parseWait(scanned.last("wait"), store: prune)
       sweep.reporting = configuration.reporting
-      sweep.verbose =
-        scanned.has("verbose") || (environment.stderrIsTerminal && !configuration.reporting.quiet)
+      sweep.verbose = configuration.reporting.verbose
       sweep.maxRecordBytes = configuration.maxRecordBytes
       var reading = configuration.files.filter { $0 != "-" }.map { ("the file operand", $0) }
       if let requests = configuration.requestsPath { reading.append(("--requests", requests)) }

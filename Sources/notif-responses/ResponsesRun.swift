@@ -82,9 +82,7 @@ struct ResponsesRun: ToolRun {
         throw OutputFailed(error: error)
       }
     } catch {
-      reporter.clearProgress(&stderr)
-      status = ResponsesCommand.tool.reportFailedWrite(
-        error.error, format: reporter.options.format, stderr: &stderr)
+      status = reporter.reportFailedWrite(error.error, &stderr)
     }
   }
 

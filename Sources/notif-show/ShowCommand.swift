@@ -79,19 +79,9 @@ struct ShowCommand: ToolCommand {
       options.maxRecordBytes = bytes
     }
     options.jobs = try CommandLineTool.jobs(scanned) ?? CommandLineTool.defaultJobs
-    options.zone = try zone(scanned)
+    options.zone = try ZoneRules.option(scanned)
     options.reporting = try ReportOptions(scanned, environment: environment)
     return options
-  }
-
-  /// `--tz zone`, as notif-digest reads it; UTC when not given.
-  static func zone(_ scanned: ScannedArguments) throws(UsageError) -> ZoneRules {
-    guard let name = scanned.last("tz") else { return .utc }
-    do {
-      return try ZoneRules(named: name)
-    } catch {
-      throw UsageError("--tz: \(error.message)")
-    }
   }
 
   /// `--width`, else the terminal's width, else `COLUMNS` when it is a width, else 80.

@@ -104,9 +104,7 @@ struct ShowRun {
       try stdout.write(page)
       try stdout.flush()
     } catch {
-      reporter.report(
-        Diagnostic(.error, CommandLineTool.writeFailed, error.message, file: error.path), &stderr)
-      return .failure
+      return reporter.reportFailedWrite(error, &stderr)
     }
     return status
   }

@@ -58,9 +58,7 @@ struct SummarizeRun: ToolRun {
         throw OutputFailed(error: error)
       }
     } catch {
-      reporter.clearProgress(&stderr)
-      return SummarizeCommand.tool.reportFailedWrite(
-        error.error, format: reporter.options.format, stderr: &stderr)
+      return reporter.reportFailedWrite(error.error, &stderr)
     }
     return status
   }
