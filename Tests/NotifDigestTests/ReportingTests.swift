@@ -10,30 +10,29 @@ import Testing
 /// warnings count with the run's diagnostics, `--verbose` goes with `--store` only, and a
 /// compressed standard input is one `Compressed` error.
 @Suite struct DigestReportingTests {
-  static func configure(_ arguments: [String], terminal: Bool = false) throws(UsageError)
-    -> DigestCommand.Configuration
-  {
-    try DigestCommand.configure(arguments, stderrIsTerminal: terminal)
-  }
-
   @Test func onlyAStoreRunEndsWithItsAccount() throws {
     let store = ["--window", "1h", "--store", "inbox.ndjson"]
-    #expect(try Self.configure(["--window", "1h"], terminal: true).sweep.verbose == false)
-    #expect(try Self.configure(store, terminal: true).sweep.verbose)
-    #expect(try Self.configure(store + ["--quiet"], terminal: true).sweep.verbose == false)
-    #expect(try Self.configure(store + ["--verbose"]).sweep.verbose)
+    #expect(
+      try DigestCommand.configure(["--window", "1h"], stderrIsTerminal: true).sweep.verbose == false
+    )
+    #expect(try DigestCommand.configure(store, stderrIsTerminal: true).sweep.verbose)
+    #expect(
+      try DigestCommand.configure(store + ["--quiet"], stderrIsTerminal: true).sweep.verbose
+        == false)
+    #expect(try DigestCommand.configure(store + ["--verbose"]).sweep.verbose)
   }
 
   @Test(arguments: [["--window", "1h", "--verbose"], ["--merge", "--verbose"]])
   func verboseWithoutStoreIsAUsageError(_ arguments: [String]) {
     #expect(throws: UsageError("--verbose goes with --store: it says what a run did to the store"))
     {
-      try Self.configure(arguments)
+      try DigestCommand.configure(arguments)
     }
   }
 
   @Test func mergeReadsTheReportOptions() throws {
-    let reporting = try Self.configure(["--merge", "--quiet", "--max-errors", "3"]).sweep.reporting
+    let reporting = try DigestCommand.configure(["--merge", "--quiet", "--max-errors", "3"]).sweep
+      .reporting
     #expect(reporting.quiet && reporting.maxErrors == 3)
   }
 

@@ -20,10 +20,9 @@ import Testing
     _ bytes: [UInt8], _ arguments: [String], chunkSize: Int = GroupRun.defaultChunkSize,
     throughPipe: Bool = false
   ) throws -> Outcome {
-    func run(_ path: String) throws -> Outcome {
-      let scanned = try OptionScanner.scan(arguments + [path], GroupCommand.options)
-      let configuration = try GroupCommand.configure(scanned, environment: ToolEnvironment())
-      let (status, out, err) = try capturingOutput { stdout, stderr in
+    try capturingRun(on: bytes, throughPipe: throughPipe) { path in
+      let configuration = try GroupCommand.configure(arguments + [path])
+      return { stdout, stderr in
         var run = GroupRun(
           options: configuration.options,
           reporter: Reporter(program: GroupCommand.name, options: configuration.reporting),
@@ -31,9 +30,7 @@ import Testing
         run.group(configuration.files, stderr: &stderr)
         return run.write(stdout: &stdout, stderr: &stderr)
       }
-      return Outcome(status: status, stdout: out, stderr: err.replacing(path, with: "input"))
     }
-    return try withInput(bytes, throughPipe: throughPipe, run)
   }
 
   static let records = MergeTests.records(count: 300, seed: 11)

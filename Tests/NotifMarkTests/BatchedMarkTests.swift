@@ -43,6 +43,21 @@ private struct MarkOutcome: Equatable {
   var files: [String: String]
 }
 
+/// Runs notif-mark with `arguments` and `--now 2026-11-22T09:00:00Z`, its clock at 42 s, in
+/// batches of `batchSize` bytes: its exit status and what it wrote.
+func runMark(_ arguments: [String], batchSize: Int) throws
+  -> (status: NotifModel.ExitStatus, stdout: String, stderr: String)
+{
+  let environment = ToolEnvironment(
+    arguments: arguments + ["--now", "2026-11-22T09:00:00Z"], clock: { Timestamp(seconds: 42) })
+  let scanned = try OptionScanner.scan(environment.arguments, MarkCommand.options)
+  var configuration = try MarkCommand.configure(scanned, environment: environment)
+  configuration.batchSize = batchSize
+  return try capturingOutput { stdout, stderr in
+    MarkCommand.run(configuration, environment: environment, stdout: &stdout, stderr: &stderr)
+  }
+}
+
 /// Runs notif-mark with `arguments` over `text` (as a file operand, or as the store with
 /// `inPlace`), in batches of `batchSize` bytes.
 private func mark(
@@ -54,16 +69,8 @@ private func mark(
   try text.write(toFile: path("store.ndjson"), atomically: false, encoding: .utf8)
   let expanded = arguments.map { $0.hasPrefix("@") ? path(String($0.dropFirst())) : $0 }
   let operands = inPlace ? ["--store", path("store.ndjson")] : [path("store.ndjson")]
-  let environment = ToolEnvironment(
-    arguments: expanded + ["--now", "2026-11-22T09:00:00Z", "--max-record-bytes", "400"]
-      + operands,
-    clock: { Timestamp(seconds: 42) })
-  let scanned = try OptionScanner.scan(environment.arguments, MarkCommand.options)
-  var configuration = try MarkCommand.configure(scanned, environment: environment)
-  configuration.batchSize = batchSize
-  let (status, out, err) = try capturingOutput { stdout, stderr in
-    MarkCommand.run(configuration, environment: environment, stdout: &stdout, stderr: &stderr)
-  }
+  let (status, out, err) = try runMark(
+    expanded + ["--max-record-bytes", "400"] + operands, batchSize: batchSize)
   var files: [String: String] = [:]
   for name in ["store.ndjson", "archive.ndjson", "quarantine.ndjson"] {
     files[name] = fileText(path(name))

@@ -52,15 +52,7 @@ import Testing
         + #""created_at":"2026-11-22T08:00:00Z","read_at":null,"seen_at":null}"#
     }
     try records.map { $0 + "\n" }.joined().write(toFile: path, atomically: false, encoding: .utf8)
-    let environment = ToolEnvironment(
-      arguments: arguments + ["--now", "2026-11-22T09:00:00Z", path],
-      clock: { Timestamp(seconds: 42) })
-    let scanned = try OptionScanner.scan(environment.arguments, MarkCommand.options)
-    var configuration = try MarkCommand.configure(scanned, environment: environment)
-    configuration.batchSize = batchSize
-    let (status, out, err) = try capturingOutput { stdout, stderr in
-      MarkCommand.run(configuration, environment: environment, stdout: &stdout, stderr: &stderr)
-    }
+    let (status, out, err) = try runMark(arguments + [path], batchSize: batchSize)
     return CapturedRun(status: status, stdout: out, stderr: err)
   }
 

@@ -19,17 +19,14 @@ import Testing
     _ bytes: [UInt8], _ arguments: [String], chunkSize: Int = ParseRun.defaultChunkSize,
     throughPipe: Bool = false
   ) throws -> Outcome {
-    func run(_ path: String) throws -> Outcome {
-      let scanned = try OptionScanner.scan(
-        ["--now", "2026-11-22T09:00:00Z"] + arguments + [path], ParseCommand.options)
-      let configuration = try ParseCommand.configure(scanned, environment: ToolEnvironment())
-      let (status, out, err) = try capturingOutput { stdout, stderr in
+    try capturingRun(on: bytes, throughPipe: throughPipe) { path in
+      let configuration = try ParseCommand.configure(
+        ["--now", "2026-11-22T09:00:00Z"] + arguments + [path])
+      return { stdout, stderr in
         var run = ParseRun(configuration: configuration, chunkSize: chunkSize)
         return run.execute(stdout: &stdout, stderr: &stderr)
       }
-      return Outcome(status: status, stdout: out, stderr: err.replacing(path, with: "input"))
     }
-    return try withInput(bytes, throughPipe: throughPipe, run)
   }
 
   /// Payloads, and answers among them: an APNs answer and an Expo ticket, which have no

@@ -10,22 +10,19 @@ import Testing
 /// sweep's): `--quiet`, `--max-errors`, and `--verbose` only with `--prune`; a compressed
 /// operand or side file is one `Compressed` error, as in every tool.
 @Suite struct ResponsesReportingTests {
-  static func configure(_ arguments: [String], terminal: Bool = false) throws(UsageError)
-    -> ResponsesCommand.Configuration
-  {
-    try ResponsesCommand.configure(arguments, stderrIsTerminal: terminal)
-  }
-
   @Test func theAccountOfAPruneIsWrittenOnATerminalOrWithVerbose() throws {
     let prune = ["--prune", "tokens.ndjson"]
-    #expect(try Self.configure(prune, terminal: true).prune?.verbose == true)
-    #expect(try Self.configure(prune + ["--quiet"], terminal: true).prune?.verbose == false)
-    #expect(try Self.configure(prune).prune?.verbose == false)
-    #expect(try Self.configure(prune + ["--verbose", "--quiet"]).prune?.verbose == true)
+    #expect(try ResponsesCommand.configure(prune, stderrIsTerminal: true).prune?.verbose == true)
+    #expect(
+      try ResponsesCommand.configure(prune + ["--quiet"], stderrIsTerminal: true).prune?.verbose
+        == false)
+    #expect(try ResponsesCommand.configure(prune).prune?.verbose == false)
+    #expect(
+      try ResponsesCommand.configure(prune + ["--verbose", "--quiet"]).prune?.verbose == true)
   }
 
   @Test func thePruneTalksAsTheRunDoes() throws {
-    let configuration = try Self.configure([
+    let configuration = try ResponsesCommand.configure([
       "--prune", "tokens.ndjson", "--quiet", "--max-errors", "2", "--format", "json",
     ])
     #expect(configuration.prune?.reporting == configuration.reporting)
@@ -36,7 +33,7 @@ import Testing
   @Test func verboseWithoutPruneIsAUsageError() {
     #expect(
       throws: UsageError("--verbose needs --prune: it says what the prune did to the token file")
-    ) { try Self.configure(["--verbose"]) }
+    ) { try ResponsesCommand.configure(["--verbose"]) }
   }
 
   @Test func maxErrorsLeavesTheStatusAsItIs() throws {

@@ -19,17 +19,14 @@ import Testing
     _ bytes: [UInt8], _ arguments: [String], chunkSize: Int = ShowRun.defaultChunkSize,
     throughPipe: Bool = false
   ) throws -> Outcome {
-    func run(_ path: String) throws -> Outcome {
-      let scanned = try OptionScanner.scan(
-        ["--now", "2026-11-22T09:00:00Z"] + arguments + [path], ShowCommand.options)
-      let options = try ShowCommand.configure(scanned, environment: ToolEnvironment())
-      let (status, out, err) = try capturingOutput { stdout, stderr in
+    try capturingRun(on: bytes, throughPipe: throughPipe) { path in
+      let options = try ShowCommand.configure(
+        ["--now", "2026-11-22T09:00:00Z"] + arguments + [path])
+      return { stdout, stderr in
         var run = ShowRun(options: options, chunkSize: chunkSize)
         return run.execute(stdout: &stdout, stderr: &stderr)
       }
-      return Outcome(status: status, stdout: out, stderr: err.replacing(path, with: "input"))
     }
-    return try withInput(bytes, throughPipe: throughPipe, run)
   }
 
   @Test func payloadsAmongRecordsAreOneErrorWhateverTheChunks() throws {

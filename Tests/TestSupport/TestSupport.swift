@@ -156,6 +156,20 @@ public struct CapturedRun<Status: Equatable>: Equatable {
   }
 }
 
+/// Runs a tool on `bytes`, as a file or a pipe (`withInput`), and captures what it wrote, the
+/// name of its input in the diagnostics made `input`: `prepare` reads the command line with
+/// the input's path, and returns the run, which writes to the two writers it is given.
+public func capturingRun<Status: Equatable>(
+  on bytes: [UInt8], throughPipe: Bool,
+  _ prepare: (_ path: String) throws -> (inout OutputWriter, inout OutputWriter) -> Status
+) throws -> CapturedRun<Status> {
+  try withInput(bytes, throughPipe: throughPipe) { path in
+    let run = try prepare(path)
+    let (status, out, err) = try capturingOutput { stdout, stderr in run(&stdout, &stderr) }
+    return CapturedRun(status: status, stdout: out, stderr: err.replacing(path, with: "input"))
+  }
+}
+
 /// Calls `body` with a view of the parsed `text`; nil if the text is not valid JSON.
 @discardableResult
 public func withView<R>(of text: String, _ body: (JSONView) throws -> R) rethrows -> R? {
