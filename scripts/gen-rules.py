@@ -33,8 +33,9 @@ rules/responses.tsv has one row a push service's answer, tab-separated, with a h
   source   the key of the source in rules/sources.tsv
   case     the golden case that shows it, in Tests/EndToEndTests/cases/notif-responses
 
-rules/sources.tsv: key, title, address. Tests/EndToEndTests/RuleBookTests.swift checks the
-rows against the cases and the codes notif-parse writes; this script checks their shape.
+rules/sources.tsv: key, title, address; the page lists, in SOURCES, those the rows name.
+Tests/EndToEndTests/RuleBookTests.swift checks the rows against the cases and the codes
+notif-parse writes; this script checks their shape.
 """
 
 import os
@@ -130,6 +131,56 @@ def text(value):
     return "\n".join(lines)
 
 
+def literal(value):
+    """A line of a literal display: backslashes escaped, no request at its start."""
+    value = value.replace("\\", "\\e")
+    return "\\&" + value if value.startswith((".", "'")) else value
+
+
+def labelled(label, value):
+    """A labelled line of an entry, `Label: value`, after a break; value is text."""
+    return ".br\n" + text("%s: %s" % (label, value))
+
+
+def source_line(key, sources):
+    """The Source line of an entry: the source's title, and its key in SOURCES in brackets."""
+    return ".br\n%s\n.Bq Li %s" % (text("Source: " + sources[key]["title"]), key)
+
+
+def address(value):
+    """An address of rules/sources.tsv as mdoc: a link, with optional breaks (\\:) after its
+    slashes, and after the hyphens of a part too long for a line of the list (65 columns at
+    80), so that no line of the page is wider than 80 columns; an address in the notif
+    sources as a path."""
+    if not value.startswith("https://"):
+        return ".Pa %s" % value
+    parts = []
+    for part in value[len("https://"):].split("/"):
+        if len(part) > 60:
+            part = part.replace("-", "-\\:")
+        parts.append(part)
+    return ".Lk https://%s" % "/\\:".join(parts)
+
+
+def sources_section(rows, sources, emit):
+    emit(".Sh SOURCES")
+    emit("Where the rules and the answers come from, one entry for each key an entry above")
+    emit("names: the title and the address.")
+    emit("The same table is")
+    emit(".Pa rules/sources.tsv ;")
+    emit("a path is in the notif sources.")
+    emit(".Bl -tag -width Ds")
+    used = {row["source"] for row in rows}
+    for key, source in sources.items():
+        if key not in used:
+            continue
+        emit(".It Li %s" % key)
+        emit(text(source["title"]))
+        emit(".br")
+        emit(address(source["address"]))
+    emit(".El")
+
+
 def responses(sources):
     rows = read_table(RESPONSES, RESPONSE_COLUMNS)
     seen = set()
@@ -201,10 +252,15 @@ def responses_section(rows, sources, emit):
     emit(".Sh RESPONSES")
     emit("What")
     emit(".Xr notif-responses 1")
-    emit("makes of each answer of a push service, one entry each: the HTTP status and the")
-    emit("vendor's reason, the action, the vendor's words (the record's")
+    emit("makes of each answer of a push service, one entry each, named by the")
+    emit(".Li rule")
+    emit("the tool writes: the HTTP status and the vendor's reason, the action, the")
+    emit("vendor's words (the record's")
     emit(".Li why ) ,")
-    emit("the source that says so, and the golden case that shows it.")
+    emit("the source that says so")
+    emit(".Pq see Sx SOURCES ,")
+    emit("and the golden case that shows it, in")
+    emit(".Pa Tests/EndToEndTests/cases/notif-responses .")
     emit("The same table, one answer a line, is")
     emit(".Pa rules/responses.tsv ;")
     emit("the tool's table is made from it.")
@@ -220,25 +276,23 @@ def responses_section(rows, sources, emit):
         emit(".Ss %s" % SERVICE_TITLES[service])
         emit(".Bl -tag -width Ds")
         for row in group:
-            source = sources[row["source"]]
             status = "no status" if row["status"] == "-" else row["status"]
             reason = {"-": "no reason", "*": "any other reason"}.get(row["reason"], row["reason"])
-            emit(".It %s , Li %s" % (status, reason))
-            emit('.Bl -tag -width "vendor says" -compact')
-            emit(".It action")
-            emit(".Sy %s" % row["action"])
-            emit(".It vendor says")
-            emit(text(row["vendor"][0].upper() + row["vendor"][1:] + "."))
-            emit(".It source")
-            if source["address"].startswith("https://"):
-                emit('.Lk %s "%s"' % (source["address"], source["title"].replace('"', "'")))
+            emit(".It Li %s" % row["id"])
+            emit("Answer:")
+            if row["reason"] in ("-", "*"):
+                emit("%s, %s" % (status, reason))
             else:
-                emit(text(source["title"]))
-            emit(".It case")
-            emit(".Pa notif-responses/%s" % row["case"])
-            emit(".It rule")
-            emit(".Li %s" % row["id"])
-            emit(".El")
+                emit("%s," % status)
+                emit(".Li %s" % reason)
+            emit(".br")
+            emit("Action:")
+            emit(".Sy %s" % row["action"])
+            emit(labelled("Vendor", row["vendor"]))
+            emit(source_line(row["source"], sources))
+            emit(".br")
+            emit("Case:")
+            emit(".Pa %s" % row["case"])
         emit(".El")
 
 
@@ -260,7 +314,7 @@ def page():
             fail("%s: an ignored rule has no code, and every other one has one" % where)
         if row["source"] not in sources:
             fail("%s: source %r is not in %s" % (where, row["source"], SOURCES))
-        if not os.path.isdir(os.path.join(CASES, row["case"])):
+        if row["case"] != "-" and not os.path.isdir(os.path.join(CASES, row["case"])):
             fail("%s: no golden case notif-parse/%s" % (where, row["case"]))
         by_format[row["format"]].append(row)
 
@@ -277,11 +331,18 @@ def page():
     emit(".Sh DESCRIPTION")
     emit("Every rule")
     emit(".Xr notif-parse 1")
-    emit("checks a push message by, one entry each: the key path it is about,")
-    emit("what it checks, its verdict and diagnostic code, what the vendor itself answers")
+    emit("checks a push message by, one entry each, named by the rule's id.")
+    emit("An entry gives the key path the rule is about")
+    emit(".Pq Key ,")
+    emit("what it checks")
+    emit(".Pq When ,")
+    emit("its verdict and diagnostic code, what the vendor itself answers")
     emit("(the HTTP status and error of the push service, or what the device or the")
-    emit("browser does), the source that says so, and the golden case of the notif")
-    emit("sources that shows it.")
+    emit("browser does), the source that says so (its title, and in brackets its key in")
+    emit(".Sx SOURCES ,")
+    emit("where its address is), and the golden case that shows it, in")
+    emit(".Pa Tests/EndToEndTests/cases/notif-parse")
+    emit("of the notif sources.")
     emit("The same table, one rule a line, is")
     emit(".Pa rules/rules.tsv")
     emit("in the notif sources, from which this page is made.")
@@ -301,7 +362,7 @@ def page():
     emit("says nothing: a rule people ask about.")
     emit(".El")
     emit(".Pp")
-    emit("Where the vendors' rules leave room, notif's own are stricter, and the vendor column")
+    emit("Where the vendors' rules leave room, notif's own are stricter, and the Vendor line")
     emit("says so: JSON is read as RFC 8259 has it, keys twice in an object are refused, a")
     emit("record's counts hold at most 2^53 \\- 1")
     emit(".Pq Xr notif 5 , Sx Limits ,")
@@ -310,9 +371,9 @@ def page():
     emit(".Fn showNotification .")
     emit("APNs itself does not look into")
     emit(".Li aps :")
-    emit("a value of the wrong type there is an error all the same, where the vendor column")
-    emit("says what iOS does with it (it drops the value), and not a warning as the other")
-    emit("vendors' ignored values are.")
+    emit("a value of the wrong type there is delivered, and iOS drops or misreads it, so it is a")
+    emit("warning, whose Vendor line says what iOS does, as for the other vendors' ignored")
+    emit("values.")
     emit("Each format's reader in the sources")
     emit("(APNsReader, FCMReader, FCMLegacyReader, WebPushReader, SNSReader, ExpoReader)")
     emit("applies the rules of its section.")
@@ -325,30 +386,29 @@ def page():
         emit(".Ss %s" % name)
         emit(".Bl -tag -width Ds")
         for row in rows:
-            source = sources[row["source"]]
-            emit(".It Li %s" % text(row["path"]))
-            emit(text(row["rule"][0].upper() + row["rule"][1:] + "."))
-            emit('.Bl -tag -width "vendor answers" -compact')
-            emit(".It verdict")
+            emit(".It Li %s" % row["id"])
+            emit("Key:")
+            emit(".Li %s" % text(row["path"]))
+            emit(labelled("When", row["rule"]))
+            emit(".br")
+            emit("Verdict:")
             if row["verdict"] == "ignored":
                 emit(".Sy ignored")
             else:
                 emit(".Sy %s ," % row["verdict"])
                 emit(".Er %s" % row["code"])
-            emit(".It vendor answers")
-            emit(text(row["vendor"]))
-            emit(".It source")
-            if source["address"].startswith("https://"):
-                emit('.Lk %s "%s"' % (source["address"], source["title"].replace('"', "'")))
+            emit(labelled("Vendor", row["vendor"]))
+            emit(source_line(row["source"], sources))
+            emit(".br")
+            if row["case"] == "-":
+                emit("Case: none yet")
             else:
-                emit(text(source["title"]))
-            emit(".It case")
-            emit(".Pa notif-parse/%s" % row["case"])
-            emit(".It rule")
-            emit(".Li %s" % row["id"])
-            emit(".El")
+                emit("Case:")
+                emit(".Pa %s" % row["case"])
         emit(".El")
-    responses_section(responses(sources), sources, emit)
+    answers = responses(sources)
+    responses_section(answers, sources, emit)
+    sources_section([row for _, row in rules] + answers, sources, emit)
     emit(".Sh EXAMPLES")
     emit("The file this example names is in the")
     emit(".Pa examples")
@@ -364,10 +424,17 @@ def page():
     emit(".Bd -literal -offset indent")
     emit("notif-parse \\-\\-check fcm-sound-in-notification.json")
     emit(".Ed")
-    emit('.\\" output')
+    emit(".Pp")
+    emit("It prints this, shown with line breaks added:")
+    emit('.\\" output joined')
     emit(".Bd -literal -offset indent")
     for line in EXAMPLE_OUTPUT:
-        emit(text(line))
+        # Broken before a space, which begins the next line, to fit 80 columns.
+        while len(line) > 66:
+            cut = line.rindex(" ", 0, 66)
+            emit(literal(line[:cut]))
+            line = line[cut:]
+        emit(literal(line))
     emit(".Ed")
     emit(".Sh SEE ALSO")
     emit(".Xr notif-parse 1 ,")
@@ -377,16 +444,85 @@ def page():
     return "\n".join(out) + "\n"
 
 
+RULE_SWIFT = os.path.join(ROOT, "Sources", "NotifModel", "Rule+Generated.swift")
+
+
+def swift_string(value):
+    """A Swift string literal of `value`."""
+    return '"%s"' % value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def swift_rules(sources):
+    """Sources/NotifModel/Rule+Generated.swift: the enum of rules/rules.tsv's rows, each with
+    its id, code, verdict, words and source, so that a reader names the row it applies and
+    the row's code comes from the book."""
+    rows = [row for _, row in read_table(RULES, COLUMNS)]
+    response_ids = {row["id"] for row in responses(sources)}
+    for row in rows:
+        if row["id"] in response_ids:
+            fail("%s: the id %s is in rules/responses.tsv too: one namespace for both books"
+                 % (RULES, row["id"]))
+    out = [
+        "// Generated by scripts/gen-rules.py from rules/rules.tsv and rules/sources.tsv: edit",
+        "// those and run the script; make man-lint checks that this file is what they give.",
+        "",
+        "extension Rule {",
+        "  /// The rows of rules/rules.tsv, in order: `table[Int(rule.rawValue)]` is `rule`'s.",
+        "  static let table: [RuleEntry] = [",
+    ]
+    for row in rows:
+        source = sources[row["source"]]
+        verdict = {"error": ".error", "warning": ".warning", "ignored": "nil"}[row["verdict"]]
+        out.append("    RuleEntry(")
+        for label, value in [
+            ("id", swift_string(row["id"])),
+            ("format", swift_string(row["format"])),
+            ("path", swift_string(row["path"])),
+            ("summary", swift_string(row["rule"])),
+            ("verdict", verdict),
+            ("code", swift_string(row["code"])),
+            ("vendor", swift_string(row["vendor"])),
+            ("sourceTitle", swift_string(source["title"])),
+            ("sourceAddress", swift_string(source["address"])),
+        ]:
+            line = "      %s: %s," % (label, value)
+            if label == "sourceAddress":
+                line = line[:-1] + "),"
+            if len(line) <= 100:
+                out.append(line)
+            else:
+                # As swift format lays out a string too long for its line.
+                out.append("      %s:" % label)
+                out.append("        %s%s" % (value, "" if label == "sourceAddress" else ","))
+                if label == "sourceAddress":
+                    out.append("    ),")
+    out.append("  ]")
+    out.append("}")
+    out.append("")
+    out.append("/// A rule of notif-parse's rule book, rules/rules.tsv (notif-rules(7)), by its row.")
+    out.append("public enum Rule: UInt16, CaseIterable, Sendable {")
+    for row in rows:
+        out.append("  /// `%s`" % row["id"])
+        out.append("  case %s" % camel(row["id"].replace("-", "_")))
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
 def main():
     args = sys.argv[1:]
     if args not in ([], ["--check"]):
         sys.stderr.write("usage: scripts/gen-rules.py [--check]\n")
         sys.exit(2)
-    made = page()
     sources = {row["key"]: row for _, row in read_table(SOURCES, ["key", "title", "address"])}
-    table = swift_table(responses(sources))
+    outputs = [
+        (PAGE, page()),
+        (RESPONSE_SWIFT, swift_table(responses(sources))),
+        (RULE_SWIFT, swift_rules(sources)),
+    ]
+    names = ", ".join(os.path.relpath(path, ROOT) for path, _ in outputs)
+    count = len(read_table(RULES, COLUMNS)) + len(responses(sources))
     if args == ["--check"]:
-        for path, wanted in [(PAGE, made), (RESPONSE_SWIFT, table)]:
+        for path, wanted in outputs:
             try:
                 with open(path, encoding="utf-8") as f:
                     current = f.read()
@@ -395,15 +531,12 @@ def main():
             if current != wanted:
                 fail("%s is not what rules/ gives: run scripts/gen-rules.py"
                      % os.path.relpath(path, ROOT))
-        print("gen-rules: man/notif-rules.7 and ResponseRule+Generated.swift are up to date"
-              " (%d rules)" % made.count(".It rule"))
+        print("gen-rules: %s are up to date (%d rules)" % (names, count))
         return
-    with open(PAGE, "w", encoding="utf-8") as f:
-        f.write(made)
-    with open(RESPONSE_SWIFT, "w", encoding="utf-8") as f:
-        f.write(table)
-    print("gen-rules: wrote man/notif-rules.7 and ResponseRule+Generated.swift (%d rules)"
-          % made.count(".It rule"))
+    for path, made in outputs:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(made)
+    print("gen-rules: wrote %s (%d rules)" % (names, count))
 
 
 if __name__ == "__main__":
