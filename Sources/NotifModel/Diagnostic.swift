@@ -50,11 +50,14 @@ public struct Diagnostic: Error, Sendable, Equatable {
   public var line: Int?
   /// The 1-based column in Unicode scalars, if the problem has one.
   public var column: Int?
+  /// The id of the rule-book row the problem breaks (`apns-badge`), for a problem of a push
+  /// message; nil for the others, whose code is their name.
+  public var rule: String?
 
   /// Creates a diagnostic.
   public init(
     _ severity: Severity, _ code: String, _ message: String, file: String, line: Int? = nil,
-    column: Int? = nil
+    column: Int? = nil, rule: String? = nil
   ) {
     self.severity = severity
     self.code = code
@@ -62,6 +65,7 @@ public struct Diagnostic: Error, Sendable, Equatable {
     self.file = file
     self.line = line
     self.column = column
+    self.rule = rule
   }
 }
 
@@ -187,7 +191,8 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
   case text
   /// GitHub Actions workflow commands: `::error file=F,line=L,col=C,title=Code::message`
   case github
-  /// One JSON object per diagnostic.
+  /// One JSON object per diagnostic: `file`, `line`, `column`, `severity`, `code`, `rule`
+  /// (only for a rule of the book) and `message`.
   case json
 
   /// The line (with its newline) that reports `diagnostic` for program `program`; in text,
@@ -229,6 +234,10 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
       JSONEscapes.writeString(diagnostic.severity.rawValue, into: &out)
       out.append(",\"code\":")
       JSONEscapes.writeString(diagnostic.code, into: &out)
+      if let rule = diagnostic.rule {
+        out.append(",\"rule\":")
+        JSONEscapes.writeString(rule, into: &out)
+      }
       out.append(",\"message\":")
       JSONEscapes.writeString(diagnostic.message, into: &out)
       out.append("}\n")

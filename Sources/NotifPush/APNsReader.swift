@@ -47,7 +47,7 @@ public enum APNsReader: FormatReader {
     sizeAt: Int = 0, into m: inout MessageReader
   ) {
     if view.tokens[root].count == 0 {
-      m.error("PayloadEmpty", "the payload is empty: APNs rejects '{}'", at: m.offset(view, root))
+      m.error(.apnsEmptyObject, "the payload is empty: APNs rejects '{}'", at: m.offset(view, root))
     }
     m.aps = Facts()
     m.aps.isMDM = mdm
@@ -56,7 +56,7 @@ public enum APNsReader: FormatReader {
         readAps(view, apsIndex, into: &m)
       } else {
         m.report(
-          .device("iOS shows nothing and does not wake the app"), "BadType",
+          .device("iOS shows nothing and does not wake the app"), .apnsApsType,
           "'aps' must be a dictionary, not \(Self.kindName(view, apsIndex))",
           at: m.offset(view, apsIndex))
       }
@@ -65,7 +65,7 @@ public enum APNsReader: FormatReader {
       if let format = ForeignFormat.guess(view, root) {
         message = "no 'aps' dictionary: this looks like \(format), which has no notification in it"
       }
-      m.warning("NoAps", message, at: m.offset(view, root))
+      m.warning(.apnsNoAps, message, at: m.offset(view, root))
     }
     finish(payloadSize: payloadSize, sizeAt: sizeAt, into: &m)
   }
@@ -98,38 +98,39 @@ public enum APNsReader: FormatReader {
         m.headers.hasID = true
       } else {
         m.error(
-          "BadMessageId", "'apns-id' must be a UUID such as 123e4567-e89b-12d3-a456-4266554400a0",
+          .apnsId, "'apns-id' must be a UUID such as 123e4567-e89b-12d3-a456-4266554400a0",
           at: at)
       }
     case .expiration:
       if let digits = Self.overflowingDigits(view, value) {
-        m.error("BadExpirationDate", "'apns-expiration' \(digits) is after the year 9999", at: at)
+        m.error(.apnsExpiration, "'apns-expiration' \(digits) is after the year 9999", at: at)
         return
       }
       guard let seconds = Self.headerInteger(view, value), seconds >= 0 else {
-        m.error("BadExpirationDate", "'apns-expiration' must be whole seconds since 1970", at: at)
+        m.error(.apnsExpiration, "'apns-expiration' must be whole seconds since 1970", at: at)
         return
       }
       if seconds > 0,
-        let instant = m.epoch(seconds, key: "apns-expiration", code: "BadExpirationDate", at: at)
+        let instant = m.epoch(
+          seconds, key: "apns-expiration", .apnsExpiration, milliseconds: .apnsMilliseconds, at: at)
       {
         m.values[.expiresAt] = .time(instant)
       }
     case .collapseID:
       guard let id = view.stringValue(value) else {
-        m.error("BadCollapseId", "'apns-collapse-id' must be a string", at: at)
+        m.error(.apnsCollapseId, "'apns-collapse-id' must be a string", at: at)
         return
       }
       guard id.utf8.count <= 64 else {
         m.error(
-          "BadCollapseId",
+          .apnsCollapseId,
           "'apns-collapse-id' is \(id.utf8.count) bytes; APNs accepts at most 64", at: at)
         return
       }
       m.values[.collapseID] = .input(value)
     case .priority:
       guard let priority = Self.headerInteger(view, value), [1, 5, 10].contains(priority) else {
-        m.error("BadPriority", "'apns-priority' must be 10, 5 or 1", at: at)
+        m.error(.apnsPriority, "'apns-priority' must be 10, 5 or 1", at: at)
         return
       }
       m.headers.priority = (priority, at)
@@ -137,7 +138,7 @@ public enum APNsReader: FormatReader {
     case .pushType:
       guard view.kind(value) == .string, let type = pushTypeTable.find(view, value) else {
         m.error(
-          "InvalidPushType",
+          .apnsPushType,
           "'apns-push-type' \(Self.quotedValue(view, value)) is not one of \(pushTypes.sorted().joined(separator: ", "))",
           at: at)
         return
@@ -145,7 +146,7 @@ public enum APNsReader: FormatReader {
       m.headers.pushType = type
     case .topic:
       guard let topic = view.stringValue(value), !topic.isEmpty else {
-        m.error("BadEnvelope", "'apns-topic' must be a bundle identifier string", at: at)
+        m.error(.apnsTopic, "'apns-topic' must be a bundle identifier string", at: at)
         return
       }
       m.headers.topic = topic
@@ -157,7 +158,7 @@ public enum APNsReader: FormatReader {
         channel.utf8.allSatisfy(Self.isBase64Byte)
       else {
         m.error(
-          "BadChannelId",
+          .apnsChannelId,
           "'apns-channel-id' must be the base64 channel identifier APNs returned, not \(Self.quotedValue(view, value))",
           at: at)
         return
@@ -167,13 +168,13 @@ public enum APNsReader: FormatReader {
     case .requestID:
       if view.kind(value) != .string || !Self.withText(view, value, Self.isUUID) {
         m.error(
-          "BadMessageId",
+          .apnsRequestId,
           "'apns-request-id' must be a UUID such as 123e4567-e89b-12d3-a456-4266554400a0",
           at: at)
       }
     case nil:
       m.warning(
-        "UnknownHeader",
+        .apnsUnknownHeader,
         "unknown header \(Self.quoted(view.string(key))): APNs headers are apns-id, apns-expiration, apns-collapse-id, apns-priority, apns-push-type, apns-topic, and for broadcasts apns-channel-id and apns-request-id",
         at: m.offset(view, key))
     }
@@ -251,53 +252,56 @@ public enum APNsReader: FormatReader {
         case .object: break  // read after the loop, once Live Activity keys are known
         default:
           m.report(
-            .device("iOS shows no alert"), "BadType",
+            .device("iOS shows no alert"), .apnsAlertType,
             "'alert' must be a string or a dictionary, not \(Self.kindName(view, value))", at: at)
         }
       case .badge:
         m.aps.hasBadge = true
-        m.readBadge(view, value, "badge", .device("iOS sets no badge"))
+        m.readBadge(view, value, "badge", .apnsBadge, .device("iOS sets no badge"))
       case .sound:
         m.aps.hasSound = true
         readSound(view, value, into: &m)
-      case .threadID: m.string(view, key, value, into: .threadID, ignoresKey)
-      case .category: m.string(view, key, value, into: .category, ignoresKey)
-      case .targetContentID: m.string(view, key, value, into: .targetContentID, ignoresKey)
+      case .threadID: m.string(view, key, value, into: .threadID, .apnsStrings, ignoresKey)
+      case .category: m.string(view, key, value, into: .category, .apnsStrings, ignoresKey)
+      case .targetContentID:
+        m.string(view, key, value, into: .targetContentID, .apnsStrings, ignoresKey)
       case .filterCriteria, .attributesType:
-        m.string(view, key, value, into: nil, ignoresKey)
+        m.string(view, key, value, into: nil, .apnsStrings, ignoresKey)
       case .inputPushChannel:
         // Push-to-start into a broadcast channel: the channel's base64 identifier.
         if view.kind(value) != .string
           || !Self.withText(view, value, { !$0.isEmpty && $0.allSatisfy(Self.isBase64Byte) })
         {
           m.report(
-            .device("ActivityKit starts no broadcast Live Activity"), "BadChannelId",
+            .device("ActivityKit starts no broadcast Live Activity"), .apnsInputPushChannel,
             "'input-push-channel' must be a broadcast channel's base64 identifier, not \(Self.quotedValue(view, value))",
             at: at)
         }
       case .contentAvailable:
         let on = m.flag(
-          view, value, "content-available", .device("iOS does not wake the app for it"))
+          view, value, "content-available", .apnsFlagsType,
+          .device("iOS does not wake the app for it"))
         m.aps.contentAvailable = on
         m.values[.contentAvailable] = .bool(on)
       case .mutableContent:
         let on = m.flag(
-          view, value, "mutable-content",
+          view, value, "mutable-content", .apnsFlagsType,
           .device("iOS does not run the notification service extension"))
         m.values[.mutableContent] = .bool(on)
         if on { m.aps.mutableContentAt = m.offset(view, key) }
       case .interruptionLevel:
         m.interruptionLevel(
-          view, value, spelled: "interruption-level", at: at, .device("iOS uses active"))
+          view, value, spelled: "interruption-level", at: at, .apnsInterruptionLevel,
+          .device("iOS uses active"))
       case .relevanceScore:
         let unranked = Effect.device("iOS ranks the notification without it")
         guard let score = view.double(value) else {
-          m.report(unranked, "BadRelevanceScore", "'relevance-score' must be a number", at: at)
+          m.report(unranked, .apnsRelevanceScore, "'relevance-score' must be a number", at: at)
           return
         }
         if !m.aps.isLiveActivity && !(0...1).contains(score) {
           m.report(
-            unranked, "BadRelevanceScore",
+            unranked, .apnsRelevanceScore,
             "'relevance-score' \(Self.quotedValue(view, value)) is outside 0 to 1", at: at)
         } else {
           m.values[.relevance] = .input(value)
@@ -307,22 +311,31 @@ public enum APNsReader: FormatReader {
           m.values[.event] = .input(value)
         } else {
           m.report(
-            .device("ActivityKit ignores the update"), "BadType",
+            .device("ActivityKit ignores the update"), .apnsEvent,
             "'event' must be start, update or end, not \(Self.quotedValue(view, value))", at: at)
         }
-      case .timestamp: m.date(view, value, "timestamp", into: .timestamp, ignoresDate)
-      case .staleDate: m.date(view, value, "stale-date", into: .staleAt, ignoresDate)
-      case .dismissalDate: m.date(view, value, "dismissal-date", into: .dismissAt, ignoresDate)
+      case .timestamp:
+        m.date(
+          view, value, "timestamp", into: .timestamp, .apnsDates, milliseconds: .apnsMilliseconds,
+          ignoresDate)
+      case .staleDate:
+        m.date(
+          view, value, "stale-date", into: .staleAt, .apnsDates, milliseconds: .apnsMilliseconds,
+          ignoresDate)
+      case .dismissalDate:
+        m.date(
+          view, value, "dismissal-date", into: .dismissAt, .apnsDates,
+          milliseconds: .apnsMilliseconds, ignoresDate)
       case .contentState, .attributes:
         if view.kind(value) != .object {
           m.report(
-            .device("ActivityKit ignores the update"), "BadType",
+            .device("ActivityKit ignores the update"), .apnsContentState,
             "\(Self.quoted(view.string(key))) must be a dictionary", at: at)
         }
       case .urlArgs:
         if !Self.isStringArray(view, value) {
           m.report(
-            .device("Safari cannot fill in the website push's URL"), "BadType",
+            .device("Safari cannot fill in the website push's URL"), .apnsUrlArgs,
             "'url-args' must be an array of strings", at: at)
         }
       case .contentChanged:
@@ -330,21 +343,22 @@ public enum APNsReader: FormatReader {
         m.aps.contentChanged = true
         if view.bool(value) == nil && view.integer(value) != 1 {
           m.report(
-            .device("WidgetKit reloads no widget"), "BadType",
+            .device("WidgetKit reloads no widget"), .apnsContentChanged,
             "'content-changed' must be true, not \(Self.quotedValue(view, value))", at: at)
         }
       case .inputPushToken:
         // Push-to-start asks for an update token with 1.
         _ = m.flag(
-          view, value, "input-push-token", .device("ActivityKit sends no push token for it"))
+          view, value, "input-push-token", .apnsFlagsType,
+          .device("ActivityKit sends no push token for it"))
       case .summaryArg, .summaryArgCount:
         m.warning(
-          "MisplacedKey",
+          .apnsAlertMisplaced,
           "\(Self.quoted(view.string(key))) belongs inside 'alert'; iOS ignores it in 'aps'",
           at: m.offset(view, key))
       case nil:
         m.warning(
-          "CustomKeyInAps",
+          .apnsCustomInAps,
           "custom key \(Self.quoted(view.string(key))) inside 'aps': Apple reserves 'aps'; put custom keys beside it",
           at: m.offset(view, key))
       }
@@ -392,21 +406,22 @@ public enum APNsReader: FormatReader {
         case .subtitleLocKey: field = .subtitleLocKey
         default: field = .locKey
         }
-        m.string(view, key, value, into: field, withoutIt)
+        m.string(view, key, value, into: field, .apnsAlertStrings, withoutIt)
       case .launchImage, .actionLocKey, .action:
-        m.string(view, key, value, into: nil, withoutIt)
+        m.string(view, key, value, into: nil, .apnsAlertStrings, withoutIt)
       case .titleLocArgs, .subtitleLocArgs, .locArgs:
         m.readLocArgs(
           view, key, value,
           into: name == .titleLocArgs
-            ? .titleLocArgs : name == .subtitleLocArgs ? .subtitleLocArgs : .locArgs, unlocalized)
+            ? .titleLocArgs : name == .subtitleLocArgs ? .subtitleLocArgs : .locArgs, .apnsLocArgs,
+          unlocalized)
       case .summaryArg:
-        m.string(view, key, value, into: .summaryArg, withoutIt)
+        m.string(view, key, value, into: .summaryArg, .apnsAlertStrings, withoutIt)
       case .summaryArgCount:
         let range = FieldLimits.positive
         guard let count = view.integer(value), range.contains(count) else {
           m.report(
-            .device("iOS counts the notification once"), "BadSummaryArgCount",
+            .device("iOS counts the notification once"), .apnsSummaryArgCount,
             "'summary-arg-count' must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(Self.quotedValue(view, value))",
             at: at)
           return
@@ -421,17 +436,17 @@ public enum APNsReader: FormatReader {
           ? "directly in 'aps'; outside a Live Activity iOS ignores it inside 'alert'"
           : "directly in 'aps'; iOS ignores it inside 'alert'"
         m.warning(
-          "MisplacedKey", "\(Self.quoted(view.string(key))) belongs \(where_)",
+          .apnsAlertMisplaced, "\(Self.quoted(view.string(key))) belongs \(where_)",
           at: m.offset(view, key))
       case nil:
         m.warning(
-          "UnknownKey", "unknown key \(Self.quoted(view.string(key))) in 'alert'",
+          .apnsAlertUnknown, "unknown key \(Self.quoted(view.string(key))) in 'alert'",
           at: m.offset(view, key))
       }
     }
     if !hasText {
       m.warning(
-        "NoAlertText",
+        .apnsAlertNoText,
         "'alert' has no title, subtitle or body and no localization key: iOS shows nothing",
         at: m.offset(view, alert))
     }
@@ -452,19 +467,22 @@ public enum APNsReader: FormatReader {
       switch localizedKeys.find(view, key) {
       case .locKey:
         hasKey = true
-        m.string(view, key, value, into: title ? .titleLocKey : .locKey, noLiveText)
+        m.string(
+          view, key, value, into: title ? .titleLocKey : .locKey, .apnsLiveActivityLocalized,
+          noLiveText)
       case .locArgs:
-        m.readLocArgs(view, key, value, into: title ? .titleLocArgs : .locArgs, unlocalized)
+        m.readLocArgs(
+          view, key, value, into: title ? .titleLocArgs : .locArgs, .apnsLocArgs, unlocalized)
       case nil:
         m.warning(
-          "UnknownKey",
+          .apnsAlertUnknown,
           "unknown key \(Self.quoted(view.string(key))) in a localized \(title ? "title" : "body")",
           at: m.offset(view, key))
       }
     }
     if !hasKey {
       m.report(
-        noLiveText, "BadType",
+        noLiveText, .apnsLiveActivityLocalized,
         "a Live Activity alert's \(title ? "title" : "body") must be a string or a dictionary with 'loc-key'",
         at: m.offset(view, text))
     }
@@ -491,7 +509,7 @@ public enum APNsReader: FormatReader {
             named = true
             m.values[.sound] = .input(value)
           } else {
-            m.report(noSound, "BadSound", "the sound's 'name' must be a string", at: valueAt)
+            m.report(noSound, .apnsSound, "the sound's 'name' must be a string", at: valueAt)
           }
         case .critical:
           if let critical = view.integer(value), critical == 0 || critical == 1 {
@@ -499,33 +517,33 @@ public enum APNsReader: FormatReader {
           } else if let critical = view.bool(value) {
             m.values[.soundCritical] = .bool(critical)
             m.warning(
-              "BoolForNumber",
+              .apnsFlagsBool,
               "the sound's 'critical' is \(critical); Apple documents \(critical ? 1 : 0)",
               at: valueAt)
           } else {
-            m.report(unread, "BadSound", "the sound's 'critical' must be 0 or 1", at: valueAt)
+            m.report(unread, .apnsSound, "the sound's 'critical' must be 0 or 1", at: valueAt)
           }
         case .volume:
           if let volume = view.double(value), (0...1).contains(volume) {
             m.values[.soundVolume] = .input(value)
           } else {
             m.report(
-              unread, "BadSound",
+              unread, .apnsSound,
               "the sound's 'volume' must be a number from 0 to 1, not \(Self.quotedValue(view, value))",
               at: valueAt)
           }
         case nil:
           m.warning(
-            "UnknownKey", "unknown key \(Self.quoted(view.string(key))) in 'sound'",
+            .apnsAlertUnknown, "unknown key \(Self.quoted(view.string(key))) in 'sound'",
             at: m.offset(view, key))
         }
       }
       if !named {
-        m.report(noSound, "BadSound", "a sound dictionary needs a 'name'", at: at)
+        m.report(noSound, .apnsSound, "a sound dictionary needs a 'name'", at: at)
       }
     default:
       m.report(
-        noSound, "BadSound",
+        noSound, .apnsSound,
         "'sound' must be a sound name or a dictionary with name, critical and volume", at: at)
     }
   }
@@ -563,14 +581,14 @@ public enum APNsReader: FormatReader {
 
     if let at = m.aps.mutableContentAt, !m.aps.hasAlert {
       m.warning(
-        "MutableContentWithoutAlert",
+        .apnsMutableNoAlert,
         "'mutable-content' without an 'alert': iOS runs the notification service extension only for alerts",
         at: at)
     } else if let at = m.aps.apsAt, !m.alertElsewhere, doesNothing(m.aps), !m.rejected,
       [nil, "alert", "background"].contains(m.headers.pushType ?? m.defaults.pushType)
     {
       m.warning(
-        "ApsDoesNothing",
+        .apnsDoesNothing,
         "'aps' shows nothing, plays no sound, sets no badge and wakes nothing: iOS takes the push and does nothing with it",
         at: at)
     }
@@ -578,18 +596,19 @@ public enum APNsReader: FormatReader {
       pushType == "background" || backgroundOnly
     {
       m.error(
-        "BadPriority", "priority 10 is not allowed for a background push: use 5", at: priority.at)
+        .apnsPriorityBackground, "priority 10 is not allowed for a background push: use 5",
+        at: priority.at)
     }
     if m.headers.channelID != nil && pushType != "liveactivity" {
       m.error(
-        "BadChannelId",
+        .apnsChannelIdPushType,
         "'apns-channel-id' is for broadcast Live Activity updates: the push type must be liveactivity, not '\(pushType ?? "alert")'",
         at: m.headers.channelIDAt)
     }
     let limit = pushType == "voip" ? 5120 : 4096
     if payloadSize > limit {
       m.error(
-        "PayloadTooLarge",
+        .apnsPayloadSize,
         "the payload is \(payloadSize) bytes; APNs accepts at most \(limit) for \(pushType ?? "alert") pushes",
         at: sizeAt)
     }

@@ -38,7 +38,7 @@ public enum ExpoReader: FormatReader {
   /// The error of a request that sends more than `maxNotifications`, at its `[` (`at`).
   public static func tooMany(_ count: Int, at: Int) -> Finding {
     .error(
-      "ExpoTooManyNotifications",
+      .expoTooMany,
       "this Expo request sends \(count) notifications; Expo's push service takes at most \(maxNotifications) a request and refuses the whole request",
       at: at)
   }
@@ -52,6 +52,8 @@ public enum ExpoReader: FormatReader {
     ("mutableContent", .bool(.mutableContent)), ("_contentAvailable", .bool(.contentAvailable)),
     ("interruptionLevel", .own(.level)), ("icon", .string(nil)), ("richContent", .own(.object)),
   ])
+  private static let rows = MemberRows(
+    string: .expoStrings, locArgs: .expoStrings, bool: .expoBools, object: .expoStrings)
   private static let expoPriorities = KeyTable<Int64>([
     ("default", 0), ("normal", 5), ("high", 10),
   ])
@@ -60,52 +62,55 @@ public enum ExpoReader: FormatReader {
   static func read(_ view: JSONView, _ root: Int, into m: inout MessageReader) {
     var hasTarget = false
     m.readMembers(
-      view, of: root, fields,
+      view, of: root, fields, rows,
       own: { m, field, key, value in
         switch field {
         case .to:
           hasTarget = true
           if !PushFormat.isExpoTarget(view, value) {
             m.error(
-              "ExpoBadToken",
+              .expoTo,
               "'to' must be an Expo push token such as ExponentPushToken[xxxx], or an array of them, not \(Self.quotedValue(view, value))",
               view, at: value)
           }
-        case .object: m.checkObject(view, value, view.string(key))
+        case .object: m.checkObject(view, value, view.string(key), .expoStrings)
         case .ttl:
           if let seconds = view.integer(value), seconds >= 0 {
             m.timeToLive = seconds
           } else {
             m.error(
-              "ExpoBadValue",
+              .expoValues,
               "'ttl' must be whole seconds, 0 or more, not \(Self.quotedValue(view, value))", view,
               at: value)
           }
-        case .expiration: m.date(view, value, "expiration", into: .expiresAt)
+        case .expiration:
+          m.date(
+            view, value, "expiration", into: .expiresAt, .expoExpiration,
+            milliseconds: .expoMilliseconds)
         case .priority:
           if view.kind(value) == .string, let priority = Self.expoPriorities.find(view, value) {
             if priority > 0 { m.values[.priority] = .integer(priority) }
           } else {
             m.error(
-              "ExpoBadValue",
+              .expoValues,
               "'priority' must be default, normal or high, not \(Self.quotedValue(view, value))",
               view, at: value)
           }
         case .sound: readSound(view, value, into: &m)
-        case .badge: m.readBadge(view, value, "badge")
+        case .badge: m.readBadge(view, value, "badge", .expoBadge)
         case .level:
           m.interruptionLevel(
-            view, value, spelled: "interruptionLevel", at: m.offset(view, value))
+            view, value, spelled: "interruptionLevel", at: m.offset(view, value), .expoLevel)
         }
       },
       unknown: {
         $0.warning(
-          "ExpoUnknownKey",
+          .expoUnknown,
           "unknown key \(Self.quoted(view.string($1))) in an Expo push message", view, at: $1)
       })
     if !hasTarget {
       m.error(
-        "ExpoBadToken", "an Expo push message needs 'to', its Expo push tokens", view, at: root)
+        .expoTo, "an Expo push message needs 'to', its Expo push tokens", view, at: root)
     }
   }
 
@@ -118,13 +123,13 @@ public enum ExpoReader: FormatReader {
     case .object:
       view.forEachMember(of: value) { key, member in
         if view.keyEquals(key, "name") {
-          m.string(view, key, member, into: .sound)
+          m.string(view, key, member, into: .sound, .expoSound)
         } else if view.keyEquals(key, "critical") {
           if let on = view.bool(member) {
             m.values[.soundCritical] = .bool(on)
           } else {
             m.error(
-              "BadSound", "the sound's 'critical' must be true or false",
+              .expoSound, "the sound's 'critical' must be true or false",
               at: m.offset(view, member))
           }
         } else if view.keyEquals(key, "volume") {
@@ -132,18 +137,18 @@ public enum ExpoReader: FormatReader {
             m.values[.soundVolume] = .input(member)
           } else {
             m.error(
-              "BadSound", "the sound's 'volume' must be a number from 0 to 1",
+              .expoSound, "the sound's 'volume' must be a number from 0 to 1",
               at: m.offset(view, member))
           }
         } else {
           m.warning(
-            "ExpoUnknownKey", "unknown key \(Self.quoted(view.string(key))) in 'sound'",
+            .expoUnknown, "unknown key \(Self.quoted(view.string(key))) in 'sound'",
             at: m.offset(view, key))
         }
       }
     default:
       m.error(
-        "BadSound", "'sound' must be a sound name, null or a dictionary",
+        .expoSound, "'sound' must be a sound name, null or a dictionary",
         at: m.offset(view, value))
     }
   }

@@ -25,28 +25,36 @@ enum FCMLegacyReader: FormatReader {
 
   /// An FCM legacy HTTP message, read for what it says: refused, since the API is gone, unless
   /// it is an SNS `GCM` string's (`translatedBySNS`), which SNS sends as an HTTP v1 message.
+  private static let rows = MemberRows(
+    string: .legacyTypes, locArgs: .legacyLocArgs, bool: .legacyFlags, object: .legacyTypes)
+
   static func read(
     _ view: JSONView, _ root: Int, translatedBySNS: Bool = false, into m: inout MessageReader
   ) {
     if !translatedBySNS {
       m.error(
-        "FCMLegacyShutDown",
+        .legacyShutDown,
         "this is an FCM legacy HTTP message: Google shut that API down in 2024, and it answers 404; send an HTTP v1 message",
         view, at: root)
     }
     var collapseKey: Int?
     m.readMembers(
-      view, of: root, fields,
+      view, of: root, fields, rows,
       own: { m, field, key, value in
         switch field {
         case .registrationIDs:
           if !Self.isStringArray(view, value) {
-            m.error("BadType", "'registration_ids' must be an array of strings", view, at: value)
+            m.error(
+              .legacyRegistrationIds, "'registration_ids' must be an array of strings", view,
+              at: value)
           }
         case .notification: readNotification(view, value, into: &m)
-        case .data: FCMReader.checkData(view, value, "data", into: &m)
+        case .data:
+          FCMReader.checkData(
+            view, value, "data", .legacyData, reserved: .legacyDataReserved, object: .legacyTypes,
+            into: &m)
         case .collapseKey:
-          m.string(view, key, value, into: nil)
+          m.string(view, key, value, into: nil, .legacyTypes)
           collapseKey = value
         case .priority:
           if view.kind(value) == .string,
@@ -55,7 +63,7 @@ enum FCMLegacyReader: FormatReader {
             m.values[.priority] = .integer(priority)
           } else {
             m.error(
-              "FCMBadPriority",
+              .legacyPriority,
               "'priority' must be normal or high, not \(Self.quotedValue(view, value))", view,
               at: value)
           }
@@ -64,12 +72,12 @@ enum FCMLegacyReader: FormatReader {
             m.timeToLive = seconds
           } else {
             m.error(
-              "FCMBadTTL",
+              .legacyTtl,
               "'time_to_live' must be whole seconds from 0 to \(FCMReader.maxTTL) (4 weeks), not \(Self.quotedValue(view, value))",
               view, at: value)
           }
         case .packageName:
-          m.string(view, key, value, into: nil)
+          m.string(view, key, value, into: nil, .legacyTypes)
           if let name = view.stringValue(value), !name.isEmpty { m.impliedApp = name }
         }
       },
@@ -92,12 +100,14 @@ enum FCMLegacyReader: FormatReader {
   private static func readNotification(_ view: JSONView, _ index: Int, into m: inout MessageReader)
   {
     m.readObject(
-      view, index, "notification", notificationFields,
+      view, index, "notification", notificationFields, rows,
       own: { m, field, key, value in
         switch field {
         case .locArgs(let field):
           // The legacy API took the arguments as an array, or as a JSON array in a string.
-          if view.kind(value) != .string { m.readLocArgs(view, key, value, into: field) }
+          if view.kind(value) != .string {
+            m.readLocArgs(view, key, value, into: field, .legacyLocArgs)
+          }
         case .badge:
           // A string on the wire ("5"); a number is read too.
           if let badge = Self.headerInteger(view, value), FieldLimits.tally.contains(badge) {
@@ -105,7 +115,8 @@ enum FCMLegacyReader: FormatReader {
           } else {
             m.findings.append(
               Self.badBadge(
-                view, value, "badge", maximum: FieldLimits.largest, at: m.offset(view, value)))
+                view, value, "badge", maximum: FieldLimits.largest, .legacyBadge,
+                at: m.offset(view, value)))
           }
         }
       },
@@ -117,6 +128,6 @@ enum FCMLegacyReader: FormatReader {
     _ view: JSONView, _ key: Int, in object: String, into m: inout MessageReader
   ) {
     m.warning(
-      "FCMUnknownKey", "unknown key \(Self.quoted(view.string(key))) in \(object)", view, at: key)
+      .legacyUnknown, "unknown key \(Self.quoted(view.string(key))) in \(object)", view, at: key)
   }
 }

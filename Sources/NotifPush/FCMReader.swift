@@ -46,15 +46,22 @@ enum FCMReader: FormatReader {
   /// where it is (`in`), and what is there (`has`) where the list is short.
   static func unknownField(
     _ view: JSONView, _ key: Int, in object: String, has fields: String? = nil,
-    into m: inout MessageReader
+    _ rule: Rule = .fcmUnknownField, into m: inout MessageReader
   ) {
     m.error(
-      "FCMUnknownField",
+      rule,
       "unknown field \(Self.quoted(view.string(key))) in \(object): FCM answers 400 INVALID_ARGUMENT"
         + (fields.map { "; it has \($0)" } ?? ""), view, at: key)
   }
 
   // MARK: - The request and the message
+
+  /// The rows of the typed objects' members: `fcm-strings`, `fcm-loc-args`, `fcm-bools`,
+  /// `fcm-objects`.
+  static let rows = MemberRows(
+    string: .fcmStrings, locArgs: .fcmLocArgs, bool: .fcmBools, object: .fcmObjects)
+  private static let requestRows = MemberRows(
+    string: .fcmStrings, locArgs: .fcmLocArgs, bool: .fcmValidateOnly, object: .fcmObjects)
 
   private enum RequestField: Sendable { case message, validateOnly }
   private static let requestFields = fields([
@@ -80,14 +87,14 @@ enum FCMReader: FormatReader {
   ) {
     if message != root {
       m.readMembers(
-        view, of: root, requestFields, own: { _, _, _, _ in },
+        view, of: root, requestFields, requestRows, own: { _, _, _, _ in },
         unknown: {
           unknownField(view, $1, in: "the request", has: "message and validate_only", into: &$0)
         })
     }
     guard view.kind(message) == .object else {
       m.error(
-        "BadType", "'message' must be a dictionary, not \(Self.kindName(view, message))", view,
+        .fcmObjects, "'message' must be a dictionary, not \(Self.kindName(view, message))", view,
         at: message)
       return
     }
@@ -97,13 +104,13 @@ enum FCMReader: FormatReader {
     var size = 0  // notification and data, compact
     var blocks: (android: Int?, apns: Int?, webpush: Int?) = (nil, nil, nil)
     m.readMembers(
-      view, of: message, messageFields,
+      view, of: message, messageFields, rows,
       own: { m, field, key, value in
         switch field {
         case .token:
           targets += 1
           if view.kind(value) != .string || view.tokens[value].end - view.tokens[value].start <= 2 {
-            m.error("BadType", "'token' must be a registration token", view, at: value)
+            m.error(.fcmToken, "'token' must be a registration token", view, at: value)
           }
         case .topic:
           targets += 1
@@ -119,7 +126,7 @@ enum FCMReader: FormatReader {
           readNotification(view, value, into: &m)
         case .data:
           size += m.compactSize(view, value)
-          checkData(view, value, "data", into: &m)
+          checkData(view, value, "data", .fcmDataString, reserved: .fcmDataReserved, into: &m)
         case .android: blocks.android = value
         case .apns: blocks.apns = value
         case .webpush: blocks.webpush = value
@@ -136,14 +143,14 @@ enum FCMReader: FormatReader {
       })
     if requiresTarget && targets != 1 {
       m.error(
-        "FCMTargetCount",
+        .fcmTarget,
         "an FCM message needs exactly one of 'token', 'topic' and 'condition'; this one has \(targets)",
         view, at: message)
     }
     let limit = isTopic ? 2048 : 4096
     if size > limit {
       m.error(
-        "FCMPayloadTooLarge",
+        .fcmSize,
         "'notification' and 'data' are \(size) bytes; FCM accepts at most \(limit)\(isTopic ? " for a topic message" : "")",
         view, at: message)
     }
@@ -178,9 +185,11 @@ enum FCMReader: FormatReader {
   private static func readNotification(_ view: JSONView, _ index: Int, into m: inout MessageReader)
   {
     m.readObject(
-      view, index, "notification", notificationFields, own: { _, _, _, _ in },
-      unknown: {
-        unknownField(view, $1, in: "'notification'", has: "title, body and image", into: &$0)
+      view, index, "notification", notificationFields, rows, own: { _, _, _, _ in },
+      unknown: { m, key in
+        // sound is the field people put here most: a rule of its own, with its own case.
+        let rule: Rule = view.keyEquals(key, "sound") ? .fcmSoundInNotification : .fcmUnknownField
+        unknownField(view, key, in: "'notification'", has: "title, body and image", rule, into: &m)
       })
   }
 
@@ -204,9 +213,9 @@ enum FCMReader: FormatReader {
     into m: inout MessageReader
   ) {
     m.readObject(
-      view, index, path, table,
+      view, index, path, table, rows,
       own: { m, field, key, value in
-        m.string(view, key, value, into: nil)
+        m.string(view, key, value, into: nil, .fcmStrings)
         guard view.kind(value) == .string else { return }
         switch field {
         case .analyticsLabel: checkAnalyticsLabel(view, value, path, into: &m)
@@ -226,7 +235,7 @@ enum FCMReader: FormatReader {
     }
     if !good {
       m.error(
-        "FCMBadAnalyticsLabel",
+        .fcmAnalyticsLabel,
         "'\(path).analytics_label' \(Self.quotedValue(view, value)) "
           + (count > maxAnalyticsLabel
             ? "is \(count) characters; FCM answers 400 INVALID_ARGUMENT past \(maxAnalyticsLabel)"
@@ -244,7 +253,7 @@ enum FCMReader: FormatReader {
     }
     if !https {
       m.error(
-        "FCMBadLink",
+        .fcmWebpushLink,
         "'webpush.fcm_options.link' \(Self.quotedValue(view, value)) is not an HTTPS URL: FCM answers 400 INVALID_ARGUMENT",
         view, at: value)
     }
@@ -262,7 +271,7 @@ enum FCMReader: FormatReader {
   private static func readApns(_ view: JSONView, _ index: Int, into m: inout MessageReader) {
     var payload = -1  // read last, once the headers are
     m.readObject(
-      view, index, "apns", apnsFields,
+      view, index, "apns", apnsFields, rows,
       own: { m, field, _, value in
         switch field {
         case .headers:
@@ -278,7 +287,7 @@ enum FCMReader: FormatReader {
           view, $1, in: "'apns'", has: "headers, payload, fcm_options and live_activity_token",
           into: &$0)
       })
-    if payload >= 0, m.checkObject(view, payload, "apns.payload") {
+    if payload >= 0, m.checkObject(view, payload, "apns.payload", .fcmObjects) {
       APNsReader.read(
         view, payload: payload, payloadSize: m.compactSize(view, payload),
         mdm: view.member(payload, "mdm") != nil, sizeAt: m.offset(view, payload), into: &m)
@@ -294,16 +303,18 @@ enum FCMReader: FormatReader {
   /// The `webpush` block: RFC 8030 headers, data, a Web Push notification and its options.
   private static func readWebpush(_ view: JSONView, _ index: Int, into m: inout MessageReader) {
     m.readObject(
-      view, index, "webpush", webpushFields,
+      view, index, "webpush", webpushFields, rows,
       own: { m, field, _, value in
         switch field {
-        case .data: checkData(view, value, "webpush.data", into: &m)
+        case .data:
+          checkData(
+            view, value, "webpush.data", .fcmDataString, reserved: .fcmDataReserved, into: &m)
         case .headers:
           if checkHeaders(view, value, "webpush.headers", into: &m) {
             WebPushReader.readHeaders(view, value, into: &m)
           }
         case .notification:
-          if m.checkObject(view, value, "webpush.notification") {
+          if m.checkObject(view, value, "webpush.notification", .fcmObjects) {
             WebPushReader.readNotification(view, value, into: &m)
           }
         case .fcmOptions: readOptions(view, value, "webpush.fcm_options", webpushOptions, into: &m)
@@ -320,7 +331,7 @@ enum FCMReader: FormatReader {
   private static func checkHeaders(
     _ view: JSONView, _ index: Int, _ path: String, into m: inout MessageReader
   ) -> Bool {
-    checkStrings(view, index, path, ofData: false, into: &m)
+    checkStrings(view, index, path, .fcmHeadersString, reserved: nil, into: &m)
   }
 
   // MARK: - Android
@@ -345,27 +356,29 @@ enum FCMReader: FormatReader {
   private static func readAndroid(_ view: JSONView, _ index: Int, into m: inout MessageReader) {
     var collapseKey: Int?
     m.readObject(
-      view, index, "android", androidFields,
+      view, index, "android", androidFields, rows,
       own: { m, field, key, value in
         switch field {
         case .collapseKey:
-          m.string(view, key, value, into: nil)
+          m.string(view, key, value, into: nil, .fcmStrings)
           collapseKey = value
         case .priority:
           if let priority = messagePriority(view, value) {
             m.values[.priority] = .integer(priority)
           } else {
             m.error(
-              "FCMBadPriority",
+              .fcmAndroidPriority,
               "'android.priority' must be normal or high, not \(Self.quotedValue(view, value))",
               view, at: value)
           }
         case .ttl:
           if let seconds = duration(view, value, "android.ttl", into: &m) { m.timeToLive = seconds }
         case .packageName:
-          m.string(view, key, value, into: nil)
+          m.string(view, key, value, into: nil, .fcmStrings)
           if let name = view.stringValue(value), !name.isEmpty { m.impliedApp = name }
-        case .data: checkData(view, value, "android.data", into: &m)
+        case .data:
+          checkData(
+            view, value, "android.data", .fcmDataString, reserved: .fcmDataReserved, into: &m)
         case .notification: readAndroidNotification(view, value, into: &m)
         case .fcmOptions:
           readOptions(view, value, "android.fcm_options", analyticsOptions, into: &m)
@@ -436,14 +449,14 @@ enum FCMReader: FormatReader {
     _ view: JSONView, _ index: Int, into m: inout MessageReader
   ) {
     m.readObject(
-      view, index, "android.notification", androidNotificationFields,
+      view, index, "android.notification", androidNotificationFields, rows,
       own: { m, field, key, value in
         switch field {
         case .color:
-          m.string(view, key, value, into: nil)
+          m.string(view, key, value, into: nil, .fcmStrings)
           if view.kind(value) == .string && !isHexColor(view, value) {
             m.error(
-              "FCMBadColor",
+              .fcmNotificationColor,
               "'color' \(Self.quotedValue(view, value)) is not a color in #rrggbb form: FCM answers 400 INVALID_ARGUMENT",
               view, at: value)
           }
@@ -452,22 +465,22 @@ enum FCMReader: FormatReader {
             m.eventTime = time
           } else {
             m.error(
-              "BadDate",
+              .fcmEventTime,
               "'event_time' must be an RFC 3339 time such as 2026-11-22T09:00:00Z, not \(Self.quotedValue(view, value))",
               view, at: value)
           }
         case .notificationPriority:
           enumValue(
-            view, value, notificationPriorities, "FCMBadPriority", "notification_priority",
+            view, value, notificationPriorities, .fcmNotificationPriority, "notification_priority",
             "PRIORITY_MIN, PRIORITY_LOW, PRIORITY_DEFAULT, PRIORITY_HIGH or PRIORITY_MAX",
             into: &m)
         case .visibility:
           enumValue(
-            view, value, visibilities, "FCMBadVisibility", "visibility",
+            view, value, visibilities, .fcmVisibility, "visibility",
             "PRIVATE, PUBLIC or SECRET", into: &m)
         case .proxy:
           enumValue(
-            view, value, proxies, "BadType", "proxy", "ALLOW, DENY or IF_PRIORITY_LOWERED",
+            view, value, proxies, .fcmProxy, "proxy", "ALLOW, DENY or IF_PRIORITY_LOWERED",
             into: &m)
         case .count:
           // An int32: protobuf JSON takes it as a number or as a string of digits.
@@ -477,7 +490,7 @@ enum FCMReader: FormatReader {
             m.findings.append(
               Self.badBadge(
                 view, value, "notification_count", maximum: Int64(Int32.max),
-                at: m.offset(view, value)))
+                .fcmNotificationCount, at: m.offset(view, value)))
           }
         case .vibrate:
           var good = view.kind(value) == .array
@@ -486,7 +499,8 @@ enum FCMReader: FormatReader {
           }
           if !good {
             m.error(
-              "BadType", "'vibrate_timings' must be an array of durations such as \"0.5s\"", view,
+              .fcmDurations, "'vibrate_timings' must be an array of durations such as \"0.5s\"",
+              view,
               at: value)
           }
         case .lightSettings: readLightSettings(view, value, into: &m)
@@ -506,25 +520,25 @@ enum FCMReader: FormatReader {
   private static func readLightSettings(_ view: JSONView, _ index: Int, into m: inout MessageReader)
   {
     m.readObject(
-      view, index, "light_settings", lightFields,
+      view, index, "light_settings", lightFields, rows,
       own: { m, field, key, value in
         switch field {
         case .duration:
           if durationSeconds(view, value) == nil {
             m.error(
-              "BadType",
+              .fcmDurations,
               "\(Self.quoted(view.string(key))) must be a duration such as \"0.5s\", not \(Self.quotedValue(view, value))",
               view, at: value)
           }
         case .color:
-          guard m.checkObject(view, value, "light_settings.color") else { return }
+          guard m.checkObject(view, value, "light_settings.color", .fcmObjects) else { return }
           // Color: red, green, blue and alpha, each a number from 0 to 1.
           view.forEachMember(of: value) { key, component in
             if colorFields.find(view, key) == nil {
               unknownField(view, key, in: "'light_settings.color'", into: &m)
             } else if view.double(component) == nil {
               m.error(
-                "BadType", "\(Self.quoted(view.string(key))) must be a number from 0 to 1", view,
+                .fcmColor, "\(Self.quoted(view.string(key))) must be a number from 0 to 1", view,
                 at: component)
             }
           }
@@ -536,36 +550,41 @@ enum FCMReader: FormatReader {
   // MARK: - Rules shared by the FCM readers
 
   /// FCM's `data`: a dictionary of strings, none of them under a key FCM keeps for itself
-  /// (`from`, `message_type`, and keys beginning with `google` or `gcm`).
-  static func checkData(_ view: JSONView, _ index: Int, _ what: String, into m: inout MessageReader)
-  {
-    _ = checkStrings(view, index, what, ofData: true, into: &m)
+  /// (`from`, `message_type`, and keys beginning with `google` or `gcm`): a value that is not a
+  /// string is an error of `rule`, a key FCM keeps one of `reserved`, and a `data` that is not
+  /// a dictionary one of `object`.
+  static func checkData(
+    _ view: JSONView, _ index: Int, _ what: String, _ rule: Rule, reserved: Rule,
+    object: Rule = .fcmObjects, into m: inout MessageReader
+  ) {
+    _ = checkStrings(view, index, what, rule, reserved: reserved, object: object, into: &m)
   }
 
-  /// A map of strings, `data` or (not `ofData`) `headers`, named `path`: whether it is a
-  /// dictionary, with an error for each value that is not a string, and in `data` for each key
-  /// FCM keeps.
+  /// A map of strings, `data` (with `reserved`) or `headers`, named `path`: whether it is a
+  /// dictionary (an error of `object` if not), with an error of `rule` for each value that is
+  /// not a string, and in `data` one of `reserved` for each key FCM keeps.
   private static func checkStrings(
-    _ view: JSONView, _ index: Int, _ path: String, ofData: Bool, into m: inout MessageReader
+    _ view: JSONView, _ index: Int, _ path: String, _ rule: Rule, reserved reservedRule: Rule?,
+    object: Rule = .fcmObjects, into m: inout MessageReader
   ) -> Bool {
-    guard m.checkObject(view, index, path) else { return false }
-    let (code, what) = ofData ? ("FCMDataNotString", "data") : ("FCMHeaderNotString", "headers")
+    guard m.checkObject(view, index, path, object) else { return false }
+    let what = reservedRule != nil ? "data" : "headers"
     view.forEachMember(of: index) { key, value in
       if view.kind(value) != .string {
         m.error(
-          code,
+          rule,
           "\(Self.quoted(path + "." + view.string(key))) must be a string, not \(Self.kindName(view, value)): FCM carries \(what) as strings",
           view, at: value)
       }
+      guard let reservedRule else { return }
       let reserved =
-        ofData
-        && Self.withText(view, key) { name -> Bool in
+        Self.withText(view, key) { name -> Bool in
           Self.equals(name, "from") || Self.equals(name, "message_type")
             || Self.hasPrefix(name, "google") || Self.hasPrefix(name, "gcm")
         }
       if reserved {
         m.error(
-          "FCMReservedDataKey",
+          reservedRule,
           "\(Self.quoted(view.string(key))) is reserved by FCM: data keys may not be from or message_type, nor begin with google or gcm",
           view, at: key)
       }
@@ -586,7 +605,7 @@ enum FCMReader: FormatReader {
       }
     if !good {
       m.error(
-        "FCMBadTopic",
+        .fcmTopic,
         "'topic' \(Self.quotedValue(view, index)) is not a topic name: letters, digits and -_.~% only",
         view, at: index)
     }
@@ -600,7 +619,7 @@ enum FCMReader: FormatReader {
   /// A condition names at most five topics, each as `'name' in topics`.
   private static func checkCondition(_ view: JSONView, _ index: Int, into m: inout MessageReader) {
     guard view.kind(index) == .string else {
-      m.error("BadType", "'condition' must be a string", view, at: index)
+      m.error(.fcmStrings, "'condition' must be a string", view, at: index)
       return
     }
     let topics = Self.withText(view, index) { raw -> Int in
@@ -614,7 +633,7 @@ enum FCMReader: FormatReader {
     }
     if topics == 0 || topics > Self.maxConditionTopics {
       m.error(
-        "FCMBadCondition",
+        .fcmCondition,
         topics == 0
           ? "'condition' names no topic: write 'name' in topics, joined with && and ||"
           : "'condition' names \(topics) topics; FCM accepts at most \(Self.maxConditionTopics)",
@@ -625,7 +644,7 @@ enum FCMReader: FormatReader {
   /// A value of an enum, by its name or, as protobuf JSON takes it, its number; else an error
   /// `code` naming the names.
   private static func enumValue(
-    _ view: JSONView, _ index: Int, _ values: (table: KeyTable<Int>, count: Int), _ code: String,
+    _ view: JSONView, _ index: Int, _ values: (table: KeyTable<Int>, count: Int), _ rule: Rule,
     _ key: String, _ allowed: String, into m: inout MessageReader
   ) {
     let known =
@@ -634,7 +653,7 @@ enum FCMReader: FormatReader {
       : view.integer(index).map { (0..<Int64(values.count)).contains($0) } ?? false
     if !known {
       m.error(
-        code, "\(Self.quoted(key)) must be \(allowed), not \(Self.quotedValue(view, index))", view,
+        rule, "\(Self.quoted(key)) must be \(allowed), not \(Self.quotedValue(view, index))", view,
         at: index)
     }
   }
@@ -648,7 +667,7 @@ enum FCMReader: FormatReader {
       return seconds
     }
     m.error(
-      "FCMBadTTL",
+      .fcmTtl,
       "\(Self.quoted(key)) must be a duration such as \"3600s\" from 0 to \(Self.maxTTL)s (4 weeks), not \(Self.quotedValue(view, index))",
       view, at: index)
     return nil

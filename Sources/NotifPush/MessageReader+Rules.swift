@@ -12,25 +12,26 @@ extension MessageReader {
   /// warning that says what the device does.
   mutating func readBadge(
     _ view: JSONView, _ value: Int, _ key: String, maximum: Int64 = FieldLimits.largest,
-    _ effect: Effect = .refused
+    _ rule: Rule, _ effect: Effect = .refused
   ) {
     if let badge = view.integer(value), badge >= 0, badge <= maximum {
       values[.badge] = .integer(badge)
     } else {
-      var finding = Self.badBadge(view, value, key, maximum: maximum, at: offset(view, value))
+      var finding = Self.badBadge(view, value, key, maximum: maximum, rule, at: offset(view, value))
       effect.apply(to: &finding)
       findings.append(finding)
     }
   }
 
   /// True or false, into `field` if one is given; else a `BadType` error naming `key`.
-  mutating func readBool(_ view: JSONView, _ key: Int, _ value: Int, into field: RecordField? = nil)
-  {
+  mutating func readBool(
+    _ view: JSONView, _ key: Int, _ value: Int, into field: RecordField? = nil, _ rule: Rule
+  ) {
     if let on = view.bool(value) {
       if let field { values[field] = .bool(on) }
     } else {
       error(
-        "BadType", "\(Self.quoted(view.string(key))) must be true or false",
+        rule, "\(Self.quoted(view.string(key))) must be true or false",
         at: offset(view, value))
     }
   }
@@ -38,25 +39,26 @@ extension MessageReader {
   /// Localization arguments (`loc-args`, `body_loc_args`, ... as the format spells `key`): an
   /// array of strings, into `field`; else a `BadLocArgs` finding (`effect`).
   mutating func readLocArgs(
-    _ view: JSONView, _ key: Int, _ value: Int, into field: RecordField, _ effect: Effect = .refused
+    _ view: JSONView, _ key: Int, _ value: Int, into field: RecordField, _ rule: Rule,
+    _ effect: Effect = .refused
   ) {
     if Self.isStringArray(view, value) {
       values[field] = .input(value)
     } else {
       report(
-        effect, "BadLocArgs", "\(Self.quoted(view.string(key))) must be an array of strings",
+        effect, rule, "\(Self.quoted(view.string(key))) must be an array of strings",
         at: offset(view, value))
     }
   }
 
   /// A string, into `field` if one is given; else a `BadType` finding (`effect`) naming `key`.
   mutating func string(
-    _ view: JSONView, _ key: Int, _ value: Int, into field: RecordField?,
+    _ view: JSONView, _ key: Int, _ value: Int, into field: RecordField?, _ rule: Rule,
     _ effect: Effect = .refused
   ) {
     guard view.kind(value) == .string else {
       report(
-        effect, "BadType",
+        effect, rule,
         "\(Self.quoted(view.string(key))) must be a string, not \(Self.kindName(view, value))",
         at: offset(view, value))
       return
@@ -73,11 +75,11 @@ extension MessageReader {
   /// naming `what`.
   @discardableResult
   mutating func checkObject(
-    _ view: JSONView, _ index: Int, _ what: String, _ effect: Effect = .refused
+    _ view: JSONView, _ index: Int, _ what: String, _ rule: Rule, _ effect: Effect = .refused
   ) -> Bool {
     if view.kind(index) == .object { return true }
     report(
-      effect, "BadType",
+      effect, rule,
       "\(Self.quoted(what)) must be a dictionary, not \(Self.kindName(view, index))",
       at: offset(view, index))
     return false
@@ -90,21 +92,24 @@ extension MessageReader {
   /// Reads an interruption level (`key`, as the format spells it): passive, active,
   /// time-sensitive or critical, as APNs and Expo take them.
   mutating func interruptionLevel(
-    _ view: JSONView, _ value: Int, spelled key: String, at: Int, _ effect: Effect = .refused
+    _ view: JSONView, _ value: Int, spelled key: String, at: Int, _ rule: Rule,
+    _ effect: Effect = .refused
   ) {
     if view.kind(value) == .string, Self.interruptionLevelTable.find(view, value) != nil {
       values[.interruptionLevel] = .input(value)
     } else {
       report(
-        effect, "BadInterruptionLevel",
+        effect, rule,
         "'\(key)' \(Self.quotedValue(view, value)) is not passive, active, time-sensitive or critical",
         at: at)
     }
   }
 
-  /// Reads content-available or mutable-content: Apple documents 1 (and absent for off).
+  /// Reads content-available or mutable-content: Apple documents 1 (and absent for off). A
+  /// boolean is a `BoolForNumber` warning (`apns-flags-bool`); another value a finding of
+  /// `rule`.
   mutating func flag(
-    _ view: JSONView, _ value: Int, _ key: String, _ effect: Effect = .refused
+    _ view: JSONView, _ value: Int, _ key: String, _ rule: Rule, _ effect: Effect = .refused
   ) -> Bool {
     let at = offset(view, value)
     if let number = view.integer(value), number == 0 || number == 1 {
@@ -112,51 +117,54 @@ extension MessageReader {
     }
     if let on = view.bool(value) {
       let advice = on ? "Apple documents 1" : "Apple documents 1 for on; leave the key out for off"
-      warning("BoolForNumber", "\(Self.quoted(key)) is \(on); \(advice)", at: at)
+      warning(.apnsFlagsBool, "\(Self.quoted(key)) is \(on); \(advice)", at: at)
       return on
     }
     report(
-      effect, "BadType", "\(Self.quoted(key)) must be 1, not \(Self.quotedValue(view, value))",
+      effect, rule, "\(Self.quoted(key)) must be 1, not \(Self.quotedValue(view, value))",
       at: at)
     return false
   }
 
-  /// Whole seconds since 1970, into `field`; else a `BadDate` finding (`effect`) naming `key`.
+  /// Whole seconds since 1970, into `field`; else a finding of `rule` (`effect`) naming `key`,
+  /// or of `milliseconds` for a time of 13 digits.
   mutating func date(
-    _ view: JSONView, _ value: Int, _ key: String, into field: RecordField,
-    _ effect: Effect = .refused
+    _ view: JSONView, _ value: Int, _ key: String, into field: RecordField, _ rule: Rule,
+    milliseconds: Rule, _ effect: Effect = .refused
   ) {
     let at = offset(view, value)
     if view.kind(value) == .number, let digits = Self.overflowingDigits(view, value) {
-      report(effect, "BadDate", "\(Self.quoted(key)) \(digits) is after the year 9999", at: at)
+      report(effect, rule, "\(Self.quoted(key)) \(digits) is after the year 9999", at: at)
       return
     }
     guard let seconds = view.integer(value), seconds >= 0 else {
       report(
-        effect, "BadDate",
+        effect, rule,
         "\(Self.quoted(key)) must be whole seconds since 1970, not \(Self.quotedValue(view, value))",
         at: at)
       return
     }
-    if let instant = epoch(seconds, key: key, code: "BadDate", at: at, effect) {
+    if let instant = epoch(seconds, key: key, rule, milliseconds: milliseconds, at: at, effect) {
       values[field] = .time(instant)
     }
   }
 
-  /// An epoch-seconds value as an instant; a 13-digit value is flagged, never guessed.
+  /// An epoch-seconds value as an instant; a 13-digit value is flagged (`milliseconds`), never
+  /// guessed, and one past the year 9999 is a finding of `rule`.
   mutating func epoch(
-    _ seconds: Int64, key: String, code: String, at: Int, _ effect: Effect = .refused
+    _ seconds: Int64, key: String, _ rule: Rule, milliseconds: Rule, at: Int,
+    _ effect: Effect = .refused
   ) -> Timestamp? {
     if seconds >= 1_000_000_000_000 && seconds < 10_000_000_000_000 {
       warning(
-        "ProbableMilliseconds",
+        milliseconds,
         "\(Self.quoted(key)) \(seconds) has 13 digits: probably milliseconds, not seconds; left null",
         at: at)
       return nil
     }
     let instant = Timestamp(seconds: seconds)
     guard instant.isWritable else {
-      report(effect, code, "\(Self.quoted(key)) \(seconds) is after the year 9999", at: at)
+      report(effect, rule, "\(Self.quoted(key)) \(seconds) is after the year 9999", at: at)
       return nil
     }
     return instant
@@ -331,15 +339,26 @@ extension FormatReader {
     raw.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
   }
 
-  /// The `BadBadge` error of a badge `key` that is not a whole number from 0 to `maximum`.
-  static func badBadge(_ view: JSONView, _ value: Int, _ key: String, maximum: Int64, at: Int)
-    -> Finding
-  {
+  /// The `BadBadge` error (of `rule`) of a badge `key` that is not a whole number from 0 to
+  /// `maximum`.
+  static func badBadge(
+    _ view: JSONView, _ value: Int, _ key: String, maximum: Int64, _ rule: Rule, at: Int
+  ) -> Finding {
     .error(
-      "BadBadge",
+      rule,
       "\(quoted(key)) must be a whole number from 0 to \(maximum), not \(quotedValue(view, value))",
       at: at)
   }
+}
+
+/// The rows a reader's table of members (`MemberRule`) reports by: a member that is not a
+/// string, not an array of strings, not a boolean, and (`readObject`) an object that is not a
+/// dictionary.
+struct MemberRows: Sendable {
+  var string: Rule
+  var locArgs: Rule
+  var bool: Rule
+  var object: Rule
 }
 
 /// How a reader takes one member of an object it knows: the rules most members follow, so that
@@ -361,15 +380,15 @@ extension MessageReader {
   /// `own` for the reader's own, `unknown` for a key the table does not have.
   @inline(__always)
   mutating func readMembers<Own>(
-    _ view: JSONView, of index: Int, _ table: KeyTable<MemberRule<Own>>,
+    _ view: JSONView, of index: Int, _ table: KeyTable<MemberRule<Own>>, _ rows: MemberRows,
     own: (inout MessageReader, Own, _ key: Int, _ value: Int) -> Void,
     unknown: (inout MessageReader, _ key: Int) -> Void
   ) {
     view.forEachMember(of: index) { key, value in
       switch table.find(view, key) {
-      case .string(let field): string(view, key, value, into: field)
-      case .locArgs(let field): readLocArgs(view, key, value, into: field)
-      case .bool(let field): readBool(view, key, value, into: field)
+      case .string(let field): string(view, key, value, into: field, rows.string)
+      case .locArgs(let field): readLocArgs(view, key, value, into: field, rows.locArgs)
+      case .bool(let field): readBool(view, key, value, into: field, rows.bool)
       case .own(let rule): own(&self, rule, key, value)
       case nil: unknown(&self, key)
       }
@@ -381,39 +400,40 @@ extension MessageReader {
   @inline(__always)
   mutating func readObject<Own>(
     _ view: JSONView, _ index: Int, _ path: String, _ table: KeyTable<MemberRule<Own>>,
+    _ rows: MemberRows,
     own: (inout MessageReader, Own, _ key: Int, _ value: Int) -> Void,
     unknown: (inout MessageReader, _ key: Int) -> Void
   ) {
-    guard checkObject(view, index, path) else { return }
-    readMembers(view, of: index, table, own: own, unknown: unknown)
+    guard checkObject(view, index, path, rows.object) else { return }
+    readMembers(view, of: index, table, rows, own: own, unknown: unknown)
   }
 
-  /// Appends an error `code` at `index` of `view`.
-  mutating func error(_ code: String, _ message: String, _ view: JSONView, at index: Int) {
-    error(code, message, at: offset(view, index))
+  /// Appends an error of `rule` at `index` of `view`.
+  mutating func error(_ rule: Rule, _ message: String, _ view: JSONView, at index: Int) {
+    error(rule, message, at: offset(view, index))
   }
 
-  /// Appends a warning `code` at `index` of `view`.
-  mutating func warning(_ code: String, _ message: String, _ view: JSONView, at index: Int) {
-    warning(code, message, at: offset(view, index))
+  /// Appends a warning of `rule` at `index` of `view`.
+  mutating func warning(_ rule: Rule, _ message: String, _ view: JSONView, at index: Int) {
+    warning(rule, message, at: offset(view, index))
   }
 
-  /// Appends a finding `code` at `offset` of the text: an error where the vendor refuses the
+  /// Appends a finding of `rule` at `offset` of the text: an error where the vendor refuses the
   /// message, else a warning that ends with what the device does.
-  mutating func report(_ effect: Effect, _ code: String, _ message: String, at offset: Int) {
-    var finding = Finding.error(code, message, at: offset)
+  mutating func report(_ effect: Effect, _ rule: Rule, _ message: String, at offset: Int) {
+    var finding = Finding.error(rule, message, at: offset)
     effect.apply(to: &finding)
     findings.append(finding)
   }
 
-  /// Appends an error `code` at `offset` of the text.
-  mutating func error(_ code: String, _ message: String, at offset: Int) {
-    findings.append(.error(code, message, at: offset))
+  /// Appends an error of `rule` at `offset` of the text.
+  mutating func error(_ rule: Rule, _ message: String, at offset: Int) {
+    findings.append(.error(rule, message, at: offset))
   }
 
-  /// Appends a warning `code` at `offset` of the text.
-  mutating func warning(_ code: String, _ message: String, at offset: Int) {
-    findings.append(.warning(code, message, at: offset))
+  /// Appends a warning of `rule` at `offset` of the text.
+  mutating func warning(_ rule: Rule, _ message: String, at offset: Int) {
+    findings.append(.warning(rule, message, at: offset))
   }
 }
 

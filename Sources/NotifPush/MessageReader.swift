@@ -141,7 +141,7 @@ public struct MessageReader: Sendable {
     textIsCompact = isCompact
     guard view.kind(message) == .object else {
       error(
-        "NotAnObject",
+        .jsonObject,
         "a payload must be a JSON object, not \(Self.kindName(view, message))",
         at: message == 0 ? 0 : offset(view, message))
       return
@@ -243,7 +243,7 @@ public struct MessageReader: Sendable {
           }
         } else {
           error(
-            "BadEnvelope",
+            .envelopeValues,
             "'headers' must be a dictionary of \(webPush ? "Web Push" : "APNs") headers",
             at: offset(view, value))
         }
@@ -251,13 +251,14 @@ public struct MessageReader: Sendable {
         if let app = view.stringValue(value), !app.isEmpty {
           headers.app = app
         } else {
-          error("BadEnvelope", "'app' must be a bundle identifier string", at: offset(view, value))
+          error(
+            .envelopeValues, "'app' must be a bundle identifier string", at: offset(view, value))
         }
       case .receivedAt:
         readReceivedAt(view, value)
       case nil:
         warning(
-          "UnknownEnvelopeKey",
+          .envelopeUnknownKey,
           "unknown envelope key \(Self.quoted(view.string(key))): an envelope has headers, payload, app and received_at",
           at: offset(view, key))
       }
@@ -273,7 +274,7 @@ public struct MessageReader: Sendable {
       do {
         headers.receivedAt = try Timestamp(rfc3339: text)
       } catch {
-        self.error("BadEnvelope", "'received_at': \(error.message)", at: offset(view, value))
+        self.error(.envelopeValues, "'received_at': \(error.message)", at: offset(view, value))
       }
     } else if view.kind(value) == .number, view.tokens[value].flag {
       // An integer of any length: in the supported range, or an error that names the range.
@@ -281,11 +282,11 @@ public struct MessageReader: Sendable {
       do {
         headers.receivedAt = try Timestamp.epochSeconds(digits[...], naming: digits)
       } catch {
-        self.error("BadEnvelope", "'received_at': \(error.message)", at: offset(view, value))
+        self.error(.envelopeValues, "'received_at': \(error.message)", at: offset(view, value))
       }
     } else {
       error(
-        "BadEnvelope", "'received_at' must be an RFC 3339 time or whole seconds since 1970",
+        .envelopeValues, "'received_at' must be an RFC 3339 time or whole seconds since 1970",
         at: offset(view, value))
     }
   }

@@ -43,7 +43,7 @@ enum SNSReader: FormatReader {
     view.forEachMember(of: root) { key, value in
       guard let name = documentedKeys.find(view, key) else {
         m.warning(
-          "SNSUnknownPlatform",
+          .snsUnknown,
           "unknown platform \(Self.quoted(view.string(key))): SNS sends nothing for it"
             + (view.keyEquals(key, "FCM") ? "; Firebase's platform key is GCM" : ""), view,
           at: key)
@@ -51,7 +51,7 @@ enum SNSReader: FormatReader {
       }
       guard view.kind(value) == .string else {
         m.warning(
-          "SNSBadPlatformValue",
+          .snsValueType,
           "\(Self.quoted(name)) is \(Self.kindName(view, value)), not a string\(name == "default" ? "" : " holding the platform's message as JSON"): SNS ignores it"
             + (name == "default" ? "" : " and sends 'default'"), view, at: value)
         return
@@ -64,7 +64,7 @@ enum SNSReader: FormatReader {
     }
     if defaultText == nil && platforms.isEmpty {
       m.error(
-        "SNSNoDefault",
+        .snsNothing,
         "no 'default' string and no platform's message: SNS Publish answers 400 InvalidParameter (the JSON must contain an entry for 'default')",
         view, at: root)
     }
@@ -91,7 +91,7 @@ enum SNSReader: FormatReader {
 
   /// One platform's message, parsed from its string.
   private static func readPlatform(_ name: String, _ view: JSONView, into m: inout MessageReader) {
-    guard m.checkObject(view, 0, name) else { return }
+    guard m.checkObject(view, 0, name, .snsPlatformJson) else { return }
     switch name {
     case "APNS", "APNS_SANDBOX", "MACOS", "MACOS_SANDBOX", "APNS_VOIP", "APNS_VOIP_SANDBOX":
       if name.hasPrefix("APNS_VOIP") && m.headers.pushType == nil { m.headers.pushType = "voip" }
@@ -102,12 +102,13 @@ enum SNSReader: FormatReader {
       // FCM HTTP v1 as SNS takes it (`{"fcmV1Message": {"message": ...}}`), or the legacy
       // shape, which SNS translates into an HTTP v1 message; SNS supplies the target either way.
       if let wrapper = view.member(0, "fcmV1Message") {
-        if m.checkObject(view, wrapper, "fcmV1Message"),
+        if m.checkObject(view, wrapper, "fcmV1Message", .snsGcmV1Message),
           let message = view.member(wrapper, "message")
         {
           FCMReader.read(view, message: message, root: wrapper, requiresTarget: false, into: &m)
         } else if view.kind(wrapper) == .object {
-          m.error("BadType", "'fcmV1Message' needs a 'message'", at: m.offset(view, wrapper))
+          m.error(
+            .snsGcmV1Message, "'fcmV1Message' needs a 'message'", at: m.offset(view, wrapper))
         }
       } else if case .fcm(let message) = PushFormat.detect(view, 0), message != 0 {
         FCMReader.read(view, message: message, root: 0, requiresTarget: false, into: &m)
@@ -140,7 +141,7 @@ enum SNSReader: FormatReader {
       case let name?: members[name] = value
       case nil:
         m.warning(
-          "SNSUnknownKey",
+          .snsEnvelopeUnknown,
           "unknown key \(Self.quoted(view.string(key))) in an SNS notification",
           at: m.offset(view, key))
       }
@@ -150,7 +151,7 @@ enum SNSReader: FormatReader {
     if let message = members[.message] {
       if view.kind(message) != .string {
         m.error(
-          "SNSBadEnvelope", "'Message' must be a string, not \(Self.kindName(view, message))",
+          .snsEnvelope, "'Message' must be a string, not \(Self.kindName(view, message))",
           at: m.offset(view, message))
       } else if Self.withText(view, message, { Self.firstNonSpace($0) == UInt8(ascii: "{") }) {
         readEmbedded(view, message, depth: 0, naming: "Message", into: &m) { reader, inner in
@@ -175,12 +176,12 @@ enum SNSReader: FormatReader {
         m.values[.body] = .input(message)
       }
     } else {
-      m.error("SNSBadEnvelope", "an SNS notification needs a 'Message'", at: m.offset(view, root))
+      m.error(.snsEnvelope, "an SNS notification needs a 'Message'", at: m.offset(view, root))
     }
     if let type = members[.type] {
       if !(view.kind(type) == .string && view.keyEquals(type, "Notification")) {
         m.error(
-          "SNSNotANotification",
+          .snsEnvelopeType,
           "'Type' is \(Self.quotedValue(view, type)): only a Notification carries a message to show",
           at: m.offset(view, type))
       }
@@ -189,26 +190,27 @@ enum SNSReader: FormatReader {
       if view.kind(id) == .string && view.tokens[id].end - view.tokens[id].start > 2 {
         m.values[.id] = .input(id)
       } else {
-        m.error("SNSBadEnvelope", "'MessageId' must be a string", at: m.offset(view, id))
+        m.error(.snsEnvelope, "'MessageId' must be a string", at: m.offset(view, id))
       }
     } else {
-      m.error("SNSBadEnvelope", "an SNS notification needs a 'MessageId'", at: m.offset(view, root))
+      m.error(
+        .snsEnvelope, "an SNS notification needs a 'MessageId'", at: m.offset(view, root))
     }
     if let subject = members[.subject], case .null = m.values[.title] {
-      m.string(view, subject, subject, into: .title)
+      m.string(view, subject, subject, into: .title, .snsEnvelope)
     }
     if let time = members[.timestamp] {
       if let text = view.stringValue(time), let instant = try? Timestamp(rfc3339: text) {
         m.headers.receivedAt = instant
       } else {
         m.error(
-          "SNSBadEnvelope",
+          .snsEnvelope,
           "'Timestamp' must be an RFC 3339 time such as 2026-11-22T09:00:00.000Z, not \(Self.quotedValue(view, time))",
           at: m.offset(view, time))
       }
     }
     if let topic = members[.topicArn], view.kind(topic) != .string {
-      m.error("SNSBadEnvelope", "'TopicArn' must be a string", at: m.offset(view, topic))
+      m.error(.snsEnvelope, "'TopicArn' must be a string", at: m.offset(view, topic))
     }
   }
 
@@ -235,12 +237,13 @@ enum SNSReader: FormatReader {
       case .failed(let error):
         m.findings.append(
           Finding(
-            severity: .error, code: error.code.rawValue,
+            severity: .error,
+            rule: error.code == .invalidJSON ? .snsPlatformJson : .json(error.code),
             message: "in the JSON inside \(Self.quoted(name)): \(error.message)",
             offset: text.outerOffset(start + error.offset)))
       case .incomplete:
         m.error(
-          "InvalidJSON", "in the JSON inside \(Self.quoted(name)): unexpected end of input",
+          .snsPlatformJson, "in the JSON inside \(Self.quoted(name)): unexpected end of input",
           at: text.outerOffset(bytes.count))
       case .complete(let end):
         if let rest = Self.firstNonSpace(UnsafeRawBufferPointer(rebasing: trimmed[end...])) {
@@ -249,7 +252,7 @@ enum SNSReader: FormatReader {
             trimmed[end...].firstIndex { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
             ?? end
           m.error(
-            "InvalidJSON", "in the JSON inside \(Self.quoted(name)): more text after the JSON",
+            .snsPlatformJson, "in the JSON inside \(Self.quoted(name)): more text after the JSON",
             at: text.outerOffset(start + after))
           return
         }

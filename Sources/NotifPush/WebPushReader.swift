@@ -41,21 +41,35 @@ enum WebPushReader: FormatReader {
       case .mutable: members.mutable = value
       case nil:
         m.warning(
-          "WebPushUnknownKey",
+          .declarativeUnknown,
           "unknown key \(Self.quoted(view.string(key))) in a Web Push message", view, at: key)
       }
     }
     if members.notification == nil, let title = members.title {
       // The service-worker shape: showNotification(title, options).
-      if let badge = members.badge { m.readBadge(view, badge, "app_badge") }
+      // The page's own worker reads what is beside title and options: showNotification takes
+      // whatever it is given as its title (converted to text), and the worker hands app_badge
+      // to setAppBadge, which rejects what is not a count (notif-rules(7), worker-app-badge).
+      if let badge = members.badge {
+        m.readBadge(view, badge, "app_badge", .workerAppBadge, setsNoBadge)
+      }
       if let mutable = members.mutable {
-        // On the tape, a member's key is the token before its value.
-        m.readBool(view, mutable - 1, mutable, into: .mutableContent)
+        if let on = view.bool(mutable) {
+          m.values[.mutableContent] = .bool(on)
+        } else {
+          m.warning(
+            .workerMutable,
+            "'mutable' must be true or false, not \(Self.quotedValue(view, mutable)): only the Declarative Web Push parser reads it",
+            view, at: mutable)
+        }
       }
       if view.kind(title) == .string {
         m.values[.title] = .input(title)
       } else {
-        m.error("BadType", "'title' must be a string", view, at: title)
+        m.warning(
+          .workerTitle,
+          "'title' must be a string, not \(Self.kindName(view, title)): showNotification shows it converted to text",
+          view, at: title)
       }
       if let options = members.options { readOptions(view, options, into: &m) }
       return
@@ -73,67 +87,70 @@ enum WebPushReader: FormatReader {
     if let marker = members.marker {
       if view.kind(marker) != .number || view.double(marker) != Double(Self.declarativeMarker) {
         m.error(
-          "WebPushBadMarker",
+          .declarativeMarker,
           "'web_push' must be 8030, not \(Self.quotedValue(view, marker)): anything else is not a Declarative Web Push message",
           view, at: marker)
       }
     } else {
       m.warning(
-        "WebPushNotDeclarative",
+        .declarativeNoMarker,
         "no \"web_push\": 8030: browsers hand this to the service worker instead of showing it",
         view, at: root)
     }
     if let badge = members.badge {
       // The parser takes a 64-bit unsigned integer, and ignores anything else.
       if let count = view.integer(badge), count >= 0 {
-        m.readBadge(view, badge, "app_badge")
+        m.readBadge(
+          view, badge, "app_badge", .declarativeBadge, .device("notif leaves the badge out"))
         m.warning(
-          "WebPushSafariDiffers",
+          .declarativeSafariBadge,
           "Safari reads 'app_badge' inside 'notification' only, and shows no badge for this one",
           view, at: badge - 1)
       } else {
-        ignored(view, badge, "'app_badge' must be a whole number, 0 or more", into: &m)
+        ignored(
+          view, badge, "'app_badge' must be a whole number, 0 or more", .declarativeBadge, into: &m)
       }
     }
     if let mutable = members.mutable {
       if let on = view.bool(mutable) {
         m.values[.mutableContent] = .bool(on)
         m.warning(
-          "WebPushSafariDiffers",
+          .declarativeSafariBadge,
           "Safari reads 'mutable' inside 'notification' only, and ignores this one", view,
           at: mutable - 1)
       } else {
-        ignored(view, mutable, "'mutable' must be true or false", into: &m)
+        ignored(view, mutable, "'mutable' must be true or false", .declarativeIgnored, into: &m)
       }
     }
     guard let notification = members.notification else {
       m.error(
-        "WebPushMissingKey", "a Declarative Web Push message needs a 'notification'", view,
+        .declarativeNotification, "a Declarative Web Push message needs a 'notification'", view,
         at: root)
       return
     }
-    if m.checkObject(view, notification, "notification") {
+    if m.checkObject(view, notification, "notification", .declarativeNotificationType) {
       readDeclarativeNotification(view, notification, into: &m)
     }
   }
 
   /// A value the Push API's parser ignores: the notification shows without it.
   private static func ignored(
-    _ view: JSONView, _ value: Int, _ rule: String, into m: inout MessageReader
+    _ view: JSONView, _ value: Int, _ text: String, _ rule: Rule = .declarativeIgnored,
+    into m: inout MessageReader
   ) {
     m.warning(
-      "WebPushIgnoredValue",
-      "\(rule), not \(Self.quotedValue(view, value)): the Push API's parser ignores it", view,
+      rule,
+      "\(text), not \(Self.quotedValue(view, value)): the Push API's parser ignores it", view,
       at: value)
   }
 
   /// A value the Push API's parser ignores and Safari's refuses, showing nothing of the message.
   private static func safariRefuses(
-    _ view: JSONView, _ value: Int, _ rule: String, into m: inout MessageReader
+    _ view: JSONView, _ value: Int, _ text: String, into m: inout MessageReader
   ) {
     m.warning(
-      "WebPushSafariDiffers",
-      "\(rule), not \(Self.quotedValue(view, value)): the Push API's parser ignores it, but Safari refuses the whole message",
+      .declarativeSafariRefuses,
+      "\(text), not \(Self.quotedValue(view, value)): the Push API's parser ignores it, but Safari refuses the whole message",
       view, at: value)
   }
 
@@ -154,6 +171,12 @@ enum WebPushReader: FormatReader {
     ("vibrate", .vibrate), ("actions", .actions), ("data", .data), ("app_badge", .appBadge),
     ("mutable", .mutable),
   ])
+  /// What a badge the worker hands to setAppBadge does when it is not a count.
+  private static let setsNoBadge = Effect.device(
+    "notif leaves the badge out, and setAppBadge rejects what is not a number in range")
+  /// The rows of the options' members.
+  private static let optionRows = MemberRows(
+    string: .optionsTypes, locArgs: .optionsTypes, bool: .optionsTypes, object: .optionsNotObject)
   private static let directions = KeyTable<Int>([("auto", 0), ("ltr", 1), ("rtl", 2)])
 
   /// A Declarative Web Push message's `notification`: `title` and `navigate` strings, or the
@@ -166,19 +189,19 @@ enum WebPushReader: FormatReader {
       switch declarativeFields.find(view, key) {
       case .title:
         has.title = true
-        m.string(view, key, value, into: .title)
+        m.string(view, key, value, into: .title, .declarativeTitleNavigateType)
         if view.kind(value) == .string && view.tokens[value].end - view.tokens[value].start == 2 {
           m.warning(
-            "WebPushSafariDiffers",
+            .declarativeSafariRefuses,
             "'title' is empty: the Push API shows it so, but Safari refuses the whole message",
             view, at: value)
         }
       case .navigate:
         has.navigate = true
-        m.string(view, key, value, into: nil)
+        m.string(view, key, value, into: nil, .declarativeTitleNavigateType)
         if view.kind(value) == .string && !isAbsoluteURL(view, value) {
           m.warning(
-            "WebPushSafariDiffers",
+            .declarativeSafariRefuses,
             "'navigate' \(Self.quotedValue(view, value)) is relative: the Push API resolves it against the service worker's scope, but Safari refuses the whole message",
             view, at: value)
         }
@@ -191,7 +214,7 @@ enum WebPushReader: FormatReader {
           safariRefuses(view, value, "'icon' must be a string", into: &m)
         } else if !isAbsoluteURL(view, value) {
           m.warning(
-            "WebPushSafariDiffers",
+            .declarativeSafariRefuses,
             "'icon' \(Self.quotedValue(view, value)) is relative: the Push API resolves it, but Safari refuses the whole message",
             view, at: value)
         }
@@ -234,21 +257,21 @@ enum WebPushReader: FormatReader {
           ?? (view.kind(value) == .string
             && Self.withText(view, value) { $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } })
         m.warning(
-          "WebPushSafariDiffers",
+          .declarativeSafariBadge,
           safariTakes
             ? "'app_badge' inside 'notification' is Safari's: the Push API reads it beside 'notification', and ignores this one"
             : "'app_badge' inside 'notification' is ignored by the Push API, but Safari refuses the whole message for \(Self.quotedValue(view, value))",
           view, at: key)
       case .mutable:
         m.warning(
-          "WebPushSafariDiffers",
+          .declarativeSafariBadge,
           view.bool(value) != nil
             ? "'mutable' inside 'notification' is Safari's: the Push API reads it beside 'notification', and ignores this one"
             : "'mutable' inside 'notification' is ignored by the Push API, but Safari refuses the whole message for \(Self.quotedValue(view, value))",
           view, at: key)
       case nil:
         m.warning(
-          "WebPushUnknownKey",
+          .declarativeUnknown,
           "unknown key \(Self.quoted(view.string(key))) in a Web Push notification", view,
           at: key)
       }
@@ -256,7 +279,7 @@ enum WebPushReader: FormatReader {
     if !(has.title && has.navigate) {
       let missing = has.title ? "'navigate'" : has.navigate ? "'title'" : "'title' and 'navigate'"
       m.error(
-        "WebPushMissingKey", "a Declarative Web Push notification needs \(missing)", view,
+        .declarativeTitleNavigate, "a Declarative Web Push notification needs \(missing)", view,
         at: index)
     }
   }
@@ -341,13 +364,13 @@ enum WebPushReader: FormatReader {
     case .array:
       if view.tokens[options].count > 0 {
         m.warning(
-          "WebPushIgnoredValue",
+          .optionsArray,
           "'options' is an array: showNotification reads it as no options, and ignores its elements",
           view, at: options)
       }
     default:
       m.error(
-        "BadType",
+        .optionsNotObject,
         "'options' must be a dictionary, not \(Self.kindName(view, options)): showNotification throws a TypeError",
         view, at: options)
     }
@@ -377,22 +400,22 @@ enum WebPushReader: FormatReader {
       }
     }
     m.readMembers(
-      view, of: index, optionFields,
+      view, of: index, optionFields, optionRows,
       own: { m, field, key, value in
         switch field {
-        case .navigate: m.string(view, key, value, into: nil)
+        case .navigate: m.string(view, key, value, into: nil, .optionsTypes)
         case .timestamp:
           if !readTimestamp(view, value, into: &m) {
             m.error(
-              "BadDate",
+              .optionsTimestamp,
               "'timestamp' must be whole milliseconds since 1970, not \(Self.quotedValue(view, value))",
               view, at: value)
           }
-        case .appBadge: m.readBadge(view, value, "app_badge")
+        case .appBadge: m.readBadge(view, value, "app_badge", .workerAppBadge, setsNoBadge)
         case .dir:
           if view.kind(value) != .string || directions.find(view, value) == nil {
             m.error(
-              "WebPushBadValue",
+              .optionsDir,
               "'dir' must be auto, ltr or rtl, not \(Self.quotedValue(view, value))", view,
               at: value)
           }
@@ -401,32 +424,32 @@ enum WebPushReader: FormatReader {
         case .flag:
           if view.bool(value) == nil {
             m.error(
-              "BadType",
+              .optionsTypes,
               "\(Self.quoted(view.string(key))) must be true or false, not \(Self.quotedValue(view, value))",
               view, at: value)
           }
         case .vibrate:
           if !isVibration(view, value) {
             m.error(
-              "BadType", "'vibrate' must be a number of milliseconds or an array of them", view,
+              .optionsTypes, "'vibrate' must be a number of milliseconds or an array of them", view,
               at: value)
           }
         }
       },
       unknown: {
         $0.warning(
-          "WebPushUnknownKey",
+          .optionsUnknown,
           "unknown key \(Self.quoted(view.string($1))) in a Web Push notification", view, at: $1)
       })
     if let silent, vibrate {
       m.error(
-        "WebPushBadValue",
+        .optionsSilentVibrate,
         "'silent' is true and 'vibrate' is given: showNotification throws a TypeError, and nothing is shown",
         view, at: silent)
     }
     if let renotify, !tagged {
       m.error(
-        "WebPushBadValue",
+        .optionsRenotifyTag,
         "'renotify' is true without a 'tag': showNotification throws a TypeError, and nothing is shown",
         view, at: renotify)
     }
@@ -435,25 +458,25 @@ enum WebPushReader: FormatReader {
   /// A notification's actions: an array of dictionaries, each with an action and a title.
   private static func readActions(_ view: JSONView, _ index: Int, into m: inout MessageReader) {
     guard view.kind(index) == .array else {
-      m.error("BadType", "'actions' must be an array of dictionaries", view, at: index)
+      m.error(.optionsTypes, "'actions' must be an array of dictionaries", view, at: index)
       return
     }
     view.forEachElement(of: index) { action in
       guard view.kind(action) == .object else {
-        m.error("BadType", "an action must be a dictionary", view, at: action)
+        m.error(.optionsTypes, "an action must be a dictionary", view, at: action)
         return
       }
       var named = false
       view.forEachMember(of: action) { key, value in
         if view.kind(value) != .string {
           m.error(
-            "BadType", "the action's \(Self.quoted(view.string(key))) must be a string", view,
+            .optionsTypes, "the action's \(Self.quoted(view.string(key))) must be a string", view,
             at: value)
         }
         if view.keyEquals(key, "title") { named = true }
       }
       if !named {
-        m.error("WebPushMissingKey", "an action needs a 'title'", view, at: action)
+        m.error(.optionsActionTitle, "an action needs a 'title'", view, at: action)
       }
     }
   }
@@ -476,14 +499,14 @@ enum WebPushReader: FormatReader {
           m.timeToLive = seconds
         } else {
           m.error(
-            "WebPushBadTTL",
+            .webpushTtl,
             "'TTL' must be whole seconds, 0 or more, not \(Self.quotedValue(view, value))",
             at: at)
         }
       case "urgency":
         guard view.kind(value) == .string, let priority = Self.urgencies.find(view, value) else {
           let rule = Self.mustBe("Urgency", "very-low, low, normal or high", view, value)
-          m.error("WebPushBadUrgency", rule, at: at)
+          m.error(.webpushUrgency, rule, at: at)
           return
         }
         m.values[.priority] = .integer(priority)
@@ -501,13 +524,13 @@ enum WebPushReader: FormatReader {
           topic = value
         } else {
           m.error(
-            "WebPushBadTopic",
+            .webpushTopic,
             "'Topic' must be 1 to \(Self.webPushTopicLimit) characters of URL-safe base64 (A-Z a-z 0-9 - _), not \(Self.quotedValue(view, value))",
             at: at)
         }
       default:
         m.warning(
-          "WebPushUnknownHeader",
+          .webpushUnknownHeader,
           "unknown header \(Self.quoted(view.string(key))): Web Push headers are TTL, Urgency and Topic",
           at: m.offset(view, key))
       }

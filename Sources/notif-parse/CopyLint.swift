@@ -40,14 +40,14 @@ struct CopyLint {
       if lines > Self.visibleLines {
         findings.append(
           .warning(
-            "LongBody",
+            .lintLongBody,
             "the body takes about \(lines) lines at \(Self.lineWidth) columns; iOS shows \(Self.visibleLines) and truncates the rest",
             at: offsetOf(.body)))
       }
       if let last = body.last(where: { !$0.isWhitespace }), last.isLetter || last.isNumber {
         findings.append(
           .warning(
-            "MissingPunctuation", "the body does not end with sentence punctuation",
+            .lintPunctuation, "the body does not end with sentence punctuation",
             at: offsetOf(.body)))
       }
     }
@@ -57,7 +57,7 @@ struct CopyLint {
         if let text, text.lowercased().contains(needle) {
           findings.append(
             .warning(
-              "AppNameInMessage",
+              .lintAppName,
               "the \(field.key) names the app '\(appName)'; iOS already shows the app's name",
               at: offsetOf(field)))
         }
@@ -78,7 +78,7 @@ struct CopyLint {
       if let first = seen[key] {
         findings.append(
           .warning(
-            "DuplicateEvent",
+            .lintDuplicate,
             "the same event as \(first.file):\(first.line) (same \(what)): send one notification per event",
             at: 0))
         break
@@ -97,7 +97,7 @@ struct CopyLint {
       if category.actions.count > 4 {
         findings.append(
           .warning(
-            "TooManyActions",
+            .categoryActions,
             "category '\(category.identifier)' has \(category.actions.count) actions: iOS shows at most 4, and only the first 2 on a banner",
             at: category.offset))
       }
@@ -107,19 +107,19 @@ struct CopyLint {
         if title.allSatisfy(\.isWhitespace) {
           findings.append(
             .warning(
-              "EmptyActionTitle", "action '\(name)' has an empty title", at: action.titleOffset))
+              .categoryEmptyTitle, "action '\(name)' has an empty title", at: action.titleOffset))
         } else {
           if title.count > actionTitleLimit {
             findings.append(
               .warning(
-                "LongActionTitle",
+                .categoryLongTitle,
                 "action title '\(title)' is \(title.count) characters; keep it under \(actionTitleLimit) so the button does not truncate it",
                 at: action.titleOffset))
           }
           if !isTitleCase(title) {
             findings.append(
               .warning(
-                "ActionTitleCase", "action title '\(title)' is not in title case",
+                .categoryTitleCase, "action title '\(title)' is not in title case",
                 at: action.titleOffset))
           }
         }
@@ -128,7 +128,7 @@ struct CopyLint {
         {
           findings.append(
             .warning(
-              "UnauthenticatedDestructiveAction",
+              .categoryDestructive,
               "destructive action '\(name)' does not require authentication: anyone holding a locked device can use it",
               at: action.offset))
         }
@@ -178,7 +178,7 @@ struct CopyLint {
             + "add it to the entry in the strings files"
           : "\(what) counts with no plural forms for locale '\(locale)': \(reads); "
             + "give it plural variants in a .stringsdict or .xcstrings entry (--strings)"
-        findings.append(.warning("CountWithoutPlural", message, at: offset))
+        findings.append(.warning(.categoryPlural, message, at: offset))
       }
     }
     return findings

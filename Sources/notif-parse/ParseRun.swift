@@ -397,9 +397,7 @@ struct ParseRun: ToolRun {
     for finding in findings {
       let at = loaded.file.position(of: finding.offset)
       try report(
-        Diagnostic(
-          finding.severity, finding.code, finding.message, file: path, line: at.line,
-          column: at.column),
+        finding.diagnostic(file: path, line: at.line, column: at.column),
         stdout: &stdout, stderr: &stderr)
     }
     return true

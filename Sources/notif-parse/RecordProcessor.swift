@@ -78,7 +78,7 @@ struct RecordProcessor {
     case .end, .idle:
       return
     case .failure(let error, let line, let column):
-      let (diagnostic, calledFor) = reader.failure(error, line: line, column: column)
+      var (diagnostic, calledFor) = reader.failure(error, line: line, column: column)
       tally.status = max(tally.status, calledFor)
       guard calledFor == .rejected else {
         // A compressed input, not read: no record, and like an input that cannot be read,
@@ -89,6 +89,7 @@ struct RecordProcessor {
       }
       tally.records += 1
       tally.rejected += 1
+      diagnostic.rule = Rule.json(error.code).id
       report(diagnostic, found: &found, tally: &tally)
     case .record:
       if reader.withRecord({ $0.kind(0) == .array && ExpoReader.isRequest($0, 0) }) {
@@ -163,7 +164,7 @@ struct RecordProcessor {
     {
       findings.append(
         .warning(
-          "UnknownCategory",
+          .categoryUnknown,
           "category '\(category)' is not in the registry: iOS shows no actions and no custom summary",
           at: messageReader.offset(of: .category, in: view)))
     }
@@ -199,9 +200,9 @@ struct RecordProcessor {
     // Most texts have no finding: sorting even an empty array costs an allocation, and so does
     // placing none.
     if findings.count == 1, let finding = findings.first {
+      let at = reader.position(ofRecordOffset: finding.offset)
       report(
-        reader.diagnostic(
-          finding.severity, finding.code, finding.message, atRecordOffset: finding.offset),
+        finding.diagnostic(file: reader.name, line: at.line, column: at.column),
         found: &found, tally: &tally)
     } else if findings.count > 1 {
       let sorted = findings.sorted(by: { $0.offset < $1.offset })
@@ -209,9 +210,8 @@ struct RecordProcessor {
       let positions = reader.positions(ofRecordOffsets: sorted.map(\.offset))
       for (finding, at) in zip(sorted, positions) {
         report(
-          Diagnostic(
-            finding.severity, finding.code, finding.message, file: reader.name, line: at.line,
-            column: at.column), found: &found, tally: &tally)
+          finding.diagnostic(file: reader.name, line: at.line, column: at.column),
+          found: &found, tally: &tally)
       }
     }
     if rejected {

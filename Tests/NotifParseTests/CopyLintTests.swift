@@ -80,7 +80,7 @@ private func body(_ text: String) -> String {
       lint([payload]) == [
         [
           .warning(
-            "LongBody",
+            .lintLongBody,
             "the body takes about 3 lines at 40 columns; iOS shows 2 and truncates the rest",
             at: offset(of: long, in: payload))
         ]
@@ -101,7 +101,7 @@ private func body(_ text: String) -> String {
       warns
       ? [
         .warning(
-          "MissingPunctuation", "the body does not end with sentence punctuation",
+          .lintPunctuation, "the body does not end with sentence punctuation",
           at: offset(of: text, in: payload))
       ]
       : []
@@ -115,10 +115,10 @@ private func body(_ text: String) -> String {
       lint([payload], appName: "Acme") == [
         [
           .warning(
-            "AppNameInMessage", "the title names the app 'Acme'; iOS already shows the app's name",
+            .lintAppName, "the title names the app 'Acme'; iOS already shows the app's name",
             at: offset(of: #""ACME deals""#, in: payload)),
           .warning(
-            "AppNameInMessage", "the body names the app 'Acme'; iOS already shows the app's name",
+            .lintAppName, "the body names the app 'Acme'; iOS already shows the app's name",
             at: offset(of: #""Open acme now.""#, in: payload)),
         ]
       ])
@@ -136,14 +136,14 @@ private func body(_ text: String) -> String {
         [], [],
         [
           .warning(
-            "DuplicateEvent",
+            .lintDuplicate,
             "the same event as in.ndjson:1 (same app, thread, title and body): send one notification per event",
             at: 0)
         ],
         [],
         [
           .warning(
-            "DuplicateEvent",
+            .lintDuplicate,
             "the same event as in.ndjson:2 (same app, thread, title and body): send one notification per event",
             at: 0)
         ],
@@ -159,13 +159,13 @@ private func body(_ text: String) -> String {
         [],
         [
           .warning(
-            "DuplicateEvent",
+            .lintDuplicate,
             "the same event as in.ndjson:1 (same collapse id 'c1'): send one notification per event",
             at: 0)
         ],
         [
           .warning(
-            "DuplicateEvent",
+            .lintDuplicate,
             "the same event as in.ndjson:1 (same collapse id 'c1'): send one notification per event",
             at: 0)
         ],
@@ -190,22 +190,22 @@ private func body(_ text: String) -> String {
     #expect(
       findings == [
         .warning(
-          "TooManyActions",
+          .categoryActions,
           "category 'msg' has 5 actions: iOS shows at most 4, and only the first 2 on a banner",
           at: offset(of: #""msg""#, in: text)),
         .warning(
-          "ActionTitleCase", "action title 'mark as read' is not in title case",
+          .categoryTitleCase, "action title 'mark as read' is not in title case",
           at: offset(of: #""mark as read""#, in: text)),
         .warning(
-          "LongActionTitle",
+          .categoryLongTitle,
           "action title 'Delete Everything In This Thread Now' is 36 characters; keep it under 20 so the button does not truncate it",
           at: offset(of: #""Delete Everything"#, in: text)),
         .warning(
-          "UnauthenticatedDestructiveAction",
+          .categoryDestructive,
           "destructive action 'a3' does not require authentication: anyone holding a locked device can use it",
           at: offset(of: #"{"identifier":"a3""#, in: text)),
         .warning(
-          "EmptyActionTitle", "action 'a4' has an empty title", at: offset(of: #""  ""#, in: text)),
+          .categoryEmptyTitle, "action 'a4' has an empty title", at: offset(of: #""  ""#, in: text)),
       ])
   }
 }

@@ -280,7 +280,7 @@ private func enveloped(_ headers: String) -> String {
   @Test(arguments: errors)
   func reportsEachError(_ check: FindingCase) {
     let result = normalize(check.payload)
-    #expect(result.findings == check.expected)
+    #expect(result.findings.map(StatedFinding.init) == check.expected)
     #expect(result.findings.contains { $0.severity == .error })
   }
 
@@ -845,7 +845,7 @@ private func enveloped(_ headers: String) -> String {
   @Test(arguments: warnings)
   func reportsEachWarning(_ check: FindingCase) {
     let result = normalize(check.payload)
-    #expect(result.findings == check.expected)
+    #expect(result.findings.map(StatedFinding.init) == check.expected)
     #expect(!result.line.isEmpty)
   }
 
@@ -888,7 +888,7 @@ private func enveloped(_ headers: String) -> String {
     #expect(
       normalize(Self.alert(size: 4097)).findings == [
         .error(
-          "PayloadTooLarge",
+          .apnsPayloadSize,
           "the payload is 4097 bytes; APNs accepts at most 4096 for alert pushes", at: 0)
       ])
   }
@@ -908,7 +908,7 @@ private func enveloped(_ headers: String) -> String {
     #expect(
       normalize(voip(5121)).findings == [
         .error(
-          "PayloadTooLarge", "the payload is 5121 bytes; APNs accepts at most 5120 for voip pushes",
+          .apnsPayloadSize, "the payload is 5121 bytes; APNs accepts at most 5120 for voip pushes",
           at: 0)
       ])
     #expect(normalize(Self.alert(size: 5120), pushType: "voip").findings == [])
@@ -941,7 +941,7 @@ private func enveloped(_ headers: String) -> String {
       #expect(
         result.findings == [
           .error(
-            "BadCollapseId",
+            .apnsCollapseId,
             "'apns-collapse-id' is \(rejectedBytes) bytes; APNs accepts at most 64",
             at: offset(of: #""apns-collapse-id":|"#, in: payload))
         ])
@@ -1005,28 +1005,29 @@ private func enveloped(_ headers: String) -> String {
     #expect(
       normalize(payload).findings == [
         .error(
-          "BadPriority", "'apns-priority' must be 10, 5 or 1",
+          .apnsPriority, "'apns-priority' must be 10, 5 or 1",
           at: offset(of: #""apns-priority":|7"#, in: payload)),
         .warning(
-          "UnknownHeader", "unknown header 'x-custom': APNs headers are " + headerList,
+          .apnsUnknownHeader, "unknown header 'x-custom': APNs headers are " + headerList,
           at: offset(of: #""x-custom""#, in: payload)),
         .warning(
-          "UnknownEnvelopeKey",
+          .envelopeUnknownKey,
           "unknown envelope key 'extra': an envelope has headers, payload, app and received_at",
           at: offset(of: #""extra""#, in: payload)),
         .warning(
-          "BadBadge",
+          .apnsBadge,
           "'badge' must be a whole number from 0 to 9007199254740991, not '-1': iOS sets no badge",
           at: offset(of: "-1", in: payload)),
         .warning(
-          "CustomKeyInAps",
+          .apnsCustomInAps,
           "custom key 'foo' inside 'aps': Apple reserves 'aps'; put custom keys beside it",
           at: offset(of: #""foo""#, in: payload)),
         .warning(
-          "UnknownKey", "unknown key 'colour' in 'alert'", at: offset(of: #""colour""#, in: payload)
+          .apnsAlertUnknown, "unknown key 'colour' in 'alert'",
+          at: offset(of: #""colour""#, in: payload)
         ),
         .warning(
-          "NoAlertText",
+          .apnsAlertNoText,
           "'alert' has no title, subtitle or body and no localization key: iOS shows nothing",
           at: offset(of: #""alert":|{"#, in: payload)),
       ])

@@ -74,16 +74,38 @@ func normalize(_ text: String, with normalizer: inout MessageReader, isCompact: 
   }
 }
 
+/// A finding as a case states it: its severity, code, message and offset (its rule is the
+/// rule book cases' to check, rules/cases).
+struct StatedFinding: Equatable, Sendable {
+  var severity: Severity
+  var code: String
+  var message: String
+  var offset: Int
+
+  init(severity: Severity, code: String, message: String, offset: Int) {
+    self.severity = severity
+    self.code = code
+    self.message = message
+    self.offset = offset
+  }
+
+  init(_ finding: Finding) {
+    self.init(
+      severity: finding.severity, code: finding.code, message: finding.message,
+      offset: finding.offset)
+  }
+}
+
 /// A payload and the findings it must give, each located by a needle (see `offset(of:in:)`);
 /// no needle means offset 0.
 struct FindingCase: Sendable, CustomTestStringConvertible {
   var payload: String
-  var expected: [Finding]
+  var expected: [StatedFinding]
 
   init(_ payload: String, _ findings: [(Severity, String, String, String?)]) {
     self.payload = payload
     expected = findings.map { severity, code, message, needle in
-      Finding(
+      StatedFinding(
         severity: severity, code: code, message: message,
         offset: needle.map { offset(of: $0, in: payload) } ?? 0)
     }
