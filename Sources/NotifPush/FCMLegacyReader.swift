@@ -23,19 +23,31 @@ enum FCMLegacyReader: FormatReader {
     ("delay_while_idle", .bool(nil)), ("direct_boot_ok", .bool(nil)),
   ])
 
-  /// An FCM legacy HTTP message, read for what it says: refused, since the API is gone, unless
-  /// it is an SNS `GCM` string's (`translatedBySNS`), which SNS sends as an HTTP v1 message.
   private static let rows = MemberRows(
     string: .legacyTypes, locArgs: .legacyLocArgs, bool: .legacyFlags, object: .legacyTypes)
 
+  /// An FCM legacy HTTP message, read for what it says: refused, since the API is gone, unless
+  /// it is an SNS `GCM` string's (`translatedBySNS`), which SNS sends as an HTTP v1 message. A
+  /// message addressed by a condition alone is the one a writer of HTTP v1 most often sends by
+  /// mistake (a condition outside `message`): its own rule, `legacy-condition`.
   static func read(
     _ view: JSONView, _ root: Int, translatedBySNS: Bool = false, into m: inout MessageReader
   ) {
     if !translatedBySNS {
-      m.error(
-        .legacyShutDown,
-        "this is an FCM legacy HTTP message: Google shut that API down in 2024, and it answers 404; send an HTTP v1 message",
-        view, at: root)
+      let addressed = ["to", "registration_ids", "notification_key"].contains {
+        view.member(root, $0) != nil
+      }
+      if !addressed, let condition = view.member(root, "condition") {
+        m.error(
+          .legacyCondition,
+          "'condition' at the top is the FCM legacy HTTP API's, which Google shut down in 2024 (it answers 404): put the condition in an HTTP v1 'message'",
+          view, at: condition - 1)
+      } else {
+        m.error(
+          .legacyShutDown,
+          "this is an FCM legacy HTTP message: Google shut that API down in 2024, and it answers 404; send an HTTP v1 message",
+          view, at: root)
+      }
     }
     var collapseKey: Int?
     m.readMembers(

@@ -196,8 +196,14 @@ enum SNSReader: FormatReader {
       m.error(
         .snsEnvelope, "an SNS notification needs a 'MessageId'", at: m.offset(view, root))
     }
-    if let subject = members[.subject], case .null = m.values[.title] {
-      m.string(view, subject, subject, into: .title, .snsEnvelope)
+    if let subject = members[.subject] {
+      if view.kind(subject) != .string {
+        m.error(
+          .snsEnvelope, "'Subject' must be a string, not \(Self.kindName(view, subject))",
+          at: m.offset(view, subject))
+      } else if case .null = m.values[.title] {
+        m.values[.title] = .input(subject)
+      }
     }
     if let time = members[.timestamp] {
       if let text = view.stringValue(time), let instant = try? Timestamp(rfc3339: text) {

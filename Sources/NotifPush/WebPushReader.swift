@@ -495,7 +495,7 @@ enum WebPushReader: FormatReader {
       let name = view.string(key).lowercased()
       switch name {
       case "ttl":
-        if let seconds = Self.headerInteger(view, value) {
+        if let seconds = Self.headerInteger(view, value), seconds >= 0 {
           m.timeToLive = seconds
         } else {
           m.error(
