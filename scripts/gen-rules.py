@@ -19,7 +19,10 @@ rules/rules.tsv has one row a rule, tab-separated, with a header line:
   vendor   what the vendor answers: the HTTP status and error, or what the device or
            browser does
   source   the key of the source in rules/sources.tsv
-  case     the golden case that shows the verdict, in Tests/EndToEndTests/cases/notif-parse
+
+A row's cases are the blocks headed by its id in rules/cases/*.test (the shape is in
+rules/cases/README); Tests/EndToEndTests/RuleBookTests.swift runs them and checks that every
+row has its own.
 
 rules/responses.tsv has one row a push service's answer, tab-separated, with a header line:
 
@@ -46,7 +49,6 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 RULES = os.path.join(ROOT, "rules", "rules.tsv")
 SOURCES = os.path.join(ROOT, "rules", "sources.tsv")
 PAGE = os.path.join(ROOT, "man", "notif-rules.7")
-CASES = os.path.join(ROOT, "Tests", "EndToEndTests", "cases", "notif-parse")
 RESPONSES = os.path.join(ROOT, "rules", "responses.tsv")
 RESPONSE_CASES = os.path.join(ROOT, "Tests", "EndToEndTests", "cases", "notif-responses")
 RESPONSE_SWIFT = os.path.join(ROOT, "Sources", "notif-responses", "ResponseRule+Generated.swift")
@@ -80,7 +82,34 @@ EXAMPLE_OUTPUT = [
     "notif-parse: 1 record in 1 file: 0 accepted, 1 rejected; 1 error, 0 warnings",
 ]
 
-COLUMNS = ["id", "format", "path", "rule", "verdict", "code", "vendor", "source", "case"]
+COLUMNS = ["id", "format", "path", "rule", "verdict", "code", "vendor", "source"]
+RULE_CASES = os.path.join(ROOT, "rules", "cases")
+
+
+def read_cases():
+    """The blocks of rules/cases/*.test, by the id that heads them: (file, arguments, input
+    lines, expected lines) each, in the files' order. The shape is in rules/cases/README."""
+    cases = {}
+    if not os.path.isdir(RULE_CASES):
+        return cases
+    for name in sorted(os.listdir(RULE_CASES)):
+        if not name.endswith(".test"):
+            continue
+        with open(os.path.join(RULE_CASES, name), encoding="utf-8", errors="surrogateescape") as f:
+            blocks = f.read().split("\n\n")
+        for block in blocks:
+            lines = [line for line in block.split("\n") if line and not line.startswith("#")]
+            if not lines:
+                continue
+            rule, *arguments = lines[0].split(" ")
+            rest = lines[1:]
+            expected = [
+                line for line in rest
+                if line == "ok" or line.startswith(("error ", "warning "))
+            ]
+            given = rest[: len(rest) - len(expected)]
+            cases.setdefault(rule, []).append((name, arguments, given, expected))
+    return cases
 VERDICTS = ["error", "warning", "ignored"]
 # The sections, in the order of the page.
 FORMATS = [
@@ -299,6 +328,7 @@ def responses_section(rows, sources, emit):
 def page():
     sources = {row["key"]: row for _, row in read_table(SOURCES, ["key", "title", "address"])}
     rules = read_table(RULES, COLUMNS)
+    cases = read_cases()
     seen = set()
     by_format = {name: [] for name in FORMATS}
     for number, row in rules:
@@ -314,8 +344,6 @@ def page():
             fail("%s: an ignored rule has no code, and every other one has one" % where)
         if row["source"] not in sources:
             fail("%s: source %r is not in %s" % (where, row["source"], SOURCES))
-        if row["case"] != "-" and not os.path.isdir(os.path.join(CASES, row["case"])):
-            fail("%s: no golden case notif-parse/%s" % (where, row["case"]))
         by_format[row["format"]].append(row)
 
     out = []
@@ -340,9 +368,10 @@ def page():
     emit("(the HTTP status and error of the push service, or what the device or the")
     emit("browser does), the source that says so (its title, and in brackets its key in")
     emit(".Sx SOURCES ,")
-    emit("where its address is), and the golden case that shows it, in")
-    emit(".Pa Tests/EndToEndTests/cases/notif-parse")
-    emit("of the notif sources.")
+    emit("where its address is), and the file of")
+    emit(".Pa rules/cases")
+    emit("in the notif sources that holds its cases: a failing message and, where the rule")
+    emit("has a boundary, a passing one.")
     emit("The same table, one rule a line, is")
     emit(".Pa rules/rules.tsv")
     emit("in the notif sources, from which this page is made.")
@@ -400,11 +429,12 @@ def page():
             emit(labelled("Vendor", row["vendor"]))
             emit(source_line(row["source"], sources))
             emit(".br")
-            if row["case"] == "-":
-                emit("Case: none yet")
+            files = sorted({case[0] for case in cases.get(row["id"], [])})
+            if files:
+                emit("Cases:")
+                emit(".Pa %s" % ", ".join("rules/cases/" + name for name in files))
             else:
-                emit("Case:")
-                emit(".Pa %s" % row["case"])
+                emit("Cases: none yet")
         emit(".El")
     answers = responses(sources)
     responses_section(answers, sources, emit)
@@ -449,7 +479,43 @@ RULE_SWIFT = os.path.join(ROOT, "Sources", "NotifModel", "Rule+Generated.swift")
 
 def swift_string(value):
     """A Swift string literal of `value`."""
-    return '"%s"' % value.replace("\\", "\\\\").replace('"', '\\"')
+    out = []
+    for char in value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n"):
+        point = ord(char)
+        if 0xDC80 <= point <= 0xDCFF:  # a byte that is not UTF-8, as surrogateescape reads it
+            out.append("\\u{FFFD}")
+        elif point < 0x20 or point == 0x7F:
+            out.append("\\u{%X}" % point)
+        else:
+            out.append(char)
+    return '"%s"' % "".join(out)
+
+
+def example(case):
+    """What --explain shows of a case: its input, after the arguments it needs."""
+    _, arguments, given, _ = case
+    text = "\n".join(given)
+    if arguments:
+        # The files are in the sources' rules/cases/files.
+        words = ["rules/cases/" + word if word.startswith("files/") else word for word in arguments]
+        text = ("notif-parse --check %s" % " ".join(words)) + ("\n" + text if text else "")
+    return text
+
+
+def examples(row, cases):
+    """The failing and passing examples of a row for --explain, from its cases: the first that
+    states its diagnostic (for an ignored row, the first that passes), and the first other one
+    that passes; empty where there is none."""
+    own = cases.get(row["id"], [])
+    mark = "%s %s " % (row["verdict"], row["id"])
+    failing = next((c for c in own if any(e.startswith(mark) for e in c[3])), None)
+    passing = next((c for c in own if c[3] == ["ok"] and c is not failing), None)
+    if row["verdict"] == "ignored":
+        failing = None
+    return [
+        ("failing", swift_string(example(failing) if failing else "")),
+        ("passing", swift_string(example(passing) if passing else "")),
+    ]
 
 
 def swift_rules(sources):
@@ -457,6 +523,7 @@ def swift_rules(sources):
     its id, code, verdict, words and source, so that a reader names the row it applies and
     the row's code comes from the book."""
     rows = [row for _, row in read_table(RULES, COLUMNS)]
+    cases = read_cases()
     response_ids = {row["id"] for row in responses(sources)}
     for row in rows:
         if row["id"] in response_ids:
@@ -484,17 +551,17 @@ def swift_rules(sources):
             ("vendor", swift_string(row["vendor"])),
             ("sourceTitle", swift_string(source["title"])),
             ("sourceAddress", swift_string(source["address"])),
-        ]:
+        ] + examples(row, cases):
             line = "      %s: %s," % (label, value)
-            if label == "sourceAddress":
+            if label == "passing":
                 line = line[:-1] + "),"
             if len(line) <= 100:
                 out.append(line)
             else:
                 # As swift format lays out a string too long for its line.
                 out.append("      %s:" % label)
-                out.append("        %s%s" % (value, "" if label == "sourceAddress" else ","))
-                if label == "sourceAddress":
+                out.append("        %s%s" % (value, "" if label == "passing" else ","))
+                if label == "passing":
                     out.append("    ),")
     out.append("  ]")
     out.append("}")

@@ -13,7 +13,9 @@ extension Rule {
       code: "InvalidJSON",
       vendor: "every service refuses it; FCM: 400 INVALID_ARGUMENT, Invalid JSON payload received",
       sourceTitle: "IETF, RFC 8259, The JavaScript Object Notation (JSON) Data Interchange Format",
-      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8259"),
+      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8259",
+      failing: "{\"aps\":{\"alert\":\"hi\"},}",
+      passing: "{\"aps\":{\"alert\":\"hi\"}}"),
     RuleEntry(
       id: "json-utf8",
       format: "Any message",
@@ -23,7 +25,9 @@ extension Rule {
       code: "InvalidUTF8",
       vendor: "RFC 8259 requires UTF-8; FCM: 400 INVALID_ARGUMENT, Invalid JSON payload received",
       sourceTitle: "IETF, RFC 8259, The JavaScript Object Notation (JSON) Data Interchange Format",
-      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8259"),
+      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8259",
+      failing: "notif-parse --check rules/cases/files/any-latin1.json",
+      passing: "{\"aps\":{\"alert\":\"café 🔔\"}}"),
     RuleEntry(
       id: "json-duplicate-key",
       format: "Any message",
@@ -34,7 +38,9 @@ extension Rule {
       vendor:
         "the services' parsers differ (most keep the last one); notif refuses it, since which one a service reads is not known",
       sourceTitle: "IETF, RFC 8259, The JavaScript Object Notation (JSON) Data Interchange Format",
-      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8259"),
+      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8259",
+      failing: "{\"aps\":{\"alert\":\"a\",\"alert\":\"b\"}}",
+      passing: "{\"aps\":{\"alert\":\"a\"},\"x\":{\"k\":1},\"y\":{\"k\":1,\"K\":2}}"),
     RuleEntry(
       id: "json-nesting",
       format: "Any message",
@@ -44,7 +50,12 @@ extension Rule {
       code: "NestingTooDeep",
       vendor: "notif's own limit, far past any service's message",
       sourceTitle: "notif-parse(1), --max-record-bytes and the input",
-      sourceAddress: "man/notif-parse.1"),
+      sourceAddress: "man/notif-parse.1",
+      failing:
+        "{\"aps\":{\"alert\":\"x\"},\"c\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+      passing:
+        "{\"aps\":{\"alert\":\"x\"},\"c\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}"
+    ),
     RuleEntry(
       id: "json-size",
       format: "Any message",
@@ -55,7 +66,9 @@ extension Rule {
       vendor:
         "notif's own limit; every service takes far less (APNs 4 KiB, FCM 4 KiB of notification and data)",
       sourceTitle: "notif-parse(1), --max-record-bytes and the input",
-      sourceAddress: "man/notif-parse.1"),
+      sourceAddress: "man/notif-parse.1",
+      failing: "notif-parse --check --max-record-bytes 20\n{\"aps\":{\"alert\":\"x\"}}",
+      passing: "notif-parse --check --max-record-bytes 21\n{\"aps\":{\"alert\":\"x\"}}"),
     RuleEntry(
       id: "json-object",
       format: "Any message",
@@ -65,18 +78,24 @@ extension Rule {
       code: "NotAnObject",
       vendor: "every service takes one JSON object per message; Expo also an array of them",
       sourceTitle: "IETF, RFC 8259, The JavaScript Object Notation (JSON) Data Interchange Format",
-      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8259"),
+      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8259",
+      failing: "\"hi\"",
+      passing: "[{\"to\":\"ExponentPushToken[abc]\",\"title\":\"hi\"}]"),
     RuleEntry(
       id: "envelope-values",
       format: "Envelope",
       path: "headers, app, received_at",
       summary:
-        "headers not a dictionary, app not a string, received_at not an RFC 3339 time or seconds since 1970",
+        "headers not a dictionary, app not a non-empty string, received_at not an RFC 3339 time or whole seconds since 1970, or outside the years 1 to 9999",
       verdict: .error,
       code: "BadEnvelope",
       vendor: "notif's own format: nothing to send",
       sourceTitle: "notif(5), the envelope and the record",
-      sourceAddress: "man/notif.5"),
+      sourceAddress: "man/notif.5",
+      failing: "{\"headers\":[\"apns-priority: 5\"],\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
+      passing:
+        "{\"headers\":{\"TTL\":\"60\"},\"payload\":{\"web_push\":8030,\"notification\":{\"title\":\"hi\",\"navigate\":\"https://example.com/\"}}}"
+    ),
     RuleEntry(
       id: "envelope-unknown-key",
       format: "Envelope",
@@ -86,7 +105,11 @@ extension Rule {
       code: "UnknownEnvelopeKey",
       vendor: "notif's own format: the key is not read",
       sourceTitle: "notif(5), the envelope and the record",
-      sourceAddress: "man/notif.5"),
+      sourceAddress: "man/notif.5",
+      failing: "{\"payload\":{\"aps\":{\"alert\":\"hi\"}},\"sent_at\":\"2026-11-22T09:00:00Z\"}",
+      passing:
+        "{\"headers\":{\"apns-push-type\":\"alert\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}},\"app\":\"com.example.chat\",\"received_at\":\"2026-11-22T09:00:00Z\"}"
+    ),
     RuleEntry(
       id: "apns-id",
       format: "APNs",
@@ -98,7 +121,11 @@ extension Rule {
       sourceTitle:
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns"
+        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      failing:
+        "{\"headers\":{\"apns-id\":\"123e4567-e89b-12d3-a456\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
+      passing:
+        "{\"headers\":{\"apns-id\":\"123E4567-E89B-12D3-A456-4266554400A0\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}"
     ),
     RuleEntry(
       id: "apns-expiration",
@@ -111,7 +138,11 @@ extension Rule {
       sourceTitle:
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns"
+        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      failing:
+        "{\"headers\":{\"apns-expiration\":\"tomorrow\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
+      passing:
+        "{\"headers\":{\"apns-expiration\":253402300799},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}"
     ),
     RuleEntry(
       id: "apns-milliseconds",
@@ -123,7 +154,11 @@ extension Rule {
       vendor: "read as seconds: a time some 30,000 years from now",
       sourceTitle: "Apple, Sending notification requests to APNs (the request headers)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/sending-notification-requests-to-apns"
+        "https://developer.apple.com/documentation/usernotifications/sending-notification-requests-to-apns",
+      failing:
+        "{\"headers\":{\"apns-expiration\":1763802300000},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
+      passing:
+        "{\"headers\":{\"apns-expiration\":1763802300},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}"
     ),
     RuleEntry(
       id: "apns-collapse-id",
@@ -136,7 +171,11 @@ extension Rule {
       sourceTitle:
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns"
+        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      failing:
+        "{\"headers\":{\"apns-collapse-id\":\"ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
+      passing:
+        "{\"headers\":{\"apns-collapse-id\":\"cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}"
     ),
     RuleEntry(
       id: "apns-priority",
@@ -149,8 +188,9 @@ extension Rule {
       sourceTitle:
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      failing: "{\"headers\":{\"apns-priority\":7},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
+      passing: "{\"headers\":{\"apns-priority\":\"5\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}"),
     RuleEntry(
       id: "apns-priority-background",
       format: "APNs",
@@ -161,7 +201,11 @@ extension Rule {
       vendor: "400 BadPriority: a background push takes 5",
       sourceTitle: "Apple, Pushing background updates to your App",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/pushing-background-updates-to-your-app"
+        "https://developer.apple.com/documentation/usernotifications/pushing-background-updates-to-your-app",
+      failing:
+        "{\"headers\":{\"apns-priority\":10},\"payload\":{\"aps\":{\"content-available\":1}}}",
+      passing:
+        "{\"headers\":{\"apns-push-type\":\"background\",\"apns-priority\":5},\"payload\":{\"aps\":{\"content-available\":1}}}"
     ),
     RuleEntry(
       id: "apns-push-type",
@@ -174,7 +218,11 @@ extension Rule {
       sourceTitle:
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns"
+        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      failing:
+        "{\"headers\":{\"apns-push-type\":\"banner\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
+      passing:
+        "{\"headers\":{\"apns-push-type\":\"alert\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}"
     ),
     RuleEntry(
       id: "apns-topic",
@@ -187,31 +235,43 @@ extension Rule {
       sourceTitle:
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns"
+        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      failing: "{\"headers\":{\"apns-topic\":\"\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
+      passing:
+        "{\"headers\":{\"apns-topic\":\"com.example.chat\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}"
     ),
     RuleEntry(
       id: "apns-channel-id",
       format: "APNs",
       path: "apns-channel-id",
-      summary: "not a channel's base64 identifier, or on a push that is not liveactivity",
+      summary: "not a channel's base64 identifier (empty, or a byte outside base64)",
       verdict: .error,
       code: "BadChannelId",
       vendor: "400: APNs refuses the broadcast",
       sourceTitle: "Apple, Sending broadcast push notification requests to APNs",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/sending-broadcast-push-notification-requests-to-apns"
+        "https://developer.apple.com/documentation/usernotifications/sending-broadcast-push-notification-requests-to-apns",
+      failing:
+        "{\"headers\":{\"apns-push-type\":\"liveactivity\",\"apns-channel-id\":\"not base64!\"},\"payload\":{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{}}}}",
+      passing:
+        "{\"headers\":{\"apns-push-type\":\"liveactivity\",\"apns-channel-id\":\"dHdvIGNoYW5uZWw=\"},\"payload\":{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{}}}}"
     ),
     RuleEntry(
       id: "apns-channel-id-push-type",
       format: "APNs",
       path: "apns-channel-id",
-      summary: "on an alert push",
+      summary:
+        "on a push that is not liveactivity (by apns-push-type, --push-type or what aps holds)",
       verdict: .error,
       code: "BadChannelId",
       vendor: "400: a broadcast push is a Live Activity update",
       sourceTitle: "Apple, Sending broadcast push notification requests to APNs",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/sending-broadcast-push-notification-requests-to-apns"
+        "https://developer.apple.com/documentation/usernotifications/sending-broadcast-push-notification-requests-to-apns",
+      failing:
+        "{\"headers\":{\"apns-push-type\":\"alert\",\"apns-channel-id\":\"dHdvIGNoYW5uZWw=\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
+      passing:
+        "{\"headers\":{\"apns-channel-id\":\"dHdvIGNoYW5uZWw=\"},\"payload\":{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{}}}}"
     ),
     RuleEntry(
       id: "apns-request-id",
@@ -223,7 +283,11 @@ extension Rule {
       vendor: "400 (a broadcast request id is a UUID)",
       sourceTitle: "Apple, Sending broadcast push notification requests to APNs",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/sending-broadcast-push-notification-requests-to-apns"
+        "https://developer.apple.com/documentation/usernotifications/sending-broadcast-push-notification-requests-to-apns",
+      failing:
+        "{\"headers\":{\"apns-push-type\":\"liveactivity\",\"apns-channel-id\":\"dHdvIGNoYW5uZWw=\",\"apns-request-id\":\"request-1\"},\"payload\":{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{}}}}",
+      passing:
+        "{\"headers\":{\"apns-push-type\":\"liveactivity\",\"apns-channel-id\":\"dHdvIGNoYW5uZWw=\",\"apns-request-id\":\"123e4567-e89b-12d3-a456-4266554400a0\"},\"payload\":{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{}}}}"
     ),
     RuleEntry(
       id: "apns-unknown-header",
@@ -235,7 +299,11 @@ extension Rule {
       vendor: "APNs ignores it",
       sourceTitle: "Apple, Sending notification requests to APNs (the request headers)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/sending-notification-requests-to-apns"
+        "https://developer.apple.com/documentation/usernotifications/sending-notification-requests-to-apns",
+      failing:
+        "{\"headers\":{\"authorization\":\"bearer abc\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
+      passing:
+        "{\"headers\":{\"apns-id\":\"123e4567-e89b-12d3-a456-4266554400a0\",\"apns-expiration\":0,\"apns-collapse-id\":\"c\",\"apns-priority\":10,\"apns-push-type\":\"alert\",\"apns-topic\":\"com.example.chat\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}"
     ),
     RuleEntry(
       id: "apns-empty-object",
@@ -248,8 +316,9 @@ extension Rule {
       sourceTitle:
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      failing: "{}",
+      passing: ""),
     RuleEntry(
       id: "apns-payload-size",
       format: "APNs",
@@ -261,7 +330,11 @@ extension Rule {
       sourceTitle:
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns"
+        "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      failing:
+        "{\"aps\":{\"alert\":\"hi\"},\"x\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}",
+      passing:
+        "{\"aps\":{\"alert\":\"hi\"},\"x\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}"
     ),
     RuleEntry(
       id: "apns-payload-voip-size",
@@ -273,7 +346,10 @@ extension Rule {
       vendor: "APNs takes it",
       sourceTitle: "Apple, Sending notification requests to APNs (the request headers)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/sending-notification-requests-to-apns"
+        "https://developer.apple.com/documentation/usernotifications/sending-notification-requests-to-apns",
+      failing: "",
+      passing:
+        "notif-parse --check --push-type voip\n{\"aps\":{\"alert\":\"hi\"},\"x\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}"
     ),
     RuleEntry(
       id: "apns-custom-keys",
@@ -285,7 +361,10 @@ extension Rule {
       vendor: "delivered to the app as they are",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "",
+      passing:
+        "{\"aps\":{\"alert\":\"hi\"},\"chat_id\":42,\"sender\":{\"name\":\"Ann\",\"ids\":[1,2]}}"
     ),
     RuleEntry(
       id: "apns-no-aps",
@@ -297,8 +376,9 @@ extension Rule {
       vendor: "APNs takes it; iOS shows nothing and does not wake the app",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"chat_id\":42}",
+      passing: "{\"mdm\":\"00000000-1111-2222-3333-444444444444\"}"),
     RuleEntry(
       id: "apns-aps-type",
       format: "APNs",
@@ -309,8 +389,9 @@ extension Rule {
       vendor: "APNs takes it; iOS shows nothing and does not wake the app",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":\"hi\"}",
+      passing: ""),
     RuleEntry(
       id: "apns-does-nothing",
       format: "APNs",
@@ -322,8 +403,9 @@ extension Rule {
       vendor: "APNs takes it; iOS shows nothing, plays nothing, badges nothing and wakes nothing",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{}}",
+      passing: "{\"aps\":{\"badge\":0}}"),
     RuleEntry(
       id: "apns-alert-type",
       format: "APNs",
@@ -334,8 +416,9 @@ extension Rule {
       vendor: "APNs takes it; iOS shows no alert",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"alert\":1}}",
+      passing: "{\"aps\":{\"alert\":\"\"}}"),
     RuleEntry(
       id: "apns-alert-no-text",
       format: "APNs",
@@ -346,8 +429,9 @@ extension Rule {
       vendor: "APNs takes it; iOS shows nothing",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"alert\":{}}}",
+      passing: "{\"aps\":{\"alert\":{\"subtitle\":\"hi\"}}}"),
     RuleEntry(
       id: "apns-alert-strings",
       format: "APNs",
@@ -359,7 +443,10 @@ extension Rule {
       vendor: "APNs takes it; iOS shows the alert without it",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"alert\":{\"title\":1}}}",
+      passing:
+        "{\"aps\":{\"alert\":{\"title\":\"a\",\"subtitle\":\"b\",\"body\":\"c\",\"title-loc-key\":\"T\",\"subtitle-loc-key\":\"S\",\"loc-key\":\"L\",\"launch-image\":\"a.png\",\"action\":\"Open\",\"action-loc-key\":\"OPEN\",\"summary-arg\":\"Ann\"}}}"
     ),
     RuleEntry(
       id: "apns-loc-args",
@@ -371,7 +458,10 @@ extension Rule {
       vendor: "APNs takes it; iOS cannot fill in the localized text",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"alert\":{\"loc-key\":\"K\",\"loc-args\":[\"Ann\",2]}}}",
+      passing:
+        "{\"aps\":{\"alert\":{\"loc-key\":\"K\",\"loc-args\":[],\"title-loc-key\":\"T\",\"title-loc-args\":[\"Ann\"]}}}"
     ),
     RuleEntry(
       id: "apns-summary-arg-count",
@@ -383,8 +473,9 @@ extension Rule {
       vendor: "APNs takes it; iOS counts the notification once",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"alert\":{\"body\":\"hi\",\"summary-arg-count\":0}}}",
+      passing: "{\"aps\":{\"alert\":{\"body\":\"hi\",\"summary-arg-count\":1}}}"),
     RuleEntry(
       id: "apns-alert-misplaced",
       format: "APNs",
@@ -395,7 +486,10 @@ extension Rule {
       vendor: "iOS ignores it there",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"alert\":{\"body\":\"hi\",\"sound\":\"ping.caf\"}}}",
+      passing:
+        "{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{},\"alert\":{\"title\":\"a\",\"body\":\"b\",\"sound\":\"ping.caf\"}}}"
     ),
     RuleEntry(
       id: "apns-alert-unknown",
@@ -407,20 +501,25 @@ extension Rule {
       vendor: "iOS ignores it",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"alert\":{\"body\":\"hi\",\"image\":\"a.png\"}}}",
+      passing: ""),
     RuleEntry(
       id: "apns-live-activity-localized",
       format: "APNs",
       path: "aps.alert.title, aps.alert.body (a Live Activity)",
-      summary: "a dictionary without loc-key",
+      summary: "a dictionary without a loc-key string",
       verdict: .warning,
       code: "BadType",
       vendor: "APNs takes it; ActivityKit shows no alert text",
       sourceTitle:
         "Apple, Starting and updating Live Activities with ActivityKit push notifications",
       sourceAddress:
-        "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications"
+        "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications",
+      failing:
+        "{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{},\"alert\":{\"title\":{\"loc-args\":[\"Ann\"]},\"body\":\"b\"}}}",
+      passing:
+        "{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{},\"alert\":{\"title\":{\"loc-key\":\"T\",\"loc-args\":[\"Ann\"]},\"body\":{\"loc-key\":\"B\"}}}}"
     ),
     RuleEntry(
       id: "apns-badge",
@@ -432,8 +531,9 @@ extension Rule {
       vendor: "APNs takes it; iOS sets no badge",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"badge\":-1}}",
+      passing: "{\"aps\":{\"badge\":0}}"),
     RuleEntry(
       id: "apns-sound",
       format: "APNs",
@@ -446,19 +546,23 @@ extension Rule {
         "APNs takes it; iOS plays no sound, or does not read a critical or volume it cannot use",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"sound\":1}}",
+      passing: "{\"aps\":{\"sound\":{\"name\":\"alarm.caf\",\"critical\":1,\"volume\":1}}}"),
     RuleEntry(
       id: "apns-flags-bool",
       format: "APNs",
-      path: "aps.content-available, aps.mutable-content, aps.sound.critical",
+      path: "aps.content-available, aps.mutable-content, aps.sound.critical, aps.input-push-token",
       summary: "true or false where Apple documents 1",
       verdict: .warning,
       code: "BoolForNumber",
       vendor: "iOS reads true as 1; false is off",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"content-available\":true}}",
+      passing:
+        "{\"aps\":{\"alert\":\"hi\",\"mutable-content\":1,\"sound\":{\"name\":\"alarm.caf\",\"critical\":0}}}"
     ),
     RuleEntry(
       id: "apns-flags-type",
@@ -470,8 +574,9 @@ extension Rule {
       vendor: "APNs takes it; iOS neither wakes the app nor runs the extension",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"alert\":\"hi\",\"content-available\":\"1\"}}",
+      passing: "{\"aps\":{\"alert\":\"hi\",\"content-available\":0,\"mutable-content\":0}}"),
     RuleEntry(
       id: "apns-strings",
       format: "APNs",
@@ -482,7 +587,10 @@ extension Rule {
       vendor: "APNs takes it; iOS ignores the key",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"alert\":\"hi\",\"thread-id\":7}}",
+      passing:
+        "{\"aps\":{\"alert\":\"hi\",\"thread-id\":\"t\",\"category\":\"MESSAGE\",\"target-content-id\":\"c\",\"filter-criteria\":\"work\"}}"
     ),
     RuleEntry(
       id: "apns-interruption-level",
@@ -494,8 +602,9 @@ extension Rule {
       vendor: "APNs takes it; iOS uses active",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"alert\":\"hi\",\"interruption-level\":\"urgent\"}}",
+      passing: "{\"aps\":{\"alert\":\"hi\",\"interruption-level\":\"time-sensitive\"}}"),
     RuleEntry(
       id: "apns-relevance-score",
       format: "APNs",
@@ -506,8 +615,9 @@ extension Rule {
       vendor: "APNs takes it; iOS ranks the notification without it",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"alert\":\"hi\",\"relevance-score\":\"high\"}}",
+      passing: "{\"aps\":{\"alert\":\"hi\",\"relevance-score\":1}}"),
     RuleEntry(
       id: "apns-relevance-live-activity",
       format: "APNs",
@@ -519,7 +629,10 @@ extension Rule {
       sourceTitle:
         "Apple, Starting and updating Live Activities with ActivityKit push notifications",
       sourceAddress:
-        "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications"
+        "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications",
+      failing: "",
+      passing:
+        "{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{},\"relevance-score\":100}}"
     ),
     RuleEntry(
       id: "apns-dates",
@@ -532,7 +645,10 @@ extension Rule {
       sourceTitle:
         "Apple, Starting and updating Live Activities with ActivityKit push notifications",
       sourceAddress:
-        "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications"
+        "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications",
+      failing: "{\"aps\":{\"event\":\"update\",\"timestamp\":\"now\",\"content-state\":{}}}",
+      passing:
+        "{\"aps\":{\"event\":\"end\",\"timestamp\":253402300799,\"stale-date\":0,\"dismissal-date\":253402300799,\"content-state\":{}}}"
     ),
     RuleEntry(
       id: "apns-event",
@@ -545,8 +661,9 @@ extension Rule {
       sourceTitle:
         "Apple, Starting and updating Live Activities with ActivityKit push notifications",
       sourceAddress:
-        "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications"
-    ),
+        "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications",
+      failing: "{\"aps\":{\"event\":\"stop\",\"timestamp\":1763802300,\"content-state\":{}}}",
+      passing: "{\"aps\":{\"event\":\"end\",\"timestamp\":1763802300,\"content-state\":{}}}"),
     RuleEntry(
       id: "apns-content-state",
       format: "APNs",
@@ -558,7 +675,10 @@ extension Rule {
       sourceTitle:
         "Apple, Starting and updating Live Activities with ActivityKit push notifications",
       sourceAddress:
-        "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications"
+        "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications",
+      failing: "{\"aps\":{\"event\":\"update\",\"timestamp\":1763802300,\"content-state\":[]}}",
+      passing:
+        "{\"aps\":{\"event\":\"start\",\"timestamp\":1763802300,\"content-state\":{},\"attributes-type\":\"Score\",\"attributes\":{\"team\":\"home\"}}}"
     ),
     RuleEntry(
       id: "apns-input-push-channel",
@@ -570,7 +690,11 @@ extension Rule {
       vendor: "APNs takes it; ActivityKit starts no broadcast Live Activity",
       sourceTitle: "Apple, Sending broadcast push notification requests to APNs",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/sending-broadcast-push-notification-requests-to-apns"
+        "https://developer.apple.com/documentation/usernotifications/sending-broadcast-push-notification-requests-to-apns",
+      failing:
+        "{\"aps\":{\"event\":\"start\",\"timestamp\":1763802300,\"content-state\":{},\"input-push-channel\":\"not base64!\"}}",
+      passing:
+        "{\"aps\":{\"event\":\"start\",\"timestamp\":1763802300,\"content-state\":{},\"input-push-channel\":\"dHdvIGNoYW5uZWw=\"}}"
     ),
     RuleEntry(
       id: "apns-url-args",
@@ -582,20 +706,22 @@ extension Rule {
       vendor: "APNs takes it; Safari cannot fill in the website push's URL",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"alert\":\"hi\",\"url-args\":\"a\"}}",
+      passing: "{\"aps\":{\"alert\":\"hi\",\"url-args\":[\"a\",\"b\"]}}"),
     RuleEntry(
       id: "apns-content-changed",
       format: "APNs",
       path: "aps.content-changed",
-      summary: "neither true nor 1",
+      summary: "neither a boolean nor 1",
       verdict: .warning,
       code: "BadType",
       vendor: "APNs takes it; WidgetKit reloads no widget",
       sourceTitle: "Apple, Updating widgets with WidgetKit push notifications",
       sourceAddress:
-        "https://developer.apple.com/documentation/widgetkit/updating-widgets-with-widgetkit-push-notifications"
-    ),
+        "https://developer.apple.com/documentation/widgetkit/updating-widgets-with-widgetkit-push-notifications",
+      failing: "{\"aps\":{\"content-changed\":0}}",
+      passing: "{\"aps\":{\"content-changed\":true}}"),
     RuleEntry(
       id: "apns-custom-in-aps",
       format: "APNs",
@@ -606,8 +732,9 @@ extension Rule {
       vendor: "Apple reserves aps; iOS ignores the key",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"alert\":\"hi\",\"chat_id\":42}}",
+      passing: "{\"aps\":{\"alert\":\"hi\"},\"chat_id\":42}"),
     RuleEntry(
       id: "apns-mutable-no-alert",
       format: "APNs",
@@ -618,8 +745,9 @@ extension Rule {
       vendor: "iOS runs the notification service extension only for alerts",
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification"
-    ),
+        "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      failing: "{\"aps\":{\"badge\":1,\"mutable-content\":1}}",
+      passing: "{\"aps\":{\"alert\":\"hi\",\"mutable-content\":1}}"),
     RuleEntry(
       id: "fcm-unknown-field",
       format: "FCM HTTP v1",
@@ -632,7 +760,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT: Invalid JSON payload received. Unknown name",
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
-      sourceAddress: "https://protobuf.dev/programming-guides/json/"),
+      sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"priority\":\"high\"}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"collapse_key\":\"c\",\"notification\":{\"title\":\"t\",\"click_action\":\"open\",\"clickAction\":\"open\"}}}}"
+    ),
     RuleEntry(
       id: "fcm-sound-in-notification",
       format: "FCM HTTP v1",
@@ -645,7 +778,12 @@ extension Rule {
         "400 INVALID_ARGUMENT: Invalid JSON payload received. Unknown name \"sound\" at message.notification",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\",\"sound\":\"default\"}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"android\":{\"notification\":{\"sound\":\"default\"}}}}"
+    ),
     RuleEntry(
       id: "fcm-json-names",
       format: "FCM HTTP v1",
@@ -657,7 +795,11 @@ extension Rule {
       vendor: "FCM takes both, as every protobuf JSON parser does",
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
-      sourceAddress: "https://protobuf.dev/programming-guides/json/"),
+      sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      failing: "",
+      passing:
+        "{\"validateOnly\":false,\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"fcmOptions\":{\"analyticsLabel\":\"l\"},\"android\":{\"collapseKey\":\"c\",\"restrictedPackageName\":\"com.example\",\"directBootOk\":true,\"notification\":{\"channelId\":\"news\",\"clickAction\":\"open\",\"notificationPriority\":\"PRIORITY_HIGH\",\"lightSettings\":{\"color\":{\"red\":1},\"lightOnDuration\":\"1s\",\"lightOffDuration\":\"1s\"}}},\"apns\":{\"fcmOptions\":{\"analyticsLabel\":\"l\"}}}}"
+    ),
     RuleEntry(
       id: "fcm-free-form",
       format: "FCM HTTP v1",
@@ -670,7 +812,11 @@ extension Rule {
       vendor: "FCM takes any key in a map or a Struct",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing: "",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"data\":{\"anything\":\"x\",\"Any Key!\":\"y\"},\"android\":{\"data\":{\"order_id\":\"7\"}},\"webpush\":{\"data\":{\"x-y\":\"z\"},\"headers\":{\"Urgency\":\"high\"}},\"apns\":{\"headers\":{\"apns-priority\":\"10\"},\"payload\":{\"aps\":{\"alert\":\"hi\"},\"custom\":{\"deep\":[1,2]}}}}}"
+    ),
     RuleEntry(
       id: "fcm-name",
       format: "FCM HTTP v1",
@@ -681,7 +827,11 @@ extension Rule {
       vendor: "FCM ignores it in a request and fills it in its answer",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing: "",
+      passing:
+        "{\"message\":{\"name\":\"projects/p/messages/1\",\"token\":\"a\",\"notification\":{\"title\":\"t\"}}}"
+    ),
     RuleEntry(
       id: "fcm-enum-numbers",
       format: "FCM HTTP v1",
@@ -692,7 +842,11 @@ extension Rule {
       vendor: "FCM takes enum names and numbers, as protobuf JSON does",
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
-      sourceAddress: "https://protobuf.dev/programming-guides/json/"),
+      sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      failing: "",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"priority\":1,\"notification\":{\"title\":\"t\",\"notification_priority\":5,\"visibility\":2,\"proxy\":3}}}}"
+    ),
     RuleEntry(
       id: "fcm-validate-only",
       format: "FCM HTTP v1",
@@ -704,7 +858,11 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages.send (the request body: message, validate_only)",
       sourceAddress:
-        "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages/send"
+        "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages/send",
+      failing:
+        "{\"validate_only\":\"yes\",\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"}}}",
+      passing:
+        "{\"validate_only\":true,\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"}}}"
     ),
     RuleEntry(
       id: "fcm-target",
@@ -716,7 +874,9 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT: the target is a oneof",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing: "{\"message\":{\"notification\":{\"title\":\"t\"}}}",
+      passing: "{\"message\":{\"topic\":\"news\",\"notification\":{\"title\":\"t\"}}}"),
     RuleEntry(
       id: "fcm-token",
       format: "FCM HTTP v1",
@@ -727,7 +887,9 @@ extension Rule {
       vendor: "FCM answers 400 INVALID_ARGUMENT: the token is a string the client SDK returned",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing: "{\"message\":{\"token\":\"\",\"notification\":{\"title\":\"t\"}}}",
+      passing: "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"}}}"),
     RuleEntry(
       id: "fcm-topic",
       format: "FCM HTTP v1",
@@ -737,7 +899,11 @@ extension Rule {
       code: "FCMBadTopic",
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle: "Google, Topic messaging (topic names, conditions of at most five topics)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/topic-messaging"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/topic-messaging",
+      failing: "{\"message\":{\"topic\":\"news!\",\"notification\":{\"title\":\"t\"}}}",
+      passing:
+        "{\"message\":{\"topic\":\"/topics/news-1_.~%\",\"notification\":{\"title\":\"t\"}}}"
+    ),
     RuleEntry(
       id: "fcm-condition",
       format: "FCM HTTP v1",
@@ -747,7 +913,12 @@ extension Rule {
       code: "FCMBadCondition",
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle: "Google, Topic messaging (topic names, conditions of at most five topics)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/topic-messaging"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/topic-messaging",
+      failing:
+        "{\"message\":{\"condition\":\"news in topics\",\"notification\":{\"title\":\"t\"}}}",
+      passing:
+        "{\"message\":{\"condition\":\"'a' in topics && ('b' in topics || 'c' in topics || 'd' in topics || 'e' in topics)\",\"notification\":{\"title\":\"t\"}}}"
+    ),
     RuleEntry(
       id: "fcm-size",
       format: "FCM HTTP v1",
@@ -758,7 +929,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT: the message is too big",
       sourceTitle:
         "Google, About FCM messages (4096 bytes of notification and data, 2048 for a topic message; reserved data keys)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/concept-options"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/concept-options",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"data\":{\"k\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"data\":{\"k\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}}}"
+    ),
     RuleEntry(
       id: "fcm-data-string",
       format: "FCM HTTP v1",
@@ -769,7 +945,9 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT: a map of strings",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing: "{\"message\":{\"token\":\"a\",\"data\":{\"count\":1}}}",
+      passing: "{\"message\":{\"token\":\"a\",\"data\":{\"count\":\"1\"}}}"),
     RuleEntry(
       id: "fcm-data-reserved",
       format: "FCM HTTP v1",
@@ -780,7 +958,11 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Google, About FCM messages (4096 bytes of notification and data, 2048 for a topic message; reserved data keys)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/concept-options"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/concept-options",
+      failing: "{\"message\":{\"token\":\"a\",\"data\":{\"from\":\"x\"}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"data\":{\"fromage\":\"x\",\"message\":\"x\",\"goog\":\"x\",\"gc\":\"x\"}}}"
+    ),
     RuleEntry(
       id: "fcm-headers-string",
       format: "FCM HTTP v1",
@@ -791,7 +973,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT: a map of strings",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"apns\":{\"headers\":{\"apns-priority\":10}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"apns\":{\"headers\":{\"apns-priority\":\"10\"}},\"webpush\":{\"headers\":{\"TTL\":\"60\"}}}}"
+    ),
     RuleEntry(
       id: "fcm-ttl",
       format: "FCM HTTP v1",
@@ -802,7 +989,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"android\":{\"ttl\":\"3600\"}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"android\":{\"ttl\":\"2419200s\"}}}"
+    ),
     RuleEntry(
       id: "fcm-android-priority",
       format: "FCM HTTP v1",
@@ -814,7 +1006,11 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle: "Google, Set the priority of a message (android.priority normal and high)",
       sourceAddress:
-        "https://firebase.google.com/docs/cloud-messaging/customize-messages/setting-message-priority"
+        "https://firebase.google.com/docs/cloud-messaging/customize-messages/setting-message-priority",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"android\":{\"priority\":\"urgent\"}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"android\":{\"priority\":\"HIGH\"}}}"
     ),
     RuleEntry(
       id: "fcm-notification-priority",
@@ -826,7 +1022,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"notification_priority\":\"PRIORITY_URGENT\"}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"notification_priority\":\"PRIORITY_MAX\"}}}}"
+    ),
     RuleEntry(
       id: "fcm-visibility",
       format: "FCM HTTP v1",
@@ -837,7 +1038,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"visibility\":\"HIDDEN\"}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"visibility\":\"SECRET\"}}}}"
+    ),
     RuleEntry(
       id: "fcm-proxy",
       format: "FCM HTTP v1",
@@ -848,7 +1054,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"proxy\":\"MAYBE\"}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"proxy\":\"IF_PRIORITY_LOWERED\"}}}}"
+    ),
     RuleEntry(
       id: "fcm-notification-count",
       format: "FCM HTTP v1",
@@ -860,7 +1071,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
-      sourceAddress: "https://protobuf.dev/programming-guides/json/"),
+      sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"notification_count\":-1}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"notification_count\":2147483647}}}}"
+    ),
     RuleEntry(
       id: "fcm-event-time",
       format: "FCM HTTP v1",
@@ -871,7 +1087,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
-      sourceAddress: "https://protobuf.dev/programming-guides/json/"),
+      sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"event_time\":\"yesterday\"}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"event_time\":\"2026-11-22T09:00:00Z\"}}}}"
+    ),
     RuleEntry(
       id: "fcm-durations",
       format: "FCM HTTP v1",
@@ -883,7 +1104,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
-      sourceAddress: "https://protobuf.dev/programming-guides/json/"),
+      sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"vibrate_timings\":[\"0.5\"]}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"vibrate_timings\":[\"0.5s\",\"1s\",\"0.000000001s\"],\"light_settings\":{\"color\":{\"red\":1},\"light_on_duration\":\"3.5s\",\"light_off_duration\":\"1s\"}}}}}"
+    ),
     RuleEntry(
       id: "fcm-color",
       format: "FCM HTTP v1",
@@ -894,7 +1120,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"light_settings\":{\"color\":{\"red\":\"1\",\"green\":0,\"blue\":0},\"light_on_duration\":\"1s\",\"light_off_duration\":\"1s\"}}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"light_settings\":{\"color\":{\"red\":1,\"green\":0.5,\"blue\":0,\"alpha\":1},\"light_on_duration\":\"1s\",\"light_off_duration\":\"1s\"}}}}}"
+    ),
     RuleEntry(
       id: "fcm-notification-color",
       format: "FCM HTTP v1",
@@ -905,7 +1136,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"color\":\"112233\"}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"color\":\"#aB12eF\"}}}}"
+    ),
     RuleEntry(
       id: "fcm-strings",
       format: "FCM HTTP v1",
@@ -917,7 +1153,9 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
-      sourceAddress: "https://protobuf.dev/programming-guides/json/"),
+      sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      failing: "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":5}}}",
+      passing: ""),
     RuleEntry(
       id: "fcm-bools",
       format: "FCM HTTP v1",
@@ -928,7 +1166,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
-      sourceAddress: "https://protobuf.dev/programming-guides/json/"),
+      sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"direct_boot_ok\":1,\"notification\":{\"title\":\"t\",\"sticky\":\"true\"}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"direct_boot_ok\":true,\"notification\":{\"title\":\"t\",\"sticky\":false,\"local_only\":true,\"default_sound\":true}}}}"
+    ),
     RuleEntry(
       id: "fcm-loc-args",
       format: "FCM HTTP v1",
@@ -939,12 +1182,17 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"body_loc_key\":\"k\",\"body_loc_args\":\"[\\\"a\\\"]\"}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"body_loc_key\":\"k\",\"body_loc_args\":[\"a\",\"b\"],\"title_loc_key\":\"t\",\"title_loc_args\":[]}}}}"
+    ),
     RuleEntry(
       id: "fcm-objects",
       format: "FCM HTTP v1",
       path:
-        "message, notification, android, android.notification, light_settings, light_settings.color, apns, apns.payload, webpush, webpush.notification, every fcm_options, data and headers",
+        "message (inside SNS's fcmV1Message), notification, android, android.notification, light_settings, light_settings.color, apns, apns.payload, webpush, webpush.notification, every fcm_options, data and headers",
       summary: "not a dictionary",
       verdict: .error,
       code: "BadType",
@@ -952,7 +1200,9 @@ extension Rule {
         "FCM answers 400 INVALID_ARGUMENT, Invalid value at the field: each is a JSON object in the reference (a message, a map or a Struct)",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing: "{\"message\":{\"token\":\"a\",\"notification\":\"hello\"}}",
+      passing: ""),
     RuleEntry(
       id: "fcm-analytics-label",
       format: "FCM HTTP v1",
@@ -964,7 +1214,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle:
         "Google, Understanding message delivery (an analytics label matches ^[a-zA-Z0-9-_.~%]{1,50}$)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/understand-delivery"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/understand-delivery",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"fcm_options\":{\"analytics_label\":\"abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijk\"}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"fcm_options\":{\"analytics_label\":\"abcdefghijabcdefghijabcdefghijabcdefghijabcdefghij\"},\"android\":{\"fcm_options\":{\"analytics_label\":\"aZ09-_.~%\"}}}}"
+    ),
     RuleEntry(
       id: "fcm-webpush-link",
       format: "FCM HTTP v1",
@@ -975,7 +1230,12 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT: HTTPS is required for every URL",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"webpush\":{\"fcm_options\":{\"link\":\"http://example.com\"}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"webpush\":{\"fcm_options\":{\"link\":\"https://example.com/news\"}}}}"
+    ),
     RuleEntry(
       id: "fcm-apns-alert",
       format: "FCM HTTP v1",
@@ -986,7 +1246,11 @@ extension Rule {
       vendor: "FCM puts the notification's title and body into aps.alert",
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
-      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages"),
+      sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      failing: "",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\",\"body\":\"b\"},\"apns\":{\"payload\":{\"aps\":{\"badge\":1}}}}}"
+    ),
     RuleEntry(
       id: "legacy-shut-down",
       format: "FCM legacy HTTP",
@@ -998,7 +1262,11 @@ extension Rule {
         "the legacy endpoint no longer takes messages (reported answers: 404 Not Found, 401): Google shut the API down from July 2024; send an HTTP v1 message",
       sourceTitle:
         "Google, Migrate from legacy FCM APIs to HTTP v1 (the legacy API shut down in July 2024)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/migrate-v1"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/migrate-v1",
+      failing: "{\"to\":\"fcm-token\",\"notification\":{\"title\":\"t\"}}",
+      passing:
+        "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"},\\\"data\\\":{\\\"k\\\":\\\"v\\\"}}\"}"
+    ),
     RuleEntry(
       id: "legacy-condition",
       format: "FCM legacy HTTP",
@@ -1010,7 +1278,11 @@ extension Rule {
         "refused as every legacy message is: the legacy API is gone, and HTTP v1 wraps the message in message",
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      failing: "{\"condition\":\"'news' in topics\",\"notification\":{\"title\":\"t\"}}",
+      passing:
+        "{\"condition\":\"'news' in topics\",\"name\":\"projects/p/messages/1\",\"notification\":{\"title\":\"t\"}}"
+    ),
     RuleEntry(
       id: "legacy-unknown",
       format: "FCM legacy HTTP",
@@ -1021,7 +1293,11 @@ extension Rule {
       vendor: "the legacy API ignored it",
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      failing: "{\"to\":\"fcm-token\",\"notification\":{\"title\":\"t\"},\"ttl\":60}",
+      passing:
+        "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\",\\\"android_channel_id\\\":\\\"news\\\",\\\"click_action\\\":\\\"open\\\"},\\\"collapse_key\\\":\\\"c\\\",\\\"restricted_package_name\\\":\\\"com.example\\\"}\"}"
+    ),
     RuleEntry(
       id: "legacy-registration-ids",
       format: "FCM legacy HTTP",
@@ -1032,7 +1308,11 @@ extension Rule {
       vendor: "the legacy API answered 400",
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      failing: "{\"registration_ids\":\"a\",\"notification\":{\"title\":\"t\"}}",
+      passing:
+        "{\"GCM\":\"{\\\"registration_ids\\\":[\\\"a\\\",\\\"b\\\"],\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}\"}"
+    ),
     RuleEntry(
       id: "legacy-types",
       format: "FCM legacy HTTP",
@@ -1046,19 +1326,29 @@ extension Rule {
         "the legacy server reference gave each as a string, and notification as a JSON object",
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      failing: "{\"to\":5}",
+      passing:
+        "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\",\\\"body\\\":\\\"b\\\"},\\\"collapse_key\\\":\\\"c\\\",\\\"restricted_package_name\\\":\\\"com.example\\\",\\\"data\\\":{}}\"}"
+    ),
     RuleEntry(
       id: "legacy-loc-args",
       format: "FCM legacy HTTP",
       path: "notification.body_loc_args, title_loc_args",
-      summary: "neither an array of strings nor a JSON array in a string",
+      summary:
+        "neither an array of strings nor a string (a string, the JSON array the legacy API took written in one, is taken as it is)",
       verdict: .error,
       code: "BadLocArgs",
       vendor:
         "the legacy server reference gave the arguments as a JSON array (or as one written in a string)",
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      failing:
+        "{\"GCM\":\"{\\\"notification\\\":{\\\"body_loc_key\\\":\\\"k\\\",\\\"body_loc_args\\\":[\\\"a\\\",1]}}\"}",
+      passing:
+        "{\"GCM\":\"{\\\"notification\\\":{\\\"body_loc_key\\\":\\\"k\\\",\\\"body_loc_args\\\":[\\\"a\\\"],\\\"title_loc_key\\\":\\\"t\\\",\\\"title_loc_args\\\":\\\"[\\\\\\\"a\\\\\\\"]\\\"}}\"}"
+    ),
     RuleEntry(
       id: "legacy-ttl",
       format: "FCM legacy HTTP",
@@ -1069,18 +1359,28 @@ extension Rule {
       vendor: "the legacy API answered 400 InvalidTtl",
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      failing:
+        "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"},\\\"time_to_live\\\":2419201}\"}",
+      passing:
+        "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"},\\\"time_to_live\\\":2419200}\"}"
+    ),
     RuleEntry(
       id: "legacy-priority",
       format: "FCM legacy HTTP",
       path: "priority",
-      summary: "not normal or high",
+      summary: "not normal or high (NORMAL and HIGH too)",
       verdict: .error,
       code: "FCMBadPriority",
       vendor: "the legacy API answered 400",
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      failing:
+        "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"},\\\"priority\\\":\\\"urgent\\\"}\"}",
+      passing:
+        "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"},\\\"priority\\\":\\\"high\\\"}\"}"
+    ),
     RuleEntry(
       id: "legacy-flags",
       format: "FCM legacy HTTP",
@@ -1091,7 +1391,12 @@ extension Rule {
       vendor: "the legacy API answered 400",
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      failing:
+        "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"},\\\"content_available\\\":\\\"true\\\",\\\"mutable_content\\\":1,\\\"dry_run\\\":\\\"false\\\",\\\"delay_while_idle\\\":0,\\\"direct_boot_ok\\\":null}\"}",
+      passing:
+        "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"},\\\"content_available\\\":true,\\\"mutable_content\\\":false,\\\"dry_run\\\":false,\\\"delay_while_idle\\\":false,\\\"direct_boot_ok\\\":true}\"}"
+    ),
     RuleEntry(
       id: "legacy-data",
       format: "FCM legacy HTTP",
@@ -1102,7 +1407,9 @@ extension Rule {
       vendor: "FCM carried data as strings",
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      failing: "{\"GCM\":\"{\\\"data\\\":{\\\"count\\\":1}}\"}",
+      passing: "{\"GCM\":\"{\\\"data\\\":{\\\"count\\\":\\\"1\\\"}}\"}"),
     RuleEntry(
       id: "legacy-data-reserved",
       format: "FCM legacy HTTP",
@@ -1113,7 +1420,10 @@ extension Rule {
       vendor: "the legacy API refused the message with InvalidDataKey",
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      failing:
+        "{\"GCM\":\"{\\\"data\\\":{\\\"from\\\":\\\"x\\\",\\\"message_type\\\":\\\"x\\\",\\\"google.sent_time\\\":\\\"1\\\",\\\"gcm.notification.e\\\":\\\"1\\\"}}\"}",
+      passing: "{\"GCM\":\"{\\\"data\\\":{\\\"fromage\\\":\\\"x\\\",\\\"googl\\\":\\\"x\\\"}}\"}"),
     RuleEntry(
       id: "legacy-badge",
       format: "FCM legacy HTTP",
@@ -1124,7 +1434,11 @@ extension Rule {
       vendor: "iOS set no badge",
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
-      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref"),
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      failing: "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\",\\\"badge\\\":-1}}\"}",
+      passing:
+        "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\",\\\"badge\\\":9007199254740991}}\"}"
+    ),
     RuleEntry(
       id: "declarative-marker",
       format: "Web Push",
@@ -1136,7 +1450,12 @@ extension Rule {
         "the declarative push message parser fails: nothing of it is shown, the push event goes to the service worker",
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
-      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message"),
+      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      failing:
+        "{\"web_push\":8031,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"}}",
+      passing:
+        "{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"}}"
+    ),
     RuleEntry(
       id: "declarative-no-marker",
       format: "Web Push",
@@ -1147,7 +1466,9 @@ extension Rule {
       vendor: "not a declarative message: the browser hands it to the service worker",
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
-      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message"),
+      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      failing: "{\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"}}",
+      passing: ""),
     RuleEntry(
       id: "declarative-notification",
       format: "Web Push",
@@ -1158,7 +1479,9 @@ extension Rule {
       vendor: "the parser fails: nothing is shown",
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
-      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message"),
+      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      failing: "{\"web_push\":8030}",
+      passing: ""),
     RuleEntry(
       id: "declarative-notification-type",
       format: "Web Push",
@@ -1169,7 +1492,9 @@ extension Rule {
       vendor: "the parser fails: nothing is shown",
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
-      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message"),
+      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      failing: "{\"web_push\":8030,\"notification\":[\"Hi\"]}",
+      passing: ""),
     RuleEntry(
       id: "declarative-title-navigate",
       format: "Web Push",
@@ -1180,7 +1505,9 @@ extension Rule {
       vendor: "the parser fails: nothing is shown",
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
-      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message"),
+      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      failing: "{\"web_push\":8030,\"notification\":{\"title\":\"Hi\"}}",
+      passing: ""),
     RuleEntry(
       id: "declarative-title-navigate-type",
       format: "Web Push",
@@ -1191,18 +1518,25 @@ extension Rule {
       vendor: "the parser fails: nothing is shown",
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
-      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message"),
+      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      failing:
+        "{\"web_push\":8030,\"notification\":{\"title\":1,\"navigate\":\"https://example.com/\"}}",
+      passing: ""),
     RuleEntry(
       id: "declarative-badge",
       format: "Web Push",
       path: "app_badge",
-      summary: "not a 64-bit unsigned integer (\"1\", -1, 1.5)",
+      summary:
+        "not a whole number from 0 to 2^53 - 1 (\"1\", -1, 1.5; notif's limit, where the parser takes up to 2^64 - 1)",
       verdict: .warning,
       code: "WebPushIgnoredValue",
       vendor: "the parser ignores it: the notification is shown, the badge is not set",
       sourceTitle:
         "W3C push-api pull request 402, Add app badge to Declarative Web Push (app_badge: set only if it is a 64-bit unsigned integer)",
-      sourceAddress: "https://github.com/w3c/push-api/pull/402"),
+      sourceAddress: "https://github.com/w3c/push-api/pull/402",
+      failing:
+        "{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"},\"app_badge\":\"1\"}",
+      passing: ""),
     RuleEntry(
       id: "declarative-ignored",
       format: "Web Push",
@@ -1214,7 +1548,12 @@ extension Rule {
       vendor: "the parser ignores it: the notification is shown without it",
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
-      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message"),
+      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      failing:
+        "{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"},\"mutable\":\"yes\"}",
+      passing:
+        "{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\",\"image\":\"https://example.com/i.png\",\"badge\":\"https://example.com/b.png\",\"renotify\":false,\"require_interaction\":true,\"timestamp\":1700000000000,\"vibrate\":[100,50],\"actions\":[{\"action\":\"a\",\"title\":\"Open\"}]}}"
+    ),
     RuleEntry(
       id: "declarative-safari-refuses",
       format: "Web Push",
@@ -1228,7 +1567,11 @@ extension Rule {
       sourceTitle:
         "WebKit, the parser Safari ships: Source/WebCore/Modules/notifications/NotificationJSONParser.cpp",
       sourceAddress:
-        "https://github.com/WebKit/WebKit/blob/main/Source/WebCore/Modules/notifications/NotificationJSONParser.cpp"
+        "https://github.com/WebKit/WebKit/blob/main/Source/WebCore/Modules/notifications/NotificationJSONParser.cpp",
+      failing:
+        "{\"web_push\":8030,\"notification\":{\"title\":\"\",\"navigate\":\"https://example.com/\"}}",
+      passing:
+        "{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\",\"icon\":\"https://example.com/i.png\",\"dir\":\"rtl\",\"lang\":\"en\",\"body\":\"Text.\",\"tag\":\"t\",\"silent\":true}}"
     ),
     RuleEntry(
       id: "declarative-safari-badge",
@@ -1243,8 +1586,10 @@ extension Rule {
       sourceTitle:
         "WebKit, the parser Safari ships: Source/WebCore/Modules/notifications/NotificationJSONParser.cpp",
       sourceAddress:
-        "https://github.com/WebKit/WebKit/blob/main/Source/WebCore/Modules/notifications/NotificationJSONParser.cpp"
-    ),
+        "https://github.com/WebKit/WebKit/blob/main/Source/WebCore/Modules/notifications/NotificationJSONParser.cpp",
+      failing:
+        "{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"},\"app_badge\":1}",
+      passing: ""),
     RuleEntry(
       id: "declarative-unknown",
       format: "Web Push",
@@ -1255,7 +1600,10 @@ extension Rule {
       vendor: "the parser ignores it",
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
-      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message"),
+      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      failing:
+        "{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"},\"priority\":\"high\"}",
+      passing: ""),
     RuleEntry(
       id: "options-dir",
       format: "Web Push",
@@ -1266,7 +1614,9 @@ extension Rule {
       vendor: "showNotification throws a TypeError: nothing is shown",
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
-      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification"),
+      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      failing: "{\"title\":\"Hi\",\"options\":{\"dir\":\"up\"}}",
+      passing: "{\"title\":\"Hi\",\"options\":{\"dir\":\"rtl\"}}"),
     RuleEntry(
       id: "options-silent-vibrate",
       format: "Web Push",
@@ -1277,7 +1627,9 @@ extension Rule {
       vendor: "showNotification throws a TypeError: nothing is shown",
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
-      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification"),
+      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      failing: "{\"title\":\"Hi\",\"options\":{\"silent\":true,\"vibrate\":[100]}}",
+      passing: "{\"title\":\"Hi\",\"options\":{\"silent\":false,\"vibrate\":[100]}}"),
     RuleEntry(
       id: "options-renotify-tag",
       format: "Web Push",
@@ -1288,7 +1640,9 @@ extension Rule {
       vendor: "showNotification throws a TypeError: nothing is shown",
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
-      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification"),
+      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      failing: "{\"title\":\"Hi\",\"options\":{\"renotify\":true}}",
+      passing: "{\"title\":\"Hi\",\"options\":{\"renotify\":true,\"tag\":\"t\"}}"),
     RuleEntry(
       id: "options-empty",
       format: "Web Push",
@@ -1300,7 +1654,9 @@ extension Rule {
         "showNotification converts it to options with no member: the notification is shown with the title alone",
       sourceTitle:
         "WHATWG, Web IDL: converting a JavaScript value to a dictionary (undefined and null give the defaults, any object its members, anything else a TypeError)",
-      sourceAddress: "https://webidl.spec.whatwg.org/#js-dictionary"),
+      sourceAddress: "https://webidl.spec.whatwg.org/#js-dictionary",
+      failing: "",
+      passing: "{\"title\":\"Hi\",\"options\":[]}"),
     RuleEntry(
       id: "options-array",
       format: "Web Push",
@@ -1312,7 +1668,9 @@ extension Rule {
         "showNotification converts it to options with no member, ignoring the elements: the notification is shown with the title alone",
       sourceTitle:
         "WHATWG, Web IDL: converting a JavaScript value to a dictionary (undefined and null give the defaults, any object its members, anything else a TypeError)",
-      sourceAddress: "https://webidl.spec.whatwg.org/#js-dictionary"),
+      sourceAddress: "https://webidl.spec.whatwg.org/#js-dictionary",
+      failing: "{\"title\":\"Hi\",\"options\":[\"body\"]}",
+      passing: ""),
     RuleEntry(
       id: "options-not-object",
       format: "Web Push",
@@ -1323,7 +1681,9 @@ extension Rule {
       vendor: "showNotification throws a TypeError: nothing is shown",
       sourceTitle:
         "WHATWG, Web IDL: converting a JavaScript value to a dictionary (undefined and null give the defaults, any object its members, anything else a TypeError)",
-      sourceAddress: "https://webidl.spec.whatwg.org/#js-dictionary"),
+      sourceAddress: "https://webidl.spec.whatwg.org/#js-dictionary",
+      failing: "{\"title\":\"Hi\",\"options\":\"body\"}",
+      passing: "{\"title\":\"Hi\",\"options\":{}}"),
     RuleEntry(
       id: "options-types",
       format: "Web Push",
@@ -1335,7 +1695,11 @@ extension Rule {
         "no vendor's rule: the page's own service worker passes the options to showNotification, which converts such values without an error (any value is a boolean, a string vibrate is 0); notif refuses what is not the option's type",
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
-      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification"),
+      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      failing: "{\"title\":\"Hi\",\"options\":{\"body\":1}}",
+      passing:
+        "{\"title\":\"Hi\",\"options\":{\"body\":\"Text.\",\"requireInteraction\":true,\"vibrate\":200,\"actions\":[{\"action\":\"a\",\"title\":\"Open\"}]}}"
+    ),
     RuleEntry(
       id: "options-action-title",
       format: "Web Push",
@@ -1346,7 +1710,11 @@ extension Rule {
       vendor: "showNotification throws a TypeError: an action needs a title",
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
-      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification"),
+      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      failing: "{\"title\":\"Hi\",\"options\":{\"actions\":[{\"action\":\"a\"}]}}",
+      passing:
+        "{\"title\":\"Hi\",\"options\":{\"actions\":[{\"action\":\"a\",\"title\":\"Open\"}]}}"
+    ),
     RuleEntry(
       id: "options-timestamp",
       format: "Web Push",
@@ -1358,7 +1726,9 @@ extension Rule {
         "no vendor's rule: showNotification takes a timestamp that is no number as 0, 1970; notif refuses it",
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
-      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification"),
+      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      failing: "{\"title\":\"Hi\",\"options\":{\"timestamp\":\"2026-01-01\"}}",
+      passing: "{\"title\":\"Hi\",\"options\":{\"timestamp\":0}}"),
     RuleEntry(
       id: "options-unknown",
       format: "Web Push",
@@ -1369,7 +1739,9 @@ extension Rule {
       vendor: "showNotification ignores a dictionary member it does not define",
       sourceTitle:
         "WHATWG, Web IDL: converting a JavaScript value to a dictionary (undefined and null give the defaults, any object its members, anything else a TypeError)",
-      sourceAddress: "https://webidl.spec.whatwg.org/#js-dictionary"),
+      sourceAddress: "https://webidl.spec.whatwg.org/#js-dictionary",
+      failing: "{\"title\":\"Hi\",\"options\":{\"color\":\"red\"}}",
+      passing: ""),
     RuleEntry(
       id: "worker-title",
       format: "Web Push",
@@ -1381,7 +1753,9 @@ extension Rule {
         "the notification is shown: showNotification takes its title as a DOMString, and converts a number or a dictionary to text",
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
-      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification"),
+      sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      failing: "{\"title\":1,\"options\":{}}",
+      passing: "{\"title\":\"Hi\",\"options\":{}}"),
     RuleEntry(
       id: "worker-app-badge",
       format: "Web Push",
@@ -1394,7 +1768,9 @@ extension Rule {
         "the notification is shown; setAppBadge, to which the worker hands the count, converts it to a number and rejects a negative, infinite or non-numeric one with a TypeError",
       sourceTitle:
         "W3C, Badging API: setAppBadge(optional [EnforceRange] unsigned long long contents)",
-      sourceAddress: "https://w3c.github.io/badging/"),
+      sourceAddress: "https://w3c.github.io/badging/",
+      failing: "{\"title\":\"Hi\",\"options\":{},\"app_badge\":-1}",
+      passing: "{\"title\":\"Hi\",\"options\":{},\"app_badge\":9007199254740991}"),
     RuleEntry(
       id: "worker-mutable",
       format: "Web Push",
@@ -1406,7 +1782,9 @@ extension Rule {
         "the notification is shown: only the Declarative Web Push parser reads mutable, and the worker's own code decides what it means",
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
-      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message"),
+      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      failing: "{\"title\":\"Hi\",\"options\":{},\"mutable\":1}",
+      passing: "{\"title\":\"Hi\",\"options\":{},\"mutable\":true}"),
     RuleEntry(
       id: "webpush-ttl",
       format: "Web Push",
@@ -1417,7 +1795,12 @@ extension Rule {
       vendor: "the push service answers 400",
       sourceTitle:
         "IETF, RFC 8030, Generic Event Delivery Using HTTP Push (5.2 TTL, 5.3 Urgency, 5.4 Topic)",
-      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8030"),
+      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8030",
+      failing:
+        "{\"headers\":{\"TTL\":\"1h\"},\"payload\":{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"}}}",
+      passing:
+        "{\"headers\":{\"TTL\":\"3600\"},\"payload\":{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"}}}"
+    ),
     RuleEntry(
       id: "webpush-urgency",
       format: "Web Push",
@@ -1428,7 +1811,12 @@ extension Rule {
       vendor: "the push service answers 400",
       sourceTitle:
         "IETF, RFC 8030, Generic Event Delivery Using HTTP Push (5.2 TTL, 5.3 Urgency, 5.4 Topic)",
-      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8030"),
+      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8030",
+      failing:
+        "{\"headers\":{\"Urgency\":\"urgent\"},\"payload\":{\"title\":\"Hi\",\"options\":{}}}",
+      passing:
+        "{\"headers\":{\"Urgency\":\"very-low\"},\"payload\":{\"title\":\"Hi\",\"options\":{}}}"
+    ),
     RuleEntry(
       id: "webpush-topic",
       format: "Web Push",
@@ -1439,7 +1827,12 @@ extension Rule {
       vendor: "the push service answers 400",
       sourceTitle:
         "IETF, RFC 8030, Generic Event Delivery Using HTTP Push (5.2 TTL, 5.3 Urgency, 5.4 Topic)",
-      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8030"),
+      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8030",
+      failing:
+        "{\"headers\":{\"Topic\":\"abcdefghijklmnopqrstuvwxyz0123456\"},\"payload\":{\"title\":\"Hi\",\"options\":{}}}",
+      passing:
+        "{\"headers\":{\"Topic\":\"abcdefghijklmnopqrstuvwxyz0123-_\"},\"payload\":{\"title\":\"Hi\",\"options\":{}}}"
+    ),
     RuleEntry(
       id: "webpush-unknown-header",
       format: "Web Push",
@@ -1450,11 +1843,14 @@ extension Rule {
       vendor: "the push service does not read it as one of these",
       sourceTitle:
         "IETF, RFC 8030, Generic Event Delivery Using HTTP Push (5.2 TTL, 5.3 Urgency, 5.4 Topic)",
-      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8030"),
+      sourceAddress: "https://www.rfc-editor.org/rfc/rfc8030",
+      failing:
+        "{\"headers\":{\"apns-priority\":\"10\"},\"payload\":{\"title\":\"Hi\",\"options\":{}}}",
+      passing: ""),
     RuleEntry(
       id: "sns-unknown",
       format: "Amazon SNS",
-      path: "(any key but default and the platforms)",
+      path: "(any key but default and the platforms, in a message read as SNS's; FCM)",
       summary: "a key SNS does not document for mobile endpoints (FCM among them: the key is GCM)",
       verdict: .warning,
       code: "SNSUnknownPlatform",
@@ -1462,7 +1858,11 @@ extension Rule {
       sourceTitle:
         "AWS, Publishing Amazon SNS notifications with platform-specific payloads (the platform keys)",
       sourceAddress:
-        "https://docs.aws.amazon.com/sns/latest/dg/sns-send-custom-platform-specific-payloads-mobile-devices.html"
+        "https://docs.aws.amazon.com/sns/latest/dg/sns-send-custom-platform-specific-payloads-mobile-devices.html",
+      failing:
+        "{\"default\":\"hi\",\"FCM\":\"{\\\"message\\\":{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}}\"}",
+      passing:
+        "{\"default\":\"hi\",\"APNS\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\",\"APNS_SANDBOX\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\",\"APNS_VOIP\":\"{\\\"aps\\\":{}}\",\"APNS_VOIP_SANDBOX\":\"{\\\"aps\\\":{}}\",\"MACOS\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\",\"MACOS_SANDBOX\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\",\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}\",\"ADM\":\"{\\\"data\\\":{\\\"k\\\":\\\"v\\\"}}\",\"BAIDU\":\"{\\\"title\\\":\\\"t\\\"}\",\"MPNS\":\"<toast/>\",\"WNS\":\"<toast/>\"}"
     ),
     RuleEntry(
       id: "sns-value-type",
@@ -1476,8 +1876,9 @@ extension Rule {
       sourceTitle:
         "AWS, Publishing Amazon SNS notifications with platform-specific payloads (the platform keys)",
       sourceAddress:
-        "https://docs.aws.amazon.com/sns/latest/dg/sns-send-custom-platform-specific-payloads-mobile-devices.html"
-    ),
+        "https://docs.aws.amazon.com/sns/latest/dg/sns-send-custom-platform-specific-payloads-mobile-devices.html",
+      failing: "{\"default\":\"hi\",\"APNS\":{\"aps\":{\"alert\":\"hi\"}}}",
+      passing: "{\"default\":\"hi\",\"APNS\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\"}"),
     RuleEntry(
       id: "sns-nothing",
       format: "Amazon SNS",
@@ -1488,7 +1889,9 @@ extension Rule {
       vendor: "400 InvalidParameter: JSON must contain an entry for default (Publish)",
       sourceTitle:
         "AWS, Amazon SNS API Reference: Publish (MessageStructure json: a default string; InvalidParameter, HTTP 400)",
-      sourceAddress: "https://docs.aws.amazon.com/sns/latest/api/API_Publish.html"),
+      sourceAddress: "https://docs.aws.amazon.com/sns/latest/api/API_Publish.html",
+      failing: "{\"FCM\":\"{\\\"message\\\":{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}}\"}",
+      passing: "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}\"}"),
     RuleEntry(
       id: "sns-platform-json",
       format: "Amazon SNS",
@@ -1500,7 +1903,11 @@ extension Rule {
       vendor: "SNS Publish answers 400 InvalidParameter (Message Structure - Failed to parse JSON)",
       sourceTitle:
         "AWS SDK for Ruby, issue 1224: Publish answers InvalidParameter, Message Structure - Failed to parse JSON, for a platform's message that is no JSON text",
-      sourceAddress: "https://github.com/aws/aws-sdk-ruby/issues/1224"),
+      sourceAddress: "https://github.com/aws/aws-sdk-ruby/issues/1224",
+      failing: "{\"default\":\"hi\",\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}\"}",
+      passing:
+        "{\"default\":\"hi\",\"APNS\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\",\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}\",\"ADM\":\"{\\\"data\\\":{\\\"k\\\":\\\"v\\\"}}\"}"
+    ),
     RuleEntry(
       id: "sns-gcm-v1",
       format: "Amazon SNS",
@@ -1512,7 +1919,11 @@ extension Rule {
       vendor: "SNS sends it to FCM HTTP v1",
       sourceTitle:
         "AWS, Using Google Firebase Cloud Messaging v1 payloads in Amazon SNS (the GCM key, fcmV1Message; legacy payloads, which SNS translates to FCM HTTP v1)",
-      sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/sns-fcm-v1-payloads.html"),
+      sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/sns-fcm-v1-payloads.html",
+      failing: "",
+      passing:
+        "{\"GCM\":\"{\\\"fcmV1Message\\\":{\\\"message\\\":{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"},\\\"android\\\":{\\\"priority\\\":\\\"high\\\"}}}}\"}"
+    ),
     RuleEntry(
       id: "sns-gcm-v1-message",
       format: "Amazon SNS",
@@ -1524,7 +1935,11 @@ extension Rule {
         "SNS answers 400 InvalidParameter: the GCM value it takes is {\"fcmV1Message\": {\"message\": ...}}, an FCM HTTP v1 message",
       sourceTitle:
         "AWS, Using Google Firebase Cloud Messaging v1 payloads in Amazon SNS (the GCM key, fcmV1Message; legacy payloads, which SNS translates to FCM HTTP v1)",
-      sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/sns-fcm-v1-payloads.html"),
+      sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/sns-fcm-v1-payloads.html",
+      failing: "{\"GCM\":\"{\\\"fcmV1Message\\\":\\\"hello\\\"}\"}",
+      passing:
+        "{\"GCM\":\"{\\\"fcmV1Message\\\":{\\\"message\\\":{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}}}\"}"
+    ),
     RuleEntry(
       id: "sns-gcm-legacy",
       format: "Amazon SNS",
@@ -1537,7 +1952,11 @@ extension Rule {
         "SNS translates it into an FCM HTTP v1 message and supplies the target; the legacy endpoint is not used",
       sourceTitle:
         "AWS, Using Google Firebase Cloud Messaging v1 payloads in Amazon SNS (the GCM key, fcmV1Message; legacy payloads, which SNS translates to FCM HTTP v1)",
-      sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/sns-fcm-v1-payloads.html"),
+      sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/sns-fcm-v1-payloads.html",
+      failing: "",
+      passing:
+        "{\"default\":\"hi\",\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\",\\\"body\\\":\\\"b\\\"},\\\"data\\\":{\\\"k\\\":\\\"v\\\"},\\\"time_to_live\\\":3600,\\\"priority\\\":\\\"high\\\",\\\"collapse_key\\\":\\\"c\\\"}\"}"
+    ),
     RuleEntry(
       id: "sns-xml",
       format: "Amazon SNS",
@@ -1549,18 +1968,26 @@ extension Rule {
       sourceTitle:
         "AWS, Publishing Amazon SNS notifications with platform-specific payloads (the platform keys)",
       sourceAddress:
-        "https://docs.aws.amazon.com/sns/latest/dg/sns-send-custom-platform-specific-payloads-mobile-devices.html"
+        "https://docs.aws.amazon.com/sns/latest/dg/sns-send-custom-platform-specific-payloads-mobile-devices.html",
+      failing: "",
+      passing:
+        "{\"default\":\"hi\",\"MPNS\":\"<?xml version=\\\"1.0\\\"?><wp:Notification xmlns:wp=\\\"WPNotification\\\"><wp:Toast><wp:Text1>hi\",\"WNS\":\"not even XML {\"}"
     ),
     RuleEntry(
       id: "sns-envelope",
       format: "Amazon SNS",
-      path: "Message, MessageId, Timestamp, TopicArn (an HTTP notification)",
-      summary: "missing, or of the wrong type or form",
+      path: "Message, MessageId, Timestamp, TopicArn, Subject (an HTTP notification)",
+      summary:
+        "Message not a string; MessageId missing or not a string; Timestamp not an RFC 3339 time; TopicArn or Subject not a string",
       verdict: .error,
       code: "SNSBadEnvelope",
       vendor: "not the body SNS posts",
       sourceTitle: "AWS, HTTP/HTTPS notification JSON format",
-      sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/http-notification-json.html"),
+      sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/http-notification-json.html",
+      failing: "{\"Type\":\"Notification\",\"Message\":\"hi\"}",
+      passing:
+        "{\"Type\":\"Notification\",\"MessageId\":\"22b80b92-fdea-4c2c-8f9d-bdfb0c7bf324\",\"TopicArn\":\"arn:aws:sns:us-east-1:123456789012:news\",\"Subject\":\"News\",\"Message\":\"hi\",\"Timestamp\":\"2026-11-22T09:00:00.000Z\",\"SignatureVersion\":\"1\",\"Signature\":\"c2ln\",\"SigningCertURL\":\"https://sns.us-east-1.amazonaws.com/c.pem\",\"UnsubscribeURL\":\"https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe\"}"
+    ),
     RuleEntry(
       id: "sns-envelope-type",
       format: "Amazon SNS",
@@ -1570,7 +1997,10 @@ extension Rule {
       code: "SNSNotANotification",
       vendor: "a subscription confirmation carries no message",
       sourceTitle: "AWS, HTTP/HTTPS notification JSON format",
-      sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/http-notification-json.html"),
+      sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/http-notification-json.html",
+      failing:
+        "{\"Type\":\"SubscriptionConfirmation\",\"MessageId\":\"1\",\"Message\":\"You have chosen to subscribe\",\"SubscribeURL\":\"https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription\",\"Token\":\"t\"}",
+      passing: "{\"Type\":\"Notification\",\"MessageId\":\"1\",\"Message\":\"hi\"}"),
     RuleEntry(
       id: "sns-envelope-unknown",
       format: "Amazon SNS",
@@ -1580,7 +2010,12 @@ extension Rule {
       code: "SNSUnknownKey",
       vendor: "not part of the body SNS posts",
       sourceTitle: "AWS, HTTP/HTTPS notification JSON format",
-      sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/http-notification-json.html"),
+      sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/http-notification-json.html",
+      failing:
+        "{\"Type\":\"Notification\",\"MessageId\":\"1\",\"Message\":\"hi\",\"Sender\":\"me\"}",
+      passing:
+        "{\"Type\":\"Notification\",\"MessageId\":\"1\",\"Message\":\"hi\",\"MessageAttributes\":{\"k\":{\"Type\":\"String\",\"Value\":\"v\"}},\"SigningCertUrl\":\"https://x\",\"UnsubscribeUrl\":\"https://x\"}"
+    ),
     RuleEntry(
       id: "expo-request",
       format: "Expo",
@@ -1591,7 +2026,11 @@ extension Rule {
       vendor: "Expo takes one message or an array of them",
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
-      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/"),
+      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      failing: "",
+      passing:
+        "[{\"to\":\"ExpoPushToken[a]\",\"title\":\"Hi\"},{\"to\":\"ExpoPushToken[b]\",\"title\":\"Hi\"}]"
+    ),
     RuleEntry(
       id: "expo-too-many",
       format: "Expo",
@@ -1602,19 +2041,26 @@ extension Rule {
       vendor: "Expo refuses the whole request",
       sourceTitle:
         "Expo, expo-server-sdk-node: src/ExpoClient.ts (isExpoPushToken; PUSH_NOTIFICATION_CHUNK_LIMIT, 100, counting each token of a to array)",
-      sourceAddress: "https://github.com/expo/expo-server-sdk-node/blob/main/src/ExpoClient.ts"),
+      sourceAddress: "https://github.com/expo/expo-server-sdk-node/blob/main/src/ExpoClient.ts",
+      failing:
+        "[{\"to\":[\"ExpoPushToken[0]\",\"ExpoPushToken[1]\",\"ExpoPushToken[2]\",\"ExpoPushToken[3]\",\"ExpoPushToken[4]\",\"ExpoPushToken[5]\",\"ExpoPushToken[6]\",\"ExpoPushToken[7]\",\"ExpoPushToken[8]\",\"ExpoPushToken[9]\",\"ExpoPushToken[10]\",\"ExpoPushToken[11]\",\"ExpoPushToken[12]\",\"ExpoPushToken[13]\",\"ExpoPushToken[14]\",\"ExpoPushToken[15]\",\"ExpoPushToken[16]\",\"ExpoPushToken[17]\",\"ExpoPushToken[18]\",\"ExpoPushToken[19]\",\"ExpoPushToken[20]\",\"ExpoPushToken[21]\",\"ExpoPushToken[22]\",\"ExpoPushToken[23]\",\"ExpoPushToken[24]\",\"ExpoPushToken[25]\",\"ExpoPushToken[26]\",\"ExpoPushToken[27]\",\"ExpoPushToken[28]\",\"ExpoPushToken[29]\",\"ExpoPushToken[30]\",\"ExpoPushToken[31]\",\"ExpoPushToken[32]\",\"ExpoPushToken[33]\",\"ExpoPushToken[34]\",\"ExpoPushToken[35]\",\"ExpoPushToken[36]\",\"ExpoPushToken[37]\",\"ExpoPushToken[38]\",\"ExpoPushToken[39]\",\"ExpoPushToken[40]\",\"ExpoPushToken[41]\",\"ExpoPushToken[42]\",\"ExpoPushToken[43]\",\"ExpoPushToken[44]\",\"ExpoPushToken[45]\",\"ExpoPushToken[46]\",\"ExpoPushToken[47]\",\"ExpoPushToken[48]\",\"ExpoPushToken[49]\",\"ExpoPushToken[50]\",\"ExpoPushToken[51]\",\"ExpoPushToken[52]\",\"ExpoPushToken[53]\",\"ExpoPushToken[54]\",\"ExpoPushToken[55]\",\"ExpoPushToken[56]\",\"ExpoPushToken[57]\",\"ExpoPushToken[58]\",\"ExpoPushToken[59]\",\"ExpoPushToken[60]\",\"ExpoPushToken[61]\",\"ExpoPushToken[62]\",\"ExpoPushToken[63]\",\"ExpoPushToken[64]\",\"ExpoPushToken[65]\",\"ExpoPushToken[66]\",\"ExpoPushToken[67]\",\"ExpoPushToken[68]\",\"ExpoPushToken[69]\",\"ExpoPushToken[70]\",\"ExpoPushToken[71]\",\"ExpoPushToken[72]\",\"ExpoPushToken[73]\",\"ExpoPushToken[74]\",\"ExpoPushToken[75]\",\"ExpoPushToken[76]\",\"ExpoPushToken[77]\",\"ExpoPushToken[78]\",\"ExpoPushToken[79]\",\"ExpoPushToken[80]\",\"ExpoPushToken[81]\",\"ExpoPushToken[82]\",\"ExpoPushToken[83]\",\"ExpoPushToken[84]\",\"ExpoPushToken[85]\",\"ExpoPushToken[86]\",\"ExpoPushToken[87]\",\"ExpoPushToken[88]\",\"ExpoPushToken[89]\",\"ExpoPushToken[90]\",\"ExpoPushToken[91]\",\"ExpoPushToken[92]\",\"ExpoPushToken[93]\",\"ExpoPushToken[94]\",\"ExpoPushToken[95]\",\"ExpoPushToken[96]\",\"ExpoPushToken[97]\",\"ExpoPushToken[98]\",\"ExpoPushToken[99]\",\"ExpoPushToken[100]\"],\"title\":\"Hi\"}]",
+      passing:
+        "[{\"to\":[\"ExpoPushToken[0]\",\"ExpoPushToken[1]\",\"ExpoPushToken[2]\",\"ExpoPushToken[3]\",\"ExpoPushToken[4]\",\"ExpoPushToken[5]\",\"ExpoPushToken[6]\",\"ExpoPushToken[7]\",\"ExpoPushToken[8]\",\"ExpoPushToken[9]\",\"ExpoPushToken[10]\",\"ExpoPushToken[11]\",\"ExpoPushToken[12]\",\"ExpoPushToken[13]\",\"ExpoPushToken[14]\",\"ExpoPushToken[15]\",\"ExpoPushToken[16]\",\"ExpoPushToken[17]\",\"ExpoPushToken[18]\",\"ExpoPushToken[19]\",\"ExpoPushToken[20]\",\"ExpoPushToken[21]\",\"ExpoPushToken[22]\",\"ExpoPushToken[23]\",\"ExpoPushToken[24]\",\"ExpoPushToken[25]\",\"ExpoPushToken[26]\",\"ExpoPushToken[27]\",\"ExpoPushToken[28]\",\"ExpoPushToken[29]\",\"ExpoPushToken[30]\",\"ExpoPushToken[31]\",\"ExpoPushToken[32]\",\"ExpoPushToken[33]\",\"ExpoPushToken[34]\",\"ExpoPushToken[35]\",\"ExpoPushToken[36]\",\"ExpoPushToken[37]\",\"ExpoPushToken[38]\",\"ExpoPushToken[39]\",\"ExpoPushToken[40]\",\"ExpoPushToken[41]\",\"ExpoPushToken[42]\",\"ExpoPushToken[43]\",\"ExpoPushToken[44]\",\"ExpoPushToken[45]\",\"ExpoPushToken[46]\",\"ExpoPushToken[47]\",\"ExpoPushToken[48]\",\"ExpoPushToken[49]\",\"ExpoPushToken[50]\",\"ExpoPushToken[51]\",\"ExpoPushToken[52]\",\"ExpoPushToken[53]\",\"ExpoPushToken[54]\",\"ExpoPushToken[55]\",\"ExpoPushToken[56]\",\"ExpoPushToken[57]\",\"ExpoPushToken[58]\",\"ExpoPushToken[59]\",\"ExpoPushToken[60]\",\"ExpoPushToken[61]\",\"ExpoPushToken[62]\",\"ExpoPushToken[63]\",\"ExpoPushToken[64]\",\"ExpoPushToken[65]\",\"ExpoPushToken[66]\",\"ExpoPushToken[67]\",\"ExpoPushToken[68]\",\"ExpoPushToken[69]\",\"ExpoPushToken[70]\",\"ExpoPushToken[71]\",\"ExpoPushToken[72]\",\"ExpoPushToken[73]\",\"ExpoPushToken[74]\",\"ExpoPushToken[75]\",\"ExpoPushToken[76]\",\"ExpoPushToken[77]\",\"ExpoPushToken[78]\",\"ExpoPushToken[79]\",\"ExpoPushToken[80]\",\"ExpoPushToken[81]\",\"ExpoPushToken[82]\",\"ExpoPushToken[83]\",\"ExpoPushToken[84]\",\"ExpoPushToken[85]\",\"ExpoPushToken[86]\",\"ExpoPushToken[87]\",\"ExpoPushToken[88]\",\"ExpoPushToken[89]\",\"ExpoPushToken[90]\",\"ExpoPushToken[91]\",\"ExpoPushToken[92]\",\"ExpoPushToken[93]\",\"ExpoPushToken[94]\",\"ExpoPushToken[95]\",\"ExpoPushToken[96]\",\"ExpoPushToken[97]\",\"ExpoPushToken[98]\"],\"title\":\"Hi\"},{\"to\":\"ExpoPushToken[x]\",\"title\":\"Hi\"}]"
+    ),
     RuleEntry(
       id: "expo-to",
       format: "Expo",
       path: "to",
       summary:
-        "missing, or not an Expo push token (ExponentPushToken[...], ExpoPushToken[...]) or an array of them",
+        "missing (in a request), or not an Expo push token (ExponentPushToken[...], ExpoPushToken[...], or an 8-4-4-4-12 id) or an array of them",
       verdict: .error,
       code: "ExpoBadToken",
       vendor: "Expo refuses the message",
       sourceTitle:
         "Expo, expo-server-sdk-node: src/ExpoClient.ts (isExpoPushToken; PUSH_NOTIFICATION_CHUNK_LIMIT, 100, counting each token of a to array)",
-      sourceAddress: "https://github.com/expo/expo-server-sdk-node/blob/main/src/ExpoClient.ts"),
+      sourceAddress: "https://github.com/expo/expo-server-sdk-node/blob/main/src/ExpoClient.ts",
+      failing: "{\"to\":\"abc\",\"body\":\"Text.\"}",
+      passing: "{\"to\":[\"ExpoPushToken[a]\",\"ExponentPushToken[b]\"],\"body\":\"Text.\"}"),
     RuleEntry(
       id: "expo-values",
       format: "Expo",
@@ -1625,18 +2071,22 @@ extension Rule {
       vendor: "Expo refuses the message",
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
-      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/"),
+      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      failing: "{\"to\":\"ExpoPushToken[a]\",\"ttl\":-1}",
+      passing: "{\"to\":\"ExpoPushToken[a]\",\"ttl\":0,\"priority\":\"default\"}"),
     RuleEntry(
       id: "expo-expiration",
       format: "Expo",
       path: "expiration",
-      summary: "not whole seconds since 1970",
+      summary: "not whole seconds since 1970, up to the end of the year 9999",
       verdict: .error,
       code: "BadDate",
       vendor: "Expo refuses the message",
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
-      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/"),
+      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      failing: "{\"to\":\"ExpoPushToken[a]\",\"expiration\":\"2026-01-01T00:00:00Z\"}",
+      passing: "{\"to\":\"ExpoPushToken[a]\",\"expiration\":253402300799}"),
     RuleEntry(
       id: "expo-milliseconds",
       format: "Expo",
@@ -1648,7 +2098,9 @@ extension Rule {
         "the request format gives seconds since 1970, and a time of 13 digits lies some 30,000 years ahead",
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
-      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/"),
+      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      failing: "{\"to\":\"ExpoPushToken[a]\",\"expiration\":1700000000000}",
+      passing: "{\"to\":\"ExpoPushToken[a]\",\"expiration\":1700000000}"),
     RuleEntry(
       id: "expo-badge",
       format: "Expo",
@@ -1659,7 +2111,9 @@ extension Rule {
       vendor: "Expo refuses the message",
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
-      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/"),
+      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      failing: "{\"to\":\"ExpoPushToken[a]\",\"badge\":-1}",
+      passing: "{\"to\":\"ExpoPushToken[a]\",\"badge\":9007199254740991}"),
     RuleEntry(
       id: "expo-sound",
       format: "Expo",
@@ -1670,7 +2124,11 @@ extension Rule {
       vendor: "Expo refuses the message",
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
-      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/"),
+      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      failing: "{\"to\":\"ExpoPushToken[a]\",\"sound\":1}",
+      passing:
+        "{\"to\":\"ExpoPushToken[a]\",\"sound\":{\"critical\":true,\"name\":\"alarm.wav\",\"volume\":1}}"
+    ),
     RuleEntry(
       id: "expo-strings",
       format: "Expo",
@@ -1681,7 +2139,11 @@ extension Rule {
       vendor: "Expo refuses the message",
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
-      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/"),
+      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      failing: "{\"to\":\"ExpoPushToken[a]\",\"title\":1}",
+      passing:
+        "{\"to\":\"ExpoPushToken[a]\",\"title\":\"Hi\",\"body\":\"Text.\",\"subtitle\":\"S\",\"channelId\":\"c\",\"categoryId\":\"k\",\"icon\":\"i\",\"data\":{},\"richContent\":{}}"
+    ),
     RuleEntry(
       id: "expo-bools",
       format: "Expo",
@@ -1693,7 +2155,9 @@ extension Rule {
         "the Expo push service refuses the message: the request format gives these as booleans",
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
-      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/"),
+      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      failing: "{\"to\":\"ExpoPushToken[a]\",\"mutableContent\":1}",
+      passing: "{\"to\":\"ExpoPushToken[a]\",\"mutableContent\":true,\"_contentAvailable\":false}"),
     RuleEntry(
       id: "expo-level",
       format: "Expo",
@@ -1704,7 +2168,9 @@ extension Rule {
       vendor: "Expo refuses the message",
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
-      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/"),
+      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      failing: "{\"to\":\"ExpoPushToken[a]\",\"interruptionLevel\":\"urgent\"}",
+      passing: "{\"to\":\"ExpoPushToken[a]\",\"interruptionLevel\":\"time-sensitive\"}"),
     RuleEntry(
       id: "expo-unknown",
       format: "Expo",
@@ -1715,7 +2181,9 @@ extension Rule {
       vendor: "not part of an Expo message",
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
-      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/"),
+      sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      failing: "{\"to\":\"ExpoPushToken[a]\",\"priorty\":\"high\"}",
+      passing: ""),
     RuleEntry(
       id: "category-unknown",
       format: "Categories (--categories)",
@@ -1726,7 +2194,11 @@ extension Rule {
       vendor: "iOS shows no actions and no custom summary",
       sourceTitle: "Apple, Declaring your actionable notification types",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/declaring-your-actionable-notification-types"
+        "https://developer.apple.com/documentation/usernotifications/declaring-your-actionable-notification-types",
+      failing:
+        "notif-parse --check --categories rules/cases/files/categories-registry.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"promo\"}}",
+      passing:
+        "notif-parse --check --categories rules/cases/files/categories-registry.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}"
     ),
     RuleEntry(
       id: "category-actions",
@@ -1738,7 +2210,11 @@ extension Rule {
       vendor: "iOS shows four at most, two on a banner",
       sourceTitle: "Apple, Declaring your actionable notification types",
       sourceAddress:
-        "https://developer.apple.com/documentation/usernotifications/declaring-your-actionable-notification-types"
+        "https://developer.apple.com/documentation/usernotifications/declaring-your-actionable-notification-types",
+      failing:
+        "notif-parse --check --categories rules/cases/files/categories-five-actions.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}",
+      passing:
+        "notif-parse --check --categories rules/cases/files/categories-four-actions.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}"
     ),
     RuleEntry(
       id: "category-empty-title",
@@ -1749,7 +2225,10 @@ extension Rule {
       code: "EmptyActionTitle",
       vendor: "iOS shows an empty button",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
-      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications"),
+      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      failing:
+        "notif-parse --check --categories rules/cases/files/categories-empty-title.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}",
+      passing: ""),
     RuleEntry(
       id: "category-long-title",
       format: "Categories (--categories)",
@@ -1759,7 +2238,12 @@ extension Rule {
       code: "LongActionTitle",
       vendor: "iOS truncates it",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
-      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications"),
+      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      failing:
+        "notif-parse --check --categories rules/cases/files/categories-long-title.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}",
+      passing:
+        "notif-parse --check --categories rules/cases/files/categories-long-title-ok.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}"
+    ),
     RuleEntry(
       id: "category-title-case",
       format: "Categories (--categories)",
@@ -1769,7 +2253,12 @@ extension Rule {
       code: "ActionTitleCase",
       vendor: "Apple's guidelines capitalize action titles",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
-      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications"),
+      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      failing:
+        "notif-parse --check --categories rules/cases/files/categories-title-case.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}",
+      passing:
+        "notif-parse --check --categories rules/cases/files/categories-title-case-ok.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}"
+    ),
     RuleEntry(
       id: "category-destructive",
       format: "Categories (--categories)",
@@ -1779,7 +2268,12 @@ extension Rule {
       code: "UnauthenticatedDestructiveAction",
       vendor: "iOS runs it from the Lock Screen",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
-      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications"),
+      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      failing:
+        "notif-parse --check --categories rules/cases/files/categories-destructive.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}",
+      passing:
+        "notif-parse --check --categories rules/cases/files/categories-destructive-ok.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}"
+    ),
     RuleEntry(
       id: "category-plural",
       format: "Categories (--categories)",
@@ -1793,7 +2287,11 @@ extension Rule {
       sourceTitle:
         "Apple, Localizing strings that contain plurals (a .stringsdict plural rule; in Xcode 15 and later, a string catalog's plural variations)",
       sourceAddress:
-        "https://developer.apple.com/documentation/xcode/localizing-strings-that-contain-plurals"
+        "https://developer.apple.com/documentation/xcode/localizing-strings-that-contain-plurals",
+      failing:
+        "notif-parse --check --categories rules/cases/files/categories-plural.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}",
+      passing:
+        "notif-parse --check --categories rules/cases/files/categories-plural.json --strings rules/cases/files/categories-plural.stringsdict\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}"
     ),
     RuleEntry(
       id: "lint-long-body",
@@ -1804,7 +2302,12 @@ extension Rule {
       code: "LongBody",
       vendor: "iOS truncates the banner",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
-      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications"),
+      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      failing:
+        "notif-parse --check --lint\n{\"aps\":{\"alert\":{\"body\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.\"}}}",
+      passing:
+        "notif-parse --check --lint\n{\"aps\":{\"alert\":{\"body\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.\"}}}"
+    ),
     RuleEntry(
       id: "lint-app-name",
       format: "Copy (--lint)",
@@ -1814,7 +2317,12 @@ extension Rule {
       code: "AppNameInMessage",
       vendor: "iOS shows the name already; the guidelines say leave it out",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
-      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications"),
+      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      failing:
+        "notif-parse --check --lint --app-name Chat\n{\"aps\":{\"alert\":{\"title\":\"New in Chat\",\"body\":\"Text.\"}}}",
+      passing:
+        "notif-parse --check --lint --app-name Chat\n{\"aps\":{\"alert\":{\"title\":\"Hi\",\"subtitle\":\"From Ana\",\"body\":\"Text.\"}}}"
+    ),
     RuleEntry(
       id: "lint-punctuation",
       format: "Copy (--lint)",
@@ -1824,7 +2332,12 @@ extension Rule {
       code: "MissingPunctuation",
       vendor: "the guidelines write complete sentences",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
-      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications"),
+      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      failing:
+        "notif-parse --check --lint\n{\"aps\":{\"alert\":{\"title\":\"Hi\",\"body\":\"Lunch at noon\"}}}",
+      passing:
+        "notif-parse --check --lint\n{\"aps\":{\"alert\":{\"title\":\"Hi\",\"body\":\"Lunch at noon?\"}}}"
+    ),
     RuleEntry(
       id: "lint-duplicate",
       format: "Copy (--lint)",
@@ -1834,7 +2347,12 @@ extension Rule {
       code: "DuplicateEvent",
       vendor: "the user gets the same notification twice",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
-      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications"),
+      sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      failing:
+        "notif-parse --check --lint\n{\"aps\":{\"alert\":{\"title\":\"Hi\",\"body\":\"Lunch at noon?\"}}}\n{\"aps\":{\"alert\":{\"title\":\"Hi\",\"body\":\"Lunch at noon?\"}}}",
+      passing:
+        "notif-parse --check --lint\n{\"aps\":{\"alert\":{\"title\":\"Hi\",\"body\":\"Lunch at noon?\"},\"thread-id\":\"ana\"}}\n{\"aps\":{\"alert\":{\"title\":\"Hi\",\"body\":\"Lunch at noon?\"},\"thread-id\":\"bo\"}}"
+    ),
   ]
 }
 

@@ -24,6 +24,11 @@ public struct RuleEntry: Sendable {
   public var sourceTitle: String
   /// Its address: a URL, or a page of the notif sources (`man/notif.5`).
   public var sourceAddress: String
+  /// A message the rule finds, from its case in rules/cases (after `notif-parse --check` and
+  /// the arguments it needs, if it needs any); empty for an ignored rule.
+  public var failing: String
+  /// A message it passes, where its cases have one; else empty.
+  public var passing: String
 }
 
 extension Rule {

@@ -2,174 +2,203 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The rule book, `rules/rules.tsv` (made into `man/notif-rules.7` by `scripts/gen-rules.py`),
-/// and notif-parse agree: every row names a golden case whose recorded outcome shows the row's
-/// verdict, and every code notif-parse writes about a message has a row.
-///
-/// The outcome is the case's golden files (`status`, the diagnostics of `stderr.txt`, and of
-/// `stdout.ndjson` with `--check`), which `GoldenTests` holds to what the built tool does.
+/// The rule book, `rules/rules.tsv` (made into `man/notif-rules.7` and notif-parse's `Rule`
+/// enum by `scripts/gen-rules.py`), its cases in `rules/cases` (the shape is in
+/// `rules/cases/README`), and notif-parse agree, both ways: every row has a case of its own
+/// that shows its verdict, every case gives the diagnostics it states, and every diagnostic
+/// notif-parse writes about a message, over the cases, the golden inputs, the examples and the
+/// fuzz regressions, names a row.
 @Suite struct RuleBookTests {
   static let packageRoot = BehaviorTests.packageRoot
+  static let casesFolder = packageRoot.appendingPathComponent("rules/cases")
 
   /// One row of `rules/rules.tsv`.
-  struct Rule: CustomStringConvertible, Sendable {
+  struct Row: CustomStringConvertible, Sendable {
     var id: String
     var verdict: String
     var code: String
-    var caseName: String
 
     var description: String { id }
   }
 
-  static func rules() throws -> [Rule] {
+  static func rows() throws -> [Row] {
     let text = try String(
       contentsOf: packageRoot.appendingPathComponent("rules/rules.tsv"), encoding: .utf8)
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.last == "" { lines.removeLast() }
     let header = lines.removeFirst().split(separator: "\t").map(String.init)
-    #expect(
-      header == ["id", "format", "path", "rule", "verdict", "code", "vendor", "source", "case"])
+    #expect(header == ["id", "format", "path", "rule", "verdict", "code", "vendor", "source"])
     return lines.map { line in
       let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-      return Rule(
+      return Row(
         id: cells.first ?? "", verdict: cells.count > 4 ? cells[4] : "",
-        code: cells.count > 5 ? cells[5] : "", caseName: cells.count > 8 ? cells[8] : "")
+        code: cells.count > 5 ? cells[5] : "")
     }
   }
 
-  /// A golden case's recorded outcome: its exit status and its diagnostics, each as
-  /// `severity` and `code`.
-  struct Outcome {
-    var status: Int32
-    var diagnostics: [(severity: String, code: String)]
+  /// One case of `rules/cases/*.test`.
+  struct Case: CustomTestStringConvertible, Sendable {
+    var file: String
+    var line: Int
+    var rule: String
+    var arguments: [String]
+    var input: [String]
+    var expected: [String]
+
+    var testDescription: String { "\(file):\(line) \(rule)" }
+
+    static func isExpected(_ line: Substring) -> Bool {
+      line == "ok" || line.hasPrefix("error ") || line.hasPrefix("warning ")
+    }
   }
 
-  static func outcome(of name: String) -> Outcome? {
-    let folder = GoldenCase.casesFolder.appendingPathComponent("notif-parse/\(name)")
-    guard
-      FileManager.default.fileExists(atPath: folder.appendingPathComponent("args").path)
-        || FileManager.default.fileExists(atPath: folder.appendingPathComponent("cmd").path)
-    else { return nil }
-    func read(_ file: String) -> String {
-      (try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)) ?? ""
+  /// The cases of every `.test` file, in order; a file whose shape is wrong is an issue.
+  static func cases() throws -> [Case] {
+    var found: [Case] = []
+    let names = try FileManager.default.contentsOfDirectory(atPath: casesFolder.path)
+      .filter { $0.hasSuffix(".test") }.sorted()
+    for name in names {
+      let text = try String(contentsOf: casesFolder.appendingPathComponent(name), encoding: .utf8)
+      var block: [(number: Int, text: Substring)] = []
+      func finish() {
+        let lines = block.filter { !$0.text.hasPrefix("#") }
+        block = []
+        guard let header = lines.first else { return }
+        let words = header.text.split(separator: " ").map(String.init)
+        let rest = lines.dropFirst().map(\.text)
+        let expected = rest.reversed().prefix { Case.isExpected($0) }.reversed().map(String.init)
+        found.append(
+          Case(
+            file: name, line: header.number, rule: words.first ?? "",
+            arguments: Array(words.dropFirst()),
+            input: rest.dropLast(expected.count).map(String.init),
+            expected: expected))
+      }
+      for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated()
+      {
+        if line.isEmpty { finish() } else { block.append((index + 1, line)) }
+      }
+      finish()
     }
-    let status =
-      Int32(read("status").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-    var diagnostics: [(String, String)] = []
-    for line in (read("stderr.txt") + read("stdout.ndjson")).split(separator: "\n") {
-      if let found = diagnostic(String(line)) { diagnostics.append(found) }
-    }
-    return Outcome(status: status, diagnostics: diagnostics)
+    return found
   }
 
-  /// The severity and code of a diagnostic line in any `--format`; nil for a record or the
-  /// count line.
-  static func diagnostic(_ line: String) -> (String, String)? {
-    let shapes = [
-      #"^notif-parse: .*: (error|warning): .* \[([A-Za-z0-9]+)\]$"#,
-      #"^::(error|warning) .*,title=([A-Za-z0-9]+)::"#,
-      #"^\{"file":.*"severity":"(error|warning)","code":"([A-Za-z0-9]+)""#,
-    ]
-    for shape in shapes {
-      guard let regex = try? NSRegularExpression(pattern: shape),
-        let match = regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
-        let severity = Range(match.range(at: 1), in: line),
-        let code = Range(match.range(at: 2), in: line)
+  static let allCases: [Case] = (try? cases()) ?? []
+
+  /// The diagnostics of notif-parse's `--format json` output, as a case states them:
+  /// `severity rule line:column` (the code where there is no rule); `ok` for none.
+  static func stated(_ output: Data) -> [String] {
+    var lines: [String] = []
+    for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
+      guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+        let severity = object["severity"] as? String, severity != "note"
       else { continue }
-      return (String(line[severity]), String(line[code]))
+      let name = (object["rule"] as? String) ?? (object["code"] as? String) ?? "?"
+      let place = "\(object["line"] as? Int ?? 0):\(object["column"] as? Int ?? 0)"
+      lines.append("\(severity) \(name) \(place)")
     }
-    return nil
+    return lines.isEmpty ? ["ok"] : lines
   }
 
   @Test func theBookHasRules() throws {
-    let rules = try Self.rules()
-    #expect(rules.count > 100)
-    #expect(Set(rules.map(\.id)).count == rules.count, "an id is on two rows")
+    let rows = try Self.rows()
+    #expect(rows.count > 150)
+    #expect(Set(rows.map(\.id)).count == rows.count, "an id is on two rows")
+    #expect(Self.allCases.count >= rows.count, "fewer cases than rows")
   }
 
-  /// An error row's case exits 1 with that error; a warning row's case exits 0 with that
-  /// warning; an ignored row's case exits 0 and says nothing.
-  /// The rows, for the test that runs once for each (none if the file cannot be read, which
-  /// `theBookHasRules` reports).
-  static let all: [Rule] = (try? rules()) ?? []
-
-  @Test("each row's case shows its verdict", arguments: RuleBookTests.all)
-  func caseShowsTheVerdict(_ rule: Rule) throws {
-    guard let outcome = Self.outcome(of: rule.caseName) else {
-      Issue.record("rule \(rule.id): no golden case notif-parse/\(rule.caseName)")
-      return
-    }
-    let said = outcome.diagnostics
-    switch rule.verdict {
-    case "error":
-      #expect(outcome.status == 1, "rule \(rule.id): \(rule.caseName) exits \(outcome.status)")
-      #expect(
-        said.contains { $0 == ("error", rule.code) },
-        "rule \(rule.id): \(rule.caseName) has no error \(rule.code)")
-    case "warning":
-      #expect(outcome.status == 0, "rule \(rule.id): \(rule.caseName) exits \(outcome.status)")
-      #expect(
-        said.contains { $0 == ("warning", rule.code) },
-        "rule \(rule.id): \(rule.caseName) has no warning \(rule.code)")
-    case "ignored":
-      #expect(outcome.status == 0, "rule \(rule.id): \(rule.caseName) exits \(outcome.status)")
-      #expect(said.isEmpty, "rule \(rule.id): \(rule.caseName) says \(said.map(\.code))")
-    default:
-      Issue.record("rule \(rule.id): verdict '\(rule.verdict)' is not error, warning or ignored")
-    }
+  @Test("each case gives its diagnostics", arguments: RuleBookTests.allCases)
+  func caseGivesItsDiagnostics(_ check: Case) throws {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "notif-case-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let text = check.input.isEmpty ? "" : check.input.joined(separator: "\n") + "\n"
+    try Data(text.utf8).write(to: scratch)
+    let outcome = try Binaries.run(
+      "notif-parse", ["--check", "--format", "json"] + check.arguments, in: Self.casesFolder,
+      stdin: scratch, environment: BehaviorTests.environment)
+    #expect(Self.stated(outcome.stdout) == check.expected, "\(check.testDescription)")
+    let fails = check.expected.contains { $0.hasPrefix("error ") }
+    #expect(outcome.status == (fails ? 1 : 0), "\(check.testDescription): exit \(outcome.status)")
   }
 
-  /// The codes notif-parse writes about a message: those `man/notif-diagnostics.7` gives
-  /// notif-parse or every tool, and those its readers write, less the ones about files rather
-  /// than messages (an unreadable input or registry, a failed write), which stop the run.
-  static func codesAboutMessages() throws -> Set<String> {
-    let page = try String(
-      contentsOf: packageRoot.appendingPathComponent("man/notif-diagnostics.7"), encoding: .utf8)
-    var codes: Set<String> = []
-    var current: String?
-    for line in page.split(separator: "\n") {
-      if line.hasPrefix(".It Er ") {
-        current = String(line.dropFirst(".It Er ".count))
-      } else if let code = current {
-        if line.contains("notif-parse") || line.contains("every tool") { codes.insert(code) }
-        current = nil
+  /// A row's own case: headed by its id, and stating a diagnostic of its id and verdict (an
+  /// ignored row: stating none).
+  @Test func everyRowHasItsOwnCase() throws {
+    let byRule = Dictionary(grouping: Self.allCases, by: \.rule)
+    for row in try Self.rows() {
+      let own = byRule[row.id] ?? []
+      switch row.verdict {
+      case "error", "warning":
+        #expect(
+          own.contains { $0.expected.contains { $0.hasPrefix("\(row.verdict) \(row.id) ") } },
+          "rule \(row.id): no case in rules/cases states its \(row.verdict)")
+      case "ignored":
+        #expect(
+          own.contains { $0.expected == ["ok"] },
+          "rule \(row.id): no case in rules/cases shows it passing")
+      default:
+        Issue.record("rule \(row.id): verdict '\(row.verdict)' is not error, warning or ignored")
       }
     }
-    let written = try NSRegularExpression(
-      pattern: #"(?:\.error|\.warning|\berror|\bwarning)\(\s*"([A-Z][A-Za-z0-9]+)""#)
-    // notif-parse's own checks, and the readers it shares with notif-responses (NotifPush).
-    for folder in ["Sources/notif-parse", "Sources/NotifPush"] {
-      let sources = packageRoot.appendingPathComponent(folder)
-      for file in try FileManager.default.contentsOfDirectory(atPath: sources.path)
-      where file.hasSuffix(".swift") {
-        let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-        for match in written.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-          if let range = Range(match.range(at: 1), in: text) {
-            codes.insert(String(text[range]))
-          }
-        }
-      }
-    }
-    // The registry's and the strings files' own errors (--categories, --strings) are about
-    // files too; so are a compressed input, and an input of another stage's texts, said once
-    // for the input; and what --max-errors left out is about the run.
-    return codes.subtracting([
-      "Unreadable", "WriteFailed", "BadRegistry", "BadStrings", "BadFormat", "NoStringsFiles",
-      "Compressed", "WrongStage", "NotShown",
-    ])
   }
 
-  @Test func everyCodeAboutAMessageHasARow() throws {
-    let rows = Set(try Self.rules().map(\.code))
-    let codes = try Self.codesAboutMessages()
-    #expect(codes.count > 60)
-    for code in codes.sorted() {
-      #expect(
-        rows.contains(code), "notif-parse writes \(code), which no row of rules/rules.tsv has")
+  /// Every case is headed by a row, and names only rows.
+  @Test func everyCaseNamesARow() throws {
+    let ids = Set(try Self.rows().map(\.id))
+    for check in Self.allCases {
+      #expect(ids.contains(check.rule), "\(check.testDescription): no row \(check.rule)")
+      for line in check.expected where line != "ok" {
+        let words = line.split(separator: " ")
+        #expect(
+          words.count == 3 && ids.contains(String(words[1])),
+          "\(check.testDescription): '\(line)' names no row")
+      }
     }
-    for code in rows.sorted() where code != "-" {
-      #expect(codes.contains(code), "rules/rules.tsv has \(code), which notif-parse does not write")
+  }
+
+  /// The code-only diagnostics notif-parse may write: about a file or the run, not a message.
+  static let aboutFiles: Set<String> = [
+    "Unreadable", "WriteFailed", "BadRegistry", "BadStrings", "BadFormat", "NoStringsFiles",
+    "Compressed", "WrongStage", "NotShown",
+  ]
+
+  /// Every diagnostic notif-parse writes over the test corpus names a row of the book, or is
+  /// about a file: the golden cases' inputs, the fixtures, the examples, the fuzz regressions.
+  @Test func everyDiagnosticOverTheCorpusNamesARow() throws {
+    let ids = Set(try Self.rows().map(\.id))
+    let folders =
+      [
+        "Tests/EndToEndTests/Fixtures/notif-parse", "examples", "fuzz/regressions/apns",
+      ].map { Self.packageRoot.appendingPathComponent($0) }
+      + (try FileManager.default.contentsOfDirectory(
+        at: GoldenCase.casesFolder.appendingPathComponent("notif-parse"),
+        includingPropertiesForKeys: nil))
+    var seen = 0
+    for folder in folders {
+      let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+      let inputs = files.filter { name in
+        [".json", ".ndjson", ".apns"].contains { name.hasSuffix($0) } || !name.contains(".")
+      }.filter { name in
+        var isFolder: ObjCBool = false
+        FileManager.default.fileExists(
+          atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
+        return !isFolder.boolValue && !["args", "cmd", "status"].contains(name)
+      }.sorted()
+      guard !inputs.isEmpty else { continue }
+      let outcome = try Binaries.run(
+        "notif-parse", ["--check", "--format", "json", "--"] + inputs, in: folder,
+        environment: BehaviorTests.environment)
+      for line in Self.stated(outcome.stdout) where line != "ok" {
+        seen += 1
+        let name = String(line.split(separator: " ")[1])
+        #expect(
+          ids.contains(name) || Self.aboutFiles.contains(name),
+          "\(folder.lastPathComponent): notif-parse wrote '\(line)', which names no row")
+      }
     }
+    #expect(seen > 100)
   }
 
   /// `man/notif-rules.7` is what `scripts/gen-rules.py` makes of `rules/`.
