@@ -151,6 +151,9 @@ public enum OptionTable {
         + "terminal)", rewrites),
     // notif-parse.
     flag("check", "write only the diagnostics and a count line, no records", ["parse"], short: "c"),
+    value(
+      "explain", "rule",
+      "print a rule of notif-rules(7) (an id, or a code for all its rules) and exit", ["parse"]),
     flag("strict", "treat warnings as errors", ["parse"], short: "s"),
     flag(
       "lint", "also check the copy: length, punctuation, app name, repeats", ["parse"],

@@ -15,6 +15,7 @@ struct ParseCommand: RunningToolCommand {
     + "                   [--max-record-bytes size] [--now time] [--platform ios|android|web]\n"
     + "                   [--push-type type] [--store file [-n] [--verbose]] [--strings path]\n"
     + "                   [file ...]\n"
+    + "       notif-parse --explain rule\n"
 
   static let help =
     usage + """
@@ -24,6 +25,7 @@ struct ParseCommand: RunningToolCommand {
       per message as NDJSON. See notif-parse(1) and notif(5).
 
         -c, --check               write only diagnostics and a count line; no records
+            --explain rule        print a rule of notif-rules(7), by its id or code, and exit
         -s, --strict              treat warnings as errors
         -l, --lint                also check the copy: length, punctuation, app name, repeats
             --app-name name       the app's display name, for --lint
@@ -93,6 +95,8 @@ struct ParseCommand: RunningToolCommand {
     /// appended to the store: with `--store`, and `--verbose` or standard error a terminal
     /// without `--quiet`, as the sweeps do.
     var verbose = false
+    /// `--explain ID|CODE`: print the rules it names (notif-rules(7)) instead of reading.
+    var explain: String?
     var defaults: InputDefaults
     var files: [String] = []
   }
@@ -103,6 +107,15 @@ struct ParseCommand: RunningToolCommand {
     let now = try environment.now(scanned)
     var configuration = Configuration(
       defaults: InputDefaults(app: scanned.last("default-app"), pushType: nil, now: now))
+    configuration.explain = scanned.last("explain")
+    if let topic = configuration.explain {
+      guard scanned.operands.isEmpty else {
+        throw UsageError("--explain reads no input: give it alone")
+      }
+      guard Explain.text(topic) != nil else {
+        throw UsageError("--explain: " + Explain.nearest(topic))
+      }
+    }
     configuration.check = scanned.has("check")
     configuration.strict = scanned.has("strict")
     configuration.lint = scanned.has("lint")

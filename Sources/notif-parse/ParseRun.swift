@@ -91,6 +91,9 @@ struct ParseRun: ToolRun {
 
   mutating func execute(stdout: inout OutputWriter, stderr: inout OutputWriter) -> ExitStatus {
     defer { workers?.shutdown() }
+    if let topic = configuration.explain {
+      return explain(topic, stdout: &stdout, stderr: &stderr)
+    }
     if configuration.reporting.progress {
       reporter.startProgress(totalBytes: InputFile.totalBytes(of: configuration.files))
       if reporter.showsProgress { progressDue = Self.progressRecords }
@@ -426,6 +429,21 @@ struct ParseRun: ToolRun {
   }
 
   /// Writes out what is ready: standard output's buffer, and with `--store` the batch.
+  /// `--explain`: the rules `topic` names on standard output (`configure` has made sure it
+  /// names some).
+  private mutating func explain(
+    _ topic: String, stdout: inout OutputWriter, stderr: inout OutputWriter
+  ) -> ExitStatus {
+    let text = Explain.text(topic) ?? ""
+    do throws(OutputFailed) {
+      try emit(text, stdout: &stdout)
+      try flushOutput(&stdout)
+    } catch {
+      return reporter.reportFailedWrite(error.error, &stderr)
+    }
+    return .success
+  }
+
   private mutating func flushOutput(_ stdout: inout OutputWriter) throws(OutputFailed) {
     do {
       try store?.flush()

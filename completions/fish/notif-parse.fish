@@ -2,6 +2,7 @@
 # Hand-written; keep in sync with `notif-parse --help` (checked by CI).
 
 complete -c notif-parse -s c -l check -d 'Write only diagnostics and a count, to standard output'
+complete -c notif-parse -l explain -x -d 'Print a rule of notif-rules(7), by its id or code, and exit'
 complete -c notif-parse -s l -l lint -d 'Also check the wording against Apple guidelines'
 complete -c notif-parse -s s -l strict -d 'Treat warnings as errors'
 complete -c notif-parse -l default-app -x -d 'App (bundle ID) for payloads that name none'
