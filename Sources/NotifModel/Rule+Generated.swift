@@ -380,6 +380,21 @@ extension Rule {
       failing: "{\"chat_id\":42}",
       passing: "{\"mdm\":\"00000000-1111-2222-3333-444444444444\"}"),
     RuleEntry(
+      id: "apns-or-fcm",
+      format: "APNs",
+      path: "message (beside no aps)",
+      summary:
+        "no aps, and a message (or Message) that is not a dictionary: a bare APNs payload with a key of the app's own, or an FCM HTTP v1 request whose message is no message; the warning names both readings",
+      verdict: .warning,
+      code: "NoAps",
+      vendor: "APNs takes it and iOS shows nothing; FCM answers 400 INVALID_ARGUMENT",
+      sourceTitle:
+        "Google, FCM REST reference: projects.messages.send (the request body: message, validate_only)",
+      sourceAddress:
+        "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages/send",
+      failing: "{\"message\":\"Your order shipped\"}",
+      passing: "{\"aps\":{\"alert\":\"hi\"},\"message\":\"Your order shipped\"}"),
+    RuleEntry(
       id: "apns-aps-type",
       format: "APNs",
       path: "aps",
@@ -784,6 +799,21 @@ extension Rule {
       passing:
         "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"android\":{\"notification\":{\"sound\":\"default\"}}}}"
     ),
+    RuleEntry(
+      id: "fcm-message-case",
+      format: "FCM HTTP v1",
+      path: "Message, MESSAGE, ... (the request)",
+      summary:
+        "message in another case, holding a dictionary: the text is read as the FCM request it plainly is (its message checked too), not as a bare APNs payload",
+      verdict: .error,
+      code: "FCMUnknownField",
+      vendor:
+        "400 INVALID_ARGUMENT: Invalid JSON payload received. Unknown name \"Message\": protobuf JSON matches field names as written",
+      sourceTitle:
+        "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
+      sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      failing: "{\"Message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"}}}",
+      passing: "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"}}}"),
     RuleEntry(
       id: "fcm-json-names",
       format: "FCM HTTP v1",
@@ -1252,6 +1282,40 @@ extension Rule {
         "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\",\"body\":\"b\"},\"apns\":{\"payload\":{\"aps\":{\"badge\":1}}}}}"
     ),
     RuleEntry(
+      id: "fcm-apns-no-aps",
+      format: "FCM HTTP v1",
+      path: "message.apns.payload",
+      summary: "no aps (a bare APNs payload without it only earns apns-no-aps)",
+      verdict: .error,
+      code: "NoAps",
+      vendor:
+        "400 INVALID_ARGUMENT: FCM checks the APNs payload before it passes it on, and answers that it needs an aps key",
+      sourceTitle:
+        "firebase-admin-dotnet issue 323 and fcm-cloudflare-workers issue 10: FCM answers 400, Payload of Apple Push Notification Service must contain an [aps] key",
+      sourceAddress: "https://github.com/celestifyhq/fcm-cloudflare-workers/issues/10",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"apns\":{\"payload\":{\"sound\":\"default\"}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"apns\":{\"payload\":{\"aps\":{\"sound\":\"default\"}}}}}"
+    ),
+    RuleEntry(
+      id: "fcm-apns-aps-type",
+      format: "FCM HTTP v1",
+      path: "message.apns.payload.aps",
+      summary:
+        "not a dictionary, or an empty one with no message.notification to give it an alert (where a bare APNs payload only earns apns-aps-type or apns-does-nothing)",
+      verdict: .error,
+      code: "BadType",
+      vendor: "400 INVALID_ARGUMENT: FCM answers that aps must be a dictionary that is not empty",
+      sourceTitle:
+        "firebase-admin-dotnet issue 39 and firebase-admin-java issue 214: FCM answers 400 INVALID_ARGUMENT, Value of [aps] must be a non-empty dictionary",
+      sourceAddress: "https://github.com/firebase/firebase-admin-dotnet/issues/39",
+      failing:
+        "{\"message\":{\"token\":\"a\",\"apns\":{\"payload\":{\"aps\":{},\"details\":\"x\"}}}}",
+      passing:
+        "{\"message\":{\"token\":\"a\",\"apns\":{\"payload\":{\"aps\":{\"badge\":0},\"details\":\"x\"}}}}"
+    ),
+    RuleEntry(
       id: "legacy-shut-down",
       format: "FCM legacy HTTP",
       path: "to, registration_ids, condition (beside nothing only HTTP v1 has), notification_key",
@@ -1298,6 +1362,22 @@ extension Rule {
       passing:
         "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\",\\\"android_channel_id\\\":\\\"news\\\",\\\"click_action\\\":\\\"open\\\"},\\\"collapse_key\\\":\\\"c\\\",\\\"restricted_package_name\\\":\\\"com.example\\\"}\"}"
     ),
+    RuleEntry(
+      id: "legacy-address-slip",
+      format: "FCM legacy HTTP",
+      path:
+        "registration_id, registrationIds, To, Notification_Key, ... (beside notification or data)",
+      summary:
+        "an address key misspelled or in another case: the text is read as the legacy message it plainly is, not as a bare APNs payload",
+      verdict: .warning,
+      code: "FCMUnknownKey",
+      vendor:
+        "the legacy API did not read the key, so the message had no address (the API is gone either way: legacy-shut-down)",
+      sourceTitle:
+        "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
+      sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      failing: "{\"registration_id\":[\"a\"],\"notification\":{\"title\":\"t\"}}",
+      passing: ""),
     RuleEntry(
       id: "legacy-registration-ids",
       format: "FCM legacy HTTP",
@@ -1468,6 +1548,22 @@ extension Rule {
         "W3C, Push API: declarative push message, and the declarative push message parser",
       sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
       failing: "{\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"}}",
+      passing: ""),
+    RuleEntry(
+      id: "declarative-marker-slip",
+      format: "Web Push",
+      path: "Web_Push, web-push, webPush, WEB_PUSH, ... (8030 beside a notification dictionary)",
+      summary:
+        "the marker under another spelling: the text is read as the Web Push message it plainly is, not as a bare APNs payload or an FCM message",
+      verdict: .warning,
+      code: "WebPushNotDeclarative",
+      vendor:
+        "the parser finds no web_push: not a declarative message, the browser hands the push to the service worker",
+      sourceTitle:
+        "W3C, Push API: declarative push message, and the declarative push message parser",
+      sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      failing:
+        "{\"web-push\":8030,\"notification\":{\"title\":\"t\",\"navigate\":\"https://example.com/\"}}",
       passing: ""),
     RuleEntry(
       id: "declarative-notification",
@@ -1864,6 +1960,22 @@ extension Rule {
       passing:
         "{\"default\":\"hi\",\"APNS\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\",\"APNS_SANDBOX\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\",\"APNS_VOIP\":\"{\\\"aps\\\":{}}\",\"APNS_VOIP_SANDBOX\":\"{\\\"aps\\\":{}}\",\"MACOS\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\",\"MACOS_SANDBOX\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\",\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}\",\"ADM\":\"{\\\"data\\\":{\\\"k\\\":\\\"v\\\"}}\",\"BAIDU\":\"{\\\"title\\\":\\\"t\\\"}\",\"MPNS\":\"<toast/>\",\"WNS\":\"<toast/>\"}"
     ),
+    RuleEntry(
+      id: "sns-platform-case",
+      format: "Amazon SNS",
+      path: "apns, Gcm, Default, ... (a key SNS documents, in another case)",
+      summary:
+        "default or a platform key in another case, holding a string, beside other SNS keys or alone: the text is read as the SNS message it plainly is, not as a bare APNs payload",
+      verdict: .warning,
+      code: "SNSUnknownPlatform",
+      vendor:
+        "SNS reads keys as written and ignores it: that platform's endpoints get default (and Publish answers 400 InvalidParameter where no default and no platform's string is left: sns-nothing)",
+      sourceTitle:
+        "AWS, Publishing Amazon SNS notifications with platform-specific payloads (the platform keys)",
+      sourceAddress:
+        "https://docs.aws.amazon.com/sns/latest/dg/sns-send-custom-platform-specific-payloads-mobile-devices.html",
+      failing: "{\"default\":\"hi\",\"apns\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\"}",
+      passing: "{\"default\":\"hi\",\"APNS\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\"}"),
     RuleEntry(
       id: "sns-value-type",
       format: "Amazon SNS",
@@ -2408,6 +2520,8 @@ public enum Rule: UInt16, CaseIterable, Sendable {
   case apnsCustomKeys
   /// `apns-no-aps`
   case apnsNoAps
+  /// `apns-or-fcm`
+  case apnsOrFcm
   /// `apns-aps-type`
   case apnsApsType
   /// `apns-does-nothing`
@@ -2464,6 +2578,8 @@ public enum Rule: UInt16, CaseIterable, Sendable {
   case fcmUnknownField
   /// `fcm-sound-in-notification`
   case fcmSoundInNotification
+  /// `fcm-message-case`
+  case fcmMessageCase
   /// `fcm-json-names`
   case fcmJsonNames
   /// `fcm-free-form`
@@ -2524,12 +2640,18 @@ public enum Rule: UInt16, CaseIterable, Sendable {
   case fcmWebpushLink
   /// `fcm-apns-alert`
   case fcmApnsAlert
+  /// `fcm-apns-no-aps`
+  case fcmApnsNoAps
+  /// `fcm-apns-aps-type`
+  case fcmApnsApsType
   /// `legacy-shut-down`
   case legacyShutDown
   /// `legacy-condition`
   case legacyCondition
   /// `legacy-unknown`
   case legacyUnknown
+  /// `legacy-address-slip`
+  case legacyAddressSlip
   /// `legacy-registration-ids`
   case legacyRegistrationIds
   /// `legacy-types`
@@ -2552,6 +2674,8 @@ public enum Rule: UInt16, CaseIterable, Sendable {
   case declarativeMarker
   /// `declarative-no-marker`
   case declarativeNoMarker
+  /// `declarative-marker-slip`
+  case declarativeMarkerSlip
   /// `declarative-notification`
   case declarativeNotification
   /// `declarative-notification-type`
@@ -2606,6 +2730,8 @@ public enum Rule: UInt16, CaseIterable, Sendable {
   case webpushUnknownHeader
   /// `sns-unknown`
   case snsUnknown
+  /// `sns-platform-case`
+  case snsPlatformCase
   /// `sns-value-type`
   case snsValueType
   /// `sns-nothing`

@@ -8,8 +8,9 @@ import NotifModel
 /// APNs refuses a request for its headers, an empty payload and its size (Apple, "Handling
 /// notification responses from APNs"): those are errors. It does not look inside `aps`: a
 /// value of the wrong type or range there is delivered, and the device ignores or misreads it,
-/// so each such rule is a warning that says what the device does (`Effect.device`). FCM and SNS
-/// pass the payload on to APNs as it is, so the same holds for theirs.
+/// so each such rule is a warning that says what the device does (`Effect.device`). SNS passes
+/// the payload on to APNs as it is, so the same holds for its; FCM does too, but first refuses
+/// an `apns.payload` without `aps`, or whose `aps` is no dictionary or an empty one (`viaFCM`).
 public enum APNsReader: FormatReader {
   public static let pushTypes: Set<String> = [
     "alert", "background", "location", "voip", "complication", "fileprovider", "mdm",
@@ -34,40 +35,83 @@ public enum APNsReader: FormatReader {
   /// APNs payloads inside FCM and SNS messages.
   static func read(
     _ view: JSONView, payload root: Int, payloadSize: Int, mdm: Bool, sizeAt: Int = 0,
-    into m: inout MessageReader
+    viaFCM: Bool = false, into m: inout MessageReader
   ) {
     read(
       view, payload: root, aps: view.member(root, "aps"), payloadSize: payloadSize, mdm: mdm,
-      sizeAt: sizeAt, into: &m)
+      sizeAt: sizeAt, viaFCM: viaFCM, into: &m)
   }
 
   /// `read` with the payload's `aps` already found (nil: it has none).
+  ///
+  /// `viaFCM` reads an FCM message's `apns.payload`, which FCM checks itself before it hands
+  /// it to APNs: it refuses a payload without `aps`, and an `aps` that is no dictionary or an
+  /// empty one (`fcm-apns-no-aps`, `fcm-apns-aps-type`), where APNs takes the payload.
   static func read(
     _ view: JSONView, payload root: Int, aps apsMember: Int?, payloadSize: Int, mdm: Bool,
-    sizeAt: Int = 0, into m: inout MessageReader
+    sizeAt: Int = 0, viaFCM: Bool = false, into m: inout MessageReader
   ) {
-    if view.tokens[root].count == 0 {
+    if view.tokens[root].count == 0 && !viaFCM {
       m.error(.apnsEmptyObject, "the payload is empty: APNs rejects '{}'", at: m.offset(view, root))
     }
     m.aps = Facts()
     m.aps.isMDM = mdm
     if let apsIndex = apsMember {
       if view.kind(apsIndex) == .object {
+        if viaFCM && view.tokens[apsIndex].count == 0 && !m.alertElsewhere {
+          m.error(
+            .fcmApnsApsType,
+            "'apns.payload.aps' is empty and no 'notification' fills its alert: FCM answers 400 INVALID_ARGUMENT (aps must be a dictionary that is not empty)",
+            at: m.offset(view, apsIndex))
+        }
         readAps(view, apsIndex, into: &m)
+      } else if viaFCM {
+        m.error(
+          .fcmApnsApsType,
+          "'apns.payload.aps' must be a dictionary, not \(Self.kindName(view, apsIndex)): FCM answers 400 INVALID_ARGUMENT",
+          at: m.offset(view, apsIndex))
       } else {
         m.report(
           .device("iOS shows nothing and does not wake the app"), .apnsApsType,
           "'aps' must be a dictionary, not \(Self.kindName(view, apsIndex))",
           at: m.offset(view, apsIndex))
       }
+    } else if viaFCM {
+      m.error(
+        .fcmApnsNoAps,
+        "'apns.payload' has no 'aps' dictionary: FCM answers 400 INVALID_ARGUMENT, where APNs would take the payload",
+        at: m.offset(view, root))
     } else if !m.aps.isMDM && view.tokens[root].count > 0 {
-      var message = "no 'aps' dictionary: iOS shows nothing and does not wake the app"
-      if let format = ForeignFormat.guess(view, root) {
-        message = "no 'aps' dictionary: this looks like \(format), which has no notification in it"
+      if let message = view.member(root, "message") ?? slippedMessage(view, root),
+        view.kind(message) != .object
+      {
+        // `{"message": "..."}`: a bare payload with a key of the app's own, or an FCM request
+        // whose message is no dictionary. Neither reading is plainly the one meant.
+        m.warning(
+          .apnsOrFcm,
+          "no 'aps' dictionary, and a 'message' that is \(Self.kindName(view, message)): as a bare APNs payload iOS shows nothing; as an FCM HTTP v1 request, FCM answers 400 INVALID_ARGUMENT ('message' must be a dictionary)",
+          at: m.offset(view, root))
+      } else {
+        var message = "no 'aps' dictionary: iOS shows nothing and does not wake the app"
+        if let format = ForeignFormat.guess(view, root) {
+          message =
+            "no 'aps' dictionary: this looks like \(format), which has no notification in it"
+        }
+        m.warning(.apnsNoAps, message, at: m.offset(view, root))
       }
-      m.warning(.apnsNoAps, message, at: m.offset(view, root))
     }
     finish(payloadSize: payloadSize, sizeAt: sizeAt, into: &m)
+  }
+
+  /// The value of the first key of the object at `root` that is `message` in another case.
+  private static func slippedMessage(_ view: JSONView, _ root: Int) -> Int? {
+    var found: Int?
+    view.forEachMember(of: root) { key, value in
+      if found == nil && PushFormat.slip(view, key) == .message && !view.keyEquals(key, "message") {
+        found = value
+      }
+    }
+    return found
   }
 
   // MARK: - Headers

@@ -93,7 +93,16 @@ enum FCMLegacyReader: FormatReader {
           if let name = view.stringValue(value), !name.isEmpty { m.impliedApp = name }
         }
       },
-      unknown: { unknownKey(view, $1, in: "an FCM legacy message", into: &$0) })
+      unknown: { m, key in
+        if PushFormat.slip(view, key) == .legacyAddress {
+          m.warning(
+            .legacyAddressSlip,
+            "unknown key \(Self.quoted(view.string(key))) in an FCM legacy message: the address keys are to, registration_ids and notification_key, as written",
+            view, at: key)
+        } else {
+          unknownKey(view, key, in: "an FCM legacy message", into: &m)
+        }
+      })
     if let collapseKey, case .null = m.values[.collapseID] {
       m.stringField(view, collapseKey, .collapseID)
     }

@@ -88,8 +88,15 @@ enum FCMReader: FormatReader {
     if message != root {
       m.readMembers(
         view, of: root, requestFields, requestRows, own: { _, _, _, _ in },
-        unknown: {
-          unknownField(view, $1, in: "the request", has: "message and validate_only", into: &$0)
+        unknown: { m, key in
+          if PushFormat.slip(view, key) == .message {
+            // `Message`: protobuf JSON matches field names as written.
+            unknownField(
+              view, key, in: "the request", has: "message (field names are case-sensitive)",
+              .fcmMessageCase, into: &m)
+          } else {
+            unknownField(view, key, in: "the request", has: "message and validate_only", into: &m)
+          }
         })
     }
     guard view.kind(message) == .object else {
@@ -290,7 +297,8 @@ enum FCMReader: FormatReader {
     if payload >= 0, m.checkObject(view, payload, "apns.payload", .fcmObjects) {
       APNsReader.read(
         view, payload: payload, payloadSize: m.compactSize(view, payload),
-        mdm: view.member(payload, "mdm") != nil, sizeAt: m.offset(view, payload), into: &m)
+        mdm: view.member(payload, "mdm") != nil, sizeAt: m.offset(view, payload), viaFCM: true,
+        into: &m)
     }
   }
 

@@ -55,6 +55,16 @@ public struct KeyTable<Name: Sendable>: @unchecked Sendable {
       return memcmp(spelled + spelledStart[i], bytes, raw.count) == 0
     }
 
+    /// Whether entry `i`, lowercase, is spelled `raw` (of the entry's length) in any case.
+    func spellsIgnoringCase(_ i: Int, _ raw: UnsafeRawBufferPointer) -> Bool {
+      let name = spelled + spelledStart[i]
+      for j in 0..<raw.count {
+        let byte = raw[j]
+        if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != name[j] { return false }
+      }
+      return true
+    }
+
     deinit {
       names.deinitialize(count: count)
       names.deallocate()
@@ -70,6 +80,16 @@ public struct KeyTable<Name: Sendable>: @unchecked Sendable {
     storage = Storage(table)
   }
 
+  /// A table for `findIgnoringCase`: `table`'s names, each with its value, compared without
+  /// regard to the case of ASCII letters.
+  public init(ignoringCase table: [(String, Name)]) {
+    storage = Storage(table.map { (Self.lowercased($0.0), $0.1) })
+  }
+
+  private static func lowercased(_ name: String) -> String {
+    String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+  }
+
   /// The name of the key string at `index` of `view`, or nil if it is none of them.
   @inline(__always)
   public func find(_ view: JSONView, _ index: Int) -> Name? {
@@ -78,6 +98,52 @@ public struct KeyTable<Name: Sendable>: @unchecked Sendable {
       return text.withUTF8 { find(UnsafeRawBufferPointer($0)) }
     }
     return find(view.rawString(index))
+  }
+
+  /// The name of the key string at `index` of `view` in a table made `ignoringCase`, the case
+  /// of its ASCII letters aside (`APNS`, `Apns` and `apns` are one name), or nil.
+  public func findIgnoringCase(_ view: JSONView, _ index: Int) -> Name? {
+    if view.tokens[index].flag {
+      var text = view.string(index)
+      return text.withUTF8 { findIgnoringCase(UnsafeRawBufferPointer($0)) }
+    }
+    return findIgnoringCase(view.rawString(index))
+  }
+
+  private func findIgnoringCase(_ raw: UnsafeRawBufferPointer) -> Name? {
+    let length = raw.count
+    let storage = self.storage
+    guard length <= storage.maxLength else { return nil }
+    var (head, tail) = Self.words(raw)
+    head = Self.lowercased(head)
+    tail = Self.lowercased(tail)
+    var entry = storage.bucketStart[length]
+    let end = storage.bucketStart[length + 1]
+    while entry < end {
+      if storage.words[2 * entry] == head && storage.words[2 * entry + 1] == tail
+        && (length <= 16 || storage.spellsIgnoringCase(entry, raw))
+      {
+        return storage.names[entry]
+      }
+      entry += 1
+    }
+    return nil
+  }
+
+  /// `lowercased(_:)`, for the tests.
+  static func lowercasedForTests(_ word: UInt64) -> UInt64 { lowercased(word) }
+
+  /// `word` with each of its bytes `A` to `Z` made `a` to `z`, eight at a time.
+  @inline(__always)
+  fileprivate static func lowercased(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let low = word & (ones &* 0x7F)
+    // The high bit of a byte of `atLeastA` is set where the byte is at least `A`, of `pastZ`
+    // where it is past `Z`; a byte with its own high bit set is no letter.
+    let atLeastA = low &+ ones &* (0x80 - 0x41)
+    let pastZ = low &+ ones &* (0x80 - 0x5B)
+    let upper = (atLeastA ^ pastZ) & ~word & (ones &* 0x80)
+    return word | upper >> 2
   }
 
   @inline(__always)

@@ -43,7 +43,7 @@ public enum PushFormat: Equatable, Sendable {
 
   private enum Key: Sendable {
     case message, webPush, type, snsMessage, to, registrationIDs, notification, data, fcmTarget
-    case condition, fcmBlock, name, title, options, expoOnly
+    case condition, fcmBlock, name, title, options, expoOnly, validateOnly
   }
   private static let keys = KeyTable<Key>([
     ("message", .message), ("web_push", .webPush), ("Type", .type), ("Message", .snsMessage),
@@ -56,6 +56,7 @@ public enum PushFormat: Equatable, Sendable {
     ("ttl", .expoOnly), ("expiration", .expoOnly), ("channelId", .expoOnly),
     ("categoryId", .expoOnly), ("_contentAvailable", .expoOnly), ("mutableContent", .expoOnly),
     ("interruptionLevel", .expoOnly), ("richContent", .expoOnly),
+    ("validate_only", .validateOnly), ("validateOnly", .validateOnly),
   ])
 
   /// The keys that make a text an SNS `MessageStructure: json` message when it has no others:
@@ -67,9 +68,46 @@ public enum PushFormat: Equatable, Sendable {
       "MACOS_SANDBOX", "GCM", "FCM", "ADM", "BAIDU", "MPNS", "WNS",
     ].map { ($0, $0) })
 
+  /// A key of another vendor's message written with a slip (another case, a letter missing or
+  /// a dash for an underscore), by what it was meant to be.
+  enum Slip: Sendable {
+    /// `message` (`Message`, `MESSAGE`): an FCM HTTP v1 request's.
+    case message
+    /// A legacy FCM message's address: `To`, `registration_id`, `registrationIds`, ...
+    case legacyAddress
+    /// The Declarative Web Push marker, `web_push` (`Web_Push`, `web-push`, `webPush`, ...).
+    case webPush
+    /// SNS's `default` (`Default`, `DEFAULT`).
+    case snsDefault
+    /// An SNS platform's key (`apns`, `Gcm`, `Apns_Sandbox`, ...).
+    case snsPlatform
+  }
+
+  /// The slips, compared without regard to case; the exact keys are looked up first, so only a
+  /// key that is none of them is looked for here.
+  static let slips = KeyTable<Slip>(
+    ignoringCase: [
+      ("message", .message), ("to", .legacyAddress), ("registration_ids", .legacyAddress),
+      ("registration_id", .legacyAddress), ("registrationids", .legacyAddress),
+      ("registrationid", .legacyAddress), ("registration-ids", .legacyAddress),
+      ("registration-id", .legacyAddress), ("notification_key", .legacyAddress),
+      ("notificationkey", .legacyAddress), ("web_push", .webPush), ("web-push", .webPush),
+      ("webpush", .webPush), ("web push", .webPush), ("default", .snsDefault),
+    ]
+      + [
+        "APNS", "APNS_SANDBOX", "APNS_VOIP", "APNS_VOIP_SANDBOX", "MACOS",
+        "MACOS_SANDBOX", "GCM", "ADM", "BAIDU", "MPNS", "WNS",
+      ].map { ($0, Slip.snsPlatform) })
+
+  /// The slip a key of a message read as `format` is, if it is one: the readers name the rule
+  /// of the slip rather than the one of an unknown key.
+  static func slip(_ view: JSONView, _ key: Int) -> Slip? {
+    slips.findIgnoringCase(view, key)
+  }
+
   private struct Found {
     private var slots = (
-      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
     )
 
     subscript(key: Key) -> Int? {
@@ -91,6 +129,7 @@ public enum PushFormat: Equatable, Sendable {
         case .options: value = slots.12
         case .expoOnly: value = slots.13
         case .condition: value = slots.14
+        case .validateOnly: value = slots.15
         }
         return value < 0 ? nil : value
       }
@@ -112,6 +151,7 @@ public enum PushFormat: Equatable, Sendable {
         case .options: slots.12 = value
         case .expoOnly: slots.13 = value
         case .condition: slots.14 = value
+        case .validateOnly: slots.15 = value
         }
       }
     }
@@ -124,21 +164,65 @@ public enum PushFormat: Equatable, Sendable {
     // An SNS message: only SNS keys, or a default and a platform's message beside keys SNS
     // ignores (a protocol's, `email`, say).
     var sns = (all: view.tokens[root].count > 0, hasDefault: false, hasPlatform: false)
+    // The first key of each slip (`Message`, `registration_id`, `web-push`, `apns`) and its
+    // value: a message that is plainly another vendor's but for a slip is read as that
+    // vendor's, whose reader names the slip, and not as a bare APNs payload.
+    var slipped: (message: Int?, address: Bool, marker: Int?, default: Bool, platform: Bool) = (
+      nil, false, nil, false, false
+    )
     view.forEachMember(of: root) { key, value in
-      if let name = keys.find(view, key), found[name] == nil { found[name] = value }
+      let name = keys.find(view, key)
+      if let name, found[name] == nil { found[name] = value }
       if let platform = snsPlatforms.find(view, key) {
         if platform == "default" { sns.hasDefault = true } else { sns.hasPlatform = true }
-      } else {
-        sns.all = false
+        return
       }
+      // Only a key that is none of the exact ones can be a slip; `Message` is the SNS
+      // envelope's own key, and `apns` FCM's, holding an object where SNS holds a string.
+      let kind = name == nil || name == .snsMessage || name == .fcmBlock ? slip(view, key) : nil
+      switch kind {
+      case .message?:
+        if slipped.message == nil { slipped.message = value }
+      case .legacyAddress?: slipped.address = true
+      case .webPush?: if name == nil && slipped.marker == nil { slipped.marker = value }
+      case .snsDefault?, .snsPlatform?:
+        if view.kind(value) == .string {
+          if kind == .snsDefault { slipped.default = true } else { slipped.platform = true }
+          return
+        }
+      case nil: break
+      }
+      sns.all = false
     }
     if let message = found[.message], view.kind(message) == .object {
+      return .fcm(message: message)
+    }
+    if found[.message] == nil && found[.type] == nil, let message = slipped.message,
+      view.kind(message) == .object
+    {
       return .fcm(message: message)
     }
     if found[.webPush] != nil { return .webPush }
     if found[.type] != nil && found[.snsMessage] != nil { return .snsEnvelope }
     if sns.all || (sns.hasDefault && sns.hasPlatform) { return .snsMessage }
+    if (sns.hasDefault || slipped.default) && (sns.hasPlatform || slipped.platform) {
+      return .snsMessage
+    }
+    if let message = found[.message], found[.validateOnly] != nil {
+      // A request whose message is not a dictionary: FCM answers 400.
+      return .fcm(message: message)
+    }
     if found[.registrationIDs] != nil { return .fcmLegacy }
+    if slipped.address && found[.to] == nil && found[.fcmTarget] == nil
+      && found[.fcmBlock] == nil && (found[.notification] != nil || found[.data] != nil)
+    {
+      return .fcmLegacy
+    }
+    if let marker = slipped.marker, view.integer(marker) == WebPushReader.declarativeMarker,
+      let notification = found[.notification], view.kind(notification) == .object
+    {
+      return .webPush
+    }
     if let to = found[.to] {
       if found[.notification] != nil { return .fcmLegacy }
       if isExpoTarget(view, to) || found[.expoOnly] != nil { return .expo }

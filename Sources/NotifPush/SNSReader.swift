@@ -42,6 +42,13 @@ enum SNSReader: FormatReader {
     var defaultText: Int?
     view.forEachMember(of: root) { key, value in
       guard let name = documentedKeys.find(view, key) else {
+        if let slip = PushFormat.slip(view, key), slip == .snsDefault || slip == .snsPlatform {
+          m.warning(
+            .snsPlatformCase,
+            "\(Self.quoted(view.string(key))) is not a key SNS knows: SNS reads keys as written (default, APNS, GCM, ...) and sends nothing for it",
+            view, at: key)
+          return
+        }
         m.warning(
           .snsUnknown,
           "unknown platform \(Self.quoted(view.string(key))): SNS sends nothing for it"

@@ -31,6 +31,7 @@ enum WebPushReader: FormatReader {
       (
         marker: Int?, notification: Int?, title: Int?, options: Int?, badge: Int?, mutable: Int?
       ) = (nil, nil, nil, nil, nil, nil)
+    var slipped: Int?  // the marker under another spelling (web-push, webPush)
     view.forEachMember(of: root) { key, value in
       switch Self.rootKeys.find(view, key) {
       case .webPush: members.marker = value
@@ -40,10 +41,21 @@ enum WebPushReader: FormatReader {
       case .appBadge: members.badge = value
       case .mutable: members.mutable = value
       case nil:
-        m.warning(
-          .declarativeUnknown,
-          "unknown key \(Self.quoted(view.string(key))) in a Web Push message", view, at: key)
+        if slipped == nil && PushFormat.slip(view, key) == .webPush {
+          slipped = key  // said where the marker is missed, in its stead
+        } else {
+          m.warning(
+            .declarativeUnknown,
+            "unknown key \(Self.quoted(view.string(key))) in a Web Push message", view, at: key)
+        }
       }
+    }
+    if let key = slipped,
+      members.marker != nil || members.notification == nil && members.title != nil
+    {
+      // Not in the marker's stead: beside it, or in the service-worker shape.
+      slipWarning(view, key, into: &m)
+      slipped = nil
     }
     if members.notification == nil, let title = members.title {
       // The service-worker shape: showNotification(title, options).
@@ -74,7 +86,15 @@ enum WebPushReader: FormatReader {
       if let options = members.options { readOptions(view, options, into: &m) }
       return
     }
-    readDeclarative(view, root, members, into: &m)
+    readDeclarative(view, root, members, slipped: slipped, into: &m)
+  }
+
+  /// `web_push` under another spelling: the parser does not find the marker.
+  private static func slipWarning(_ view: JSONView, _ key: Int, into m: inout MessageReader) {
+    m.warning(
+      .declarativeMarkerSlip,
+      "\(Self.quoted(view.string(key))) is not the marker 'web_push': the browser does not read this as a declarative message, and hands it to the service worker",
+      view, at: key)
   }
 
   /// A Declarative Web Push message, by the steps of the Push API's parser.
@@ -82,7 +102,7 @@ enum WebPushReader: FormatReader {
     _ view: JSONView, _ root: Int,
     _ members: (
       marker: Int?, notification: Int?, title: Int?, options: Int?, badge: Int?, mutable: Int?
-    ), into m: inout MessageReader
+    ), slipped: Int?, into m: inout MessageReader
   ) {
     if let marker = members.marker {
       if view.kind(marker) != .number || view.double(marker) != Double(Self.declarativeMarker) {
@@ -91,6 +111,8 @@ enum WebPushReader: FormatReader {
           "'web_push' must be 8030, not \(Self.quotedValue(view, marker)): anything else is not a Declarative Web Push message",
           view, at: marker)
       }
+    } else if let slipped {
+      slipWarning(view, slipped, into: &m)
     } else {
       m.warning(
         .declarativeNoMarker,

@@ -36,6 +36,47 @@ struct KeyTableTests {
     #expect(Self.find(key) == nil)
   }
 
+  static let folded = KeyTable(ignoringCase: names.enumerated().map { ($0.element, $0.offset) })
+
+  static func findIgnoringCase(_ key: String) -> Int? {
+    var parser = JSONParser()
+    let text = Array("{\"\(key)\":0}".utf8)
+    return text.withUnsafeBytes { bytes in
+      guard case .complete = parser.parse(bytes, isFinal: true) else { return nil }
+      return parser.withView(over: bytes) { folded.findIgnoringCase($0, 1) }
+    }
+  }
+
+  /// Every length class, in any case; and no byte that only differs from a letter by the case
+  /// bit (`@` and `` ` ``, `[` and `{`, `_` and DEL) is taken for one.
+  @Test(arguments: names.indices)
+  func findsEveryNameInAnyCase(_ index: Int) {
+    let name = Self.names[index]
+    #expect(Self.findIgnoringCase(name) == index)
+    #expect(Self.findIgnoringCase(name.uppercased()) == index)
+    let mixed = String(
+      name.enumerated().map { $0.offset % 2 == 0 ? Character($0.element.uppercased()) : $0.element }
+    )
+    #expect(Self.findIgnoringCase(mixed) == index)
+  }
+
+  @Test(arguments: [
+    "", "B", "bA", "APT", "Alerts", "SUMMARY-ARG-COUNS", "INTERRUPTION-LEVEm", "a\\u007f",
+    "@", "[ps", "thread\\u000did", "ALERT\\u00c9",
+  ])
+  func findsNothingElseIgnoringCase(_ key: String) {
+    #expect(Self.findIgnoringCase(key) == nil)
+  }
+
+  @Test func lowercasesEveryByteOfAWord() {
+    for byte in 0...255 {
+      let word = UInt64(byte) << 24 | 0x4100_0000_0000_005A
+      let lowered = KeyTable<Int>.lowercasedForTests(word)
+      let expected = (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+      #expect(lowered == UInt64(expected) << 24 | 0x6100_0000_0000_007A)
+    }
+  }
+
   @Test func comparesEscapedKeysAfterDecoding() {
     #expect(Self.find("b\\u0061dge") == Self.names.firstIndex(of: "badge"))
   }

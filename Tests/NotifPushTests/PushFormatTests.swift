@@ -32,6 +32,36 @@ import Testing
     #expect(normalized(text)["source"] == source)
   }
 
+  /// A message that is plainly another vendor's but for a slip in one key is read as that
+  /// vendor's (issue 40), not as a bare APNs payload with no aps.
+  @Test(arguments: [
+    (#"{"Message":{"token":"t","notification":{"title":"x"}}}"#, #""fcm""#),
+    (#"{"message":"x","validate_only":true}"#, #""fcm""#),
+    (#"{"registration_id":["a"],"notification":{"title":"x"}}"#, #""fcm-legacy""#),
+    (#"{"RegistrationIds":["a"],"data":{"a":"b"}}"#, #""fcm-legacy""#),
+    (#"{"web-push":8030,"notification":{"title":"x"}}"#, #""webpush""#),
+    (#"{"default":"x","apns":"{\"aps\":{}}"}"#, #""sns""#),
+    (#"{"Default":"x","gcm":"{}","email":"x"}"#, #""sns""#),
+    (#"{"Apns":"{}"}"#, #""sns""#),
+  ])
+  func readsASlipAsTheVendorItPlainlyIs(text: String, source: String) {
+    #expect(normalized(text)["source"] == source)
+  }
+
+  /// What only looks like a slip stays what it is: FCM's own `apns` and `webpush` blocks, an
+  /// SNS envelope's `Message`, and a custom key beside aps.
+  @Test(arguments: [
+    (#"{"apns":{"payload":{"aps":{}}},"token":"t"}"#, #""fcm""#),
+    (#"{"webpush":{"notification":{"title":"x"}},"token":"t"}"#, #""fcm""#),
+    (#"{"Type":"Notification","MessageId":"m","Message":"{}"}"#, #""sns""#),
+    (#"{"aps":{"alert":"x"},"Message":{"a":1},"apns":"x"}"#, #""apns""#),
+    (#"{"message":"Your order shipped"}"#, #""apns""#),
+    (#"{"registration_id":"a"}"#, #""apns""#),
+  ])
+  func keepsWhatOnlyLooksLikeASlip(text: String, source: String) {
+    #expect(normalized(text)["source"] == source)
+  }
+
   @Test func platformPicksTheOverrideBlock() {
     let message = #"""
       {"message":{"token":"t","notification":{"title":"All","body":"b"},
