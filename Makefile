@@ -238,9 +238,11 @@ check-deps:
 		zsh fish valgrind time unicode-data chromium chromium-driver parallel \
 		openjdk-17-jre-headless >/dev/null
 	# selenium for the browser tests (Tests/Browser/), pyspark for the Spark checks (make
-	# scale-test), pre-commit for the hook's (make hook-test)
-	python3 -m pip install -q selenium 'pyspark>=4,<5' pre-commit 2>/dev/null \
-		|| python3 -m pip install -q --break-system-packages selenium 'pyspark>=4,<5' pre-commit
+	# scale-test), pre-commit for the hook's (make hook-test), jsonschema and sarif-tools for
+	# the SARIF logs' (SarifTests, scripts/check-sarif.py)
+	python3 -m pip install -q selenium 'pyspark>=4,<5' pre-commit jsonschema sarif-tools \
+		2>/dev/null || python3 -m pip install -q --break-system-packages selenium \
+		'pyspark>=4,<5' pre-commit jsonschema sarif-tools
 
 bench: release
 	bench/parse.sh

@@ -115,13 +115,13 @@ public struct CommandLineTool: Sendable {
     try? stderr.flush()
   }
 
-  /// `--format text|github|json`, the diagnostics' form; nil when not given.
+  /// `--format text|github|json|sarif`, the diagnostics' form; nil when not given.
   public static func diagnosticFormat(_ scanned: ScannedArguments) throws(UsageError)
     -> DiagnosticFormat?
   {
     guard let format = scanned.last("format") else { return nil }
     guard let chosen = DiagnosticFormat(rawValue: format) else {
-      throw UsageError("--format: '\(format)' is not text, github or json")
+      throw UsageError("--format: '\(format)' is not text, github, json or sarif")
     }
     return chosen
   }

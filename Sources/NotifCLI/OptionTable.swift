@@ -72,8 +72,8 @@ public enum OptionTable {
     flag("help", "print the usage and the options, and exit", all, short: "h"),
     flag("version", "print the version, and exit", all),
     value(
-      "format", "format", "the diagnostics' form: text (the default), github or json",
-      all.filter { $0 != "show" }),
+      "format", "format", "the diagnostics' form: text (the default), github, json or sarif",
+      all),
     flag("quiet", "no notes: only warnings and errors (not grep's -q: output is written)", all),
     value(
       "max-errors", "n",
@@ -231,7 +231,6 @@ public enum OptionTable {
   /// whose old use is a usage error naming the new one.
   public static let renamed: [RenamedOption] = [
     RenamedOption(old: "view", new: "order", tools: ["show"], keepsMeaning: true),
-    RenamedOption(old: "format", new: "to", tools: ["show"], keepsMeaning: false),
     RenamedOption(old: "app", new: "default-app", tools: ["parse"], keepsMeaning: false),
     RenamedOption(
       old: "limit", new: "item-limit", tools: ["group", "digest"], keepsMeaning: false),

@@ -5,7 +5,7 @@ import NotifModel
 /// `--format`, `--quiet`, `--max-errors`, `--color` and `--progress`/`--no-progress`, and
 /// in the tools that change a file `--verbose`.
 public struct ReportOptions: Sendable, Equatable {
-  /// `--format text|github|json`: the form of the diagnostics.
+  /// `--format text|github|json|sarif`: the form of the diagnostics.
   public var format = DiagnosticFormat.text
   /// `--quiet`: no notes (what a run did that its output does not show); warnings, errors and
   /// the line of what `--max-errors` left out are still written.
@@ -78,9 +78,11 @@ public enum ColorChoice: String, Sendable {
 /// progress line, and at the end the line of what was not shown.
 ///
 /// A tool makes one where its run starts and hands every diagnostic to `report` (or, where the
-/// diagnostics are its output, as with `notif-parse --check`, asks `admit` and writes `line`
-/// itself), then calls `finish`. Output goes only to the writers it is given; time is the
-/// monotonic clock of the tool's environment, read only for progress.
+/// diagnostics are its output, as with `notif-parse --check`, asks `admit` and writes what
+/// `output` and `closing` give itself), then calls `finish`. With `--format sarif` the
+/// diagnostics go into one `SarifLog`, written whole by `finish` (or `closing`). Output goes
+/// only to the writers it is given; time is the monotonic clock of the tool's environment,
+/// read only for progress.
 public struct Reporter {
   /// The program name, the prefix of every line.
   public let program: String
@@ -94,6 +96,10 @@ public struct Reporter {
   private var hiddenWarnings = 0
   /// The file of the first diagnostic not written, which the closing line names.
   private var firstHiddenFile: String? = nil
+  /// With `--format sarif`, the log of the run's diagnostics.
+  private var sarif: SarifLog? = nil
+  /// Whether `closing` has given the run's last words, which `finish` then does not repeat.
+  private var closed = false
 
   /// The code of the line that says how many diagnostics `--max-errors` left out.
   public static let notShownCode = "NotShown"
@@ -103,6 +109,9 @@ public struct Reporter {
     self.program = program
     self.options = options
     clock = environment.monotonicClock
+    if options.format == .sarif {
+      sarif = SarifLog(tool: program, version: CommandLineTool.toolkitVersion)
+    }
   }
 
   /// A reporter for `program` without progress, as a test or a short step uses one.
@@ -110,6 +119,9 @@ public struct Reporter {
     self.program = program
     self.options = options
     clock = { 0 }
+    if options.format == .sarif {
+      sarif = SarifLog(tool: program, version: CommandLineTool.toolkitVersion)
+    }
   }
 
   // MARK: - Diagnostics
@@ -139,9 +151,14 @@ public struct Reporter {
     return false
   }
 
-  /// The line that writes `diagnostic`, in `--format` (and color, in text).
-  public func line(_ diagnostic: Diagnostic) -> String {
-    options.format.render(diagnostic, program: program, color: options.color)
+  /// What to write for `diagnostic` now: its line in `--format` (and color, in text); with
+  /// SARIF nothing, the diagnostic kept for the log that `closing` gives.
+  public mutating func output(_ diagnostic: Diagnostic) -> String {
+    if sarif != nil {
+      sarif?.add(diagnostic)
+      return ""
+    }
+    return options.format.render(diagnostic, program: program, color: options.color)
   }
 
   /// Writes `diagnostic` on `stderr` at once, so it shows while the run goes on, if `admit`
@@ -149,8 +166,10 @@ public struct Reporter {
   /// cannot be reported anywhere: it does not stop the run.
   public mutating func report(_ diagnostic: Diagnostic, _ stderr: inout OutputWriter) {
     guard admit(diagnostic) else { return }
+    let text = output(diagnostic)
+    guard !text.isEmpty else { return }
     clearProgress(&stderr)
-    try? stderr.write(line(diagnostic))
+    try? stderr.write(text)
     try? stderr.flush()
   }
 
@@ -188,12 +207,24 @@ public struct Reporter {
       "\(parts.joined(separator: " and ")) \(verb) not shown (--max-errors \(limit))", file: file)
   }
 
-  /// Ends the run's talk: clears the progress line, and writes the line of what `--max-errors`
-  /// left out, if it left out any.
+  /// The run's last words, once: the line of what `--max-errors` left out, if it left out
+  /// any; with SARIF, the whole log, that diagnostic in it. Empty when there is nothing to say
+  /// or it was said.
+  public mutating func closing() -> String {
+    guard !closed else { return "" }
+    closed = true
+    if let notShown { _ = output(notShown) }
+    if let sarif { return sarif.document() }
+    return notShown.map { options.format.render($0, program: program, color: options.color) } ?? ""
+  }
+
+  /// Ends the run's talk: clears the progress line, and writes `closing`'s words, unless the
+  /// tool wrote them elsewhere.
   public mutating func finish(_ stderr: inout OutputWriter) {
     clearProgress(&stderr)
-    guard let notShown else { return }
-    try? stderr.write(line(notShown))
+    let text = closing()
+    guard !text.isEmpty else { return }
+    try? stderr.write(text)
     try? stderr.flush()
   }
 

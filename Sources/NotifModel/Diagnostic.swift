@@ -194,9 +194,14 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
   /// One JSON object per diagnostic: `file`, `line`, `column`, `severity`, `code`, `rule`
   /// (only for a rule of the book) and `message`.
   case json
+  /// One SARIF 2.1.0 document of the run (`SarifLog`), which the tool writes when it ends;
+  /// a diagnostic alone renders as its `result` object, on a line.
+  case sarif
 
   /// The line (with its newline) that reports `diagnostic` for program `program`; in text,
   /// with `color`, its severity in bold color (SGR: red, magenta, cyan), as compilers show it.
+  /// A run in SARIF gathers the diagnostics into one `SarifLog` instead (NotifCLI's
+  /// `Reporter`).
   public func render(_ diagnostic: Diagnostic, program: String, color: Bool = false) -> String {
     switch self {
     case .text:
@@ -242,6 +247,8 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
       JSONEscapes.writeString(diagnostic.message, into: &out)
       out.append("}\n")
       return out.text
+    case .sarif:
+      return SarifLog.result(diagnostic, ruleIndex: nil) + "\n"
     }
   }
 

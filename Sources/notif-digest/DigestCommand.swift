@@ -12,14 +12,14 @@ struct DigestCommand: ToolCommand {
   static let usage =
     "usage: notif-digest [-hn] --window duration [--align time] | --at hh:mm [--tz zone]\n"
     + "                    [--actor path] [--all-pushes] [--categories file] [--flush]\n"
-    + "                    [--format text|github|json] [--quiet] [--max-errors n]\n"
+    + "                    [--format text|github|json|sarif] [--quiet] [--max-errors n]\n"
     + "                    [--color auto|always|never] [--[no-]progress] [--item-end first|last]\n"
     + "                    [--item-limit n] [--key paths] [--locale locale] [--lookback duration]\n"
     + "                    [--max-args k] [--max-items n] [--max-record-bytes size] [--now time]\n"
     + "                    [--strings path] [--store file [--out file] [--missing-ok]\n"
     + "                    [--wait seconds] [--verbose] | file ...]\n"
     + "       notif-digest --merge [-h] [--merge-unread] [--categories file]\n"
-    + "                    [--format text|github|json] [--quiet] [--max-errors n]\n"
+    + "                    [--format text|github|json|sarif] [--quiet] [--max-errors n]\n"
     + "                    [--color auto|always|never] [--[no-]progress] [--locale locale]\n"
     + "                    [--max-args k] [--max-record-bytes size] [--strings path] [file ...]\n"
 
@@ -66,7 +66,7 @@ struct DigestCommand: ToolCommand {
             --wait seconds        with --store: wait this long for the lock (default 0)
             --verbose             with --store: end with what was digested and kept, and the
                                   time (default: when standard error is a terminal)
-            --format format       diagnostics as text (default), github or json
+            --format format       diagnostics as text (default), github, json or sarif
             --max-record-bytes size
                                   longest JSON text accepted (default 64m)
 

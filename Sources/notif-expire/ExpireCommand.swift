@@ -7,7 +7,7 @@ import NotifSweep
 struct ExpireCommand: ToolCommand {
   static let name = "notif-expire"
   static let usage =
-    "usage: notif-expire -p policy [-nh] [--archive file] [--format text|github|json] [--quiet]\n"
+    "usage: notif-expire -p policy [-nh] [--archive file] [--format text|github|json|sarif] [--quiet]\n"
     + "                    [--max-errors n] [--color auto|always|never] [--max-record-bytes size]\n"
     + "                    [--now time] [--[no-]progress] [--verbose] [--quarantine file]\n"
     + "                    [--store file [--missing-ok] [--wait seconds] | file ...]\n"
@@ -22,7 +22,7 @@ struct ExpireCommand: ToolCommand {
         -n, --dry-run             write what would be removed, with reasons; change nothing
             --archive file        append every removed record, with removed_at and
                                   removed_reason
-            --format format       diagnostics as text (default), github or json
+            --format format       diagnostics as text (default), github, json or sarif
             --now time            the time to expire against (RFC 3339 or @epoch)
             --store file          sweep this store file in place, under its lock
       \(SweepOptions.help)

@@ -7,7 +7,7 @@ import NotifModel
 struct GroupCommand: ToolCommand {
   static let name = "notif-group"
   static let usage =
-    "usage: notif-group [-h] [--all-pushes] [--by thread|app|none] [--format text|github|json]\n"
+    "usage: notif-group [-h] [--all-pushes] [--by thread|app|none] [--format text|github|json|sarif]\n"
     + "                   [--quiet] [--max-errors n] [--color auto|always|never] [--[no-]progress]\n"
     + "                   [--item-limit n] [-j jobs] [--last-seen time] [--max-record-bytes size]\n"
     + "                   [--merge] [--no-items] [--order feed|chat] [--sort time|relevance]\n"
@@ -22,7 +22,7 @@ struct GroupCommand: ToolCommand {
 
             --all-pushes          group pushes the device does not list (background, ...) too
             --by key              group by thread (app and thread_id, the default), app or none
-            --format format       diagnostics as text (default), github or json
+            --format format       diagnostics as text (default), github, json or sarif
             --item-limit n        keep at most the first n items of each group in feed order
         -j, --jobs n              threads that group a large file (default: cores, at most 2)
             --last-seen time      count as new only records created after time (RFC 3339 or @epoch)

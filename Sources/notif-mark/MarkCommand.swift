@@ -9,7 +9,7 @@ struct MarkCommand: RunningToolCommand {
   static let usage =
     "usage: notif-mark --read | --unread | --seen | --delete [-nh] [--all] [--id id]\n"
     + "                  [--ids-from file] [--app bundle-id] [--thread id] [--category name]\n"
-    + "                  [--before time] [--archive file] [--format text|github|json] [--quiet]\n"
+    + "                  [--before time] [--archive file] [--format text|github|json|sarif] [--quiet]\n"
     + "                  [--max-errors n] [--color auto|always|never] [--max-record-bytes size]\n"
     + "                  [--now time] [--[no-]progress] [--verbose] [--quarantine file]\n"
     + "                  [--store file [--missing-ok] [--wait seconds] | file ...]\n"
@@ -39,7 +39,7 @@ struct MarkCommand: RunningToolCommand {
                                   archive lines); change nothing
             --archive file        append every deleted record, with removed_at and
                                   removed_reason
-            --format format       diagnostics as text (default), github or json
+            --format format       diagnostics as text (default), github, json or sarif
             --now time            the time to set (RFC 3339 or @epoch)
             --store file          change this store file in place, under its lock
       \(SweepOptions.help)

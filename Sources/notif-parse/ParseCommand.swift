@@ -10,7 +10,7 @@ struct ParseCommand: RunningToolCommand {
   static let name = "notif-parse"
   static let usage =
     "usage: notif-parse [-clsh] [--app-name name] [--categories file] [--default-app bundle-id]\n"
-    + "                   [--format text|github|json] [--quiet] [--max-errors n]\n"
+    + "                   [--format text|github|json|sarif] [--quiet] [--max-errors n]\n"
     + "                   [--color auto|always|never] [--[no-]progress] [-j jobs] [--locale locale]\n"
     + "                   [--max-record-bytes size] [--now time] [--platform ios|android|web]\n"
     + "                   [--push-type type] [--store file [-n] [--verbose]] [--strings path]\n"
@@ -36,7 +36,7 @@ struct ParseCommand: RunningToolCommand {
                                   <lang>.lproj, for the registry's plural forms; may be
                                   repeated (earlier ones win)
             --locale locale       locale of those plural forms (default en)
-            --format format       diagnostics as text (default), github or json
+            --format format       diagnostics as text (default), github, json or sarif
         -j, --jobs n              threads that parse a large file (default: cores, at most 2)
             --max-record-bytes size
                                   longest JSON text accepted (default 64m)

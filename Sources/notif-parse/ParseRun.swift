@@ -40,9 +40,6 @@ struct ParseRun: ToolRun {
   private var err = ByteBuffer(capacity: 1024)
   private var tally = Tally()
   private var files = 0
-  /// With `--check`: whether the line of what `--max-errors` left out was written, before the
-  /// count line.
-  private var notShownWritten = false
   /// For progress: the bytes of the inputs read before the current one, and of the current
   /// one before the reader that reads it now (the chunks taken before one reader took over).
   private var bytesBefore: Int64 = 0
@@ -101,6 +98,11 @@ struct ParseRun: ToolRun {
     do throws(OutputFailed) {
       if let path = configuration.categoriesPath {
         guard try loadRegistry(path, stdout: &stdout, stderr: &stderr) else {
+          // With --check the last words are output too (the SARIF log, say).
+          if configuration.check {
+            try emit(reporter.closing(), stdout: &stdout)
+            try flushOutput(&stdout)
+          }
           reporter.finish(&stderr)
           return .failure
         }
@@ -110,11 +112,9 @@ struct ParseRun: ToolRun {
         try read(file, stdout: &stdout, stderr: &stderr)
       }
       if configuration.check {
-        // The diagnostics are the output: so is the line of those not shown, before the count.
-        if let notShown = reporter.notShown {
-          try emit(reporter.line(notShown), stdout: &stdout)
-          notShownWritten = true
-        }
+        // The diagnostics are the output: so is the line of those not shown, before the count,
+        // or the SARIF log, which is the whole of it.
+        try emit(reporter.closing(), stdout: &stdout)
         try emit(summaryLine(), stdout: &stdout)
       }
       try flushOutput(&stdout)
@@ -126,11 +126,7 @@ struct ParseRun: ToolRun {
     if configuration.verbose, let path = configuration.storePath {
       reporter.say("\(Diagnostic.visible(path)): \(storeReport())", &stderr)
     }
-    if notShownWritten {
-      reporter.clearProgress(&stderr)
-    } else {
-      reporter.finish(&stderr)
-    }
+    reporter.finish(&stderr)
     return tally.status
   }
 
@@ -284,13 +280,13 @@ struct ParseRun: ToolRun {
     _ found: FoundDiagnostics, stdout: inout OutputWriter, stderr: inout OutputWriter
   ) throws(OutputFailed) {
     if let unread = found.unreadInput, reporter.admit(unread) {
-      err.append(utf8: reporter.line(unread))
+      err.append(utf8: reporter.output(unread))
     }
     for diagnostic in found.list where reporter.admit(diagnostic) {
       if configuration.check {
-        try emit(reporter.line(diagnostic), stdout: &stdout)
+        try emit(reporter.output(diagnostic), stdout: &stdout)
       } else {
-        err.append(utf8: reporter.line(diagnostic))
+        err.append(utf8: reporter.output(diagnostic))
       }
     }
     writeErr(&stderr)
@@ -422,7 +418,7 @@ struct ParseRun: ToolRun {
     case .note: break  // notif-parse writes none: a note is counted nowhere
     }
     if configuration.check && !fatal {
-      if reporter.admit(diagnostic) { try emit(reporter.line(diagnostic), stdout: &stdout) }
+      if reporter.admit(diagnostic) { try emit(reporter.output(diagnostic), stdout: &stdout) }
     } else {
       reporter.report(diagnostic, &stderr)
     }
@@ -478,6 +474,8 @@ struct ParseRun: ToolRun {
         + "\"rejected\":\(counts.rejected),"
         + (strict ? "\"rejected_for_warnings\":\(tally.rejectedForWarnings)," : "")
         + "\"errors\":\(counts.errors),\"warnings\":\(counts.warnings)}\n"
+    case .sarif:
+      return ""  // the log is the output: the exit status gives the verdict
     case .text, .github:
       return
         "\(ParseCommand.name): \(plural(counts.records, "record")) in \(plural(counts.files, "file")): "

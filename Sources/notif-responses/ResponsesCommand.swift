@@ -10,7 +10,7 @@ struct ResponsesCommand: RunningToolCommand {
     "usage: notif-responses [-h] [--now time] [--attempt n] [--max-attempts n] [--seed n]\n"
     + "                       [--summary] [--tokens file] [--requests file]\n"
     + "                       [--prune file [-n] [--archive file] [--wait seconds] [--verbose]]\n"
-    + "                       [--format text|github|json] [--quiet] [--max-errors n]\n"
+    + "                       [--format text|github|json|sarif] [--quiet] [--max-errors n]\n"
     + "                       [--color auto|always|never] [--[no-]progress]\n"
     + "                       [--max-record-bytes size] [file ...]\n"
 
@@ -41,7 +41,7 @@ struct ResponsesCommand: RunningToolCommand {
             --wait seconds        with --prune: wait this long for the lock (default 0)
             --verbose             with --prune: end with the tokens kept, pruned and archived,
                                   and the time (default: when standard error is a terminal)
-            --format format       diagnostics as text (default), github or json
+            --format format       diagnostics as text (default), github, json or sarif
             --max-record-bytes size
                                   longest JSON text accepted (default 64m); a longer
                                   line is reported and skipped

@@ -8,11 +8,11 @@ struct ShowCommand: ToolCommand {
   static let name = "notif-show"
   static let usage =
     "usage: notif-show [-h] [--all-pushes] [--apps file] [--ascii] [--categories file]\n"
-    + "                  [--color auto|always|never] [--quiet] [--max-errors n] [--[no-]progress]\n"
-    + "                  [--hidden-previews] [-j jobs] [--last-seen time] [--limit n]\n"
-    + "                  [--max-record-bytes size] [--now time] [--order feed|chat]\n"
-    + "                  [--sort time|relevance] [--to text|html|email] [--tz zone]\n"
-    + "                  [--width columns] [file ...]\n"
+    + "                  [--color auto|always|never] [--format text|github|json|sarif] [--quiet]\n"
+    + "                  [--max-errors n] [--[no-]progress] [--hidden-previews] [-j jobs]\n"
+    + "                  [--last-seen time] [--limit n] [--max-record-bytes size] [--now time]\n"
+    + "                  [--order feed|chat] [--sort time|relevance] [--to text|html|email]\n"
+    + "                  [--tz zone] [--width columns] [file ...]\n"
 
   static let help =
     usage + """
@@ -37,6 +37,7 @@ struct ShowCommand: ToolCommand {
             --width columns       line width of the text (default: the terminal's, COLUMNS, 80)
             --color when          color the text and the diagnostics: auto (each that is a
                                   terminal, without NO_COLOR; the default), always or never
+            --format format       diagnostics as text (default), github, json or sarif
             --ascii               draw marks and the ellipsis in ASCII (... for …)
             --max-record-bytes size
                                   longest JSON text accepted (default 64m)
@@ -59,6 +60,12 @@ struct ShowCommand: ToolCommand {
     options.files = scanned.files
     options.view = try ListingOptions.order(scanned) ?? options.view
     options.ranking = try ListingOptions.ranking(scanned) ?? options.ranking
+    // Before, --format said what to write; it is the diagnostics' form now, as in every tool.
+    if let old = scanned.last("format"), ShowOptions.Format(rawValue: old) != nil, old != "text" {
+      throw UsageError(
+        "--format: '\(old)' is not text, github, json or sarif: --format is the diagnostics' form;"
+          + " what to write is '--to \(old)'")
+    }
     if let format = scanned.last("to") {
       guard let chosen = ShowOptions.Format(rawValue: format) else {
         throw UsageError("--to: '\(format)' is not text, html or email")

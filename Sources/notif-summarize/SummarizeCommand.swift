@@ -9,7 +9,7 @@ struct SummarizeCommand: RunningToolCommand {
   static let name = "notif-summarize"
   static let usage =
     "usage: notif-summarize [-h] [--all-pushes] [--hidden-previews] [--categories file]\n"
-    + "                       [--format text | github | json] [--quiet] [--max-errors n]\n"
+    + "                       [--format text | github | json | sarif] [--quiet] [--max-errors n]\n"
     + "                       [--color auto|always|never] [--[no-]progress] [--locale locale]\n"
     + "                       [--max-args k] [--max-record-bytes size] [--profile ios12 | ios15]\n"
     + "                       [--strings path] [file ...]\n"
@@ -28,7 +28,7 @@ struct SummarizeCommand: RunningToolCommand {
             --hidden-previews     write the hidden-previews placeholder as the summary too
             --max-args k          list at most k summary arguments, then "N others"
             --all-pushes          summarize groups the device lists nothing of (background, ...)
-            --format format       diagnostics as text (default), github or json
+            --format format       diagnostics as text (default), github, json or sarif
             --max-record-bytes size
                                   longest JSON text accepted (default 64m)
 

@@ -93,7 +93,8 @@ import Testing
     ("notif-digest", ["--window", "1h", "--limit", "3"], "'--limit' is now '--item-limit' here"),
     ("notif-digest", ["--window", "1h", "--items", "last"], "'--items' is now '--item-end' here"),
     ("notif-digest", ["--merge", "--unread"], "'--unread' is now '--merge-unread' here"),
-    ("notif-show", ["--format", "html"], "'--format' is now '--to' here"),
+    ("notif-show", ["--format", "html"], "--format: 'html' is not text, github, json or sarif"),
+    ("notif-show", ["--format=email"], "--format: 'email' is not text, github, json or sarif"),
     ("notif-parse", ["--app", "com.example"], "'--app' is now '--default-app' here"),
   ])
   func aNameThatMeansSomethingElseIsRefused(

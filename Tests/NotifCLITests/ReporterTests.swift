@@ -40,7 +40,7 @@ import Testing
       "--max-errors: '99999999999999999999' is not a number from 0 up"
     ),
     (["--color", "yes"], "--color: 'yes' is not auto, always or never"),
-    (["--format", "xml"], "--format: 'xml' is not text, github or json"),
+    (["--format", "xml"], "--format: 'xml' is not text, github, json or sarif"),
   ])
   func mistakesAreUsageErrors(_ arguments: [String], _ message: String) {
     #expect(throws: UsageError(message)) { _ = try Self.options(arguments) }

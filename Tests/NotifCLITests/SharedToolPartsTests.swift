@@ -43,7 +43,7 @@ import Testing
     let specs: [OptionSpec] = [.value("now"), .value("format"), .value("max-record-bytes")]
     let bad = try OptionScanner.scan(
       ["--format", "xml", "--max-record-bytes", "1", "--now", "x"], specs)
-    #expect(throws: UsageError("--format: 'xml' is not text, github or json")) {
+    #expect(throws: UsageError("--format: 'xml' is not text, github, json or sarif")) {
       _ = try CommandLineTool.diagnosticFormat(bad)
     }
     #expect(

@@ -85,8 +85,48 @@ private let located = Diagnostic(
   }
 
   @Test func formatsAreNamedAsOnTheCommandLine() {
-    #expect(DiagnosticFormat.allCases.map(\.rawValue) == ["text", "github", "json"])
-    #expect(DiagnosticFormat(rawValue: "sarif") == nil)
+    #expect(DiagnosticFormat.allCases.map(\.rawValue) == ["text", "github", "json", "sarif"])
+    #expect(DiagnosticFormat(rawValue: "SARIF") == nil)
+  }
+
+  /// A diagnostic alone in SARIF is its `result` object, on a line; a log numbers the rules.
+  @Test func aSarifResultNamesItsRuleAndPlace() throws {
+    let diagnostic = Diagnostic(
+      .warning, "BadBadge", "'badge' is 'x'", file: "dir/a b.json", line: 3, column: 7,
+      rule: "apns-badge")
+    let line = DiagnosticFormat.sarif.render(diagnostic, program: "notif-parse")
+    #expect(
+      line
+        == #"{"ruleId":"apns-badge","level":"warning","message":{"text":"'badge' is 'x'"},"#
+        + #""locations":[{"physicalLocation":{"artifactLocation":{"uri":"dir/a%20b.json"},"#
+        + #""region":{"startLine":3,"startColumn":7}}}],"properties":{"code":"BadBadge"}}"#
+        + "\n")
+    var log = SarifLog(tool: "notif-parse", version: "1.2.3")
+    log.add(diagnostic)
+    log.add(Diagnostic(.error, "Unreadable", "no such file", file: "/tmp/x"))
+    log.add(diagnostic)
+    let document = log.document()
+    #expect(log.count == 3)
+    #expect(document.contains(#""ruleId":"Unreadable","ruleIndex":1,"#))
+    #expect(document.contains(#""uri":"file:///tmp/x"}}}]}"#), "no region without a line")
+    #expect(document.components(separatedBy: #"{"id":"apns-badge""#).count == 2)
+    #expect(document.hasSuffix("]}]}\n"))
+  }
+
+  @Test func sarifURIsEscapeWhatAURICannotHold() {
+    #expect(SarifLog.uri("<stdin>") == "%3Cstdin%3E")
+    #expect(SarifLog.uri("a/b-c_d.e~f") == "a/b-c_d.e~f")
+    #expect(SarifLog.uri("/x y/é:%") == "file:///x%20y/%C3%A9%3A%25")
+  }
+
+  /// Every code of notif-diagnostics(7) has words for SARIF's rule descriptor; its summary is
+  /// its first sentence.
+  @Test func everyCodeHasItsWords() throws {
+    let code = try #require(DiagnosticCode.named("Locked"))
+    #expect(code.summary.hasPrefix("Another sweep or appender holds the store's lock"))
+    #expect(DiagnosticCode.named("NoSuchCode") == nil)
+    let created = try #require(DiagnosticCode.named("BadCreatedAt"))
+    #expect(created.summary == "created_at is missing or not an RFC 3339 time.")
   }
 
   @Test func warningsRankBelowErrors() {

@@ -127,8 +127,8 @@ private let mixed =
   }
 
   @Test(arguments: [
-    (["--format", "xml"], nil as String?, "--format: 'xml' is not text, github or json"),
-    (["--format=TEXT"], nil, "--format: 'TEXT' is not text, github or json"),
+    (["--format", "xml"], nil as String?, "--format: 'xml' is not text, github, json or sarif"),
+    (["--format=TEXT"], nil, "--format: 'TEXT' is not text, github, json or sarif"),
     (["--push-type", "push"], nil, "--push-type: 'push' is not one of " + pushTypeList),
     (
       ["--max-record-bytes", "1"], nil,
@@ -185,7 +185,7 @@ private let mixed =
 
   @Test(arguments: [
     (["--bogus"], "unknown option '--bogus'"),
-    (["--format", "xml"], "--format: 'xml' is not text, github or json"),
+    (["--format", "xml"], "--format: 'xml' is not text, github, json or sarif"),
     (["--default-app"], "option '--default-app' needs a value"),
   ])
   func aUsageErrorPrintsTheMessageAndUsageWithStatus2(_ arguments: [String], _ message: String) {

@@ -207,8 +207,8 @@ let now = "2026-11-22T09:00:00Z"
     (["--to", "json"], "notif-show: --to: 'json' is not text, html or email"),
     (
       ["--format", "html"],
-      "notif-show: '--format' is now '--to' here, since '--format' means something else in the "
-        + "notif tools: the diagnostics' form: text (the default), github or json"
+      "notif-show: --format: 'html' is not text, github, json or sarif: --format is the "
+        + "diagnostics' form; what to write is '--to html'"
     ),
   ])
   func usageErrors(_ arguments: [String], _ message: String) throws {

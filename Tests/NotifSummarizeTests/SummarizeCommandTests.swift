@@ -84,7 +84,7 @@ struct SummarizeCommandTests {
     (["--max-args", "-1"], "--max-args: '-1' is not a whole number from 1 to 9007199254740991"),
     (["--max-args", "two"], "--max-args: 'two' is not a whole number from 1 to 9007199254740991"),
     (["--profile", "ios18"], "--profile: 'ios18' is not ios12 or ios15"),
-    (["--format", "xml"], "--format: 'xml' is not text, github or json"),
+    (["--format", "xml"], "--format: 'xml' is not text, github, json or sarif"),
     (["--locale", "xx"], "--locale: 'xx' is not a locale CLDR 47 defines"),
     (["--locale"], "option '--locale' needs a value"),
     (["--hidden-previews=yes"], "option '--hidden-previews' takes no value"),

@@ -225,12 +225,15 @@ public enum SlowTests {
 public struct OutsideProgram: Sendable, Hashable, CustomStringConvertible {
   /// The name it is run by.
   public var name: String
-  /// The Debian package that installs it.
+  /// The package that installs it.
   public var package: String
+  /// Where the package comes from: `Debian package`, or `PyPI package` for what Debian lacks.
+  public var index: String
 
-  public init(_ name: String, package: String) {
+  public init(_ name: String, package: String, index: String = "Debian package") {
     self.name = name
     self.package = package
+    self.index = index
   }
 
   public var description: String { name }
@@ -239,6 +242,9 @@ public struct OutsideProgram: Sendable, Hashable, CustomStringConvertible {
   public static let parallel = OutsideProgram("parallel", package: "parallel")
   public static let mandoc = OutsideProgram("mandoc", package: "mandoc")
   public static let python3 = OutsideProgram("python3", package: "python3")
+  /// sarif-tools's command, a SARIF reader; `make check-deps` installs it with PyPI's
+  /// jsonschema, which scripts/check-sarif.py validates by.
+  public static let sarif = OutsideProgram("sarif", package: "sarif-tools", index: "PyPI package")
 
   /// The programs `OutsidePrograms.used(in:)` looks for in a command.
   public static let known: [OutsideProgram] = [.parallel, .jq, .mandoc, .python3]
@@ -252,7 +258,7 @@ public struct OutsideProgram: Sendable, Hashable, CustomStringConvertible {
 public enum OutsidePrograms {
   /// What a test skipped for want of `program` says in the test output: one line.
   public static func skipped(_ program: OutsideProgram) -> String {
-    "needs \(program.name), which is not installed (Debian package \(program.package));"
+    "needs \(program.name), which is not installed (\(program.index) \(program.package));"
       + " make check-deps installs it"
   }
 
@@ -260,8 +266,8 @@ public enum OutsidePrograms {
   public struct MissingInCI: Error, CustomStringConvertible {
     public var program: OutsideProgram
     public var description: String {
-      "\(program.name) is not installed, and CI (CI set) runs every test: install Debian package"
-        + " \(program.package) (make check-deps)"
+      "\(program.name) is not installed, and CI (CI set) runs every test: install"
+        + " \(program.index) \(program.package) (make check-deps)"
     }
   }
 

@@ -26,7 +26,7 @@ complete -c notif-digest -l out -r -F -d 'Append the digests to this file, synce
 complete -c notif-digest -l missing-ok -d 'With --store, a missing store is nothing to digest'
 complete -c notif-digest -l wait -x -d 'With --store, seconds to wait for the lock'
 complete -c notif-digest -l verbose -d 'With --store, end with what was digested and kept, and the time'
-complete -c notif-digest -l format -x -a 'text github json' -d 'How to write diagnostics'
+complete -c notif-digest -l format -x -a 'text github json sarif' -d 'How to write diagnostics'
 complete -c notif-digest -l max-record-bytes -x -d 'Longest JSON text accepted (default 64m; suffix k, m or g)'
 complete -c notif-digest -l quiet -d 'Write no notes, only warnings and errors'
 complete -c notif-digest -l max-errors -x -d 'Write at most this many errors and warnings'

@@ -4,7 +4,7 @@
 complete -c notif-expire -s p -l policy -r -F -d 'Policy file: time to live per category'
 complete -c notif-expire -s n -l dry-run -d 'Write what would be removed, with reasons; change nothing'
 complete -c notif-expire -l archive -r -F -d 'Append every removed record to this file'
-complete -c notif-expire -l format -x -a 'text github json' -d 'How to write diagnostics'
+complete -c notif-expire -l format -x -a 'text github json sarif' -d 'How to write diagnostics'
 complete -c notif-expire -l max-record-bytes -x -d 'Longest JSON text accepted (default 64m; suffix k, m or g)'
 complete -c notif-expire -l quarantine -r -F -d 'Move lines that are not records to this file'
 complete -c notif-expire -l now -x -d 'Time to expire against (RFC 3339 or @epoch)'

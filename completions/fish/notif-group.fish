@@ -3,7 +3,7 @@
 
 complete -c notif-group -l all-pushes -d 'Group pushes the device does not list too'
 complete -c notif-group -l by -x -a 'thread app none' -d 'What makes a group'
-complete -c notif-group -l format -x -a 'text github json' -d 'How to write diagnostics'
+complete -c notif-group -l format -x -a 'text github json sarif' -d 'How to write diagnostics'
 complete -c notif-group -s j -l jobs -x -d 'Threads that group a large file'
 complete -c notif-group -l last-seen -x -d 'Count as new only records created after this time'
 complete -c notif-group -l item-limit -x -d 'Keep at most this many items per group'

@@ -10,7 +10,7 @@ complete -c notif-parse -l app-name -x -d 'Name of the app as users see it, for 
 complete -c notif-parse -l categories -r -F -d 'Category registry to check categories against'
 complete -c notif-parse -l strings -r -F -d '.stringsdict, .strings, .xcstrings, or a folder of <lang>.lproj, for the plural check'
 complete -c notif-parse -l locale -x -a 'ar cy de en es fr it ja ko nl pl pt pt-BR pt-PT ru zh-Hans zh-Hant' -d 'BCP 47 or POSIX locale of the plural check'
-complete -c notif-parse -l format -x -a 'text github json' -d 'How to write diagnostics'
+complete -c notif-parse -l format -x -a 'text github json sarif' -d 'How to write diagnostics'
 complete -c notif-parse -s j -l jobs -x -d 'Threads that parse a large file'
 complete -c notif-parse -l max-record-bytes -x -d 'Longest JSON text accepted (default 64m; suffix k, m or g)'
 complete -c notif-parse -l now -x -d 'Time to record when the input has none (RFC 3339 or @epoch)'

@@ -13,7 +13,7 @@ complete -c notif-responses -s n -l dry-run -d 'With --prune, write what would b
 complete -c notif-responses -l archive -r -F -d 'With --prune, append the removed tokens here'
 complete -c notif-responses -l wait -x -d 'With --prune, seconds to wait for the lock'
 complete -c notif-responses -l verbose -d 'With --prune, end with the tokens kept, pruned and archived'
-complete -c notif-responses -l format -x -a 'text github json' -d 'How to write diagnostics'
+complete -c notif-responses -l format -x -a 'text github json sarif' -d 'How to write diagnostics'
 complete -c notif-responses -l max-record-bytes -x -d 'Longest JSON text accepted (default 64m; suffix k, m or g)'
 complete -c notif-responses -l quiet -d 'Write no notes, only warnings and errors'
 complete -c notif-responses -l max-errors -x -d 'Write at most this many errors and warnings'

@@ -9,7 +9,7 @@ complete -c notif-summarize -l profile -x -a 'ios12 ios15' -d 'Which iOS rules t
 complete -c notif-summarize -l hidden-previews -d 'Write the hidden-previews placeholder as the summary too'
 complete -c notif-summarize -l max-args -x -d 'List at most this many summary arguments'
 complete -c notif-summarize -l max-record-bytes -x -d 'Longest JSON text accepted (default 64m; suffix k, m or g)'
-complete -c notif-summarize -l format -x -a 'text github json' -d 'How to write diagnostics'
+complete -c notif-summarize -l format -x -a 'text github json sarif' -d 'How to write diagnostics'
 complete -c notif-summarize -l quiet -d 'Write no notes, only warnings and errors'
 complete -c notif-summarize -l max-errors -x -d 'Write at most this many errors and warnings'
 complete -c notif-summarize -l color -x -a 'auto always never' -d 'Color the diagnostics'
