@@ -137,8 +137,10 @@ for commit in "$ref" "$pinned_rev"; do
     || fail "'$commit', which the README pins, is no commit of this repository"
 done
 mapfile -t steps < <(sed -n 's/^ *- run: //p' "$workflow")
-if [[ ${#steps[@]} != 2 || ${steps[1]} != *"notif-parse --check --format=github"* ]]; then
-  fail "$workflow does not have two run steps, the build then notif-parse --check --format=github"
+if [[ ${#steps[@]} != 3 || ${steps[1]} != *"notif-parse --check --format=sarif"* \
+  || ${steps[2]} != *"notif-parse --check --format=github"* ]]; then
+  fail "$workflow does not have three run steps: the build, notif-parse --check --format=sarif," \
+    "then notif-parse --check --format=github"
 elif git -C "$repo" cat-file -e "$ref^{commit}" 2>/dev/null; then
   git_quiet clone -q "$repo" "$project/.notif"
   git_quiet -C "$project/.notif" checkout -q --detach "$ref"
@@ -148,8 +150,23 @@ elif git -C "$repo" cat-file -e "$ref^{commit}" 2>/dev/null; then
     tail -n 30 "$scratch/build" >&2
   fi
   cp examples/broken.apns "$project/fixtures/push/"
+  # The SARIF step: the log is kept though a payload is rejected, and it validates and reads
+  # back (scripts/check-sarif.py) with the broken payload's result in it.
   status=0
   (cd "$project" && bash -e -c "${steps[1]}") >"$scratch/out" 2>"$scratch/err" || status=$?
+  if [[ $status != 0 ]]; then
+    fail "the workflow's SARIF step exits $status and writes:"
+    cat "$scratch/out" "$scratch/err" >&2
+  elif ! scripts/check-sarif.py "$project/notif.sarif" >"$scratch/sarif" 2>&1 \
+    || ! grep -q '"line": 6, .*"rule": "json-syntax", "tool": "notif-parse", "uri": "fixtures/push/broken.apns"' \
+      "$scratch/sarif"; then
+    fail "the workflow's SARIF log does not validate or lacks broken.apns's result:"
+    cat "$scratch/sarif" >&2
+  else
+    say "the workflow's SARIF step: a valid log, with broken.apns's result"
+  fi
+  status=0
+  (cd "$project" && bash -e -c "${steps[2]}") >"$scratch/out" 2>"$scratch/err" || status=$?
   annotation='^::error file=fixtures/push/broken\.apns,line=6,col=29,title=InvalidJSON::.'
   if [[ $status != 1 ]] || ! grep -qE "$annotation" "$scratch/out"; then
     fail "the workflow's check step exits $status and writes:"
