@@ -155,6 +155,14 @@ public enum OptionTable {
       "explain", "rule",
       "print a rule of notif-rules(7) (an id, or a code for all its rules) and exit", ["parse"]),
     flag("strict", "treat warnings as errors", ["parse"], short: "s"),
+    value(
+      "select", "rules",
+      "check only these rules of notif-rules(7): ids or codes, separated by commas", ["parse"]),
+    value(
+      "ignore", "rules", "do not check these rules: ids or codes, separated by commas", ["parse"]),
+    value(
+      "config", "file", "read select and ignore from this file, not .notif-parse.json", ["parse"]),
+    flag("no-config", "read no configuration file", ["parse"]),
     flag(
       "lint", "also check the copy: length, punctuation, app name, repeats", ["parse"],
       short: "l"),

@@ -41,6 +41,10 @@ extension DiagnosticCode {
       "The apns-collapse-id header is not one APNs takes. Its rule in notif-rules(7): apns-collapse-id."
     ),
     DiagnosticCode(
+      "BadConfig",
+      "Its configuration file, .notif-parse.json or the file of --config, is JSON but not a configuration: a key other than select and ignore, a value that is not an array of strings, or a name that is no rule id or code of notif-rules(7) (or, in ignore, a rule of reading a text); the run stops before it reads any message."
+    ),
+    DiagnosticCode(
       "BadCreatedAt",
       "created_at is missing or not an RFC 3339 time. Read the input through notif-parse first."
     ),

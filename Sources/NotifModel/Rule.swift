@@ -47,6 +47,17 @@ extension Rule {
     self = found
   }
 
+  /// The rules `name` stands for, in any case: the rule whose id it is (`apns-badge`), else
+  /// the rules whose code it is (`BadBadge`), in the book's order; empty when it names none.
+  /// What `--explain`, `--select` and `--ignore` take.
+  public static func named(_ name: String) -> [Rule] {
+    let lowered = name.lowercased()
+    if let rule = Rule(id: lowered) { return [rule] }
+    // `-` is the code column of the rows whose values the vendor ignores: no code.
+    guard lowered != "-" else { return [] }
+    return allCases.filter { $0.code.lowercased() == lowered }
+  }
+
   /// The rules whose code is `code`, in the book's order.
   public static func rules(withCode code: String) -> [Rule] {
     allCases.filter { $0.code == code }

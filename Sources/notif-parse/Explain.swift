@@ -6,12 +6,7 @@ import NotifModel
 enum Explain {
   /// The text for `topic`, a rule id or a code (any case), or nil if it names none.
   static func text(_ topic: String) -> String? {
-    let rules: [Rule]
-    if let rule = Rule(id: topic.lowercased()) {
-      rules = [rule]
-    } else {
-      rules = Rule.allCases.filter { $0.code.lowercased() == topic.lowercased() }
-    }
+    let rules = Rule.named(topic)
     guard let first = rules.first else { return nil }
     var out = ""
     if rules.count > 1 {

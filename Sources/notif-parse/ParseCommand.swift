@@ -10,6 +10,7 @@ struct ParseCommand: RunningToolCommand {
   static let name = "notif-parse"
   static let usage =
     "usage: notif-parse [-clsh] [--app-name name] [--categories file] [--default-app bundle-id]\n"
+    + "                   [--select rules] [--ignore rules] [--config file | --no-config]\n"
     + "                   [--format text|github|json|sarif] [--quiet] [--max-errors n]\n"
     + "                   [--color auto|always|never] [--[no-]progress] [-j jobs] [--locale locale]\n"
     + "                   [--max-record-bytes size] [--now time] [--platform ios|android|web]\n"
@@ -27,6 +28,12 @@ struct ParseCommand: RunningToolCommand {
         -c, --check               write only diagnostics and a count line; no records
             --explain rule        print a rule of notif-rules(7), by its id or code, and exit
         -s, --strict              treat warnings as errors
+            --select rules        check only these rules: ids or codes of notif-rules(7),
+                                  separated by commas; may be repeated
+            --ignore rules        do not check these rules; may be repeated
+            --config file         read select and ignore from file (default: the nearest
+                                  .notif-parse.json, here or above)
+            --no-config           read no configuration file
         -l, --lint                also check the copy: length, punctuation, app name, repeats
             --app-name name       the app's display name, for --lint
             --default-app bundle-id
@@ -97,6 +104,15 @@ struct ParseCommand: RunningToolCommand {
     var verbose = false
     /// `--explain ID|CODE`: print the rules it names (notif-rules(7)) instead of reading.
     var explain: String?
+    /// `--select`: the rules to check, which replace the configuration file's; nil when not
+    /// given.
+    var select: [Rule]?
+    /// `--ignore`: rules not to check, besides the configuration file's.
+    var ignore: [Rule] = []
+    /// `--config`: the configuration file; nil to look for `.notif-parse.json`.
+    var configPath: String?
+    /// `--no-config`: read none.
+    var noConfig = false
     var defaults: InputDefaults
     var files: [String] = []
   }
@@ -118,6 +134,18 @@ struct ParseCommand: RunningToolCommand {
     }
     configuration.check = scanned.has("check")
     configuration.strict = scanned.has("strict")
+    if scanned.has("select") {
+      configuration.select = try RuleSelection.rules(scanned.all("select"), option: "select")
+    }
+    configuration.ignore = try RuleSelection.rules(scanned.all("ignore"), option: "ignore")
+    configuration.configPath = scanned.last("config")
+    configuration.noConfig = scanned.has("no-config")
+    if configuration.noConfig && configuration.configPath != nil {
+      throw UsageError("--config and --no-config contradict each other: give one")
+    }
+    if configuration.configPath?.isEmpty == true {
+      throw UsageError("--config: the file name is empty")
+    }
     configuration.lint = scanned.has("lint")
     configuration.appName = scanned.last("app-name")
     configuration.categoriesPath = scanned.last("categories")

@@ -26,6 +26,8 @@ struct ParseRun: ToolRun {
   let chunkSize: Int
   private var registry: CategoryRegistry?
   private var processor: RecordProcessor?  // made once the registry is loaded
+  /// The rules checked: `--select`, `--ignore` and the configuration file's.
+  private var selection = RuleSelection()
   private var workers: ChunkWorkers?  // started with the first file split in chunks
   private var chunks: [FileChunk<ChunkResults>] = []
   /// With `--store`: where the records go instead of standard output (not in a dry run).
@@ -96,18 +98,21 @@ struct ParseRun: ToolRun {
       if reporter.showsProgress { progressDue = Self.progressRecords }
     }
     do throws(OutputFailed) {
-      if let path = configuration.categoriesPath {
-        guard try loadRegistry(path, stdout: &stdout, stderr: &stderr) else {
-          // With --check the last words are output too (the SARIF log, say).
-          if configuration.check {
-            try emit(reporter.closing(), stdout: &stdout)
-            try flushOutput(&stdout)
-          }
-          reporter.finish(&stderr)
-          return .failure
+      guard try loadSelection(stdout: &stdout, stderr: &stderr),
+        try configuration.categoriesPath.map({ path throws(OutputFailed) in
+          try loadRegistry(path, stdout: &stdout, stderr: &stderr)
+        }) ?? true
+      else {
+        // With --check the last words are output too (the SARIF log, say).
+        if configuration.check {
+          try emit(reporter.closing(), stdout: &stdout)
+          try flushOutput(&stdout)
         }
+        reporter.finish(&stderr)
+        return .failure
       }
-      processor = RecordProcessor(configuration: configuration, registry: registry)
+      processor = RecordProcessor(
+        configuration: configuration, registry: registry, selection: selection)
       for file in configuration.files {
         try read(file, stdout: &stdout, stderr: &stderr)
       }
@@ -353,7 +358,32 @@ struct ParseRun: ToolRun {
     return started.count > 0 ? started : nil
   }
 
-  // MARK: - The registry
+  // MARK: - The rules and the registry
+
+  /// Reads the configuration file (`--config`, else the nearest `.notif-parse.json`, unless
+  /// `--no-config`) and makes the run's selection of rules with `--select` and `--ignore`;
+  /// returns whether the file, if there is one, could be read.
+  private mutating func loadSelection(
+    stdout: inout OutputWriter, stderr: inout OutputWriter
+  ) throws(OutputFailed) -> Bool {
+    var file = ParseConfigFile()
+    let path =
+      configuration.noConfig
+      ? nil
+      : configuration.configPath
+        ?? ParseConfigFile.currentFolder().flatMap(ParseConfigFile.discover(from:))
+    if let path {
+      do {
+        file = try ParseConfigFile.load(path)
+      } catch {
+        try report(error.diagnostic, fatal: true, stdout: &stdout, stderr: &stderr)
+        return false
+      }
+    }
+    selection = RuleSelection(
+      select: configuration.select ?? file.select, ignore: file.ignore + configuration.ignore)
+    return true
+  }
 
   /// Loads the registry (`CategoryRegistry.load`, as notif-summarize does) and reports its
   /// findings; returns whether it could be loaded.
@@ -393,6 +423,7 @@ struct ParseRun: ToolRun {
       try report(error, fatal: true, stdout: &stdout, stderr: &stderr)
       return false
     }
+    selection.filter(&findings)
     for finding in findings {
       let at = loaded.file.position(of: finding.offset)
       try report(

@@ -60,10 +60,16 @@ struct RecordProcessor {
   private let registry: CategoryRegistry?
   private var messageReader: MessageReader
   private var lint: CopyLint?
+  /// The rules checked (`--select`, `--ignore`): the findings of the others are dropped.
+  private let selection: RuleSelection
 
-  init(configuration: ParseCommand.Configuration, registry: CategoryRegistry?) {
+  init(
+    configuration: ParseCommand.Configuration, registry: CategoryRegistry?,
+    selection: RuleSelection = RuleSelection()
+  ) {
     self.configuration = configuration
     self.registry = registry
+    self.selection = selection
     messageReader = MessageReader(defaults: configuration.defaults)
     lint = configuration.lint ? CopyLint(appName: configuration.appName) : nil
   }
@@ -127,7 +133,7 @@ struct RecordProcessor {
     let text = (isCompact: reader.recordIsCompact, name: reader.name, line: reader.recordLine)
     let (messages, refused) = reader.withRecord { view -> ([[Finding]], Bool) in
       let count = ExpoReader.notificationCount(view, 0)
-      let refused = count > ExpoReader.maxNotifications
+      let refused = count > ExpoReader.maxNotifications && selection.checks(.expoTooMany)
       var messages: [[Finding]] = []
       view.forEachElement(of: 0) { element in
         var findings = read(
@@ -155,6 +161,7 @@ struct RecordProcessor {
   ) -> [Finding] {
     messageReader.read(view, isCompact: isCompact, root: root, as: format)
     var findings = messageReader.findings
+    selection.filter(&findings)
     // Not `messageReader.rejected`: a call to a getter of the reader copied the whole reader
     // (1.4 KB) to the stack for each record.
     let readerRejects = findings.contains { $0.severity == .error }
@@ -178,6 +185,7 @@ struct RecordProcessor {
           messageReader.offset(of: field, in: view)
         } ?? []
     }
+    selection.filter(&findings)
     let rejected = findings.contains { $0.severity == .error || configuration.strict }
     if !rejected && !configuration.check && writes {
       messageReader.writeRecord(view, into: &out)

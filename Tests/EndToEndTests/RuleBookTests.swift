@@ -161,7 +161,7 @@ import Testing
   /// The code-only diagnostics notif-parse may write: about a file or the run, not a message.
   static let aboutFiles: Set<String> = [
     "Unreadable", "WriteFailed", "BadRegistry", "BadStrings", "BadFormat", "NoStringsFiles",
-    "Compressed", "WrongStage", "NotShown",
+    "BadConfig", "Compressed", "WrongStage", "NotShown",
   ]
 
   /// Every diagnostic notif-parse writes over the test corpus names a row of the book, or is
