@@ -2,8 +2,9 @@
 // its readers uses it, on the input as a file: notif-expire's policy
 // (`ExpireCommand.loadPolicy`), the category registry (`CategoryRegistry.load`),
 // notif-summarize's string catalog (`XCStringsFile.load`, for a locale chosen by the input's
-// last byte) and notif-show's apps file (`AppDirectory.load`, its icons named relative to the
-// scratch folder; a FIFO or a device it names is refused before it is read).
+// last byte), notif-show's apps file (`AppDirectory.load`, its icons named relative to the
+// scratch folder; a FIFO or a device it names is refused before it is read) and
+// notif-parse's `.notif-parse.json` (`ParseConfigFile.load`).
 //
 // Properties:
 //   (a) a file that is refused is refused with a diagnostic that names it, at a 1-based
@@ -15,7 +16,9 @@
 //   (d) loading the same bytes twice, from the file or from the bytes already read
 //       (`ConfigFile(path:bytes:)`), gives the same value or the same diagnostic;
 //   (e) an apps file that loads holds only icons of at most `AppIcon.maxBytes` whose bytes
-//       are of their kind, and whose data: URI decodes to them.
+//       are of their kind, and whose data: URI decodes to them;
+//   (f) a notif-parse configuration that loads never leaves a rule of reading a text
+//       unchecked, whatever it selects and ignores.
 
 /// The locales a catalog is read for, made once: making one costs more than reading a file.
 let fuzzLocales: [CLDRLocale] = ["en", "fr", "ru", "ar", "ja", "cy", "pl", "de"].map { name in
@@ -113,6 +116,21 @@ func fuzzConfig(_ input: UnsafeRawBufferPointer) {
     } catch {
       require(error == first, "the apps file's diagnostic differs on a second load")
     }
+  }
+
+  // notif-parse's configuration file, as a run reads it.
+  let parseConfigPath = scratchPath(".notif-parse.json", holding: input)
+  do {
+    let loaded = try ParseConfigFile.load(parseConfigPath)
+    let selection = RuleSelection(select: loaded.select, ignore: loaded.ignore)
+    for rule in RuleSelection.reading {
+      require(selection.checks(rule), "the configuration leaves \(rule.id) unchecked")
+    }
+    require(
+      (try? ParseConfigFile.load(parseConfigPath)) == loaded,
+      "the configuration reads otherwise on a second load")
+  } catch {
+    checkDiagnostic(error.diagnostic, path: parseConfigPath, "notif-parse configuration")
   }
 
   // notif-summarize's string catalog, for one locale.
