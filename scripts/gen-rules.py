@@ -22,6 +22,9 @@ rules/rules.tsv has one row a rule, tab-separated, with a header line:
   vendor   what the vendor answers: the HTTP status and error, or what the device or
            browser does
   source   the key of the source in rules/sources.tsv
+  fix      safe (--fix repairs it keeping what the device does: true where Apple documents
+           1), unsafe (--unsafe-fixes repairs it toward what the author meant, which changes
+           what the device does: a badge "5" that iOS ignores becomes 5), or - (no repair)
 
 A row's cases are the blocks headed by its id in rules/cases/*.test (the shape is in
 rules/cases/README); Tests/EndToEndTests/RuleBookTests.swift runs them and checks that every
@@ -85,7 +88,12 @@ EXAMPLE_OUTPUT = [
     "notif-parse: 1 record in 1 file: 0 accepted, 1 rejected; 1 error, 0 warnings",
 ]
 
-COLUMNS = ["id", "format", "path", "rule", "verdict", "code", "vendor", "source"]
+COLUMNS = ["id", "format", "path", "rule", "verdict", "code", "vendor", "source", "fix"]
+FIXES = {
+    "safe": "safe: --fix makes the smallest edit that keeps what the device does",
+    "unsafe": "unsafe: --unsafe-fixes makes the smallest edit toward what the author meant,"
+    " which changes what the device does",
+}
 RULE_CASES = os.path.join(ROOT, "rules", "cases")
 
 
@@ -347,6 +355,10 @@ def page():
             fail("%s: an ignored rule has no code, and every other one has one" % where)
         if row["source"] not in sources:
             fail("%s: source %r is not in %s" % (where, row["source"], SOURCES))
+        if row["fix"] not in ("safe", "unsafe", "-"):
+            fail("%s: fix %r is not safe, unsafe or -" % (where, row["fix"]))
+        if row["fix"] != "-" and row["verdict"] == "ignored":
+            fail("%s: an ignored rule finds nothing to fix" % where)
         by_format[row["format"]].append(row)
 
     out = []
@@ -430,6 +442,8 @@ def page():
                 emit(".Sy %s ," % row["verdict"])
                 emit(".Er %s" % row["code"])
             emit(labelled("Vendor", row["vendor"]))
+            if row["fix"] != "-":
+                emit(labelled("Fix", FIXES[row["fix"]]))
             emit(source_line(row["source"], sources))
             emit(".br")
             files = sorted({case[0] for case in cases.get(row["id"], [])})
@@ -556,6 +570,7 @@ def swift_rules(sources):
             ("vendor", swift_string(row["vendor"])),
             ("sourceTitle", swift_string(source["title"])),
             ("sourceAddress", swift_string(source["address"])),
+            ("fix", {"safe": ".safe", "unsafe": ".unsafe", "-": "nil"}[row["fix"]]),
         ] + examples(row, cases):
             line = "      %s: %s," % (label, value)
             if label == "passing":

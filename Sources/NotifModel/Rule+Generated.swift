@@ -14,6 +14,7 @@ extension Rule {
       vendor: "every service refuses it; FCM: 400 INVALID_ARGUMENT, Invalid JSON payload received",
       sourceTitle: "IETF, RFC 8259, The JavaScript Object Notation (JSON) Data Interchange Format",
       sourceAddress: "https://www.rfc-editor.org/rfc/rfc8259",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":\"hi\"},}",
       passing: "{\"aps\":{\"alert\":\"hi\"}}"),
     RuleEntry(
@@ -26,6 +27,7 @@ extension Rule {
       vendor: "RFC 8259 requires UTF-8; FCM: 400 INVALID_ARGUMENT, Invalid JSON payload received",
       sourceTitle: "IETF, RFC 8259, The JavaScript Object Notation (JSON) Data Interchange Format",
       sourceAddress: "https://www.rfc-editor.org/rfc/rfc8259",
+      fix: nil,
       failing: "notif-parse --check rules/cases/files/any-latin1.json",
       passing: "{\"aps\":{\"alert\":\"café 🔔\"}}"),
     RuleEntry(
@@ -39,6 +41,7 @@ extension Rule {
         "the services' parsers differ (most keep the last one); notif refuses it, since which one a service reads is not known",
       sourceTitle: "IETF, RFC 8259, The JavaScript Object Notation (JSON) Data Interchange Format",
       sourceAddress: "https://www.rfc-editor.org/rfc/rfc8259",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":\"a\",\"alert\":\"b\"}}",
       passing: "{\"aps\":{\"alert\":\"a\"},\"x\":{\"k\":1},\"y\":{\"k\":1,\"K\":2}}"),
     RuleEntry(
@@ -51,6 +54,7 @@ extension Rule {
       vendor: "notif's own limit, far past any service's message",
       sourceTitle: "notif-parse(1), --max-record-bytes and the input",
       sourceAddress: "man/notif-parse.1",
+      fix: nil,
       failing:
         "{\"aps\":{\"alert\":\"x\"},\"c\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
       passing:
@@ -67,6 +71,7 @@ extension Rule {
         "notif's own limit; every service takes far less (APNs 4 KiB, FCM 4 KiB of notification and data)",
       sourceTitle: "notif-parse(1), --max-record-bytes and the input",
       sourceAddress: "man/notif-parse.1",
+      fix: nil,
       failing: "notif-parse --check --max-record-bytes 20\n{\"aps\":{\"alert\":\"x\"}}",
       passing: "notif-parse --check --max-record-bytes 21\n{\"aps\":{\"alert\":\"x\"}}"),
     RuleEntry(
@@ -79,6 +84,7 @@ extension Rule {
       vendor: "every service takes one JSON object per message; Expo also an array of them",
       sourceTitle: "IETF, RFC 8259, The JavaScript Object Notation (JSON) Data Interchange Format",
       sourceAddress: "https://www.rfc-editor.org/rfc/rfc8259",
+      fix: nil,
       failing: "\"hi\"",
       passing: "[{\"to\":\"ExponentPushToken[abc]\",\"title\":\"hi\"}]"),
     RuleEntry(
@@ -92,6 +98,7 @@ extension Rule {
       vendor: "notif's own format: nothing to send",
       sourceTitle: "notif(5), the envelope and the record",
       sourceAddress: "man/notif.5",
+      fix: nil,
       failing: "{\"headers\":[\"apns-priority: 5\"],\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
       passing:
         "{\"headers\":{\"TTL\":\"60\"},\"payload\":{\"web_push\":8030,\"notification\":{\"title\":\"hi\",\"navigate\":\"https://example.com/\"}}}"
@@ -106,6 +113,7 @@ extension Rule {
       vendor: "notif's own format: the key is not read",
       sourceTitle: "notif(5), the envelope and the record",
       sourceAddress: "man/notif.5",
+      fix: nil,
       failing: "{\"payload\":{\"aps\":{\"alert\":\"hi\"}},\"sent_at\":\"2026-11-22T09:00:00Z\"}",
       passing:
         "{\"headers\":{\"apns-push-type\":\"alert\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}},\"app\":\"com.example.chat\",\"received_at\":\"2026-11-22T09:00:00Z\"}"
@@ -122,6 +130,7 @@ extension Rule {
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      fix: nil,
       failing:
         "{\"headers\":{\"apns-id\":\"123e4567-e89b-12d3-a456\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
       passing:
@@ -139,6 +148,7 @@ extension Rule {
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      fix: nil,
       failing:
         "{\"headers\":{\"apns-expiration\":\"tomorrow\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
       passing:
@@ -155,6 +165,7 @@ extension Rule {
       sourceTitle: "Apple, Sending notification requests to APNs (the request headers)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/sending-notification-requests-to-apns",
+      fix: nil,
       failing:
         "{\"headers\":{\"apns-expiration\":1763802300000},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
       passing:
@@ -172,6 +183,7 @@ extension Rule {
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      fix: nil,
       failing:
         "{\"headers\":{\"apns-collapse-id\":\"ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
       passing:
@@ -189,6 +201,7 @@ extension Rule {
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      fix: nil,
       failing: "{\"headers\":{\"apns-priority\":7},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
       passing: "{\"headers\":{\"apns-priority\":\"5\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}"),
     RuleEntry(
@@ -202,6 +215,7 @@ extension Rule {
       sourceTitle: "Apple, Pushing background updates to your App",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/pushing-background-updates-to-your-app",
+      fix: nil,
       failing:
         "{\"headers\":{\"apns-priority\":10},\"payload\":{\"aps\":{\"content-available\":1}}}",
       passing:
@@ -219,6 +233,7 @@ extension Rule {
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      fix: nil,
       failing:
         "{\"headers\":{\"apns-push-type\":\"banner\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
       passing:
@@ -236,6 +251,7 @@ extension Rule {
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      fix: nil,
       failing: "{\"headers\":{\"apns-topic\":\"\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
       passing:
         "{\"headers\":{\"apns-topic\":\"com.example.chat\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}"
@@ -251,6 +267,7 @@ extension Rule {
       sourceTitle: "Apple, Sending broadcast push notification requests to APNs",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/sending-broadcast-push-notification-requests-to-apns",
+      fix: nil,
       failing:
         "{\"headers\":{\"apns-push-type\":\"liveactivity\",\"apns-channel-id\":\"not base64!\"},\"payload\":{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{}}}}",
       passing:
@@ -268,6 +285,7 @@ extension Rule {
       sourceTitle: "Apple, Sending broadcast push notification requests to APNs",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/sending-broadcast-push-notification-requests-to-apns",
+      fix: nil,
       failing:
         "{\"headers\":{\"apns-push-type\":\"alert\",\"apns-channel-id\":\"dHdvIGNoYW5uZWw=\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
       passing:
@@ -284,6 +302,7 @@ extension Rule {
       sourceTitle: "Apple, Sending broadcast push notification requests to APNs",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/sending-broadcast-push-notification-requests-to-apns",
+      fix: nil,
       failing:
         "{\"headers\":{\"apns-push-type\":\"liveactivity\",\"apns-channel-id\":\"dHdvIGNoYW5uZWw=\",\"apns-request-id\":\"request-1\"},\"payload\":{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{}}}}",
       passing:
@@ -300,6 +319,7 @@ extension Rule {
       sourceTitle: "Apple, Sending notification requests to APNs (the request headers)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/sending-notification-requests-to-apns",
+      fix: nil,
       failing:
         "{\"headers\":{\"authorization\":\"bearer abc\"},\"payload\":{\"aps\":{\"alert\":\"hi\"}}}",
       passing:
@@ -317,6 +337,7 @@ extension Rule {
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      fix: nil,
       failing: "{}",
       passing: ""),
     RuleEntry(
@@ -331,6 +352,7 @@ extension Rule {
         "Apple, Handling notification responses from APNs (the status codes and reasons)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/handling-notification-responses-from-apns",
+      fix: nil,
       failing:
         "{\"aps\":{\"alert\":\"hi\"},\"x\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}",
       passing:
@@ -347,6 +369,7 @@ extension Rule {
       sourceTitle: "Apple, Sending notification requests to APNs (the request headers)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/sending-notification-requests-to-apns",
+      fix: nil,
       failing: "",
       passing:
         "notif-parse --check --push-type voip\n{\"aps\":{\"alert\":\"hi\"},\"x\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}"
@@ -362,6 +385,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "",
       passing:
         "{\"aps\":{\"alert\":\"hi\"},\"chat_id\":42,\"sender\":{\"name\":\"Ann\",\"ids\":[1,2]}}"
@@ -377,6 +401,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"chat_id\":42}",
       passing: "{\"mdm\":\"00000000-1111-2222-3333-444444444444\"}"),
     RuleEntry(
@@ -392,6 +417,7 @@ extension Rule {
         "Google, FCM REST reference: projects.messages.send (the request body: message, validate_only)",
       sourceAddress:
         "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages/send",
+      fix: nil,
       failing: "{\"message\":\"Your order shipped\"}",
       passing: "{\"aps\":{\"alert\":\"hi\"},\"message\":\"Your order shipped\"}"),
     RuleEntry(
@@ -405,6 +431,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":\"hi\"}",
       passing: ""),
     RuleEntry(
@@ -419,6 +446,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{}}",
       passing: "{\"aps\":{\"badge\":0}}"),
     RuleEntry(
@@ -432,6 +460,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":1}}",
       passing: "{\"aps\":{\"alert\":\"\"}}"),
     RuleEntry(
@@ -445,6 +474,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":{}}}",
       passing: "{\"aps\":{\"alert\":{\"subtitle\":\"hi\"}}}"),
     RuleEntry(
@@ -459,6 +489,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":{\"title\":1}}}",
       passing:
         "{\"aps\":{\"alert\":{\"title\":\"a\",\"subtitle\":\"b\",\"body\":\"c\",\"title-loc-key\":\"T\",\"subtitle-loc-key\":\"S\",\"loc-key\":\"L\",\"launch-image\":\"a.png\",\"action\":\"Open\",\"action-loc-key\":\"OPEN\",\"summary-arg\":\"Ann\"}}}"
@@ -474,6 +505,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":{\"loc-key\":\"K\",\"loc-args\":[\"Ann\",2]}}}",
       passing:
         "{\"aps\":{\"alert\":{\"loc-key\":\"K\",\"loc-args\":[],\"title-loc-key\":\"T\",\"title-loc-args\":[\"Ann\"]}}}"
@@ -489,6 +521,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":{\"body\":\"hi\",\"summary-arg-count\":0}}}",
       passing: "{\"aps\":{\"alert\":{\"body\":\"hi\",\"summary-arg-count\":1}}}"),
     RuleEntry(
@@ -502,6 +535,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":{\"body\":\"hi\",\"sound\":\"ping.caf\"}}}",
       passing:
         "{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{},\"alert\":{\"title\":\"a\",\"body\":\"b\",\"sound\":\"ping.caf\"}}}"
@@ -517,6 +551,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":{\"body\":\"hi\",\"image\":\"a.png\"}}}",
       passing: ""),
     RuleEntry(
@@ -531,6 +566,7 @@ extension Rule {
         "Apple, Starting and updating Live Activities with ActivityKit push notifications",
       sourceAddress:
         "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications",
+      fix: nil,
       failing:
         "{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{},\"alert\":{\"title\":{\"loc-args\":[\"Ann\"]},\"body\":\"b\"}}}",
       passing:
@@ -547,6 +583,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: .unsafe,
       failing: "{\"aps\":{\"badge\":-1}}",
       passing: "{\"aps\":{\"badge\":0}}"),
     RuleEntry(
@@ -562,6 +599,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"sound\":1}}",
       passing: "{\"aps\":{\"sound\":{\"name\":\"alarm.caf\",\"critical\":1,\"volume\":1}}}"),
     RuleEntry(
@@ -575,6 +613,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: .safe,
       failing: "{\"aps\":{\"content-available\":true}}",
       passing:
         "{\"aps\":{\"alert\":\"hi\",\"mutable-content\":1,\"sound\":{\"name\":\"alarm.caf\",\"critical\":0}}}"
@@ -590,6 +629,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":\"hi\",\"content-available\":\"1\"}}",
       passing: "{\"aps\":{\"alert\":\"hi\",\"content-available\":0,\"mutable-content\":0}}"),
     RuleEntry(
@@ -603,6 +643,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":\"hi\",\"thread-id\":7}}",
       passing:
         "{\"aps\":{\"alert\":\"hi\",\"thread-id\":\"t\",\"category\":\"MESSAGE\",\"target-content-id\":\"c\",\"filter-criteria\":\"work\"}}"
@@ -618,6 +659,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":\"hi\",\"interruption-level\":\"urgent\"}}",
       passing: "{\"aps\":{\"alert\":\"hi\",\"interruption-level\":\"time-sensitive\"}}"),
     RuleEntry(
@@ -631,6 +673,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":\"hi\",\"relevance-score\":\"high\"}}",
       passing: "{\"aps\":{\"alert\":\"hi\",\"relevance-score\":1}}"),
     RuleEntry(
@@ -645,6 +688,7 @@ extension Rule {
         "Apple, Starting and updating Live Activities with ActivityKit push notifications",
       sourceAddress:
         "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications",
+      fix: nil,
       failing: "",
       passing:
         "{\"aps\":{\"event\":\"update\",\"timestamp\":1700000000,\"content-state\":{},\"relevance-score\":100}}"
@@ -661,6 +705,7 @@ extension Rule {
         "Apple, Starting and updating Live Activities with ActivityKit push notifications",
       sourceAddress:
         "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications",
+      fix: nil,
       failing: "{\"aps\":{\"event\":\"update\",\"timestamp\":\"now\",\"content-state\":{}}}",
       passing:
         "{\"aps\":{\"event\":\"end\",\"timestamp\":253402300799,\"stale-date\":0,\"dismissal-date\":253402300799,\"content-state\":{}}}"
@@ -677,6 +722,7 @@ extension Rule {
         "Apple, Starting and updating Live Activities with ActivityKit push notifications",
       sourceAddress:
         "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications",
+      fix: nil,
       failing: "{\"aps\":{\"event\":\"stop\",\"timestamp\":1763802300,\"content-state\":{}}}",
       passing: "{\"aps\":{\"event\":\"end\",\"timestamp\":1763802300,\"content-state\":{}}}"),
     RuleEntry(
@@ -691,6 +737,7 @@ extension Rule {
         "Apple, Starting and updating Live Activities with ActivityKit push notifications",
       sourceAddress:
         "https://developer.apple.com/documentation/activitykit/starting-and-updating-live-activities-with-activitykit-push-notifications",
+      fix: nil,
       failing: "{\"aps\":{\"event\":\"update\",\"timestamp\":1763802300,\"content-state\":[]}}",
       passing:
         "{\"aps\":{\"event\":\"start\",\"timestamp\":1763802300,\"content-state\":{},\"attributes-type\":\"Score\",\"attributes\":{\"team\":\"home\"}}}"
@@ -706,6 +753,7 @@ extension Rule {
       sourceTitle: "Apple, Sending broadcast push notification requests to APNs",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/sending-broadcast-push-notification-requests-to-apns",
+      fix: nil,
       failing:
         "{\"aps\":{\"event\":\"start\",\"timestamp\":1763802300,\"content-state\":{},\"input-push-channel\":\"not base64!\"}}",
       passing:
@@ -722,6 +770,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":\"hi\",\"url-args\":\"a\"}}",
       passing: "{\"aps\":{\"alert\":\"hi\",\"url-args\":[\"a\",\"b\"]}}"),
     RuleEntry(
@@ -735,6 +784,7 @@ extension Rule {
       sourceTitle: "Apple, Updating widgets with WidgetKit push notifications",
       sourceAddress:
         "https://developer.apple.com/documentation/widgetkit/updating-widgets-with-widgetkit-push-notifications",
+      fix: nil,
       failing: "{\"aps\":{\"content-changed\":0}}",
       passing: "{\"aps\":{\"content-changed\":true}}"),
     RuleEntry(
@@ -748,6 +798,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"alert\":\"hi\",\"chat_id\":42}}",
       passing: "{\"aps\":{\"alert\":\"hi\"},\"chat_id\":42}"),
     RuleEntry(
@@ -761,6 +812,7 @@ extension Rule {
       sourceTitle: "Apple, Generating a remote notification (the payload key reference)",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/generating-a-remote-notification",
+      fix: nil,
       failing: "{\"aps\":{\"badge\":1,\"mutable-content\":1}}",
       passing: "{\"aps\":{\"alert\":\"hi\",\"mutable-content\":1}}"),
     RuleEntry(
@@ -776,6 +828,7 @@ extension Rule {
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
       sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"priority\":\"high\"}}",
       passing:
@@ -794,6 +847,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\",\"sound\":\"default\"}}}",
       passing:
@@ -812,6 +866,7 @@ extension Rule {
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
       sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      fix: nil,
       failing: "{\"Message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"}}}",
       passing: "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"}}}"),
     RuleEntry(
@@ -826,6 +881,7 @@ extension Rule {
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
       sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      fix: nil,
       failing: "",
       passing:
         "{\"validateOnly\":false,\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"fcmOptions\":{\"analyticsLabel\":\"l\"},\"android\":{\"collapseKey\":\"c\",\"restrictedPackageName\":\"com.example\",\"directBootOk\":true,\"notification\":{\"channelId\":\"news\",\"clickAction\":\"open\",\"notificationPriority\":\"PRIORITY_HIGH\",\"lightSettings\":{\"color\":{\"red\":1},\"lightOnDuration\":\"1s\",\"lightOffDuration\":\"1s\"}}},\"apns\":{\"fcmOptions\":{\"analyticsLabel\":\"l\"}}}}"
@@ -843,6 +899,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing: "",
       passing:
         "{\"message\":{\"token\":\"a\",\"data\":{\"anything\":\"x\",\"Any Key!\":\"y\"},\"android\":{\"data\":{\"order_id\":\"7\"}},\"webpush\":{\"data\":{\"x-y\":\"z\"},\"headers\":{\"Urgency\":\"high\"}},\"apns\":{\"headers\":{\"apns-priority\":\"10\"},\"payload\":{\"aps\":{\"alert\":\"hi\"},\"custom\":{\"deep\":[1,2]}}}}}"
@@ -858,6 +915,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing: "",
       passing:
         "{\"message\":{\"name\":\"projects/p/messages/1\",\"token\":\"a\",\"notification\":{\"title\":\"t\"}}}"
@@ -873,6 +931,7 @@ extension Rule {
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
       sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      fix: nil,
       failing: "",
       passing:
         "{\"message\":{\"token\":\"a\",\"android\":{\"priority\":1,\"notification\":{\"title\":\"t\",\"notification_priority\":5,\"visibility\":2,\"proxy\":3}}}}"
@@ -889,6 +948,7 @@ extension Rule {
         "Google, FCM REST reference: projects.messages.send (the request body: message, validate_only)",
       sourceAddress:
         "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages/send",
+      fix: nil,
       failing:
         "{\"validate_only\":\"yes\",\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"}}}",
       passing:
@@ -905,6 +965,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing: "{\"message\":{\"notification\":{\"title\":\"t\"}}}",
       passing: "{\"message\":{\"topic\":\"news\",\"notification\":{\"title\":\"t\"}}}"),
     RuleEntry(
@@ -918,6 +979,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing: "{\"message\":{\"token\":\"\",\"notification\":{\"title\":\"t\"}}}",
       passing: "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"}}}"),
     RuleEntry(
@@ -930,6 +992,7 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle: "Google, Topic messaging (topic names, conditions of at most five topics)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/topic-messaging",
+      fix: nil,
       failing: "{\"message\":{\"topic\":\"news!\",\"notification\":{\"title\":\"t\"}}}",
       passing:
         "{\"message\":{\"topic\":\"/topics/news-1_.~%\",\"notification\":{\"title\":\"t\"}}}"
@@ -944,6 +1007,7 @@ extension Rule {
       vendor: "400 INVALID_ARGUMENT",
       sourceTitle: "Google, Topic messaging (topic names, conditions of at most five topics)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/topic-messaging",
+      fix: nil,
       failing:
         "{\"message\":{\"condition\":\"news in topics\",\"notification\":{\"title\":\"t\"}}}",
       passing:
@@ -960,6 +1024,7 @@ extension Rule {
       sourceTitle:
         "Google, About FCM messages (4096 bytes of notification and data, 2048 for a topic message; reserved data keys)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/concept-options",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"data\":{\"k\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}}}",
       passing:
@@ -976,6 +1041,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing: "{\"message\":{\"token\":\"a\",\"data\":{\"count\":1}}}",
       passing: "{\"message\":{\"token\":\"a\",\"data\":{\"count\":\"1\"}}}"),
     RuleEntry(
@@ -989,6 +1055,7 @@ extension Rule {
       sourceTitle:
         "Google, About FCM messages (4096 bytes of notification and data, 2048 for a topic message; reserved data keys)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/concept-options",
+      fix: nil,
       failing: "{\"message\":{\"token\":\"a\",\"data\":{\"from\":\"x\"}}}",
       passing:
         "{\"message\":{\"token\":\"a\",\"data\":{\"fromage\":\"x\",\"message\":\"x\",\"goog\":\"x\",\"gc\":\"x\"}}}"
@@ -1004,6 +1071,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"apns\":{\"headers\":{\"apns-priority\":10}}}}",
       passing:
@@ -1020,6 +1088,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"android\":{\"ttl\":\"3600\"}}}",
       passing:
@@ -1037,6 +1106,7 @@ extension Rule {
       sourceTitle: "Google, Set the priority of a message (android.priority normal and high)",
       sourceAddress:
         "https://firebase.google.com/docs/cloud-messaging/customize-messages/setting-message-priority",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"android\":{\"priority\":\"urgent\"}}}",
       passing:
@@ -1053,6 +1123,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"notification_priority\":\"PRIORITY_URGENT\"}}}}",
       passing:
@@ -1069,6 +1140,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"visibility\":\"HIDDEN\"}}}}",
       passing:
@@ -1085,6 +1157,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"proxy\":\"MAYBE\"}}}}",
       passing:
@@ -1102,6 +1175,7 @@ extension Rule {
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
       sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"notification_count\":-1}}}}",
       passing:
@@ -1118,6 +1192,7 @@ extension Rule {
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
       sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"event_time\":\"yesterday\"}}}}",
       passing:
@@ -1135,6 +1210,7 @@ extension Rule {
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
       sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"vibrate_timings\":[\"0.5\"]}}}}",
       passing:
@@ -1151,6 +1227,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"light_settings\":{\"color\":{\"red\":\"1\",\"green\":0,\"blue\":0},\"light_on_duration\":\"1s\",\"light_off_duration\":\"1s\"}}}}}",
       passing:
@@ -1167,6 +1244,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"title\":\"t\",\"color\":\"112233\"}}}}",
       passing:
@@ -1184,6 +1262,7 @@ extension Rule {
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
       sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      fix: nil,
       failing: "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":5}}}",
       passing: ""),
     RuleEntry(
@@ -1197,6 +1276,7 @@ extension Rule {
       sourceTitle:
         "Protocol Buffers, ProtoJSON format (field names, enums, int32, Duration, Timestamp, maps)",
       sourceAddress: "https://protobuf.dev/programming-guides/json/",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"android\":{\"direct_boot_ok\":1,\"notification\":{\"title\":\"t\",\"sticky\":\"true\"}}}}",
       passing:
@@ -1213,6 +1293,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"android\":{\"notification\":{\"body_loc_key\":\"k\",\"body_loc_args\":\"[\\\"a\\\"]\"}}}}",
       passing:
@@ -1231,6 +1312,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing: "{\"message\":{\"token\":\"a\",\"notification\":\"hello\"}}",
       passing: ""),
     RuleEntry(
@@ -1245,6 +1327,7 @@ extension Rule {
       sourceTitle:
         "Google, Understanding message delivery (an analytics label matches ^[a-zA-Z0-9-_.~%]{1,50}$)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/understand-delivery",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"fcm_options\":{\"analytics_label\":\"abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijk\"}}}",
       passing:
@@ -1261,6 +1344,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"webpush\":{\"fcm_options\":{\"link\":\"http://example.com\"}}}}",
       passing:
@@ -1277,6 +1361,7 @@ extension Rule {
       sourceTitle:
         "Google, FCM REST reference: projects.messages (Message, Notification, AndroidConfig, AndroidNotification, LightSettings, ApnsConfig, WebpushConfig, FcmOptions)",
       sourceAddress: "https://firebase.google.com/docs/reference/fcm/rest/v1/projects.messages",
+      fix: nil,
       failing: "",
       passing:
         "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\",\"body\":\"b\"},\"apns\":{\"payload\":{\"aps\":{\"badge\":1}}}}}"
@@ -1293,6 +1378,7 @@ extension Rule {
       sourceTitle:
         "firebase-admin-dotnet issue 323 and fcm-cloudflare-workers issue 10: FCM answers 400, Payload of Apple Push Notification Service must contain an [aps] key",
       sourceAddress: "https://github.com/celestifyhq/fcm-cloudflare-workers/issues/10",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"notification\":{\"title\":\"t\"},\"apns\":{\"payload\":{\"sound\":\"default\"}}}}",
       passing:
@@ -1310,6 +1396,7 @@ extension Rule {
       sourceTitle:
         "firebase-admin-dotnet issue 39 and firebase-admin-java issue 214: FCM answers 400 INVALID_ARGUMENT, Value of [aps] must be a non-empty dictionary",
       sourceAddress: "https://github.com/firebase/firebase-admin-dotnet/issues/39",
+      fix: nil,
       failing:
         "{\"message\":{\"token\":\"a\",\"apns\":{\"payload\":{\"aps\":{},\"details\":\"x\"}}}}",
       passing:
@@ -1327,6 +1414,7 @@ extension Rule {
       sourceTitle:
         "Google, Migrate from legacy FCM APIs to HTTP v1 (the legacy API shut down in July 2024)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/migrate-v1",
+      fix: nil,
       failing: "{\"to\":\"fcm-token\",\"notification\":{\"title\":\"t\"}}",
       passing:
         "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"},\\\"data\\\":{\\\"k\\\":\\\"v\\\"}}\"}"
@@ -1343,6 +1431,7 @@ extension Rule {
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      fix: nil,
       failing: "{\"condition\":\"'news' in topics\",\"notification\":{\"title\":\"t\"}}",
       passing:
         "{\"condition\":\"'news' in topics\",\"name\":\"projects/p/messages/1\",\"notification\":{\"title\":\"t\"}}"
@@ -1358,6 +1447,7 @@ extension Rule {
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      fix: nil,
       failing: "{\"to\":\"fcm-token\",\"notification\":{\"title\":\"t\"},\"ttl\":60}",
       passing:
         "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\",\\\"android_channel_id\\\":\\\"news\\\",\\\"click_action\\\":\\\"open\\\"},\\\"collapse_key\\\":\\\"c\\\",\\\"restricted_package_name\\\":\\\"com.example\\\"}\"}"
@@ -1376,6 +1466,7 @@ extension Rule {
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      fix: nil,
       failing: "{\"registration_id\":[\"a\"],\"notification\":{\"title\":\"t\"}}",
       passing: ""),
     RuleEntry(
@@ -1389,6 +1480,7 @@ extension Rule {
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      fix: nil,
       failing: "{\"registration_ids\":\"a\",\"notification\":{\"title\":\"t\"}}",
       passing:
         "{\"GCM\":\"{\\\"registration_ids\\\":[\\\"a\\\",\\\"b\\\"],\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}\"}"
@@ -1407,6 +1499,7 @@ extension Rule {
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      fix: nil,
       failing: "{\"to\":5}",
       passing:
         "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\",\\\"body\\\":\\\"b\\\"},\\\"collapse_key\\\":\\\"c\\\",\\\"restricted_package_name\\\":\\\"com.example\\\",\\\"data\\\":{}}\"}"
@@ -1424,6 +1517,7 @@ extension Rule {
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      fix: nil,
       failing:
         "{\"GCM\":\"{\\\"notification\\\":{\\\"body_loc_key\\\":\\\"k\\\",\\\"body_loc_args\\\":[\\\"a\\\",1]}}\"}",
       passing:
@@ -1440,6 +1534,7 @@ extension Rule {
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      fix: nil,
       failing:
         "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"},\\\"time_to_live\\\":2419201}\"}",
       passing:
@@ -1456,6 +1551,7 @@ extension Rule {
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      fix: nil,
       failing:
         "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"},\\\"priority\\\":\\\"urgent\\\"}\"}",
       passing:
@@ -1472,6 +1568,7 @@ extension Rule {
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      fix: nil,
       failing:
         "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"},\\\"content_available\\\":\\\"true\\\",\\\"mutable_content\\\":1,\\\"dry_run\\\":\\\"false\\\",\\\"delay_while_idle\\\":0,\\\"direct_boot_ok\\\":null}\"}",
       passing:
@@ -1488,6 +1585,7 @@ extension Rule {
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      fix: nil,
       failing: "{\"GCM\":\"{\\\"data\\\":{\\\"count\\\":1}}\"}",
       passing: "{\"GCM\":\"{\\\"data\\\":{\\\"count\\\":\\\"1\\\"}}\"}"),
     RuleEntry(
@@ -1501,6 +1599,7 @@ extension Rule {
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      fix: nil,
       failing:
         "{\"GCM\":\"{\\\"data\\\":{\\\"from\\\":\\\"x\\\",\\\"message_type\\\":\\\"x\\\",\\\"google.sent_time\\\":\\\"1\\\",\\\"gcm.notification.e\\\":\\\"1\\\"}}\"}",
       passing: "{\"GCM\":\"{\\\"data\\\":{\\\"fromage\\\":\\\"x\\\",\\\"googl\\\":\\\"x\\\"}}\"}"),
@@ -1515,6 +1614,7 @@ extension Rule {
       sourceTitle:
         "Google, Firebase Cloud Messaging HTTP protocol (the legacy server reference: to, registration_ids, condition, notification_key, time_to_live)",
       sourceAddress: "https://firebase.google.com/docs/cloud-messaging/http-server-ref",
+      fix: nil,
       failing: "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\",\\\"badge\\\":-1}}\"}",
       passing:
         "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\",\\\"badge\\\":9007199254740991}}\"}"
@@ -1531,6 +1631,7 @@ extension Rule {
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
       sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      fix: nil,
       failing:
         "{\"web_push\":8031,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"}}",
       passing:
@@ -1547,6 +1648,7 @@ extension Rule {
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
       sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      fix: nil,
       failing: "{\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"}}",
       passing: ""),
     RuleEntry(
@@ -1562,6 +1664,7 @@ extension Rule {
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
       sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      fix: nil,
       failing:
         "{\"web-push\":8030,\"notification\":{\"title\":\"t\",\"navigate\":\"https://example.com/\"}}",
       passing: ""),
@@ -1576,6 +1679,7 @@ extension Rule {
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
       sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      fix: nil,
       failing: "{\"web_push\":8030}",
       passing: ""),
     RuleEntry(
@@ -1589,6 +1693,7 @@ extension Rule {
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
       sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      fix: nil,
       failing: "{\"web_push\":8030,\"notification\":[\"Hi\"]}",
       passing: ""),
     RuleEntry(
@@ -1602,6 +1707,7 @@ extension Rule {
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
       sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      fix: nil,
       failing: "{\"web_push\":8030,\"notification\":{\"title\":\"Hi\"}}",
       passing: ""),
     RuleEntry(
@@ -1615,6 +1721,7 @@ extension Rule {
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
       sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      fix: nil,
       failing:
         "{\"web_push\":8030,\"notification\":{\"title\":1,\"navigate\":\"https://example.com/\"}}",
       passing: ""),
@@ -1630,6 +1737,7 @@ extension Rule {
       sourceTitle:
         "W3C push-api pull request 402, Add app badge to Declarative Web Push (app_badge: set only if it is a 64-bit unsigned integer)",
       sourceAddress: "https://github.com/w3c/push-api/pull/402",
+      fix: nil,
       failing:
         "{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"},\"app_badge\":\"1\"}",
       passing: ""),
@@ -1645,6 +1753,7 @@ extension Rule {
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
       sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      fix: nil,
       failing:
         "{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"},\"mutable\":\"yes\"}",
       passing:
@@ -1664,6 +1773,7 @@ extension Rule {
         "WebKit, the parser Safari ships: Source/WebCore/Modules/notifications/NotificationJSONParser.cpp",
       sourceAddress:
         "https://github.com/WebKit/WebKit/blob/main/Source/WebCore/Modules/notifications/NotificationJSONParser.cpp",
+      fix: nil,
       failing:
         "{\"web_push\":8030,\"notification\":{\"title\":\"\",\"navigate\":\"https://example.com/\"}}",
       passing:
@@ -1683,6 +1793,7 @@ extension Rule {
         "WebKit, the parser Safari ships: Source/WebCore/Modules/notifications/NotificationJSONParser.cpp",
       sourceAddress:
         "https://github.com/WebKit/WebKit/blob/main/Source/WebCore/Modules/notifications/NotificationJSONParser.cpp",
+      fix: nil,
       failing:
         "{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"},\"app_badge\":1}",
       passing: ""),
@@ -1697,6 +1808,7 @@ extension Rule {
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
       sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      fix: nil,
       failing:
         "{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"},\"priority\":\"high\"}",
       passing: ""),
@@ -1711,6 +1823,7 @@ extension Rule {
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
       sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      fix: nil,
       failing: "{\"title\":\"Hi\",\"options\":{\"dir\":\"up\"}}",
       passing: "{\"title\":\"Hi\",\"options\":{\"dir\":\"rtl\"}}"),
     RuleEntry(
@@ -1724,6 +1837,7 @@ extension Rule {
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
       sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      fix: nil,
       failing: "{\"title\":\"Hi\",\"options\":{\"silent\":true,\"vibrate\":[100]}}",
       passing: "{\"title\":\"Hi\",\"options\":{\"silent\":false,\"vibrate\":[100]}}"),
     RuleEntry(
@@ -1737,6 +1851,7 @@ extension Rule {
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
       sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      fix: nil,
       failing: "{\"title\":\"Hi\",\"options\":{\"renotify\":true}}",
       passing: "{\"title\":\"Hi\",\"options\":{\"renotify\":true,\"tag\":\"t\"}}"),
     RuleEntry(
@@ -1751,6 +1866,7 @@ extension Rule {
       sourceTitle:
         "WHATWG, Web IDL: converting a JavaScript value to a dictionary (undefined and null give the defaults, any object its members, anything else a TypeError)",
       sourceAddress: "https://webidl.spec.whatwg.org/#js-dictionary",
+      fix: nil,
       failing: "",
       passing: "{\"title\":\"Hi\",\"options\":[]}"),
     RuleEntry(
@@ -1765,6 +1881,7 @@ extension Rule {
       sourceTitle:
         "WHATWG, Web IDL: converting a JavaScript value to a dictionary (undefined and null give the defaults, any object its members, anything else a TypeError)",
       sourceAddress: "https://webidl.spec.whatwg.org/#js-dictionary",
+      fix: nil,
       failing: "{\"title\":\"Hi\",\"options\":[\"body\"]}",
       passing: ""),
     RuleEntry(
@@ -1778,6 +1895,7 @@ extension Rule {
       sourceTitle:
         "WHATWG, Web IDL: converting a JavaScript value to a dictionary (undefined and null give the defaults, any object its members, anything else a TypeError)",
       sourceAddress: "https://webidl.spec.whatwg.org/#js-dictionary",
+      fix: nil,
       failing: "{\"title\":\"Hi\",\"options\":\"body\"}",
       passing: "{\"title\":\"Hi\",\"options\":{}}"),
     RuleEntry(
@@ -1792,6 +1910,7 @@ extension Rule {
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
       sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      fix: nil,
       failing: "{\"title\":\"Hi\",\"options\":{\"body\":1}}",
       passing:
         "{\"title\":\"Hi\",\"options\":{\"body\":\"Text.\",\"requireInteraction\":true,\"vibrate\":200,\"actions\":[{\"action\":\"a\",\"title\":\"Open\"}]}}"
@@ -1807,6 +1926,7 @@ extension Rule {
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
       sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      fix: nil,
       failing: "{\"title\":\"Hi\",\"options\":{\"actions\":[{\"action\":\"a\"}]}}",
       passing:
         "{\"title\":\"Hi\",\"options\":{\"actions\":[{\"action\":\"a\",\"title\":\"Open\"}]}}"
@@ -1823,6 +1943,7 @@ extension Rule {
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
       sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      fix: nil,
       failing: "{\"title\":\"Hi\",\"options\":{\"timestamp\":\"2026-01-01\"}}",
       passing: "{\"title\":\"Hi\",\"options\":{\"timestamp\":0}}"),
     RuleEntry(
@@ -1836,6 +1957,7 @@ extension Rule {
       sourceTitle:
         "WHATWG, Web IDL: converting a JavaScript value to a dictionary (undefined and null give the defaults, any object its members, anything else a TypeError)",
       sourceAddress: "https://webidl.spec.whatwg.org/#js-dictionary",
+      fix: nil,
       failing: "{\"title\":\"Hi\",\"options\":{\"color\":\"red\"}}",
       passing: ""),
     RuleEntry(
@@ -1850,6 +1972,7 @@ extension Rule {
       sourceTitle:
         "WHATWG, Notifications API: showNotification(title, options), NotificationOptions, and create a notification (silent with vibrate, renotify without a tag: a TypeError)",
       sourceAddress: "https://notifications.spec.whatwg.org/#create-a-notification",
+      fix: nil,
       failing: "{\"title\":1,\"options\":{}}",
       passing: "{\"title\":\"Hi\",\"options\":{}}"),
     RuleEntry(
@@ -1865,6 +1988,7 @@ extension Rule {
       sourceTitle:
         "W3C, Badging API: setAppBadge(optional [EnforceRange] unsigned long long contents)",
       sourceAddress: "https://w3c.github.io/badging/",
+      fix: nil,
       failing: "{\"title\":\"Hi\",\"options\":{},\"app_badge\":-1}",
       passing: "{\"title\":\"Hi\",\"options\":{},\"app_badge\":9007199254740991}"),
     RuleEntry(
@@ -1879,6 +2003,7 @@ extension Rule {
       sourceTitle:
         "W3C, Push API: declarative push message, and the declarative push message parser",
       sourceAddress: "https://w3c.github.io/push-api/#declarative-push-message",
+      fix: nil,
       failing: "{\"title\":\"Hi\",\"options\":{},\"mutable\":1}",
       passing: "{\"title\":\"Hi\",\"options\":{},\"mutable\":true}"),
     RuleEntry(
@@ -1892,6 +2017,7 @@ extension Rule {
       sourceTitle:
         "IETF, RFC 8030, Generic Event Delivery Using HTTP Push (5.2 TTL, 5.3 Urgency, 5.4 Topic)",
       sourceAddress: "https://www.rfc-editor.org/rfc/rfc8030",
+      fix: nil,
       failing:
         "{\"headers\":{\"TTL\":\"1h\"},\"payload\":{\"web_push\":8030,\"notification\":{\"title\":\"Hi\",\"navigate\":\"https://example.com/\"}}}",
       passing:
@@ -1908,6 +2034,7 @@ extension Rule {
       sourceTitle:
         "IETF, RFC 8030, Generic Event Delivery Using HTTP Push (5.2 TTL, 5.3 Urgency, 5.4 Topic)",
       sourceAddress: "https://www.rfc-editor.org/rfc/rfc8030",
+      fix: nil,
       failing:
         "{\"headers\":{\"Urgency\":\"urgent\"},\"payload\":{\"title\":\"Hi\",\"options\":{}}}",
       passing:
@@ -1924,6 +2051,7 @@ extension Rule {
       sourceTitle:
         "IETF, RFC 8030, Generic Event Delivery Using HTTP Push (5.2 TTL, 5.3 Urgency, 5.4 Topic)",
       sourceAddress: "https://www.rfc-editor.org/rfc/rfc8030",
+      fix: nil,
       failing:
         "{\"headers\":{\"Topic\":\"abcdefghijklmnopqrstuvwxyz0123456\"},\"payload\":{\"title\":\"Hi\",\"options\":{}}}",
       passing:
@@ -1940,6 +2068,7 @@ extension Rule {
       sourceTitle:
         "IETF, RFC 8030, Generic Event Delivery Using HTTP Push (5.2 TTL, 5.3 Urgency, 5.4 Topic)",
       sourceAddress: "https://www.rfc-editor.org/rfc/rfc8030",
+      fix: nil,
       failing:
         "{\"headers\":{\"apns-priority\":\"10\"},\"payload\":{\"title\":\"Hi\",\"options\":{}}}",
       passing: ""),
@@ -1955,6 +2084,7 @@ extension Rule {
         "AWS, Publishing Amazon SNS notifications with platform-specific payloads (the platform keys)",
       sourceAddress:
         "https://docs.aws.amazon.com/sns/latest/dg/sns-send-custom-platform-specific-payloads-mobile-devices.html",
+      fix: nil,
       failing:
         "{\"default\":\"hi\",\"FCM\":\"{\\\"message\\\":{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}}\"}",
       passing:
@@ -1974,6 +2104,7 @@ extension Rule {
         "AWS, Publishing Amazon SNS notifications with platform-specific payloads (the platform keys)",
       sourceAddress:
         "https://docs.aws.amazon.com/sns/latest/dg/sns-send-custom-platform-specific-payloads-mobile-devices.html",
+      fix: nil,
       failing: "{\"default\":\"hi\",\"apns\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\"}",
       passing: "{\"default\":\"hi\",\"APNS\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\"}"),
     RuleEntry(
@@ -1989,6 +2120,7 @@ extension Rule {
         "AWS, Publishing Amazon SNS notifications with platform-specific payloads (the platform keys)",
       sourceAddress:
         "https://docs.aws.amazon.com/sns/latest/dg/sns-send-custom-platform-specific-payloads-mobile-devices.html",
+      fix: nil,
       failing: "{\"default\":\"hi\",\"APNS\":{\"aps\":{\"alert\":\"hi\"}}}",
       passing: "{\"default\":\"hi\",\"APNS\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\"}"),
     RuleEntry(
@@ -2002,6 +2134,7 @@ extension Rule {
       sourceTitle:
         "AWS, Amazon SNS API Reference: Publish (MessageStructure json: a default string; InvalidParameter, HTTP 400)",
       sourceAddress: "https://docs.aws.amazon.com/sns/latest/api/API_Publish.html",
+      fix: nil,
       failing: "{\"FCM\":\"{\\\"message\\\":{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}}\"}",
       passing: "{\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}\"}"),
     RuleEntry(
@@ -2016,6 +2149,7 @@ extension Rule {
       sourceTitle:
         "AWS SDK for Ruby, issue 1224: Publish answers InvalidParameter, Message Structure - Failed to parse JSON, for a platform's message that is no JSON text",
       sourceAddress: "https://github.com/aws/aws-sdk-ruby/issues/1224",
+      fix: nil,
       failing: "{\"default\":\"hi\",\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}\"}",
       passing:
         "{\"default\":\"hi\",\"APNS\":\"{\\\"aps\\\":{\\\"alert\\\":\\\"hi\\\"}}\",\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}\",\"ADM\":\"{\\\"data\\\":{\\\"k\\\":\\\"v\\\"}}\"}"
@@ -2032,6 +2166,7 @@ extension Rule {
       sourceTitle:
         "AWS, Using Google Firebase Cloud Messaging v1 payloads in Amazon SNS (the GCM key, fcmV1Message; legacy payloads, which SNS translates to FCM HTTP v1)",
       sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/sns-fcm-v1-payloads.html",
+      fix: nil,
       failing: "",
       passing:
         "{\"GCM\":\"{\\\"fcmV1Message\\\":{\\\"message\\\":{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"},\\\"android\\\":{\\\"priority\\\":\\\"high\\\"}}}}\"}"
@@ -2048,6 +2183,7 @@ extension Rule {
       sourceTitle:
         "AWS, Using Google Firebase Cloud Messaging v1 payloads in Amazon SNS (the GCM key, fcmV1Message; legacy payloads, which SNS translates to FCM HTTP v1)",
       sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/sns-fcm-v1-payloads.html",
+      fix: nil,
       failing: "{\"GCM\":\"{\\\"fcmV1Message\\\":\\\"hello\\\"}\"}",
       passing:
         "{\"GCM\":\"{\\\"fcmV1Message\\\":{\\\"message\\\":{\\\"notification\\\":{\\\"title\\\":\\\"t\\\"}}}}\"}"
@@ -2065,6 +2201,7 @@ extension Rule {
       sourceTitle:
         "AWS, Using Google Firebase Cloud Messaging v1 payloads in Amazon SNS (the GCM key, fcmV1Message; legacy payloads, which SNS translates to FCM HTTP v1)",
       sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/sns-fcm-v1-payloads.html",
+      fix: nil,
       failing: "",
       passing:
         "{\"default\":\"hi\",\"GCM\":\"{\\\"notification\\\":{\\\"title\\\":\\\"t\\\",\\\"body\\\":\\\"b\\\"},\\\"data\\\":{\\\"k\\\":\\\"v\\\"},\\\"time_to_live\\\":3600,\\\"priority\\\":\\\"high\\\",\\\"collapse_key\\\":\\\"c\\\"}\"}"
@@ -2081,6 +2218,7 @@ extension Rule {
         "AWS, Publishing Amazon SNS notifications with platform-specific payloads (the platform keys)",
       sourceAddress:
         "https://docs.aws.amazon.com/sns/latest/dg/sns-send-custom-platform-specific-payloads-mobile-devices.html",
+      fix: nil,
       failing: "",
       passing:
         "{\"default\":\"hi\",\"MPNS\":\"<?xml version=\\\"1.0\\\"?><wp:Notification xmlns:wp=\\\"WPNotification\\\"><wp:Toast><wp:Text1>hi\",\"WNS\":\"not even XML {\"}"
@@ -2096,6 +2234,7 @@ extension Rule {
       vendor: "not the body SNS posts",
       sourceTitle: "AWS, HTTP/HTTPS notification JSON format",
       sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/http-notification-json.html",
+      fix: nil,
       failing: "{\"Type\":\"Notification\",\"Message\":\"hi\"}",
       passing:
         "{\"Type\":\"Notification\",\"MessageId\":\"22b80b92-fdea-4c2c-8f9d-bdfb0c7bf324\",\"TopicArn\":\"arn:aws:sns:us-east-1:123456789012:news\",\"Subject\":\"News\",\"Message\":\"hi\",\"Timestamp\":\"2026-11-22T09:00:00.000Z\",\"SignatureVersion\":\"1\",\"Signature\":\"c2ln\",\"SigningCertURL\":\"https://sns.us-east-1.amazonaws.com/c.pem\",\"UnsubscribeURL\":\"https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe\"}"
@@ -2110,6 +2249,7 @@ extension Rule {
       vendor: "a subscription confirmation carries no message",
       sourceTitle: "AWS, HTTP/HTTPS notification JSON format",
       sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/http-notification-json.html",
+      fix: nil,
       failing:
         "{\"Type\":\"SubscriptionConfirmation\",\"MessageId\":\"1\",\"Message\":\"You have chosen to subscribe\",\"SubscribeURL\":\"https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription\",\"Token\":\"t\"}",
       passing: "{\"Type\":\"Notification\",\"MessageId\":\"1\",\"Message\":\"hi\"}"),
@@ -2123,6 +2263,7 @@ extension Rule {
       vendor: "not part of the body SNS posts",
       sourceTitle: "AWS, HTTP/HTTPS notification JSON format",
       sourceAddress: "https://docs.aws.amazon.com/sns/latest/dg/http-notification-json.html",
+      fix: nil,
       failing:
         "{\"Type\":\"Notification\",\"MessageId\":\"1\",\"Message\":\"hi\",\"Sender\":\"me\"}",
       passing:
@@ -2139,6 +2280,7 @@ extension Rule {
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
       sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      fix: nil,
       failing: "",
       passing:
         "[{\"to\":\"ExpoPushToken[a]\",\"title\":\"Hi\"},{\"to\":\"ExpoPushToken[b]\",\"title\":\"Hi\"}]"
@@ -2154,6 +2296,7 @@ extension Rule {
       sourceTitle:
         "Expo, expo-server-sdk-node: src/ExpoClient.ts (isExpoPushToken; PUSH_NOTIFICATION_CHUNK_LIMIT, 100, counting each token of a to array)",
       sourceAddress: "https://github.com/expo/expo-server-sdk-node/blob/main/src/ExpoClient.ts",
+      fix: nil,
       failing:
         "[{\"to\":[\"ExpoPushToken[0]\",\"ExpoPushToken[1]\",\"ExpoPushToken[2]\",\"ExpoPushToken[3]\",\"ExpoPushToken[4]\",\"ExpoPushToken[5]\",\"ExpoPushToken[6]\",\"ExpoPushToken[7]\",\"ExpoPushToken[8]\",\"ExpoPushToken[9]\",\"ExpoPushToken[10]\",\"ExpoPushToken[11]\",\"ExpoPushToken[12]\",\"ExpoPushToken[13]\",\"ExpoPushToken[14]\",\"ExpoPushToken[15]\",\"ExpoPushToken[16]\",\"ExpoPushToken[17]\",\"ExpoPushToken[18]\",\"ExpoPushToken[19]\",\"ExpoPushToken[20]\",\"ExpoPushToken[21]\",\"ExpoPushToken[22]\",\"ExpoPushToken[23]\",\"ExpoPushToken[24]\",\"ExpoPushToken[25]\",\"ExpoPushToken[26]\",\"ExpoPushToken[27]\",\"ExpoPushToken[28]\",\"ExpoPushToken[29]\",\"ExpoPushToken[30]\",\"ExpoPushToken[31]\",\"ExpoPushToken[32]\",\"ExpoPushToken[33]\",\"ExpoPushToken[34]\",\"ExpoPushToken[35]\",\"ExpoPushToken[36]\",\"ExpoPushToken[37]\",\"ExpoPushToken[38]\",\"ExpoPushToken[39]\",\"ExpoPushToken[40]\",\"ExpoPushToken[41]\",\"ExpoPushToken[42]\",\"ExpoPushToken[43]\",\"ExpoPushToken[44]\",\"ExpoPushToken[45]\",\"ExpoPushToken[46]\",\"ExpoPushToken[47]\",\"ExpoPushToken[48]\",\"ExpoPushToken[49]\",\"ExpoPushToken[50]\",\"ExpoPushToken[51]\",\"ExpoPushToken[52]\",\"ExpoPushToken[53]\",\"ExpoPushToken[54]\",\"ExpoPushToken[55]\",\"ExpoPushToken[56]\",\"ExpoPushToken[57]\",\"ExpoPushToken[58]\",\"ExpoPushToken[59]\",\"ExpoPushToken[60]\",\"ExpoPushToken[61]\",\"ExpoPushToken[62]\",\"ExpoPushToken[63]\",\"ExpoPushToken[64]\",\"ExpoPushToken[65]\",\"ExpoPushToken[66]\",\"ExpoPushToken[67]\",\"ExpoPushToken[68]\",\"ExpoPushToken[69]\",\"ExpoPushToken[70]\",\"ExpoPushToken[71]\",\"ExpoPushToken[72]\",\"ExpoPushToken[73]\",\"ExpoPushToken[74]\",\"ExpoPushToken[75]\",\"ExpoPushToken[76]\",\"ExpoPushToken[77]\",\"ExpoPushToken[78]\",\"ExpoPushToken[79]\",\"ExpoPushToken[80]\",\"ExpoPushToken[81]\",\"ExpoPushToken[82]\",\"ExpoPushToken[83]\",\"ExpoPushToken[84]\",\"ExpoPushToken[85]\",\"ExpoPushToken[86]\",\"ExpoPushToken[87]\",\"ExpoPushToken[88]\",\"ExpoPushToken[89]\",\"ExpoPushToken[90]\",\"ExpoPushToken[91]\",\"ExpoPushToken[92]\",\"ExpoPushToken[93]\",\"ExpoPushToken[94]\",\"ExpoPushToken[95]\",\"ExpoPushToken[96]\",\"ExpoPushToken[97]\",\"ExpoPushToken[98]\",\"ExpoPushToken[99]\",\"ExpoPushToken[100]\"],\"title\":\"Hi\"}]",
       passing:
@@ -2171,6 +2314,7 @@ extension Rule {
       sourceTitle:
         "Expo, expo-server-sdk-node: src/ExpoClient.ts (isExpoPushToken; PUSH_NOTIFICATION_CHUNK_LIMIT, 100, counting each token of a to array)",
       sourceAddress: "https://github.com/expo/expo-server-sdk-node/blob/main/src/ExpoClient.ts",
+      fix: nil,
       failing: "{\"to\":\"abc\",\"body\":\"Text.\"}",
       passing: "{\"to\":[\"ExpoPushToken[a]\",\"ExponentPushToken[b]\"],\"body\":\"Text.\"}"),
     RuleEntry(
@@ -2184,6 +2328,7 @@ extension Rule {
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
       sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      fix: nil,
       failing: "{\"to\":\"ExpoPushToken[a]\",\"ttl\":-1}",
       passing: "{\"to\":\"ExpoPushToken[a]\",\"ttl\":0,\"priority\":\"default\"}"),
     RuleEntry(
@@ -2197,6 +2342,7 @@ extension Rule {
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
       sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      fix: nil,
       failing: "{\"to\":\"ExpoPushToken[a]\",\"expiration\":\"2026-01-01T00:00:00Z\"}",
       passing: "{\"to\":\"ExpoPushToken[a]\",\"expiration\":253402300799}"),
     RuleEntry(
@@ -2211,6 +2357,7 @@ extension Rule {
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
       sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      fix: nil,
       failing: "{\"to\":\"ExpoPushToken[a]\",\"expiration\":1700000000000}",
       passing: "{\"to\":\"ExpoPushToken[a]\",\"expiration\":1700000000}"),
     RuleEntry(
@@ -2224,6 +2371,7 @@ extension Rule {
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
       sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      fix: nil,
       failing: "{\"to\":\"ExpoPushToken[a]\",\"badge\":-1}",
       passing: "{\"to\":\"ExpoPushToken[a]\",\"badge\":9007199254740991}"),
     RuleEntry(
@@ -2237,6 +2385,7 @@ extension Rule {
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
       sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      fix: nil,
       failing: "{\"to\":\"ExpoPushToken[a]\",\"sound\":1}",
       passing:
         "{\"to\":\"ExpoPushToken[a]\",\"sound\":{\"critical\":true,\"name\":\"alarm.wav\",\"volume\":1}}"
@@ -2252,6 +2401,7 @@ extension Rule {
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
       sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      fix: nil,
       failing: "{\"to\":\"ExpoPushToken[a]\",\"title\":1}",
       passing:
         "{\"to\":\"ExpoPushToken[a]\",\"title\":\"Hi\",\"body\":\"Text.\",\"subtitle\":\"S\",\"channelId\":\"c\",\"categoryId\":\"k\",\"icon\":\"i\",\"data\":{},\"richContent\":{}}"
@@ -2268,6 +2418,7 @@ extension Rule {
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
       sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      fix: nil,
       failing: "{\"to\":\"ExpoPushToken[a]\",\"mutableContent\":1}",
       passing: "{\"to\":\"ExpoPushToken[a]\",\"mutableContent\":true,\"_contentAvailable\":false}"),
     RuleEntry(
@@ -2281,6 +2432,7 @@ extension Rule {
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
       sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      fix: nil,
       failing: "{\"to\":\"ExpoPushToken[a]\",\"interruptionLevel\":\"urgent\"}",
       passing: "{\"to\":\"ExpoPushToken[a]\",\"interruptionLevel\":\"time-sensitive\"}"),
     RuleEntry(
@@ -2294,6 +2446,7 @@ extension Rule {
       sourceTitle:
         "Expo, Send notifications with the Expo Push Service (the message request format; at most 100 messages a request)",
       sourceAddress: "https://docs.expo.dev/push-notifications/sending-notifications/",
+      fix: nil,
       failing: "{\"to\":\"ExpoPushToken[a]\",\"priorty\":\"high\"}",
       passing: ""),
     RuleEntry(
@@ -2307,6 +2460,7 @@ extension Rule {
       sourceTitle: "Apple, Declaring your actionable notification types",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/declaring-your-actionable-notification-types",
+      fix: nil,
       failing:
         "notif-parse --check --categories rules/cases/files/categories-registry.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"promo\"}}",
       passing:
@@ -2323,6 +2477,7 @@ extension Rule {
       sourceTitle: "Apple, Declaring your actionable notification types",
       sourceAddress:
         "https://developer.apple.com/documentation/usernotifications/declaring-your-actionable-notification-types",
+      fix: nil,
       failing:
         "notif-parse --check --categories rules/cases/files/categories-five-actions.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}",
       passing:
@@ -2338,6 +2493,7 @@ extension Rule {
       vendor: "iOS shows an empty button",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
       sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      fix: nil,
       failing:
         "notif-parse --check --categories rules/cases/files/categories-empty-title.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}",
       passing: ""),
@@ -2351,6 +2507,7 @@ extension Rule {
       vendor: "iOS truncates it",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
       sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      fix: nil,
       failing:
         "notif-parse --check --categories rules/cases/files/categories-long-title.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}",
       passing:
@@ -2366,6 +2523,7 @@ extension Rule {
       vendor: "Apple's guidelines capitalize action titles",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
       sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      fix: nil,
       failing:
         "notif-parse --check --categories rules/cases/files/categories-title-case.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}",
       passing:
@@ -2381,6 +2539,7 @@ extension Rule {
       vendor: "iOS runs it from the Lock Screen",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
       sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      fix: nil,
       failing:
         "notif-parse --check --categories rules/cases/files/categories-destructive.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}",
       passing:
@@ -2400,6 +2559,7 @@ extension Rule {
         "Apple, Localizing strings that contain plurals (a .stringsdict plural rule; in Xcode 15 and later, a string catalog's plural variations)",
       sourceAddress:
         "https://developer.apple.com/documentation/xcode/localizing-strings-that-contain-plurals",
+      fix: nil,
       failing:
         "notif-parse --check --categories rules/cases/files/categories-plural.json\n{\"aps\":{\"alert\":\"A.\",\"category\":\"message\"}}",
       passing:
@@ -2415,6 +2575,7 @@ extension Rule {
       vendor: "iOS truncates the banner",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
       sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      fix: nil,
       failing:
         "notif-parse --check --lint\n{\"aps\":{\"alert\":{\"body\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.\"}}}",
       passing:
@@ -2430,6 +2591,7 @@ extension Rule {
       vendor: "iOS shows the name already; the guidelines say leave it out",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
       sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      fix: nil,
       failing:
         "notif-parse --check --lint --app-name Chat\n{\"aps\":{\"alert\":{\"title\":\"New in Chat\",\"body\":\"Text.\"}}}",
       passing:
@@ -2445,6 +2607,7 @@ extension Rule {
       vendor: "the guidelines write complete sentences",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
       sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      fix: nil,
       failing:
         "notif-parse --check --lint\n{\"aps\":{\"alert\":{\"title\":\"Hi\",\"body\":\"Lunch at noon\"}}}",
       passing:
@@ -2460,6 +2623,7 @@ extension Rule {
       vendor: "the user gets the same notification twice",
       sourceTitle: "Apple, Human Interface Guidelines: Notifications",
       sourceAddress: "https://developer.apple.com/design/human-interface-guidelines/notifications",
+      fix: nil,
       failing:
         "notif-parse --check --lint\n{\"aps\":{\"alert\":{\"title\":\"Hi\",\"body\":\"Lunch at noon?\"}}}\n{\"aps\":{\"alert\":{\"title\":\"Hi\",\"body\":\"Lunch at noon?\"}}}",
       passing:

@@ -4,6 +4,16 @@ import NotifJSON
 // each finding applies, so the diagnostic's code and id come from the book; `--explain` and
 // the SARIF writer of every tool (NotifCLI's Reporter) read the rows' words from here.
 
+/// Whether a repair keeps what the device does, as ruff tells its fixes apart.
+public enum FixSafety: String, Sendable {
+  /// It keeps what the device does (a `true` where Apple documents 1, which iOS reads as 1):
+  /// `--fix` makes it.
+  case safe
+  /// It changes what the device does, toward what the author evidently meant (a badge `"5"`,
+  /// which iOS ignores, becomes 5): only `--unsafe-fixes` makes it.
+  case unsafe
+}
+
 /// One row of rules/rules.tsv: a rule notif-parse checks a push message by.
 public struct RuleEntry: Sendable {
   /// The row's id, kebab-case, unique across rules/rules.tsv and rules/responses.tsv.
@@ -24,6 +34,8 @@ public struct RuleEntry: Sendable {
   public var sourceTitle: String
   /// Its address: a URL, or a page of the notif sources (`man/notif.5`).
   public var sourceAddress: String
+  /// How `notif-parse --fix` repairs what the rule finds, if it can.
+  public var fix: FixSafety?
   /// A message the rule finds, from its case in rules/cases (after `notif-parse --check` and
   /// the arguments it needs, if it needs any); empty for an ignored rule.
   public var failing: String

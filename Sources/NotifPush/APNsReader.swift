@@ -564,6 +564,8 @@ public enum APNsReader: FormatReader {
               .apnsFlagsBool,
               "the sound's 'critical' is \(critical); Apple documents \(critical ? 1 : 0)",
               at: valueAt)
+            m.findings[m.findings.count - 1].fix = .replacing(
+              view, value, with: critical ? "1" : "0")
           } else {
             m.report(unread, .apnsSound, "the sound's 'critical' must be 0 or 1", at: valueAt)
           }

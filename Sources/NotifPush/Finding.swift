@@ -1,3 +1,4 @@
+import NotifJSON
 import NotifModel
 
 /// A problem found in one JSON text, located by byte offset within that text.
@@ -15,13 +16,41 @@ public struct Finding: Equatable, Sendable {
   public var message: String
   /// The byte offset in the text the finding is about.
   public var offset: Int
+  /// The repair `notif-parse --fix` makes, for a rule whose row has one (`RuleEntry.fix`).
+  public var fix: Fix?
 
   /// Creates a finding.
-  public init(severity: Severity, rule: Rule, message: String, offset: Int) {
+  public init(severity: Severity, rule: Rule, message: String, offset: Int, fix: Fix? = nil) {
     self.severity = severity
     self.rule = rule
     self.message = message
     self.offset = offset
+    self.fix = fix
+  }
+
+  /// A repair: the bytes `start..<end` of the text become `replacement`, the smallest edit
+  /// that does it. Its safety is the rule's (`RuleEntry.fix`).
+  public struct Fix: Equatable, Sendable {
+    /// Where the bytes replaced start, in the text the finding's offset counts in.
+    public var start: Int
+    /// Just past them.
+    public var end: Int
+    /// What they become: JSON text, escaped for the string it is in when the text was
+    /// embedded in one (an SNS platform's message).
+    public var replacement: String
+
+    public init(start: Int, end: Int, replacement: String) {
+      self.start = start
+      self.end = end
+      self.replacement = replacement
+    }
+
+    /// The value at `index` of `view`, whole, becomes `replacement`.
+    static func replacing(_ view: JSONView, _ index: Int, with replacement: String) -> Fix {
+      Fix(
+        start: Int(view.tokens[index].start), end: Int(view.tokens[index].end),
+        replacement: replacement)
+    }
   }
 
   public static func error(_ rule: Rule, _ message: String, at offset: Int) -> Finding {

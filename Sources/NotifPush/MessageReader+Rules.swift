@@ -19,6 +19,10 @@ extension MessageReader {
     } else {
       var finding = Self.badBadge(view, value, key, maximum: maximum, rule, at: offset(view, value))
       effect.apply(to: &finding)
+      // A count written as a string ("5"), which the author evidently meant as the number.
+      if rule.entry.fix != nil, let count = Self.decimalString(view, value), count <= maximum {
+        finding.fix = .replacing(view, value, with: String(count))
+      }
       findings.append(finding)
     }
   }
@@ -118,6 +122,7 @@ extension MessageReader {
     if let on = view.bool(value) {
       let advice = on ? "Apple documents 1" : "Apple documents 1 for on; leave the key out for off"
       warning(.apnsFlagsBool, "\(Self.quoted(key)) is \(on); \(advice)", at: at)
+      findings[findings.count - 1].fix = .replacing(view, value, with: on ? "1" : "0")
       return on
     }
     report(
@@ -341,6 +346,17 @@ extension FormatReader {
 
   /// The `BadBadge` error (of `rule`) of a badge `key` that is not a whole number from 0 to
   /// `maximum`.
+  /// The whole number a string of ASCII digits spells (`"5"`, not `" 5"`, `"+5"` or `"5.0"`),
+  /// if it spells one below 2^63.
+  static func decimalString(_ view: JSONView, _ index: Int) -> Int64? {
+    guard view.kind(index) == .string, !view.tokens[index].flag else { return nil }
+    let raw = view.rawString(index)
+    guard !raw.isEmpty, raw.count <= 18, raw.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+      return nil
+    }
+    return raw.reduce(Int64(0)) { $0 * 10 + Int64($1 - 0x30) }
+  }
+
   static func badBadge(
     _ view: JSONView, _ value: Int, _ key: String, maximum: Int64, _ rule: Rule, at: Int
   ) -> Finding {

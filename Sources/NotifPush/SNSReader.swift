@@ -231,6 +231,14 @@ enum SNSReader: FormatReader {
   /// 0, else the embedded text of depth - 1) and reads it with `body`. Findings in it are
   /// placed in the outermost text, and the record fields it set are copied out of it, since
   /// its tape is gone once the next text is read.
+  /// `text` as the inside of a JSON string holds it: its quotes and backslashes escaped.
+  static func escapedForString(_ text: String) -> String {
+    var out = ByteBuffer(capacity: text.utf8.count + 8)
+    var copy = text
+    copy.withUTF8 { JSONEscapes.appendEscaped(UnsafeRawBufferPointer($0), into: &out) }
+    return out.text
+  }
+
   static func readEmbedded(
     _ view: JSONView, _ index: Int, depth: Int, naming name: String, into m: inout MessageReader,
     _ body: (inout MessageReader, JSONView) -> Void
@@ -284,6 +292,15 @@ enum SNSReader: FormatReader {
         }
         for k in before..<m.findings.count {
           m.findings[k].offset = text.outerOffset(start + m.findings[k].offset)
+          if let fix = m.findings[k].fix {
+            // Placed in the outermost text, and written as the strings there hold it: escaped
+            // once for each text it is in (the envelope's Message, a platform's string).
+            var replacement = fix.replacement
+            for _ in 0...depth { replacement = Self.escapedForString(replacement) }
+            m.findings[k].fix = Finding.Fix(
+              start: text.outerOffset(start + fix.start), end: text.outerOffset(start + fix.end),
+              replacement: replacement)
+          }
         }
       }
     }

@@ -27,7 +27,8 @@ import Testing
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     if lines.last == "" { lines.removeLast() }
     let header = lines.removeFirst().split(separator: "\t").map(String.init)
-    #expect(header == ["id", "format", "path", "rule", "verdict", "code", "vendor", "source"])
+    #expect(
+      header == ["id", "format", "path", "rule", "verdict", "code", "vendor", "source", "fix"])
     return lines.map { line in
       let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
       return Row(
