@@ -26,6 +26,7 @@ let fuzzTargets: [(name: String, run: (UnsafeRawBufferPointer) -> Void)] = [
   ("token-files", fuzzTokenFiles),
   ("digest-objects", fuzzDigestObjects),
   ("digest-records", fuzzDigestRecords),
+  ("fix", fuzzFix),
 ]
 
 /// The target NOTIF_FUZZ_TARGET names, looked up once.

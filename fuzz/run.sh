@@ -119,7 +119,7 @@ seed_target() {
   for file in fuzz/seeds/"$target"/*; do seed "$file" "seed-$(basename "$file")"; done
   for file in fuzz/regressions/"$target"/*; do seed "$file" "regression-$(basename "$file")"; done
   case $target in
-    json-reader | json-vector | apns | pipe-chunks)
+    json-reader | json-vector | apns | pipe-chunks | fix)
       if [[ -d $shared ]]; then
         for file in "$shared"/**/*.json; do seed "$file" "shared-$(basename "$file")"; done
       else

@@ -163,6 +163,9 @@ public enum OptionTable {
     value(
       "config", "file", "read select and ignore from this file, not .notif-parse.json", ["parse"]),
     flag("no-config", "read no configuration file", ["parse"]),
+    flag("fix", "repair in place what the safe fixes of notif-rules(7) repair", ["parse"]),
+    flag("unsafe-fixes", "with --fix or --diff, make the unsafe fixes too", ["parse"]),
+    flag("diff", "write the fixes as a unified diff; change no file", ["parse"]),
     flag(
       "lint", "also check the copy: length, punctuation, app name, repeats", ["parse"],
       short: "l"),

@@ -51,6 +51,15 @@ enum Explain {
       field("Verdict", "ignored: notif-parse says nothing, as the vendor takes it")
     }
     field("Why", entry.vendor)
+    switch entry.fix {
+    case .safe?: field("Fix", "safe: --fix repairs it, keeping what the device does")
+    case .unsafe?:
+      field(
+        "Fix",
+        "unsafe: --fix --unsafe-fixes repairs it toward what was meant, which changes"
+          + " what the device does")
+    case nil: break
+    }
     field("Source", entry.sourceTitle)
     field("", entry.sourceAddress)
     for (label, example) in [("Fails", entry.failing), ("Passes", entry.passing)]

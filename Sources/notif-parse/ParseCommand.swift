@@ -11,6 +11,7 @@ struct ParseCommand: RunningToolCommand {
   static let usage =
     "usage: notif-parse [-clsh] [--app-name name] [--categories file] [--default-app bundle-id]\n"
     + "                   [--select rules] [--ignore rules] [--config file | --no-config]\n"
+    + "                   [--fix | --diff] [--unsafe-fixes]\n"
     + "                   [--format text|github|json|sarif] [--quiet] [--max-errors n]\n"
     + "                   [--color auto|always|never] [--[no-]progress] [-j jobs] [--locale locale]\n"
     + "                   [--max-record-bytes size] [--now time] [--platform ios|android|web]\n"
@@ -34,6 +35,11 @@ struct ParseCommand: RunningToolCommand {
             --config file         read select and ignore from file (default: the nearest
                                   .notif-parse.json, here or above)
             --no-config           read no configuration file
+            --fix                 repair the files in place where a rule's fix is safe,
+                                  then report what remains (standard input to output)
+            --diff                write those repairs as a unified diff; change no file
+            --unsafe-fixes        with --fix or --diff, also the fixes that change what
+                                  the device does (a badge "5" becomes 5)
         -l, --lint                also check the copy: length, punctuation, app name, repeats
             --app-name name       the app's display name, for --lint
             --default-app bundle-id
@@ -56,7 +62,8 @@ struct ParseCommand: RunningToolCommand {
         -n, --dry-run             with --store: write the records that would be appended
                                   to standard output; leave the store alone
             --verbose             with --store: end with how many records were appended,
-                                  and the time (default: when standard error is a terminal)
+                                  and the time; with --fix, how many problems were fixed
+                                  (default: when standard error is a terminal)
 
       """
 
@@ -113,6 +120,10 @@ struct ParseCommand: RunningToolCommand {
     var configPath: String?
     /// `--no-config`: read none.
     var noConfig = false
+    /// `--fix` or `--diff`: repair the files (`FixRun`) instead of writing records.
+    var fix: FixRun.Mode?
+    /// `--unsafe-fixes`: with `fix`, the unsafe repairs too.
+    var unsafeFixes = false
     var defaults: InputDefaults
     var files: [String] = []
   }
@@ -145,6 +156,24 @@ struct ParseCommand: RunningToolCommand {
     }
     if configuration.configPath?.isEmpty == true {
       throw UsageError("--config: the file name is empty")
+    }
+    switch (scanned.has("fix"), scanned.has("diff")) {
+    case (true, true): throw UsageError("--fix and --diff contradict each other: give one")
+    case (true, false): configuration.fix = .write
+    case (false, true): configuration.fix = .diff
+    case (false, false): break
+    }
+    configuration.unsafeFixes = scanned.has("unsafe-fixes")
+    if configuration.unsafeFixes && configuration.fix == nil {
+      throw UsageError("--unsafe-fixes needs --fix or --diff: it says which fixes they make")
+    }
+    if configuration.fix != nil && configuration.check {
+      throw UsageError(
+        "--check and --\(configuration.fix == .diff ? "diff" : "fix") cannot be used together: "
+          + "--fix reports what remains as --check does, on standard error")
+    }
+    if configuration.fix != nil && scanned.last("store") != nil {
+      throw UsageError("--store and --fix or --diff cannot be used together: they write no records")
     }
     configuration.lint = scanned.has("lint")
     configuration.appName = scanned.last("app-name")
@@ -199,8 +228,9 @@ struct ParseCommand: RunningToolCommand {
       configuration.verbose = configuration.reporting.verbose
     } else if scanned.has("dry-run") {
       throw UsageError("--dry-run needs --store: without it no file is changed")
-    } else if scanned.has("verbose") {
-      throw UsageError("--verbose needs --store: it says what was appended to the store")
+    } else if scanned.has("verbose") && configuration.fix != .write {
+      throw UsageError(
+        "--verbose needs --store or --fix: it says what was appended to the store or fixed")
     }
     configuration.files = scanned.files
     return configuration

@@ -111,6 +111,16 @@ struct ParseRun: ToolRun {
         reporter.finish(&stderr)
         return .failure
       }
+      if configuration.fix != nil {
+        // Every finding of every text, as --check reads them, and no record.
+        var checking = configuration
+        checking.check = true
+        var run = FixRun(
+          configuration: configuration,
+          processor: RecordProcessor(
+            configuration: checking, registry: registry, selection: selection))
+        return run.execute(reporter: &reporter, stdout: &stdout, stderr: &stderr)
+      }
       processor = RecordProcessor(
         configuration: configuration, registry: registry, selection: selection)
       for file in configuration.files {

@@ -62,6 +62,12 @@ struct RecordProcessor {
   private var lint: CopyLint?
   /// The rules checked (`--select`, `--ignore`): the findings of the others are dropped.
   private let selection: RuleSelection
+  /// With `--fix` or `--diff`: the safeties of the repairs to make (`--unsafe-fixes` adds
+  /// `unsafe`); empty otherwise.
+  var fixing: Set<FixSafety> = []
+  /// The findings that offer a repair of the safeties `fixing` names, their repairs placed in
+  /// the input (in the order found).
+  var fixes: [Finding] = []
 
   init(
     configuration: ParseCommand.Configuration, registry: CategoryRegistry?,
@@ -205,6 +211,7 @@ struct RecordProcessor {
   ) {
     let hasError = findings.contains { $0.severity == .error }
     let rejected = refused || hasError || (configuration.strict && !findings.isEmpty)
+    if !fixing.isEmpty && !findings.isEmpty { gatherFixes(findings, of: reader) }
     // Most texts have no finding: sorting even an empty array costs an allocation, and so does
     // placing none.
     if findings.count == 1, let finding = findings.first {
@@ -226,6 +233,18 @@ struct RecordProcessor {
       tally.rejected += 1
       if !hasError && !refused { tally.rejectedForWarnings += 1 }
       tally.status = max(tally.status, .rejected)
+    }
+  }
+
+  /// Keeps the repairs `findings` offer, of the safeties asked for, placed in the input.
+  private mutating func gatherFixes(_ findings: [Finding], of reader: borrowing RecordReader) {
+    let base = reader.recordOffset
+    for var finding in findings {
+      guard let fix = finding.fix, let safety = finding.rule.entry.fix, fixing.contains(safety)
+      else { continue }
+      finding.fix = Finding.Fix(
+        start: base + fix.start, end: base + fix.end, replacement: fix.replacement)
+      fixes.append(finding)
     }
   }
 

@@ -155,7 +155,10 @@ private let mixed =
     (["--color", "yes"], nil, "--color: 'yes' is not auto, always or never"),
     (["--dry-run"], nil, "--dry-run needs --store: without it no file is changed"),
     (["-n", "--verbose"], nil, "--dry-run needs --store: without it no file is changed"),
-    (["--verbose"], nil, "--verbose needs --store: it says what was appended to the store"),
+    (
+      ["--verbose"], nil,
+      "--verbose needs --store or --fix: it says what was appended to the store or fixed"
+    ),
     (
       ["--store", "inbox.ndjson", "--check", "-n"], nil,
       "--store and --check cannot be used together: --check writes no records"
