@@ -167,10 +167,12 @@ struct ParseCommand: RunningToolCommand {
     if configuration.unsafeFixes && configuration.fix == nil {
       throw UsageError("--unsafe-fixes needs --fix or --diff: it says which fixes they make")
     }
-    if configuration.fix != nil && configuration.check {
+    if let fix = configuration.fix, configuration.check {
       throw UsageError(
-        "--check and --\(configuration.fix == .diff ? "diff" : "fix") cannot be used together: "
-          + "--fix reports what remains as --check does, on standard error")
+        fix == .diff
+          ? "--check and --diff cannot be used together: --diff writes the repairs, not diagnostics"
+          : "--check and --fix cannot be used together: --fix reports what remains as --check"
+            + " does, on standard error")
     }
     if configuration.fix != nil && scanned.last("store") != nil {
       throw UsageError("--store and --fix or --diff cannot be used together: they write no records")
