@@ -1,4 +1,5 @@
 import NotifCLI
+import NotifJSON
 import NotifModel
 import NotifPush
 import Testing
@@ -42,18 +43,10 @@ import Testing
     let text = #"{"aps": "# + aps + #", "id": "x"}"#
     guard random.next() % 3 == 0 else { return text }
     // Inside an SNS string: the payload escaped, as SNS carries it.
-    var escaped = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": escaped += "\\\""
-      case "\\": escaped += "\\\\"
-      case "\n": escaped += "\\n"
-      case "\r": escaped += "\\r"
-      case "\t": escaped += "\\t"
-      default: escaped.unicodeScalars.append(scalar)
-      }
-    }
-    return #"{"default": "Hi", "APNS": ""# + escaped + #""}"#
+    var escaped = ByteBuffer(capacity: 256)
+    var copy = text
+    copy.withUTF8 { JSONEscapes.appendEscaped(UnsafeRawBufferPointer($0), into: &escaped) }
+    return #"{"default": "Hi", "APNS": ""# + escaped.text + #""}"#
   }
 
   static func processor(fixing: Set<FixSafety>) throws -> RecordProcessor {
