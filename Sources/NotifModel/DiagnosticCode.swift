@@ -15,14 +15,18 @@ public struct DiagnosticCode: Sendable, Equatable {
 
   /// The first sentence of `text`: what the problem is.
   public var summary: String {
-    var scalars = text.unicodeScalars[...]
-    var end = scalars.startIndex
-    while let dot = scalars.firstIndex(of: ".") {
-      end = scalars.index(after: dot)
-      if end == scalars.endIndex || scalars[end] == " " { break }
-      scalars = scalars[end...]
+    let scalars = text.unicodeScalars
+    var index = scalars.startIndex
+    // A period that ends the text or comes before a space ends the sentence; one inside a
+    // word (a file's `.json`, a version) does not.
+    while let dot = scalars[index...].firstIndex(of: ".") {
+      let after = scalars.index(after: dot)
+      if after == scalars.endIndex || scalars[after] == " " {
+        return String(scalars[..<after])
+      }
+      index = after
     }
-    return end == text.unicodeScalars.startIndex ? text : String(text.unicodeScalars[..<end])
+    return text
   }
 
   /// The code named `name`, if notif-diagnostics(7) lists it.
