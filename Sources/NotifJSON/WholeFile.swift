@@ -1,6 +1,7 @@
 /// The bytes of the file at `path`, read whole: the one whole-file read of the package, for
 /// NotifModel's `ConfigFile` (every JSON configuration file, and the strings files of
-/// NotifLocalization), notif-digest's time zone files and notif-show's app icons.
+/// NotifLocalization), notif-digest's time zone files and notif-show's app icons
+/// (`readWhole(fd:path:limit:)` reads an input already open, as `notif-parse --fix` does).
 ///
 /// A file longer than `limit` bytes is refused: a regular file from its size, before it is
 /// read; anything else (a pipe, `/dev/stdin`) as soon as a read goes past the limit. Reads are
@@ -25,9 +26,25 @@ public func readWholeFile(
   } while fd < 0 && errno == EINTR
   guard fd >= 0 else { throw failure(.open(errno: errno)) }
   defer { close(fd) }
+  if regularOnly {
+    var status = stat()
+    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      throw failure(.notRegular)
+    }
+  }
+  return try readWhole(fd: fd, path: path, limit: limit)
+}
+
+/// The bytes of `fd`, open for reading as `path`, from where it stands to its end, as
+/// `readWholeFile` reads them: checked reads, retried after a signal, at most `limit` bytes.
+///
+/// - Throws: `WholeFileError`: a failed read, or more than `limit` bytes.
+public func readWhole(fd: Int32, path: String, limit: Int) throws(WholeFileError) -> [UInt8] {
+  func failure(_ step: WholeFileError.Step) -> WholeFileError {
+    WholeFileError(path: path, step: step, limit: limit)
+  }
   var status = stat()
   let isRegular = fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-  if regularOnly && !isRegular { throw failure(.notRegular) }
   if isRegular && Int(status.st_size) > limit {
     throw failure(.tooLong(size: Int(status.st_size)))
   }

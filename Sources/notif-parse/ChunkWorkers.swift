@@ -34,11 +34,13 @@ extension RecordProcessor {
     }
   }
 
-  private static func readAll(
+  /// Reads every text of `reader`, a reader of bytes in memory (a chunk's, or `--fix`'s
+  /// whole file), through `processor`, into `results`.
+  static func readAll(
     _ reader: inout RecordReader, with processor: inout RecordProcessor,
     into results: inout ChunkResults
   ) {
-    // A chunk's reader has no file: it never reads, so it cannot fail.
+    // A reader of bytes in memory has no file: it never reads, so it cannot fail.
     while let event = try? reader.next() {
       if case .end = event { return }
       processor.handle(

@@ -49,7 +49,12 @@ struct FixRun {
         continue
       }
       do throws(SystemError) {
-        let bytes = try Self.readAll(input.fd, name: input.name)
+        let bytes: [UInt8]
+        do throws(WholeFileError) {
+          bytes = try readWhole(fd: input.fd, path: input.name, limit: .max)
+        } catch {
+          throw error.systemError
+        }
         var gathering = processor
         gathering.fixing = safeties
         _ = Self.check(bytes, name: input.name, with: &gathering, configuration)
@@ -65,15 +70,7 @@ struct FixRun {
           }
         case .write:
           if file == "-" {
-            let failure = fixed.withUnsafeBytes { raw -> SystemError? in
-              do throws(SystemError) {
-                try stdout.write(raw)
-                return nil
-              } catch {
-                return error
-              }
-            }
-            if let failure { throw failure }
+            try stdout.write(ByteBuffer(fixed))
           } else if !edits.isEmpty {
             try Self.replace(file, opened: input.fd, read: bytes.count, with: fixed)
           }
@@ -115,20 +112,14 @@ struct FixRun {
     _ bytes: [UInt8], name: String, with processor: inout RecordProcessor,
     _ configuration: ParseCommand.Configuration
   ) -> (FoundDiagnostics, Tally) {
-    var found = FoundDiagnostics()
-    var tally = Tally()
-    var out = ByteBuffer(capacity: 64)
+    var results = ChunkResults(out: ByteBuffer(capacity: 64))
     bytes.withUnsafeBytes { raw in
       var reader = RecordReader(
         borrowing: raw, name: name, maxRecordBytes: configuration.maxRecordBytes, line: 1,
         atStreamStart: true)
-      while true {
-        // A reader of bytes in memory reads nothing: it cannot fail.
-        guard let event = try? reader.next(), event != .end else { break }
-        processor.handle(event, of: reader, out: &out, found: &found, tally: &tally)
-      }
+      RecordProcessor.readAll(&reader, with: &processor, into: &results)
     }
-    return (found, tally)
+    return (results.found, results.tally)
   }
 
   /// The repairs of `findings` in the order of the input, without those that overlap one
@@ -161,21 +152,6 @@ struct FixRun {
 
   // MARK: - Files
 
-  /// The bytes of `fd` to its end.
-  static func readAll(_ fd: Int32, name: String) throws(SystemError) -> [UInt8] {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw SystemError(path: name, doing: "cannot read", errno: errno)
-      }
-      if count == 0 { return bytes }
-      bytes += chunk[..<count]
-    }
-  }
-
   /// Replaces the file `path` (its links followed), which `fd` has open and of which `read`
   /// bytes were read, with `bytes`, as a sweep replaces a store.
   ///
@@ -193,15 +169,7 @@ struct FixRun {
       store: target, storeStatus: status, archive: nil, pid: getpid())
     do throws(SystemError) {
       try rewrite.start(copying: 0..<0, from: fd)
-      let failure = bytes.withUnsafeBytes { raw -> SystemError? in
-        do throws(SystemError) {
-          try rewrite.writeKept(raw, newline: false)
-          return nil
-        } catch {
-          return error
-        }
-      }
-      if let failure { throw failure }
+      try rewrite.writeKept(ByteBuffer(bytes))
       // A writer that changed the file since it was read would lose its change.
       var now = stat()
       guard fstat(fd, &now) == 0, Int(now.st_size) == read,
