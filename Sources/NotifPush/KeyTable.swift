@@ -93,41 +93,22 @@ public struct KeyTable<Name: Sendable>: @unchecked Sendable {
   /// The name of the key string at `index` of `view`, or nil if it is none of them.
   @inline(__always)
   public func find(_ view: JSONView, _ index: Int) -> Name? {
-    if view.tokens[index].flag {  // escaped: compare the decoded text
-      var text = view.string(index)
-      return text.withUTF8 { find(UnsafeRawBufferPointer($0)) }
-    }
-    return find(view.rawString(index))
+    find(view, index, ignoringCase: false)
   }
 
   /// The name of the key string at `index` of `view` in a table made `ignoringCase`, the case
   /// of its ASCII letters aside (`APNS`, `Apns` and `apns` are one name), or nil.
   public func findIgnoringCase(_ view: JSONView, _ index: Int) -> Name? {
-    if view.tokens[index].flag {
-      var text = view.string(index)
-      return text.withUTF8 { findIgnoringCase(UnsafeRawBufferPointer($0)) }
-    }
-    return findIgnoringCase(view.rawString(index))
+    find(view, index, ignoringCase: true)
   }
 
-  private func findIgnoringCase(_ raw: UnsafeRawBufferPointer) -> Name? {
-    let length = raw.count
-    let storage = self.storage
-    guard length <= storage.maxLength else { return nil }
-    var (head, tail) = Self.words(raw)
-    head = Self.lowercased(head)
-    tail = Self.lowercased(tail)
-    var entry = storage.bucketStart[length]
-    let end = storage.bucketStart[length + 1]
-    while entry < end {
-      if storage.words[2 * entry] == head && storage.words[2 * entry + 1] == tail
-        && (length <= 16 || storage.spellsIgnoringCase(entry, raw))
-      {
-        return storage.names[entry]
-      }
-      entry += 1
+  @inline(__always)
+  private func find(_ view: JSONView, _ index: Int, ignoringCase: Bool) -> Name? {
+    if view.tokens[index].flag {  // escaped: compare the decoded text
+      var text = view.string(index)
+      return text.withUTF8 { find(UnsafeRawBufferPointer($0), ignoringCase: ignoringCase) }
     }
-    return nil
+    return find(view.rawString(index), ignoringCase: ignoringCase)
   }
 
   /// `lowercased(_:)`, for the tests.
@@ -146,17 +127,25 @@ public struct KeyTable<Name: Sendable>: @unchecked Sendable {
     return word | upper >> 2
   }
 
+  /// The lookup of both: `ignoringCase` is a constant at each call, so each inlined copy
+  /// keeps only its own comparison.
   @inline(__always)
-  private func find(_ raw: UnsafeRawBufferPointer) -> Name? {
+  private func find(_ raw: UnsafeRawBufferPointer, ignoringCase: Bool) -> Name? {
     let length = raw.count
     let storage = self.storage
     guard length <= storage.maxLength else { return nil }
-    let (head, tail) = Self.words(raw)
+    var (head, tail) = Self.words(raw)
+    if ignoringCase {
+      head = Self.lowercased(head)
+      tail = Self.lowercased(tail)
+    }
     var entry = storage.bucketStart[length]
     let end = storage.bucketStart[length + 1]
     while entry < end {
       if storage.words[2 * entry] == head && storage.words[2 * entry + 1] == tail
-        && (length <= 16 || storage.spells(entry, raw))
+        && (length <= 16
+          || (ignoringCase
+            ? storage.spellsIgnoringCase(entry, raw) : storage.spells(entry, raw)))
       {
         return storage.names[entry]
       }
