@@ -213,9 +213,9 @@ public struct Reporter {
   public mutating func closing() -> String {
     guard !closed else { return "" }
     closed = true
-    if let notShown { _ = output(notShown) }
-    if let sarif { return sarif.document() }
-    return notShown.map { options.format.render($0, program: program, color: options.color) } ?? ""
+    // Its line, or with SARIF nothing: it joins the log.
+    let line = notShown.map { output($0) } ?? ""
+    return sarif?.document() ?? line
   }
 
   /// Ends the run's talk: clears the progress line, and writes `closing`'s words, unless the
