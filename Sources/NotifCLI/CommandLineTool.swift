@@ -18,8 +18,18 @@ public struct CommandLineTool: Sendable {
   public let version: String
   /// The usage lines (the man page's SYNOPSIS), ending in a newline.
   public let usage: String
-  /// The whole `--help` text, ending in a newline.
-  public let help: String
+  /// The tool's own `--help` text, before the lines every tool shares (`commonHelp`).
+  private let ownHelp: String
+
+  /// The whole `--help` text, ending in a newline: made when asked for, since looking for
+  /// the shared options in the tool's text costs more than the rest of a short run's
+  /// start-up.
+  public var help: String {
+    let common = Self.commonHelp.filter { option, _ in !ownHelp.contains("  \(option) ") }
+    return ownHelp + common.map(\.line).joined()
+      + "  -h, --help                show this help and exit\n"
+      + "      --version             show the version and exit\n"
+  }
 
   /// The version of the toolkit, which every tool's `--version` gives: the tools are released
   /// together, and read what one another write.
@@ -33,11 +43,7 @@ public struct CommandLineTool: Sendable {
     self.name = name
     self.version = version
     self.usage = usage
-    let common = Self.commonHelp.filter { option, _ in !help.contains("  \(option) ") }
-    self.help =
-      help + common.map(\.line).joined()
-      + "  -h, --help                show this help and exit\n"
-      + "      --version             show the version and exit\n"
+    ownHelp = help
   }
 
   /// The `--help` lines of the options every tool takes the same way (`ReportOptions`), which
