@@ -44,7 +44,8 @@ let package = Package(
     // notif-responses.
     .target(name: "NotifPush", dependencies: ["NotifModel", "NotifJSON"]),
     // Summaries and digests in every language (CLDR plural rules and list patterns, strings
-    // files): notif-summarize and notif-digest; notif-parse's plural check of a registry.
+    // files): notif-summarize and notif-digest; notif-parse's plural check of a registry;
+    // notif-show's day names.
     .target(
       name: "NotifLocalization",
       dependencies: ["NotifModel", "NotifCLI", "NotifJSON", "NotifCategories"]),
@@ -75,6 +76,7 @@ let package = Package(
       name: "notif-show",
       dependencies: [
         "NotifModel", "NotifCLI", "NotifJSON", "NotifListing", "NotifText", "NotifCategories",
+        "NotifLocalization",
       ]),
     .executableTarget(
       name: "notif-digest",

@@ -122,7 +122,7 @@ public enum OptionTable {
         + "LANG.lproj; may be repeated", ["parse", "summarize", "digest"]),
     value(
       "locale", "locale", "the language of the texts (BCP 47 or POSIX; default en)",
-      ["parse", "summarize", "digest"]),
+      ["parse", "summarize", "show", "digest"]),
     value(
       "max-args", "k", "name at most k people or things, then \"N others\"",
       ["summarize", "digest"]),
@@ -215,6 +215,12 @@ public enum OptionTable {
     value("apps", "file", "the apps file (notif-apps(5)): each app's name and icon", ["show"]),
     value("width", "columns", "the line width of the text (default: the terminal's, 80)", ["show"]),
     flag("ascii", "draw marks and the ellipsis in ASCII", ["show"]),
+    flag("oneline", "one line per notification, as git log --oneline", ["show"]),
+    value(
+      "link-scheme", "schemes",
+      "link payload URLs of these app schemes too (https and http always)", ["show"]),
+    value(
+      "link-key", "path", "the payload member with the URL a tap opens, as data.url", ["show"]),
     // notif-digest.
     value("window", "duration", "tumbling windows of this length (1h, 1d)", ["digest"]),
     value("align", "time", "where windows start (default 1970-01-01T00:00:00Z)", ["digest"]),

@@ -47,6 +47,20 @@ public struct CLDRLocale: Sendable {
     return (plural, list)
   }
 
+  /// CLDR's names of today and yesterday as a heading starts (`Today`, `Heute`), from the
+  /// first locale of the chain that has them (`RelativeDayNames`), for notif-show's day
+  /// sections.
+  public var relativeDays: (today: String, yesterday: String) {
+    for identifier in chain {
+      if let field = Self.fields(of: identifier, in: RelativeDayNames.locales)?.first,
+        let index = Int(field), RelativeDayNames.pairs.indices.contains(index)
+      {
+        return RelativeDayNames.pairs[index]
+      }
+    }
+    return ("Today", "Yesterday")
+  }
+
   /// Whether CLDR defines this exact identifier (in CLDR's `ll_Ssss_RR` form).
   public static func isDefined(_ identifier: String) -> Bool { indexes(of: identifier) != nil }
 

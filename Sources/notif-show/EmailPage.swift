@@ -35,7 +35,8 @@ struct EmailPage {
   private static let danger = "#c8161d"
   private static let rule = "#d1d1d6"
 
-  func write(_ entries: [ShownEntry], into out: inout ByteBuffer) {
+  func write(_ list: ShownList, into out: inout ByteBuffer) {
+    let entries = list.entries
     out.append(utf8: Self.head)
     out.append(
       utf8:

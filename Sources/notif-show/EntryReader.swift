@@ -13,6 +13,7 @@ struct ShownFields {
   var target = -1
   var readAt = -1
   var seenAt = -1
+  var payload = -1
   var leading = -1
   var digestID = -1
   /// The text notif-show shows and what the rule of what the device lists reads
@@ -38,6 +39,7 @@ struct ShownFields {
     target = locator.slot(.targetContentID)
     readAt = locator.slot(.readAt)
     seenAt = locator.slot(.seenAt)
+    payload = locator.slot(.payload)
     listing = ListingFields(locator)
     // An object whose keys are a record's, in order, has no other key: only another object
     // can be a group or digest object.
@@ -64,6 +66,8 @@ struct EntryReader {
   let longestCategory: Int
   /// `--all-pushes`: show what the device does not list too.
   let allPushes: Bool
+  /// Finds the URL a tap opens in a record's payload (`--link-scheme`, `--link-key`).
+  let tapLink: TapLink
   /// Finds the record fields of each object read.
   let locator = RecordFieldLocator()
   /// What was left out because the device does not list it, since the tool last took it
@@ -74,11 +78,15 @@ struct EntryReader {
   private var scratch = ByteBuffer(capacity: 1024)
   private var other = ByteBuffer(capacity: 1024)
 
-  init(lastSeen: Timestamp?, shown: ShownText, longestCategory: Int, allPushes: Bool = false) {
+  init(
+    lastSeen: Timestamp?, shown: ShownText, longestCategory: Int, allPushes: Bool = false,
+    tapLink: TapLink = TapLink()
+  ) {
     self.lastSeen = lastSeen
     self.shown = shown
     self.longestCategory = longestCategory
     self.allPushes = allPushes
+    self.tapLink = tapLink
   }
 
   /// What was left out since the last call, which starts a new count.
@@ -146,7 +154,9 @@ struct EntryReader {
       subtitle: text(fields.listing.subtitle) ?? text(fields.listing.subtitleLocKey),
       body: text(fields.listing.body, lines: 2) ?? text(fields.listing.locKey, lines: 2),
       relevance: relevance,
-      target: text(fields.target), isUnread: isNull(fields.readAt), isNew: isNew)
+      target: text(fields.target),
+      link: tapLink.link(view, payload: fields.payload, source: fields.listing.source),
+      isUnread: isNull(fields.readAt), isNew: isNew)
   }
 
   /// Why the record whose fields are `fields` is not listed (`DeviceListing`); nil when it is.

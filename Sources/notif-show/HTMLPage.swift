@@ -69,7 +69,8 @@ struct HTMLPage {
     }
   }
 
-  func write(_ entries: [ShownEntry], into out: inout ByteBuffer) {
+  func write(_ list: ShownList, into out: inout ByteBuffer) {
+    let entries = list.entries
     let pageApps = PageApps(entries, apps)
     out.append(utf8: Self.head)
     for (number, icon) in pageApps.icons.enumerated() {

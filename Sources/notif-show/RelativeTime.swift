@@ -21,6 +21,31 @@ enum RelativeTime {
     return date(time, zone: zone)
   }
 
+  /// When a notification came, under the heading of its day (`heading`): against `--now` as
+  /// `text` says on the day of `now`, else its time of day in `zone` (`14:05`); in the chat
+  /// view, always its time of day, as a conversation shows it.
+  static func inSection(
+    _ time: Timestamp, now: Timestamp, zone: ZoneRules = .utc, chat: Bool = false
+  ) -> String {
+    let (ago, overflow) = now.seconds.subtractingReportingOverflow(time.seconds)
+    if !chat && !overflow && ago > -60 && zone.day(now) == zone.day(time) {
+      return text(time, now: now, zone: zone)
+    }
+    return String(zone.dayAndMinute(time).minute)
+  }
+
+  /// The heading of the day section of `time`: the names of today and yesterday of the
+  /// locale (`--locale`, from CLDR), else the date.
+  static func heading(
+    _ time: Timestamp, now: Timestamp, zone: ZoneRules = .utc,
+    names: (today: String, yesterday: String)
+  ) -> String {
+    let (day, today) = (zone.day(time), zone.day(now))
+    if day == today { return names.today }
+    if day == today &- 1 { return names.yesterday }
+    return date(time, zone: zone)
+  }
+
   /// `2026-11-20`: the date of `time` in `zone`.
   static func date(_ time: Timestamp, zone: ZoneRules = .utc) -> String {
     String(zone.dayAndMinute(time).day)

@@ -1,6 +1,7 @@
 import NotifCLI
 import NotifJSON
 import NotifListing
+import NotifLocalization
 import NotifModel
 
 /// notif-show's command line: options, the run over the inputs, and the exit status.
@@ -10,7 +11,8 @@ struct ShowCommand: ToolCommand {
     "usage: notif-show [-h] [--all-pushes] [--apps file] [--ascii] [--categories file]\n"
     + "                  [--color auto|always|never] [--format text|github|json|sarif] [--quiet]\n"
     + "                  [--max-errors n] [--[no-]progress] [--hidden-previews] [-j jobs]\n"
-    + "                  [--last-seen time] [--limit n] [--max-record-bytes size] [--now time]\n"
+    + "                  [--last-seen time] [--limit n] [--link-key path] [--link-scheme schemes]\n"
+    + "                  [--locale locale] [--max-record-bytes size] [--now time] [--oneline]\n"
     + "                  [--order feed|chat] [--sort time|relevance] [--to text|html|email]\n"
     + "                  [--tz zone] [--width columns] [file ...]\n"
 
@@ -23,9 +25,15 @@ struct ShowCommand: ToolCommand {
 
             --order order         feed: newest first (the default); chat: newest last
             --sort key            rank by time (the default) or by relevance, then time
-            --limit n             show only the first n items of the view
+            --limit n             show only the first n items of the view; say how many older
             --now time            reference for relative times (RFC 3339 or @epoch)
             --last-seen time      mark as new only records created after time
+            --oneline             one line per notification, as git log --oneline
+            --locale locale       the language of the day names (Today, Yesterday; default en)
+            --link-scheme schemes link a payload's URL of these app schemes too (https and
+                                  http always; javascript, data and vbscript never)
+            --link-key path       the payload member with the URL a tap opens, as data.url,
+                                  for a push whose service has no field of its own for it
             --categories file     category registry (notif-categories(5)): action buttons
             --apps file           apps file (notif-apps(5)): each app's name and icon
             --hidden-previews     show placeholders instead of titles and bodies
@@ -87,6 +95,14 @@ struct ShowCommand: ToolCommand {
     }
     options.jobs = try CommandLineTool.jobs(scanned) ?? CommandLineTool.defaultJobs
     options.zone = try ZoneRules.option(scanned)
+    options.oneline = scanned.has("oneline")
+    if options.oneline && options.format != .text {
+      throw UsageError(
+        "--oneline: it is a view for a terminal; it does not go with --to \(options.format)")
+    }
+    options.dayNames = try CLDRLocale(scanned.last("locale") ?? "en").relativeDays
+    options.tapLink = try TapLink(
+      schemes: scanned.all("link-scheme"), key: scanned.last("link-key"))
     options.reporting = try ReportOptions(scanned, environment: environment)
     return options
   }
@@ -157,6 +173,12 @@ struct ShowOptions: Sendable {
   var jobs = CommandLineTool.defaultJobs
   /// `--tz`: the time zone the times are written in.
   var zone = ZoneRules.utc
+  /// `--oneline`: one line a notification.
+  var oneline = false
+  /// CLDR's names of today and yesterday in `--locale`, for the day sections.
+  var dayNames = (today: "Today", yesterday: "Yesterday")
+  /// `--link-scheme` and `--link-key`: which payload URLs a tap opens.
+  var tapLink = TapLink()
   /// How the run talks on standard error (`--quiet`, `--max-errors`, `--color`,
   /// `--progress`); its diagnostics are always text.
   var reporting = ReportOptions()

@@ -24,13 +24,16 @@ struct ShowGatherer {
   /// The texts that are another stage's (push payloads, answers) since `takeWrongStage`:
   /// rejected, and reported once per input.
   private var wrongStage = WrongStageTally()
+  /// Every entry the view lists and the unread notifications in them, whether `--limit` keeps
+  /// them or not, since `takeCounts`.
+  var counts = ShownCounts()
 
   init(options: ShowOptions, longestCategory: Int) {
     self.options = options
     self.longestCategory = longestCategory
     reader = EntryReader(
       lastSeen: options.lastSeen, shown: ShownText(options), longestCategory: longestCategory,
-      allPushes: options.allPushes)
+      allPushes: options.allPushes, tapLink: options.tapLink)
     entries = TopList(limit: options.limit, ranking: options.ranking)
   }
 
@@ -72,6 +75,12 @@ struct ShowGatherer {
       }
     }
     return max(read, rejected ? .rejected : .success)
+  }
+
+  /// The counts since the last call, which starts a new count.
+  mutating func takeCounts() -> ShownCounts {
+    defer { counts = ShownCounts() }
+    return counts
   }
 
   /// The texts that are another stage's since the last call, which starts a new count.
@@ -120,16 +129,20 @@ struct ShowGatherer {
     do throws(RecordProblem) {
       let entry: ShownEntry
       if fields.digestID >= 0 && fields.leading < 0 {
-        entry = .digest(try reader.digest(view, major: major))
+        let digest = try reader.digest(view, major: major)
+        counts.add(unread: digest.state == .read ? 0 : digest.unreadCount)
+        entry = .digest(digest)
       } else if fields.leading >= 0 {
         let stack = try reader.stack(
           view, isCompact: isCompact, major: major, ranking: options.ranking, order: options.view)
         guard let stack else { return nil }
+        counts.add(unread: stack.unreadCount)
         entry = .stack(stack)
       } else {
         let key = try reader.key(view, fields, major: major, minor: 0)
         try reader.checkStrings(view, fields)
         if reader.leavesOut(try reader.unlisted(view, fields)) { return nil }
+        counts.add(unread: fields.readAt < 0 || view.kind(fields.readAt) == .null ? 1 : 0)
         guard entries.admits(key) else { return nil }
         entry = .item(reader.item(view, fields, key: key))
       }
@@ -149,6 +162,31 @@ struct ShowGatherer {
 struct ShowChunk: ChunkReport {
   var findings = ChunkFindings()
   var entries: [ShownEntry] = []
+  var counts = ShownCounts()
+}
+
+/// How many entries a view lists, and unread notifications in them: the page's unread count,
+/// and with `--limit` the entries it leaves out ("12 older").
+struct ShownCounts: Sendable {
+  var entries = 0
+  var unread = 0
+
+  mutating func add(unread: Int) {
+    entries += 1
+    self.unread = Self.sum(self.unread, unread)
+  }
+
+  mutating func add(_ other: ShownCounts) {
+    entries += other.entries
+    unread = Self.sum(unread, other.unread)
+  }
+
+  /// `a + b`, or the largest Int where that overflows: the counts of group objects are the
+  /// input's, and a sum of them may not trap.
+  static func sum(_ a: Int, _ b: Int) -> Int {
+    let (total, overflow) = a.addingReportingOverflow(b)
+    return overflow ? .max : total
+  }
 }
 
 /// Which input the run is reading: the workers' lists start again with each (`ShowWorker`).
@@ -192,6 +230,7 @@ struct ShowWorker: ~Copyable {
     results.findings.unlisted = gatherer.reader.takeUnlisted()
     results.findings.wrongStage = gatherer.takeWrongStage()
     results.entries = gatherer.journal
+    results.counts = gatherer.takeCounts()
     chunk.results = results
     // Without --limit every entry is shown: the list decides nothing, and would hold the
     // input's entries a second time.

@@ -89,7 +89,7 @@ struct ShowRun {
     }
     // With --limit, the first entries in feed order, the newest, whichever the view: in chat
     // order, listed newest last.
-    let shown = gatherer.entries.sorted(options.view)
+    let shown = ShownList(entries: gatherer.entries.sorted(options.view), counts: gatherer.counts)
     var page = ByteBuffer(capacity: 64 * 1024)
     switch options.format {
     case .text:
@@ -189,6 +189,7 @@ struct ShowRun {
       take: { chunk, tally in
         chunk.results.findings.report(&reporter, &stderr)
         for entry in chunk.results.entries { gatherer.entries.insert(entry) }
+        gatherer.counts.add(chunk.results.counts)
         progress.took(texts: textsBefore + tally.texts, bytes: tally.bytes, &reporter, &stderr)
       },
       rest: { reader, number in

@@ -12,14 +12,37 @@ struct ShownItem {
   var body: String?
   /// The raw JSON number of `relevance`, as the record has it; nil for null or none.
   var relevance: String?
-  /// `target_content_id`: what the default action (a tap) opens.
+  /// `target_content_id`: which of the app's windows a tap brings forward. It identifies the
+  /// item; it is not a link.
   var target: String?
+  /// The URL a tap opens, when the payload names a safe one (`TapLink`).
+  var link: String? = nil
   /// `read_at` is null.
   var isUnread: Bool
   /// `seen_at` is null and, with `--last-seen`, `created_at` is after it.
   var isNew: Bool
 
   var createdAt: Timestamp { key.createdAt }
+
+  /// Its one mark: new, else unread, else read.
+  var state: ReadState { ReadState(isUnread: isUnread, isNew: isNew) }
+}
+
+/// What a list marks on a notification, one way each: new since the user last looked at the
+/// list (Sendbird's "new" badge, from `--last-seen` or `seen_at`), unread (the dot of the Linear
+/// and GitHub inboxes: `read_at` is null), or read (no mark). A read notification is never
+/// new; a new one is unread, and shows only its new mark.
+enum ReadState: Sendable {
+  case new, unread, read
+
+  init(isUnread: Bool, isNew: Bool) {
+    self = !isUnread ? .read : isNew ? .new : .unread
+  }
+
+  /// The mark of a stack or digest of `unread` unread notifications, `new` of them new.
+  init(unread: Int, new: Int) {
+    self = unread == 0 ? .read : new > 0 ? .new : .unread
+  }
 }
 
 /// A group object as Notification Center stacks it: the leading notification, the summary
@@ -35,6 +58,9 @@ struct ShownStack {
   /// The group's items but the leading one, in the view's order; nil when the object has none
   /// (`--no-items`).
   var others: [ShownItem]?
+
+  /// Its one mark, from the counts of the group object.
+  var state: ReadState { ReadState(unread: unreadCount, new: newCount) }
 }
 
 extension ShownStack {
@@ -44,6 +70,19 @@ extension ShownStack {
   /// `items_omitted`, with the items that have nothing to show (a background push).
   var unlisted: Int {
     max(count - 1 - (others?.count ?? 0), 0)
+  }
+
+  /// What the line under a stack's listed items says of the unlisted: `1 more notification`,
+  /// `3 more notifications`; nil when every one is listed, or the object lists none (its
+  /// summary line says how many there are).
+  var unlistedLine: String? {
+    guard others != nil, unlisted > 0 else { return nil }
+    return ShownStack.more(unlisted)
+  }
+
+  /// `1 more notification`, `3 more notifications`.
+  static func more(_ count: Int) -> String {
+    "\(count) more notification\(count == 1 ? "" : "s")"
   }
 
   /// The line under the leading notification: notif-summarize's summary ("5 more messages
@@ -79,6 +118,16 @@ struct ShownDigest {
   /// and the items that have nothing to show.
   var unlisted: Int { max(count - items.count, 0) }
 
+  /// What the line under its listed records says of the others (`ShownStack.more`); nil when
+  /// every one is listed.
+  var unlistedLine: String? { unlisted > 0 ? ShownStack.more(unlisted) : nil }
+
+  /// Its one mark: unread while its `read_at` is null and it has unread records; new when,
+  /// besides, it came after `--last-seen`.
+  var state: ReadState {
+    ReadState(isUnread: isUnread && unreadCount > 0, isNew: isNew)
+  }
+
   /// Its text: the summary ("Alice and 5 others liked your photo"), or with hidden previews
   /// its hidden form ("6 likes"); where the object has none, a count ("6 notifications").
   func text(hiddenPreviews: Bool) -> String {
@@ -109,6 +158,28 @@ struct ShownDigest {
       subtitle: window(in: zone), body: nil, relevance: nil, target: nil,
       isUnread: isUnread && unreadCount > 0, isNew: isNew)
   }
+}
+
+/// What a page shows: the entries, in the view's order, and the counts of everything the view
+/// lists, which `--limit` may have cut.
+struct ShownList {
+  var entries: [ShownEntry]
+  var counts = ShownCounts()
+
+  /// The entries `--limit` left out: the older ones (with `--sort relevance`, the less
+  /// relevant).
+  var cut: Int { max(counts.entries - entries.count, 0) }
+
+  /// The line that says so: `12 older notifications`, `1 more notification`; nil when none
+  /// was cut.
+  func cutLine(_ ranking: Ranking) -> String? {
+    guard cut > 0 else { return nil }
+    let noun = "notification\(cut == 1 ? "" : "s")"
+    return ranking == .time ? "\(cut) older \(noun)" : "\(cut) more \(noun)"
+  }
+
+  /// The unread count of the header: `3 unread`; nil when nothing is unread.
+  var unreadLine: String? { counts.unread > 0 ? "\(counts.unread) unread" : nil }
 }
 
 /// What the list shows, one after the other: a notification, a stack of them, or a digest.

@@ -35,7 +35,8 @@ struct TextPage {
   var ellipsis: String { options.ascii ? "..." : "\u{2026}" }
   private var unreadMark: String { options.ascii ? "*" : "\u{25CF}" }
 
-  func write(_ entries: [ShownEntry], into out: inout ByteBuffer) {
+  func write(_ list: ShownList, into out: inout ByteBuffer) {
+    let entries = list.entries
     if entries.isEmpty {
       out.append(utf8: "No notifications\n")
       return
