@@ -1,7 +1,8 @@
 // Fuzz target `show`: notif-show on the input as a file of records or group objects, through
 // its own command line (`ShowRun` over `RecordReader`, `EntryReader`, `TextLayout`), as text
-// at a width from the input's last byte, with --sort relevance, --order chat, --limit 2 or
-// --hidden-previews when its bits say so, as HTML, and as HTML for a mail.
+// at a width from the input's last byte, with --sort relevance, --order chat, --limit 2,
+// --hidden-previews, --oneline, --link-key url --link-scheme myapp or --locale de when its
+// bits say so, as HTML, and as HTML for a mail.
 //
 // Properties:
 //   (a) notif-show exits 0, 1 or 2;
@@ -23,10 +24,14 @@ func fuzzShow(_ input: UnsafeRawBufferPointer) {
   if flags & 2 != 0 { options += ["--order", "chat"] }
   if flags & 4 != 0 { options += ["--limit", "2"] }
   if flags & 8 != 0 { options.append("--hidden-previews") }
+  if flags & 32 != 0 { options += ["--link-key", "url", "--link-scheme", "myapp"] }
+  if flags & 64 != 0 { options += ["--locale", "de"] }
+  // --oneline is a view for a terminal: the text only.
+  let textView = flags & 16 != 0 ? ["--oneline"] : []
   let records = scratchPath("show.ndjson", holding: input)
 
   let (text, _) = runTool(
-    ShowCommand.self, options + ["--width", "\(width)", records], output: "show.txt")
+    ShowCommand.self, options + textView + ["--width", "\(width)", records], output: "show.txt")
   guard let shown = String(validatingUTF8: text.map { CChar(bitPattern: $0) } + [0]) else {
     fail("the text is not UTF-8")
   }
@@ -60,7 +65,7 @@ func fuzzShow(_ input: UnsafeRawBufferPointer) {
   require(!mailHTML.contains(" class="), "the page for a mail has a class")
 
   let chunkSize = 16 + Int(flags)
-  let textOptions = options + ["--width", "\(width)", records]
+  let textOptions = options + textView + ["--width", "\(width)", records]
   let one = showRun(textOptions + ["--jobs", "1"], chunkSize: chunkSize, output: "show-one")
   let many = showRun(textOptions + ["--jobs", "3"], chunkSize: chunkSize, output: "show-many")
   requireSameRuns(one, many, "chunks of \(chunkSize) bytes")

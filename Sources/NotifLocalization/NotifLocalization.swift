@@ -1,6 +1,6 @@
 // NotifLocalization: the texts of summaries and digests in every language.
-// Users: notif-parse, notif-summarize, notif-digest, notif-show (the names of today and
-// yesterday over its day sections).
+// Users: notif-parse, notif-summarize, notif-show, notif-digest.
+// notif-show takes only the names of today and yesterday, for its day sections.
 // notif-summarize and notif-digest write their texts through it; notif-parse's --lint and
 // --check --categories ask, with the same strings files and rules, whether a count format has
 // its plural forms (`PluralCheck`).

@@ -73,10 +73,10 @@ extension ShownStack {
   }
 
   /// What the line under a stack's listed items says of the unlisted: `1 more notification`,
-  /// `3 more notifications`; nil when every one is listed, or the object lists none (its
-  /// summary line says how many there are).
+  /// `3 more notifications`; nil when every one is listed, or none is (the summary line says
+  /// how many there are).
   var unlistedLine: String? {
-    guard others != nil, unlisted > 0 else { return nil }
+    guard let others, !others.isEmpty, unlisted > 0 else { return nil }
     return ShownStack.more(unlisted)
   }
 
@@ -119,8 +119,8 @@ struct ShownDigest {
   var unlisted: Int { max(count - items.count, 0) }
 
   /// What the line under its listed records says of the others (`ShownStack.more`); nil when
-  /// every one is listed.
-  var unlistedLine: String? { unlisted > 0 ? ShownStack.more(unlisted) : nil }
+  /// every one is listed, or none is (its text counts them).
+  var unlistedLine: String? { !items.isEmpty && unlisted > 0 ? ShownStack.more(unlisted) : nil }
 
   /// Its one mark: unread while its `read_at` is null and it has unread records; new when,
   /// besides, it came after `--last-seen`.

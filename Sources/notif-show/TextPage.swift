@@ -3,20 +3,34 @@ import NotifJSON
 import NotifModel
 import NotifText
 
-/// The list as lines for a terminal: each notification a block of a header (unread mark, the
-/// app's name, relevance, new badge, time), the title and subtitle on one line each, the body
-/// on two at most, and the actions, wrapped between them; a stack adds its summary line and its
-/// other items, indented. Every string of the payload and of the apps file is written visibly
-/// (`Visible`) and cut to the width in display columns (`TextLayout`); color, when asked for,
-/// never counts toward a width.
+/// The list as lines for a terminal: a header with the unread count, then day sections
+/// (`Today`, `Yesterday`, dates), each notification a card of a header (its one mark, the
+/// app's name, relevance, time), the title and subtitle on one line each, the body on two at
+/// most, its actions and the link a tap opens; a stack adds its summary line and its other
+/// items, indented; a footer says how many `--limit` left out. A card is at most `measure`
+/// columns wide, so the time stays beside the app on a wide terminal. `--oneline` writes one
+/// line an entry instead (`OnelinePage`). Every string of the payload and of the apps file is
+/// written visibly (`Visible`) and cut to the width in display columns (`TextLayout`); color,
+/// when asked for, never counts toward a width.
 struct TextPage {
   let options: ShowOptions
   let registry: CategoryRegistry?
   let apps: AppDirectory
+  /// The width of a card: `--width`, at most `measure`.
+  let width: Int
 
-  /// The most actions an alert shows, and the first of them a banner shows.
+  /// The most actions an alert shows.
   static let maxActions = 4
-  static let bannerActions = 2
+  /// The widest card, in columns: a comfortable measure for reading, and the time within
+  /// reach of the app's name.
+  static let measure = 64
+
+  init(options: ShowOptions, registry: CategoryRegistry?, apps: AppDirectory) {
+    self.options = options
+    self.registry = registry
+    self.apps = apps
+    width = min(options.width, Self.measure)
+  }
 
   /// How a span of text is drawn in color.
   enum Style: String {
@@ -25,15 +39,23 @@ struct TextPage {
     case dim = "2"
     case unread = "1;34"
     case badge = "1;32"
+    case heading = "1;4"
     case action = "36"
     case destructive = "31"
+    case link = "4;34"
   }
 
   /// A piece of a line: visible text (no control character) and its style.
   typealias Span = (text: String, style: Style)
 
   var ellipsis: String { options.ascii ? "..." : "\u{2026}" }
-  private var unreadMark: String { options.ascii ? "*" : "\u{25CF}" }
+  var unreadMark: String { options.ascii ? "*" : "\u{25CF}" }
+  /// What separates the actions of a line, and the unread count from the title.
+  var separator: String { options.ascii ? " | " : " \u{00B7} " }
+  /// What goes before the link a tap opens.
+  private var linkMark: String { options.ascii ? "-> " : "\u{2197} " }
+  /// The badge of a new notification.
+  static let newBadge = "NEW"
 
   func write(_ list: ShownList, into out: inout ByteBuffer) {
     let entries = list.entries
@@ -41,8 +63,20 @@ struct TextPage {
       out.append(utf8: "No notifications\n")
       return
     }
-    for (number, entry) in entries.enumerated() {
-      if number > 0 { out.append(UInt8(ascii: "\n")) }
+    if options.oneline {
+      OnelinePage(page: self).write(list, into: &out)
+      return
+    }
+    var header: [Span] = [("Notifications", .bold)]
+    if let unread = list.unreadLine { header += [(separator, .plain), (unread, .unread)] }
+    writeLine(header, indent: 0, into: &out)
+    var section: String? = nil
+    for entry in entries {
+      out.append(UInt8(ascii: "\n"))
+      if let heading = heading(entry.key.createdAt), heading != section {
+        writeLine([(heading, .heading)], indent: 0, into: &out)
+        section = heading
+      }
       switch entry {
       case .item(let item):
         writeItem(item, indent: 0, into: &out)
@@ -52,18 +86,34 @@ struct TextPage {
         writeDigest(digest, into: &out)
       }
     }
+    if let cut = list.cutLine(options.ranking) {
+      out.append(UInt8(ascii: "\n"))
+      writeLine([(cut, .dim)], indent: 0, into: &out)
+    }
+  }
+
+  /// The heading of the day section `time` is in; nil with `--sort relevance`, whose order is
+  /// not by time.
+  func heading(_ time: Timestamp) -> String? {
+    guard options.ranking == .time else { return nil }
+    return RelativeTime.heading(time, now: options.now, zone: options.zone, names: options.dayNames)
+  }
+
+  /// The time a card shows under its day's heading; with `--sort relevance`, which has no
+  /// sections, the relative time with its day.
+  func time(_ time: Timestamp) -> String {
+    guard options.ranking == .time else {
+      return RelativeTime.text(time, now: options.now, zone: options.zone)
+    }
+    return RelativeTime.inSection(
+      time, now: options.now, zone: options.zone, chat: options.view == .chat)
   }
 
   // MARK: - Blocks
 
   private func writeStack(_ stack: ShownStack, into out: inout ByteBuffer) {
     let app = name(stack.app ?? stack.leading.app)
-    var header = stack.leading
-    header.isUnread = stack.unreadCount > 0
-    writeHeader(
-      header, app: stack.count > 1 ? "\(app) (\(stack.count))" : app,
-      badge: stack.newCount > 0 ? (stack.count > 1 ? "\(stack.newCount) NEW" : "NEW") : nil,
-      indent: 0, into: &out)
+    writeHeader(stack.leading, app: app, state: stack.state, indent: 0, into: &out)
     writeContent(stack.leading, indent: 0, into: &out)
     let summary = stack.summaryLine(hiddenPreviews: options.hiddenPreviews)
     if let summary {
@@ -73,8 +123,8 @@ struct TextPage {
     for item in others {
       writeItem(item, indent: 4, into: &out)
     }
-    if stack.unlisted > 0 {
-      writeWrapped("+ \(stack.unlisted) more not listed", .dim, indent: 4, into: &out)
+    if let more = stack.unlistedLine {
+      writeWrapped(more, .dim, indent: 4, into: &out)
     }
   }
 
@@ -82,49 +132,47 @@ struct TextPage {
   /// (which picks the text), then the records it lists, indented, and how many it does not.
   private func writeDigest(_ digest: ShownDigest, into out: inout ByteBuffer) {
     let header = digest.header(hiddenPreviews: options.hiddenPreviews, zone: options.zone)
-    writeHeader(
-      header, app: digest.count > 1 ? "\(name(digest.app)) (\(digest.count))" : name(digest.app),
-      badge: digest.isNew ? "NEW" : nil, indent: 0, into: &out)
+    writeHeader(header, app: name(digest.app), state: digest.state, indent: 0, into: &out)
     writeContent(header, indent: 0, previews: true, into: &out)
     for item in digest.items {
       writeItem(item, indent: 4, into: &out)
     }
-    if digest.unlisted > 0 {
-      writeWrapped("+ \(digest.unlisted) more not listed", .dim, indent: 4, into: &out)
+    if let more = digest.unlistedLine {
+      writeWrapped(more, .dim, indent: 4, into: &out)
     }
   }
 
   private func writeItem(_ item: ShownItem, indent: Int, into out: inout ByteBuffer) {
-    writeHeader(
-      item, app: name(item.app), badge: item.isNew ? "NEW" : nil, indent: indent, into: &out)
+    writeHeader(item, app: name(item.app), state: item.state, indent: indent, into: &out)
     writeContent(item, indent: indent, into: &out)
   }
 
   /// The first line: the unread mark, the app, then at the right the relevance (with
-  /// `--sort relevance`), the new badge and the time.
+  /// `--sort relevance`), the new badge and the time. One mark only: the badge of a new
+  /// notification, the dot of an unread one, none on one read.
   private func writeHeader(
-    _ item: ShownItem, app: String, badge: String?, indent: Int, into out: inout ByteBuffer
+    _ item: ShownItem, app: String, state: ReadState, indent: Int, into out: inout ByteBuffer
   ) {
     var right: [Span] = []
     if options.ranking == .relevance {
       right.append(("relevance \(item.relevance ?? "0")", .dim))
     }
-    if let badge { right.append((badge, .badge)) }
-    right.append((RelativeTime.text(item.createdAt, now: options.now, zone: options.zone), .dim))
+    if state == .new { right.append((Self.newBadge, .badge)) }
+    right.append((time(item.createdAt), .dim))
     // On a narrow line the time keeps its room, then the badge, then the relevance, with a
     // column left for the app (the time is 10 columns at most; a line 16 at least).
-    let roomForRight = options.width - indent - 2 - 1 - 1
+    let roomForRight = width - indent - 2 - 1 - 1
     var rightWidth = right.reduce(right.count - 1) { $0 + DisplayWidth.of($1.text) }
     while rightWidth > roomForRight && right.count > 1 {
       rightWidth -= DisplayWidth.of(right.removeFirst().text) + 1
     }
-    let room = max(options.width - indent - 2 - rightWidth - 1, 1)
+    let room = max(width - indent - 2 - rightWidth - 1, 1)
     let shownApp = TextLayout.line(app, width: room, ellipsis: ellipsis)
     var spans: [Span] = [
-      (item.isUnread ? unreadMark : " ", .unread), (" ", .plain), (shownApp, .bold),
+      (state == .unread ? unreadMark : " ", .unread), (" ", .plain), (shownApp, .bold),
     ]
     let used = 2 + DisplayWidth.of(shownApp) + rightWidth
-    spans.append((String(repeating: " ", count: max(options.width - indent - used, 1)), .plain))
+    spans.append((String(repeating: " ", count: max(width - indent - used, 1)), .plain))
     for (number, span) in right.enumerated() {
       if number > 0 { spans.append((" ", .plain)) }
       spans.append(span)
@@ -138,7 +186,7 @@ struct TextPage {
     _ item: ShownItem, indent: Int, previews: Bool = false, into out: inout ByteBuffer
   ) {
     let inner = indent + 2
-    let width = options.width - inner
+    let width = self.width - inner
     if options.hiddenPreviews && !previews {
       writeLine([("Notification", .plain)], indent: inner, into: &out)
     } else {
@@ -158,63 +206,44 @@ struct TextPage {
         }
       }
     }
-    var actions: [Action] = []
+    var actions: [Span] = []
     if let category = item.category, let registered = registry?[category] {
-      for (number, action) in registered.actions.prefix(Self.maxActions).enumerated() {
+      for action in registered.actions.prefix(Self.maxActions) {
         let style: Style = action.options.contains("destructive") ? .destructive : .action
-        actions.append(
-          Action(
-            text: Visible.line(action.title ?? ""), style: style,
-            isBracketed: number < Self.bannerActions, separator: " "))
+        actions.append((Visible.line(action.title ?? ""), style))
       }
     }
-    if !options.hiddenPreviews || previews, let target = item.target, !target.isEmpty {
-      actions.append(
-        Action(
-          text: "open: \(Visible.line(target))", style: .dim, isBracketed: false, separator: "  "))
-    }
     writeActions(actions, indent: inner, into: &out)
+    if !options.hiddenPreviews || previews, let link = item.link {
+      let line = TextLayout.line(Visible.line(link), width: width - 2, ellipsis: ellipsis)
+      emit([(linkMark, .dim), (line, .link)], indent: inner, into: &out)
+    }
   }
 
-  /// An action of the action line, or the tap target at its end.
-  private struct Action {
-    /// Visible text: an action's title, or `open: ` and the target.
-    var text: String
-    var style: Style
-    /// A banner's action, in brackets.
-    var isBracketed: Bool
-    /// What comes before it when it is not first on its line.
-    var separator: String
-  }
-
-  /// Writes the actions and the tap target as many to a line as fit, the line broken between
-  /// them and never inside one, so that none is lost at any width; one wider than a whole line
-  /// has a line of its own, cut with the ellipsis between grapheme clusters (a banner's action
-  /// inside its brackets).
-  private func writeActions(_ actions: [Action], indent: Int, into out: inout ByteBuffer) {
-    let room = options.width - indent
+  /// Writes the actions the category declares, as the labels they are, `Reply · Delete`, as
+  /// many to a line as fit, the line broken between them and never inside one, so that none is
+  /// lost at any width; one wider than a whole line has a line of its own, cut with the
+  /// ellipsis between grapheme clusters.
+  private func writeActions(_ actions: [Span], indent: Int, into out: inout ByteBuffer) {
+    let room = width - indent
+    let separatorWidth = DisplayWidth.of(separator)
     var line: [Span] = []
     var used = 0
     for action in actions {
-      var text = action.isBracketed ? "[\(action.text)]" : action.text
+      var text = action.text
       var width = DisplayWidth.of(text)
-      let separatorWidth = line.isEmpty ? 0 : action.separator.count
       if !line.isEmpty && used + separatorWidth + width > room {
         emit(line, indent: indent, into: &out)
         line = []
         used = 0
       }
       if width > room {
-        if action.isBracketed {
-          text = "[\(TextLayout.line(action.text, width: room - 2, ellipsis: ellipsis))]"
-        } else {
-          text = TextLayout.line(action.text, width: room, ellipsis: ellipsis)
-        }
+        text = TextLayout.line(action.text, width: room, ellipsis: ellipsis)
         width = DisplayWidth.of(text)
       }
       if !line.isEmpty {
-        line.append((action.separator, .plain))
-        used += action.separator.count
+        line.append((separator, .dim))
+        used += separatorWidth
       }
       line.append((text, action.style))
       used += width
@@ -226,7 +255,7 @@ struct TextPage {
 
   /// The name the header shows for the app `id`: the apps file's or one made from `id`, kept
   /// as a payload string is (`ShownText`) and written visibly.
-  private func name(_ id: String?) -> String {
+  func name(_ id: String?) -> String {
     Visible.line(ShownText(options).cut(apps.app(id).name, isWhole: true, lines: 1))
   }
 
@@ -237,15 +266,15 @@ struct TextPage {
     _ text: String, _ style: Style, indent: Int, into out: inout ByteBuffer
   ) {
     let laid = TextLayout.wrap(
-      text, width: options.width - indent, maxLines: 2, ellipsis: ellipsis)
+      text, width: width - indent, maxLines: 2, ellipsis: ellipsis)
     for line in laid.lines {
       emit([(line, style)], indent: indent, into: &out)
     }
   }
 
   /// Writes `spans` as one line at `indent`, cut with the ellipsis where it overflows.
-  private func writeLine(_ spans: [Span], indent: Int, into out: inout ByteBuffer) {
-    var room = options.width - indent
+  func writeLine(_ spans: [Span], indent: Int, into out: inout ByteBuffer) {
+    var room = width - indent
     var fitted: [Span] = []
     for span in spans {
       let width = DisplayWidth.of(span.text)
@@ -264,7 +293,7 @@ struct TextPage {
 
   /// Writes the spans, each in its style when color is on, after `indent` spaces, and ends
   /// the line; trailing spaces are not written.
-  private func emit(_ spans: [Span], indent: Int, into out: inout ByteBuffer) {
+  func emit(_ spans: [Span], indent: Int, into out: inout ByteBuffer) {
     var spans = spans
     while let last = spans.last, last.text.allSatisfy({ $0 == " " }) { spans.removeLast() }
     for _ in 0..<indent { out.append(UInt8(ascii: " ")) }
