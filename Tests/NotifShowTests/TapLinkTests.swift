@@ -61,7 +61,8 @@ import Testing
       }
       return try #require(found, "not JSON: \(text)")
     }
-    let fcm = #"{"message":{"webpush":{"fcm_options":{"link":"https://a.example"}}},"#
+    let fcm =
+      #"{"message":{"webpush":{"fcm_options":{"link":"https://a.example"}}},"#
       + #""data":{"url":"https://b.example"}}"#
     #expect(try link("fcm", fcm) == "https://a.example")
     #expect(try link("apns", fcm) == "https://b.example")
