@@ -100,7 +100,10 @@ test:
 DEMO_STRINGS = --categories examples/categories.json --strings examples/Resources
 DEMO_CHECK = $(DEBUG)/notif-parse --check --lint --app-name Chat $(DEMO_STRINGS) \
 	examples/chat.apns examples/broken.apns examples/pushes.ndjson
-DEMO_SHOW = $(DEBUG)/notif-show --now $(NOW) --categories examples/categories.json --width 72
+# When the list was last opened: what came after it is new.
+DEMO_LAST_SEEN = 2026-11-22T08:52:00Z
+DEMO_SHOW = $(DEBUG)/notif-show --now $(NOW) --last-seen $(DEMO_LAST_SEEN) \
+	--categories examples/categories.json --width 72
 # `| $(call DEMO_PICK,FIELDS-VARIABLE)`: jq -c with the filter the variable holds, or notif-show.
 DEMO_PICK = $(if $(shell command -v jq 2>/dev/null),jq -c '$($(1))',$(DEMO_SHOW))
 DEMO_RECORD_FIELDS = {source, app, title, body}
@@ -130,10 +133,10 @@ demo: build
 	@echo '== ... | notif-group --item-limit 3 | notif-summarize | notif-show --to html'
 	@mkdir -p .build/demo
 	$(DEBUG)/notif-parse --now $(NOW) examples/group-chat.ndjson examples/pushes.ndjson \
-		| $(DEBUG)/notif-group --item-limit 3 \
+		| $(DEBUG)/notif-group --item-limit 3 --last-seen $(DEMO_LAST_SEEN) \
 		| $(DEBUG)/notif-summarize $(DEMO_STRINGS) \
-		| $(DEBUG)/notif-show --to html --now $(NOW) --categories examples/categories.json \
-		> .build/demo/notifications.html
+		| $(DEBUG)/notif-show --to html --now $(NOW) --last-seen $(DEMO_LAST_SEEN) \
+			--categories examples/categories.json > .build/demo/notifications.html
 	@echo 'wrote .build/demo/notifications.html: open it in a browser'
 	@echo
 	@echo '== notif-parse examples/*.ndjson | notif-show: the feed as a person sees it'
