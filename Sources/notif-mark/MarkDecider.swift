@@ -32,7 +32,9 @@ struct MarkDecider: ~Copyable {
   /// the actions.
   private var edits: [(RecordField, Bool)] = []
   /// The values the edits replace: where they are in the line, and the edit.
-  private var replacements: [(start: Int, end: Int, set: Bool)] = []
+  /// The spans of the line to write anew, from `start` to `end`, with the time (`set`) or
+  /// null; a field the record lacks is an empty span, at its place, that gets its key too.
+  private var replacements: [(start: Int, end: Int, set: Bool, added: RecordField?)] = []
 
   init(
     _ configuration: MarkCommand.Configuration, dryRun: Bool, quarantineNote: String?
@@ -148,30 +150,44 @@ struct MarkDecider: ~Copyable {
     _ line: UnsafeRawBufferPointer, _ record: RecordView, into out: inout ByteBuffer
   ) {
     replacements.removeAll(keepingCapacity: true)
-    var missing = false
+    var appended: [(field: RecordField, set: Bool)] = []
     for (field, set) in edits {
       if let index = record.index(field) {
         let token = record.json.tokens[index]
         replacements.append(
-          (record.textOffset + Int(token.start), record.textOffset + Int(token.end), set))
+          (record.textOffset + Int(token.start), record.textOffset + Int(token.end), set, nil))
+      } else if let key = Self.keyAfter(field, in: record) {
+        // A record that leaves the field out (it is null): the field goes in its place, before
+        // the first field the record has that comes after it in notif(5)'s order.
+        let start = record.textOffset + Int(record.json.tokens[key].start)
+        replacements.append((start, start, set, field))
       } else {
-        missing = true
+        appended.append((field, set))
       }
     }
-    replacements.sort { $0.start < $1.start }
+    replacements.sort {
+      ($0.start, $0.added?.rawValue ?? -1) < ($1.start, $1.added?.rawValue ?? -1)
+    }
     var from = 0
     for replacement in replacements {
       out.append(UnsafeRawBufferPointer(rebasing: line[from..<replacement.start]))
+      if let field = replacement.added {
+        out.append(UInt8(ascii: "\""))
+        out.append(utf8: field.key)
+        out.append("\":")
+      }
       if replacement.set { out.append(nowText) } else { out.append("null") }
+      if replacement.added != nil { out.append(UInt8(ascii: ",")) }
       from = replacement.end
     }
-    if !missing {
+    if appended.isEmpty {
       out.append(UnsafeRawBufferPointer(rebasing: line[from...]))
     } else {
+      // No field after these: they end the object.
       let close = record.textOffset + record.json.bytes.count - 1
       out.append(UnsafeRawBufferPointer(rebasing: line[from..<close]))
       var first = record.json.tokens[0].count == 0
-      for (field, set) in edits where record.index(field) == nil {
+      for (field, set) in appended {
         out.append(first ? "\"" : ",\"")
         first = false
         out.append(utf8: field.key)
@@ -181,6 +197,18 @@ struct MarkDecider: ~Copyable {
       out.append(UnsafeRawBufferPointer(rebasing: line[close...]))
     }
     out.append(UInt8(ascii: "\n"))
+  }
+
+  /// The tape index of the key of the first member of `record` that is a field after `field`
+  /// in `RecordField` order (`source` and `payload` follow `read_at` and `seen_at`); nil when
+  /// it has none.
+  private static func keyAfter(_ field: RecordField, in record: RecordView) -> Int? {
+    var first: Int? = nil
+    for later in RecordField.allCases where later.rawValue > field.rawValue {
+      guard let value = record.index(later) else { continue }
+      if first.map({ value - 1 < $0 }) ?? true { first = value - 1 }
+    }
+    return first
   }
 
   /// Reports a line that is not a record: kept (an error, status 1), or with `--quarantine`
