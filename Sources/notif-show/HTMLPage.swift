@@ -286,7 +286,7 @@ struct HTMLPage {
       return
     }
     out.append(
-      utf8: "<a class=\"tap\" href=\"\(Self.escaped(link))\" rel=\"noopener noreferrer\">\n"
+      utf8: "<a href=\"\(Self.escaped(link))\" rel=\"noopener noreferrer\" class=\"tap\">\n"
         + text + "<span class=\"opens\" dir=\"auto\">Opens "
         + "\(Self.escaped(Visible.line(Self.destination(link))))</span>\n</a>\n")
   }
