@@ -198,9 +198,23 @@ thread-test:
 browser-test: release
 	NOTIF_BIN_DIR=$(CURDIR)/$(RELEASE) python3 Tests/Browser/show_page_test.py
 
-# The README's picture of the page `make demo` writes, taken by the browser the tests use.
-screenshot: demo
-	scripts/screenshot-page.py .build/demo/notifications.html docs/notif-show.png
+# The README's pictures of notif-show's pages, taken by the browser the tests use: the stacks of
+# `make demo` with the records of examples/links.ndjson, of earlier days and with links, as the
+# web page (light and dark, 390 and 1280 pixels wide, and a stack open) and as a mail.
+SHOT_SHOW = $(DEBUG)/notif-show --now $(NOW) --categories examples/categories.json --link-key url \
+	--last-seen 2026-11-22T08:30:00Z
+screenshot: build
+	@mkdir -p .build/demo
+	{ $(DEBUG)/notif-parse --now $(NOW) examples/group-chat.ndjson examples/pushes.ndjson \
+		| $(DEBUG)/notif-group --item-limit 3 | $(DEBUG)/notif-summarize $(DEMO_STRINGS) \
+		&& cat examples/links.ndjson; } > .build/demo/page-input.ndjson
+	$(SHOT_SHOW) --to html .build/demo/page-input.ndjson > .build/demo/page.html
+	$(SHOT_SHOW) --to email .build/demo/page-input.ndjson > .build/demo/email.html
+	scripts/screenshot-page.py .build/demo/page.html docs/notif-show.png
+	scripts/screenshot-page.py .build/demo/page.html docs/notif-show-open.png --width 390 --open
+	scripts/screenshot-page.py .build/demo/email.html docs/notif-show-email.png --width 640
+	scripts/screenshot-page.py .build/demo/email.html docs/notif-show-email-dark.png \
+		--width 640 --dark
 
 # What CI runs (.ci/run): the whole test suite once (`make test` with the slow tests), the
 # lints, the release binaries against the golden cases, in Chromium, split across processes,

@@ -7,13 +7,22 @@ import NotifModel
 /// (`prefers-color-scheme`): no script, no request (a Content-Security-Policy of
 /// `default-src 'none'` says so to the browser too, allowing only the inline style sheet and
 /// images from `data:` URIs), the body clamped to two lines by the browser (`line-clamp`), which
-/// draws the ellipsis where the font puts it. Each app shows its name and its icon from the
+/// draws the ellipsis where the font puts it.
+///
+/// The page is an inbox as the Linear and GitHub ones are: the unread count beside the title,
+/// day sections (Today, Yesterday, then dates, in `--tz`) when the list is by time, a time
+/// under each heading that says the exact minute on hover (`<time title>`), and a footer with
+/// what `--limit` cut. Each card has one mark: a "New" badge, an unread dot, or none when it is
+/// read. Where the record names a safe URL (`ShownItem.link`), the card's text is a link to it
+/// (`rel="noopener noreferrer"`) that says where it goes; elsewhere nothing looks like one. The
+/// category's actions are shown as iOS does, on the expanded card: a disclosure that lists them
+/// as text, since nothing on a page can run them. Each app shows its name and its icon from the
 /// apps file (`AppDirectory`), embedded once in the style sheet, or its initial on a color of
-/// its identifier. A stack is its leading notification and, under it, its summary line: the
-/// control (`<summary>` of a `<details>`, no script) that opens the others, saying how many are
-/// not listed. Every string of the payload and of the apps file is written visibly (`Visible`,
-/// so no bidirectional override reorders the page) and then HTML-escaped: markup in a payload
-/// is text.
+/// its identifier. A stack is its leading notification, its summary line and, behind it, two
+/// cards that peek out; the control under it (`<summary>` of a `<details>`, no script) says how
+/// many it shows, and under the items it opens, how many more it does not list. Every string of
+/// the payload and of the apps file is written visibly (`Visible`, so no bidirectional override
+/// reorders the page) and then HTML-escaped: markup in a payload is text.
 struct HTMLPage {
   let options: ShowOptions
   let registry: CategoryRegistry?
@@ -77,95 +86,122 @@ struct HTMLPage {
       out.append(utf8: ".i\(number) { background-image: url(\"\(icon)\"); }\n")
     }
     out.append(utf8: "</style>\n</head>\n<body>\n")
-    out.append(utf8: "<main class=\"\(options.view.rawValue)\">\n<h1>Notifications</h1>\n")
+    out.append(utf8: "<main class=\"\(options.view.rawValue)\">\n<div class=\"top\">")
+    out.append(utf8: "<h1>Notifications</h1>")
+    if let unread = list.unreadLine { out.append(utf8: "<p class=\"tally\">\(unread)</p>") }
+    out.append(utf8: "</div>\n")
     if entries.isEmpty {
       out.append(utf8: "<p class=\"empty\">No notifications</p>\n")
     }
+    // Day sections only when the list is by time: ranked by relevance, days interleave.
+    let sections = options.ranking == .time
+    var day: Int64? = nil
     for entry in entries {
+      if sections {
+        let time = entry.key.createdAt
+        let entryDay = options.zone.day(time)
+        if entryDay != day {
+          if day != nil { out.append(utf8: "</section>\n") }
+          day = entryDay
+          let heading = RelativeTime.heading(
+            time, now: options.now, zone: options.zone, names: options.dayNames)
+          out.append(
+            utf8: "<section class=\"day\">\n<h2 dir=\"auto\">\(Self.escaped(heading))</h2>\n")
+        }
+      }
+      let level = sections ? 3 : 2
       switch entry {
       case .item(let item):
-        writeItem(item, classes: [], apps: pageApps, into: &out)
+        writeItem(item, mark: item.state, level: level, apps: pageApps, into: &out)
       case .stack(let stack):
-        writeStack(stack, apps: pageApps, into: &out)
+        writeStack(stack, level: level, apps: pageApps, into: &out)
       case .digest(let digest):
-        writeDigest(digest, apps: pageApps, into: &out)
+        writeDigest(digest, level: level, apps: pageApps, into: &out)
       }
+    }
+    if day != nil { out.append(utf8: "</section>\n") }
+    if let cut = list.cutLine(options.ranking) {
+      out.append(utf8: "<footer class=\"cut\">\(cut)</footer>\n")
     }
     out.append(utf8: "</main>\n</body>\n</html>\n")
   }
 
-  private func writeStack(_ stack: ShownStack, apps: PageApps, into out: inout ByteBuffer) {
+  /// The control that opens a stack or digest: what it shows when opened, and `Show less` while
+  /// it is open; the items; then how many more it does not list.
+  private func writeOpening(
+    _ show: String, items: [ShownItem], unlistedLine: String?, level: Int, apps: PageApps,
+    into out: inout ByteBuffer
+  ) {
+    out.append(
+      utf8: "<details>\n<summary><span class=\"show\">\(show)</span>"
+        + "<span class=\"less\">Show less</span></summary>\n")
+    for item in items {
+      writeItem(item, mark: item.state, classes: ["other"], level: level, apps: apps, into: &out)
+    }
+    if let unlistedLine {
+      out.append(utf8: "<p class=\"unlisted\">\(unlistedLine)</p>\n")
+    }
+    out.append(utf8: "</details>\n")
+  }
+
+  private func writeStack(
+    _ stack: ShownStack, level: Int, apps: PageApps, into out: inout ByteBuffer
+  ) {
     let summary = stack.summaryLine(hiddenPreviews: options.hiddenPreviews)
     out.append(utf8: "<section class=\"stack\(summary != nil ? " stacked" : "")\">\n")
-    var leading = stack.leading
-    leading.isUnread = stack.unreadCount > 0
-    let app = stack.app ?? stack.leading.app
+    // The summary line is iOS's, whose count a summary may weigh (`summary_arg_count`: "7 more
+    // episodes"); the control counts the notifications it opens, and the line under them the
+    // ones the object does not list.
+    let line = summary.map { "<p class=\"line\">\(Self.escaped(Visible.line($0)))</p>" }
     writeItem(
-      leading, classes: ["leading"], app: app, count: stack.count,
-      badge: .some(stack.newCount > 0 ? (stack.count > 1 ? "\(stack.newCount) new" : "new") : nil),
-      apps: apps, into: &out)
-    if let summary {
-      // What is not listed is said before the stack is opened, in the count of notifications
-      // that the group object's `count` gives; a summary's own count may weigh them
-      // (`summary_arg_count`: "7 more episodes").
-      var lines = "<span class=\"line\">\(Self.escaped(Visible.line(summary)))</span>"
-      if stack.others != nil && stack.unlisted > 0 {
-        let unlisted = stack.unlisted
-        lines +=
-          "<span class=\"unlisted\">\(unlisted) notification\(unlisted == 1 ? "" : "s") not listed</span>"
-      }
-      if let others = stack.others, !others.isEmpty {
-        out.append(utf8: "<details>\n<summary class=\"summary\">\(lines)</summary>\n")
-        for item in others {
-          writeItem(item, classes: ["other"], apps: apps, into: &out)
-        }
-        out.append(utf8: "</details>\n")
-      } else {
-        out.append(utf8: "<p class=\"summary\">\(lines)</p>\n")
-      }
+      stack.leading, mark: stack.state, classes: ["leading"],
+      app: .some(stack.app ?? stack.leading.app), level: level, summaryLine: line, apps: apps,
+      into: &out)
+    if let others = stack.others, !others.isEmpty {
+      writeOpening(
+        "Show \(others.count) more", items: others, unlistedLine: stack.unlistedLine,
+        level: level, apps: apps, into: &out)
     }
     out.append(utf8: "</section>\n")
   }
 
   /// A digest as a stack: its text and window lead, and the records it lists open from the
-  /// line that counts them, as a stack's others do.
-  private func writeDigest(_ digest: ShownDigest, apps: PageApps, into out: inout ByteBuffer) {
-    let hasItems = !digest.items.isEmpty
-    let stacked = hasItems || digest.unlisted > 0
+  /// control under it, as a stack's others do.
+  private func writeDigest(
+    _ digest: ShownDigest, level: Int, apps: PageApps, into out: inout ByteBuffer
+  ) {
+    let stacked = digest.count > 1
     out.append(utf8: "<section class=\"stack digest\(stacked ? " stacked" : "")\">\n")
+    let header = digest.header(hiddenPreviews: options.hiddenPreviews, zone: options.zone)
     writeItem(
-      digest.header(hiddenPreviews: options.hiddenPreviews, zone: options.zone),
-      classes: ["leading"],
-      app: .some(digest.app), count: digest.count, previews: true, apps: apps, into: &out)
-    if stacked {
+      header, mark: digest.state, classes: ["leading"], app: .some(digest.app), level: level,
+      previews: true, apps: apps, into: &out)
+    if !digest.items.isEmpty {
       let listed = digest.items.count
-      var lines =
-        "<span class=\"line\">\(listed) of \(digest.count) notification\(digest.count == 1 ? "" : "s") listed</span>"
-      if digest.unlisted > 0 {
-        lines += "<span class=\"unlisted\">\(digest.unlisted) not listed</span>"
-      }
-      if hasItems {
-        out.append(utf8: "<details>\n<summary class=\"summary\">\(lines)</summary>\n")
-        for item in digest.items {
-          writeItem(item, classes: ["other"], apps: apps, into: &out)
-        }
-        out.append(utf8: "</details>\n")
-      } else {
-        out.append(utf8: "<p class=\"summary\">\(lines)</p>\n")
-      }
+      writeOpening(
+        "Show \(listed) notification\(listed == 1 ? "" : "s")", items: digest.items,
+        unlistedLine: digest.unlistedLine, level: level, apps: apps, into: &out)
     }
     out.append(utf8: "</section>\n")
   }
 
+  /// When `time` was, as the card shows it: under a day's heading, the time of the day (or
+  /// how long ago, today); with no headings (`--sort relevance`), how long ago or the date.
+  private func shownTime(_ time: Timestamp) -> String {
+    guard options.ranking == .time else {
+      return RelativeTime.text(time, now: options.now, zone: options.zone)
+    }
+    return RelativeTime.inSection(
+      time, now: options.now, zone: options.zone, chat: options.view == .chat)
+  }
+
   private func writeItem(
-    _ item: ShownItem, classes: [String], app: String?? = nil, count: Int = 1,
-    badge: String?? = nil, previews: Bool = false, apps: PageApps, into out: inout ByteBuffer
+    _ item: ShownItem, mark: ReadState, classes: [String] = [], app: String?? = nil,
+    level: Int, previews: Bool = false, summaryLine: String? = nil, apps: PageApps,
+    into out: inout ByteBuffer
   ) {
     let (shownApp, iconClass) = apps[app ?? item.app]
-    let shownBadge = badge ?? (item.isNew ? "new" : nil)
-    var all = ["item"] + classes
-    if item.isUnread { all.append("unread") }
-    if shownBadge != nil { all.append("new") }
+    let all = ["item"] + classes + [mark == .read ? "read" : mark == .new ? "new" : "unread"]
     out.append(utf8: "<article class=\"\(all.joined(separator: " "))\">\n")
     // The icon, or the initial on its color, beside the name that says the same: hidden
     // from screen readers.
@@ -173,18 +209,10 @@ struct HTMLPage {
       out.append(utf8: "<span class=\"icon i\(iconClass)\" aria-hidden=\"true\"></span>\n")
     } else {
       let color = shownApp.color(of: Self.initialColors.count)
-      out.append(
-        utf8:
-          "<span class=\"icon c\(color)\" aria-hidden=\"true\">\(Self.escaped(Visible.line(shownApp.initial)))</span>\n"
-      )
+      let initial = Self.escaped(Visible.line(shownApp.initial))
+      out.append(utf8: "<span class=\"icon c\(color)\" aria-hidden=\"true\">\(initial)</span>\n")
     }
     out.append(utf8: "<header>")
-    // The dot's place is kept when it is read, so that names line up.
-    if item.isUnread {
-      out.append(utf8: "<span class=\"dot\" role=\"img\" aria-label=\"unread\"></span>")
-    } else {
-      out.append(utf8: "<span class=\"dot\"></span>")
-    }
     let name = Self.escaped(
       Visible.line(ShownText(options).cut(shownApp.name, isWhole: true, lines: 1)))
     if shownApp.id.isEmpty {
@@ -193,56 +221,86 @@ struct HTMLPage {
       let id = Self.escaped(Visible.line(shownApp.id))
       out.append(utf8: "<span class=\"app\" dir=\"auto\" title=\"\(id)\">\(name)</span>")
     }
-    if count > 1 {
-      out.append(
-        utf8: "<span class=\"count\">\(count)<span class=\"sr\"> notifications</span></span>")
-    }
     if options.ranking == .relevance {
       out.append(
         utf8: "<span class=\"relevance\">relevance \(Self.escaped(item.relevance ?? "0"))</span>")
     }
-    if let shownBadge { out.append(utf8: "<span class=\"badge\">\(shownBadge)</span>") }
+    // One mark: the badge says "New" in words, the dot says "unread" to a screen reader.
+    switch mark {
+    case .new: out.append(utf8: "<span class=\"badge\">New</span>")
+    case .unread: out.append(utf8: "<span class=\"dot\" role=\"img\" aria-label=\"unread\"></span>")
+    case .read: break
+    }
+    let time = item.createdAt
     out.append(
-      utf8:
-        "<time datetime=\"\(options.zone.rfc3339(item.createdAt))\">\(RelativeTime.text(item.createdAt, now: options.now, zone: options.zone))</time>"
-    )
+      utf8: "<time datetime=\"\(options.zone.rfc3339(time))\" "
+        + "title=\"\(options.zone.minuteText(time))\">\(shownTime(time))</time>")
     out.append(utf8: "</header>\n")
     if options.hiddenPreviews && !previews {
       out.append(utf8: "<p class=\"body\">Notification</p>\n")
     } else {
-      if let title = item.title, !title.isEmpty {
-        out.append(
-          utf8: "<h2 class=\"title\" dir=\"auto\">\(Self.escaped(Visible.line(title)))</h2>\n")
-      }
-      if let subtitle = item.subtitle, !subtitle.isEmpty {
-        out.append(
-          utf8:
-            "<p class=\"subtitle\" dir=\"auto\">\(Self.escaped(Visible.line(subtitle)))</p>\n")
-      }
-      if let body = item.body, !body.isEmpty {
-        out.append(
-          utf8: "<p class=\"body\" dir=\"auto\">\(Self.escaped(Visible.body(body)))</p>\n")
-      }
+      writeText(item, level: level, into: &out)
     }
-    // The category's actions, as labels: nothing on a page can run them.
+    // The category's actions, as iOS shows them on the expanded notification: behind a
+    // disclosure, and as text, since nothing on a page can run them.
     if let category = item.category, let registered = registry?[category],
       !registered.actions.isEmpty
     {
-      out.append(utf8: "<ul class=\"actions\" aria-label=\"Actions\">")
+      out.append(
+        utf8: "<details class=\"more\"><summary>Actions</summary>"
+          + "<ul class=\"actions\" aria-label=\"Actions of the app\">")
       for action in registered.actions.prefix(TextPage.maxActions) {
         let destructive = action.options.contains("destructive")
+        let title = Self.escaped(Visible.line(action.title ?? ""))
         out.append(
-          utf8:
-            "<li\(destructive ? " class=\"destructive\"" : "")>\(Self.escaped(Visible.line(action.title ?? "")))</li>"
-        )
+          utf8: "<li\(destructive ? " class=\"destructive\"" : "") dir=\"auto\">\(title)</li>")
       }
-      out.append(utf8: "</ul>\n")
+      out.append(utf8: "</ul></details>\n")
     }
+    // `target_content_id` names the item for the app; it is not where a tap goes.
     if !options.hiddenPreviews || previews, let target = item.target, !target.isEmpty {
       out.append(
-        utf8: "<p class=\"target\">open: <code>\(Self.escaped(Visible.line(target)))</code></p>\n")
+        utf8: "<p class=\"target\">item <code>\(Self.escaped(Visible.line(target)))</code></p>\n")
     }
+    // A stack's summary line ends its card, as on iOS.
+    if let summaryLine { out.append(utf8: summaryLine + "\n") }
     out.append(utf8: "</article>\n")
+  }
+
+  /// The title, subtitle and body; a link to the item's URL where it has one, saying where
+  /// it goes.
+  private func writeText(_ item: ShownItem, level: Int, into out: inout ByteBuffer) {
+    var text = ""
+    if let title = item.title, !title.isEmpty {
+      text +=
+        "<h\(level) class=\"title\" dir=\"auto\">\(Self.escaped(Visible.line(title)))</h\(level)>\n"
+    }
+    if let subtitle = item.subtitle, !subtitle.isEmpty {
+      text += "<p class=\"subtitle\" dir=\"auto\">\(Self.escaped(Visible.line(subtitle)))</p>\n"
+    }
+    if let body = item.body, !body.isEmpty {
+      text += "<p class=\"body\" dir=\"auto\">\(Self.escaped(Visible.body(body)))</p>\n"
+    }
+    guard let link = item.link, !text.isEmpty else {
+      out.append(utf8: text)
+      return
+    }
+    out.append(
+      utf8: "<a href=\"\(Self.escaped(link))\" rel=\"noopener noreferrer\" class=\"tap\">\n"
+        + text + "<span class=\"opens\" dir=\"auto\">Opens "
+        + "\(Self.escaped(Visible.line(Self.destination(link))))</span>\n</a>\n")
+  }
+
+  /// Where a link goes, as its card says: the host of an `https` or `http` URL (after any
+  /// user name, which can pose as a host: `https://bank.example@evil.example/`), else the app's
+  /// scheme, `myapp:`.
+  static func destination(_ link: String) -> String {
+    guard let colon = link.firstIndex(of: ":") else { return link }
+    let scheme = link[..<colon].lowercased()
+    guard scheme == "https" || scheme == "http" else { return scheme + ":" }
+    let authority = link[colon...].dropFirst(3).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    let host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+    return host.isEmpty ? link : String(host)
   }
 
   /// `text` with `&`, `<`, `>`, `"` and `'` written as character references: safe in an
@@ -293,8 +351,8 @@ struct HTMLPage {
       schemes: "light dark") + """
       <style>
       :root {
-        --page: #f2f2f7; --card: #ffffff; --text: #1c1c1e; --muted: #5c5c63; --pill: #ececf0;
-        --layer-1: #f8f8fa; --layer-2: #ececf1; --layer-edge: #c4c4ca; --dot: #0a6ee0;
+        --page: #f2f2f7; --card: #ffffff; --text: #1c1c1e; --muted: #5c5c63; --pill: #e3e3e8;
+        --layer-1: #dcdce2; --layer-2: #cbcbd2; --dot: #0a6ee0; --link: #0a5fd1;
         --badge: #1a7f37; --badge-text: #ffffff; --danger: #c8161d; --focus: #0a5fd1;
         --icon: 32px; --gap: 10px; --pad: 14px;
         font: 15px/1.4 -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Noto Sans",
@@ -303,17 +361,19 @@ struct HTMLPage {
       @media (prefers-color-scheme: dark) {
         :root {
           --page: #121214; --card: #2a2a2e; --text: #f2f2f7; --muted: #a7a7b0; --pill: #3a3a40;
-          --layer-1: #222226; --layer-2: #1b1b1e; --layer-edge: #55555d; --dot: #4c9dff;
+          --layer-1: #232327; --layer-2: #1c1c1f; --dot: #4c9dff; --link: #6cb6ff;
           --badge: #4ac26b; --badge-text: #06240e; --danger: #ff7b72; --focus: #6cb6ff;
         }
       }
       * { box-sizing: border-box; }
       body { margin: 0; padding: 20px 12px 32px; background: var(--page); color: var(--text); }
-      main { max-width: 480px; margin: 0 auto; display: flex; flex-direction: column; gap: 12px; }
-      h1 { font-size: 26px; margin: 0 4px 4px; }
-      .empty { color: var(--muted); text-align: center; }
-      .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
-        white-space: nowrap; }
+      main, .day { display: flex; flex-direction: column; gap: 12px; }
+      main { max-width: 480px; margin: 0 auto; }
+      .top { display: flex; align-items: baseline; gap: 10px; margin: 0 4px 4px; }
+      h1 { font-size: 26px; margin: 0; }
+      .tally { margin: 0; color: var(--muted); font-weight: 600; }
+      .day > h2 { font-size: 13px; font-weight: 600; color: var(--muted); margin: 8px 4px 0; }
+      .empty, .cut { color: var(--muted); text-align: center; margin: 4px 0 0; }
       .item { position: relative; background: var(--card); border-radius: 16px;
         padding: 12px var(--pad) 12px calc(var(--pad) + var(--icon) + var(--gap));
         min-height: calc(var(--icon) + 24px); }
@@ -326,49 +386,63 @@ struct HTMLPage {
       .c4 { background-color: #00695c; } .c5 { background-color: #0b57d0; }
       .c6 { background-color: #5b3aa8; } .c7 { background-color: #a31545; }
       .c8 { background-color: #455a64; } .c9 { background-color: #6a4e3b; }
-      header { display: flex; align-items: baseline; gap: 6px; min-width: 0; font-size: 13px;
-        color: var(--muted); }
-      .dot { width: 8px; height: 8px; border-radius: 50%; flex: none; align-self: center; }
-      .unread > header > .dot { background: var(--dot); }
+      .item > header { display: flex; align-items: baseline; gap: 6px; min-width: 0;
+        font-size: 13px; color: var(--muted); }
       .app { font-weight: 600; color: var(--text); overflow: hidden; text-overflow: ellipsis;
         white-space: nowrap; min-width: 0; }
-      .count { border-radius: 9px; background: var(--pill); padding: 0 7px; font-size: 12px; }
       .relevance { font-size: 12px; }
-      .badge { margin-left: auto; background: var(--badge); color: var(--badge-text);
-        border-radius: 9px; padding: 0 7px; font-size: 11px; font-weight: 700;
-        text-transform: uppercase; letter-spacing: 0.03em; white-space: nowrap; }
-      time { margin-left: auto; white-space: nowrap; }
-      .badge + time { margin-left: 0; }
-      .title, .subtitle, .body, .target, .actions { margin: 2px 0 0; overflow-wrap: anywhere; }
+      .badge, .dot, time { margin-left: auto; white-space: nowrap; }
+      .badge + time, .dot + time { margin-left: 0; }
+      .badge { background: var(--badge); color: var(--badge-text); border-radius: 9px;
+        padding: 0 7px; font-size: 11px; font-weight: 700; letter-spacing: 0.03em; }
+      .dot { width: 9px; height: 9px; border-radius: 50%; flex: none; align-self: center;
+        background: var(--dot); }
+      .title, .subtitle, .body, .target, .line, .actions { margin: 2px 0 0;
+        overflow-wrap: anywhere; }
       .title { font-size: 15px; font-weight: 600; white-space: nowrap; overflow: hidden;
         text-overflow: ellipsis; }
       .subtitle { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
       .body { white-space: pre-line; display: -webkit-box; -webkit-box-orient: vertical;
         -webkit-line-clamp: 2; line-clamp: 2; overflow: hidden; }
-      .actions { list-style: none; padding: 0; margin-top: 6px; display: flex; flex-wrap: wrap;
-        font-size: 13px; color: var(--muted); }
-      .actions li + li::before { content: "\\00B7"; padding: 0 7px; color: var(--muted); }
-      .actions .destructive { color: var(--danger); }
+      .tap { display: block; color: inherit; text-decoration: none; border-radius: 6px; }
+      .tap:hover .title { text-decoration: underline; }
+      .opens { display: block; margin-top: 2px; font-size: 12px; color: var(--link);
+        text-decoration: underline; white-space: nowrap; overflow: hidden;
+        text-overflow: ellipsis; }
+      a:focus-visible, summary:focus-visible { outline: 3px solid var(--focus);
+        outline-offset: 2px; }
       .target { color: var(--muted); font-size: 12px; }
-      .stack { display: flex; flex-direction: column; }
-      .stacked > .leading { border-radius: 16px 16px 0 0; padding-bottom: 4px; }
-      .summary { display: block; margin: 0 0 14px; background: var(--card);
-        border-radius: 0 0 16px 16px; color: var(--muted); font-size: 13px;
-        padding: 2px calc(var(--pad) + 22px) 12px calc(var(--pad) + var(--icon) + var(--gap));
-        position: relative; min-height: 32px;
-        box-shadow: 0 13px 0 -7px var(--layer-1), 0 13px 0 -6px var(--layer-edge),
-          0 25px 0 -13px var(--layer-2), 0 25px 0 -12px var(--layer-edge); }
-      .summary .line, .summary .unlisted { display: block; overflow-wrap: anywhere; }
-      .summary .unlisted { font-size: 12px; }
+      .line { color: var(--muted); font-size: 13px; }
       details > summary { cursor: pointer; list-style: none; }
       details > summary::-webkit-details-marker { display: none; }
-      details > summary::after { content: ""; position: absolute; right: calc(var(--pad) + 4px);
-        top: 7px; width: 7px; height: 7px; border: solid currentColor; border-width: 0 2px 2px 0;
-        transform: rotate(45deg); }
-      details[open] > summary { margin-bottom: 0; box-shadow: none; }
-      details[open] > summary::after { top: 11px; transform: rotate(-135deg); }
-      summary:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
-      details > .item { margin: 8px 0 0 12px; }
+      .more { margin-top: 4px; font-size: 13px; color: var(--muted); }
+      .more > summary { display: inline-block; border-radius: 4px; }
+      .more > summary::after, .stack > details > summary::after { content: "";
+        display: inline-block; width: 6px; height: 6px; margin: 0 2px 2px 8px;
+        border: solid currentColor;
+        border-width: 0 2px 2px 0; transform: rotate(45deg); }
+      details[open] > summary::after { margin-bottom: -1px; transform: rotate(-135deg); }
+      .actions { list-style: none; padding: 0; display: flex; flex-wrap: wrap; }
+      .actions li + li::before { content: "\\00B7"; padding: 0 7px; color: var(--muted); }
+      .actions .destructive { color: var(--danger); }
+      .stack { display: flex; flex-direction: column; isolation: isolate; }
+      .stacked > .leading { margin-bottom: 16px; }
+      .stacked > .leading::before, .stacked > .leading::after { content: ""; position: absolute;
+        height: 32px; border-radius: 0 0 14px 14px; box-shadow: 0 1px 3px rgb(0 0 0 / 0.2); }
+      .stacked > .leading::before { left: 10px; right: 10px; bottom: -8px; z-index: -1;
+        background: var(--layer-1); }
+      .stacked > .leading::after { left: 22px; right: 22px; bottom: -16px; z-index: -2;
+        background: var(--layer-2); }
+      .stacked:has(> details[open]) > .leading { margin-bottom: 0; }
+      .stacked:has(> details[open]) > .leading::before,
+      .stacked:has(> details[open]) > .leading::after { display: none; }
+      .stack > details > summary { width: fit-content; margin: 0 4px 0 auto; padding: 3px 12px;
+        border-radius: 14px; background: var(--pill); color: var(--text); font-size: 13px;
+        font-weight: 600; }
+      .stack > details > .item { margin-top: 8px; }
+      details:not([open]) .less, details[open] > summary > .show { display: none; }
+      .unlisted { margin: 8px 4px 0; color: var(--muted); font-size: 13px; text-align: center; }
+      code { font-size: 12px; }
       @media (min-width: 768px) {
         :root { --icon: 40px; --gap: 14px; --pad: 18px; }
         body { padding: 40px 24px 48px; }
@@ -379,8 +453,9 @@ struct HTMLPage {
         .title { font-size: 16px; }
       }
       @media (forced-colors: active) {
-        .item, .summary { border: 1px solid CanvasText; }
-        .unread > header > .dot { background: CanvasText; }
+        .item, .stack > details > summary, .stacked > .leading::before,
+        .stacked > .leading::after { border: 1px solid CanvasText; }
+        .dot { background: CanvasText; }
       }
 
       """

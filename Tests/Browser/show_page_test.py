@@ -20,12 +20,16 @@ only a browser can tell:
     fails the test and is printed;
   - every stack opens from the keyboard (Tab to its summary line, Enter and Space), and the
     focused summary line has a visible outline;
-  - a closed stack shows the cards layered behind it in both schemes, an open one does not;
+  - a closed stack shows two cards peeking behind it in both schemes, an open one does not,
+    and the items an open stack shows are visible cards;
+  - a card whose record names a safe URL is a link with rel="noopener noreferrer" to that URL,
+    and no other element is a link (javascript:, data: and app schemes no option names);
   - the list fills a phone's width and, on a desktop, a wider column, with no sideways scroll;
-  - the page for a mail (`--to email`, of digest objects, stacks and hostile text) has no
-    style sheet, script, class, image or details, every element of its body styled inline, a
-    column of 600 pixels at most and no sideways scroll; axe-core and the request log check it
-    as they check the web page.
+  - the page for a mail (`--to email`, of digest objects, stacks, links and hostile text) has no
+    script, image or details, one style sheet in its head that holds only the dark scheme
+    (prefers-color-scheme), every element of its body styled inline in the light one, a
+    column of 600 pixels at most and no sideways scroll; it turns dark where the reader asks;
+    axe-core and the request log check it as they check the web page.
 
 Without Chromium, chromedriver, selenium or axe-core the tests fail, naming what to install; a
 developer who cannot install them runs the rest of the suite with NOTIF_SKIP_BROWSER=1, which
@@ -134,6 +138,11 @@ class PageTests(unittest.TestCase):
             "email-stacks": notif_show(["--to", "email", "--now", NOW] + categories,
                                        os.path.join(FIXTURES,
                                                     "stacks-with-summaries-and-items.ndjson")),
+            "links": notif_show(["--to", "html", "--now", NOW, "--tz", "Europe/Berlin",
+                                 "--link-key", "url", "--limit", "6"],
+                                os.path.join(FIXTURES, "links-and-days.ndjson")),
+            "email-links": notif_show(["--to", "email", "--now", NOW, "--link-key", "url"],
+                                      os.path.join(FIXTURES, "links-and-days.ndjson")),
             "demo": demo_page(),
             "demo-apps": demo_page(["--apps", "apps.json"]),
         }
@@ -260,7 +269,8 @@ class PageTests(unittest.TestCase):
 
     def test_the_page_makes_no_network_request(self):
         for name in ("feed", "stacks", "hostile", "cjk", "icons", "demo-apps", "hostile-apps",
-                     "digests", "email-digests", "email-hostile", "email-stacks"):
+                     "digests", "email-digests", "email-hostile", "email-stacks", "links",
+                     "email-links"):
             self.load(name)
             requests = []
             for entry in self.driver.get_log("performance"):
@@ -312,8 +322,8 @@ class PageTests(unittest.TestCase):
         for dark in (False, True):
             for width in WIDTHS:
                 for name in ("demo", "demo-apps", "hostile", "hostile-apps", "counts", "cjk",
-                             "stacks", "digests", "email-digests", "email-hostile",
-                             "email-stacks"):
+                             "stacks", "digests", "links", "email-digests", "email-hostile",
+                             "email-stacks", "email-links"):
                     self.load(name, width=width, dark=dark)
                     for state in ("closed", "open"):
                         if state == "open":
@@ -327,10 +337,11 @@ class PageTests(unittest.TestCase):
         self.assertEqual(found, [], f"{len(found)} violations of WCAG A and AA (printed above)")
 
     def test_the_page_for_a_mail_is_styled_inline_and_fits_a_phone(self):
-        # What mail clients keep: no style sheet, script, class, image or details; every
-        # element of the body styled inline; tables for the layout; no sideways scroll on a
-        # phone, and the column no wider than 600 pixels on a desktop.
-        for name in ("email-digests", "email-hostile", "email-stacks"):
+        # What every mail client keeps: no script, image or details; every element of the body
+        # styled inline; tables for the layout; no sideways scroll on a phone, and the column no
+        # wider than 600 pixels on a desktop. The one style sheet, in the head, only recolors
+        # for the dark scheme: a client that drops it shows the light page.
+        for name in ("email-digests", "email-hostile", "email-stacks", "email-links"):
             for width in WIDTHS:
                 self.load(name, width=width)
                 found = self.driver.execute_script("""
@@ -339,17 +350,20 @@ class PageTests(unittest.TestCase):
                       !['BR', 'TABLE', 'TBODY', 'TR'].includes(element.tagName) &&
                       !element.hasAttribute('style')).map(element => element.tagName);
                     const card = document.querySelector('td[align=center] > table');
-                    return {styles: document.querySelectorAll('style, link').length,
+                    const rules = [...document.styleSheets].flatMap(sheet =>
+                      [...sheet.cssRules].map(rule => rule.conditionText || rule.cssText));
+                    return {styles: document.querySelectorAll('body style, link').length,
                             scripts: document.querySelectorAll('script').length,
-                            classes: document.querySelectorAll('[class]').length,
+                            sheets: rules,
                             images: document.querySelectorAll('img, details').length,
                             tables: document.querySelectorAll('table').length,
                             unstyled: unstyled,
                             overflow: document.documentElement.scrollWidth - window.innerWidth,
                             column: card.getBoundingClientRect().width};""")
                 where = f"{name}, {width}px"
-                self.assertEqual((found["styles"], found["scripts"], found["classes"],
-                                  found["images"]), (0, 0, 0, 0), where)
+                self.assertEqual((found["styles"], found["scripts"], found["images"]), (0, 0, 0),
+                                 where)
+                self.assertEqual(found["sheets"], ["(prefers-color-scheme: dark)"], where)
                 self.assertGreater(found["tables"], 1, where)
                 self.assertEqual(found["unstyled"], [], where)
                 self.assertLessEqual(found["overflow"], 0, where)
@@ -359,8 +373,25 @@ class PageTests(unittest.TestCase):
         text = self.driver.execute_script("return document.body.innerText")
         self.assertIn("Fay and 5 others liked your photo", text)
         self.assertIn("2026-11-22 00:00 to 2026-11-23 00:00 UTC", text)
-        self.assertIn("+ 4 more not listed", text)
+        self.assertIn("4 more notifications", text)
         self.assertIn("Bob commented on your photo.", text)
+        # Light inline, dark where the reader's client asks for it.
+        colors = {}
+        for dark in (False, True):
+            self.load("email-links", dark=dark)
+            colors[dark] = self.driver.execute_script("""
+                const card = document.querySelector('table.card');
+                const link = document.querySelector('a');
+                return {page: getComputedStyle(document.body).backgroundColor,
+                        card: getComputedStyle(card).backgroundColor,
+                        text: getComputedStyle(card.querySelector('td')).color,
+                        link: getComputedStyle(link).color};""")
+        self.assertEqual(colors[False]["page"], "rgb(242, 242, 247)")
+        self.assertEqual(colors[True]["page"], "rgb(18, 18, 20)")
+        for dark in (False, True):
+            found = colors[dark]
+            self.assertGreaterEqual(contrast(found["text"], found["card"]), 4.5, found)
+            self.assertGreaterEqual(contrast(found["link"], found["card"]), 4.5, found)
 
     def test_every_stack_opens_from_the_keyboard_with_a_visible_focus(self):
         from selenium.webdriver.common.action_chains import ActionChains
@@ -401,26 +432,78 @@ class PageTests(unittest.TestCase):
                 press(Keys.SPACE)
                 self.assertTrue(focused()["open"], f"{name}: Space did not open stack {index}")
 
-    def test_a_closed_stack_shows_its_layered_cards_in_both_schemes(self):
+    def layers(self):
+        """The two cards that peek behind each closed stack's leading card."""
+        return self.driver.execute_script("""
+            return [...document.querySelectorAll('.stacked > .leading')].map(card =>
+              ['::before', '::after'].map(which => {
+                const style = getComputedStyle(card, which);
+                return {display: style.display, color: style.backgroundColor,
+                        below: -parseFloat(style.bottom), inset: parseFloat(style.left)};
+              }));""")
+
+    def test_a_closed_stack_shows_two_cards_peeking_behind_it_in_both_schemes(self):
         for dark in (False, True):
             self.load("demo", dark=dark)
             page = self.driver.execute_script(
                 "return getComputedStyle(document.body).backgroundColor")
-            shadows = self.driver.execute_script("""
-                return [...document.querySelectorAll('.stacked .summary')]
-                  .map(summary => getComputedStyle(summary).boxShadow);""")
-            self.assertTrue(shadows)
-            for shadow in shadows:
-                colors = re.findall(r"rgba?\([^)]*\)", shadow)
-                self.assertGreaterEqual(len(colors), 2, shadow)
-                best = max(contrast(color, page) for color in colors)
-                self.assertGreaterEqual(best, 1.5, f"{'dark' if dark else 'light'}: the layers "
-                                        f"{shadow} barely differ from the page {page}")
+            stacks = self.layers()
+            self.assertTrue(stacks)
+            for first, second in stacks:
+                for layer in (first, second):
+                    self.assertNotEqual(layer["display"], "none")
+                    self.assertGreaterEqual(contrast(layer["color"], page), 1.1,
+                                            f"{'dark' if dark else 'light'}: the layer "
+                                            f"{layer} barely differs from the page {page}")
+                # Each layer peeks out further below, and is narrower, than the one before.
+                self.assertGreater(first["below"], 0)
+                self.assertGreater(second["below"], first["below"])
+                self.assertGreater(second["inset"], first["inset"])
             self.open_every_stack()
-            opened = self.driver.execute_script("""
-                return [...document.querySelectorAll('details > summary')]
-                  .map(summary => getComputedStyle(summary).boxShadow);""")
-            self.assertEqual(set(opened), {"none"})
+            for first, second in self.layers():
+                self.assertEqual((first["display"], second["display"]), ("none", "none"))
+
+    def test_an_open_stack_shows_its_items_as_cards(self):
+        self.load("demo")
+        closed = self.driver.execute_script("""
+            return [...document.querySelectorAll('.stack > details > .item')]
+              .map(item => item.checkVisibility({visibilityProperty: true}));""")
+        self.assertTrue(closed)
+        self.assertEqual(set(closed), {False})
+        self.driver.execute_script(
+            "document.querySelector('.stack > details > summary').click()")
+        shown = self.driver.execute_script("""
+            const stack = document.querySelector('.stack > details');
+            return {items: [...stack.querySelectorAll(':scope > .item')].map(item => ({
+                      height: item.getBoundingClientRect().height,
+                      visible: item.checkVisibility({visibilityProperty: true}),
+                      background: getComputedStyle(item).backgroundColor})),
+                    control: stack.querySelector('summary').innerText,
+                    page: getComputedStyle(document.body).backgroundColor};""")
+        self.assertTrue(shown["items"])
+        self.assertEqual(shown["control"].strip(), "Show less")
+        for item in shown["items"]:
+            self.assertTrue(item["visible"] and item["height"] > 40, item)
+            self.assertNotEqual(item["background"], shown["page"], item)
+
+    def test_a_linked_card_is_a_safe_link_and_nothing_else_is(self):
+        for name in ("links", "email-links"):
+            self.load(name)
+            links = self.driver.execute_script("""
+                return [...document.querySelectorAll('a')].map(a => ({
+                  href: a.getAttribute('href'), rel: a.rel, text: a.innerText}));""")
+            self.assertEqual([link["href"] for link in links],
+                             ["https://example.com/orders/1", "https://news.example/today",
+                              'https://bank.example@evil.example/login?a=1&b="2"'], name)
+            for link in links:
+                self.assertEqual(link["rel"], "noopener noreferrer", link)
+                self.assertTrue(link["text"].strip(), link)
+            # The web page says where each goes: the host, not a user name posing as one.
+            if name == "links":
+                self.assertIn("Opens evil.example", links[2]["text"])
+            text = self.driver.execute_script("return document.body.innerText")
+            for unlinked in ("Click me", "Alice"):
+                self.assertIn(unlinked, text)
 
     def test_the_list_uses_the_width_of_a_phone_and_of_a_desktop(self):
         measured = {}

@@ -102,7 +102,7 @@ let now = "2026-11-22T09:00:00Z"
     let result = try show(record, ["--now", now, "--to", "html"])
     #expect(
       result.out.contains(
-        "<h2 class=\"title\" dir=\"auto\">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</h2>"))
+        "<h3 class=\"title\" dir=\"auto\">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</h3>"))
     #expect(
       result.out.contains(
         "<p class=\"body\" dir=\"auto\">&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; javascript:alert(1) \\e[2J \\u{202E}</p>"

@@ -74,7 +74,10 @@ import Testing
     let (status, page, _) = try show(
       record + "\n", ["--now", "2026-11-22T09:00:00Z", "--to", "html", "--tz", "Asia/Kolkata"])
     #expect(status == .success)
-    #expect(page.contains(#"<time datetime="2026-11-22T14:11:00+05:30">19m</time>"#))
+    #expect(
+      page.contains(
+        #"<time datetime="2026-11-22T14:11:00+05:30" title="2026-11-22 14:11 +05:30">19m</time>"#
+      ))
   }
 
   @Test func anUnknownZoneIsAUsageErrorInDigestsWords() throws {
