@@ -11,8 +11,10 @@
 //       or C1 control; no bidirectional control; nothing that draws nothing on its own), and
 //       every line is at most the width in display columns;
 //   (c) every tag of the page is one notif-show writes (payload text has its `<` escaped, so
-//       it can open none): no `<script`, `<img`, `<a`, `<iframe`, and one `<style`; and of the
-//       page for a mail (`--to email`), with no style element and no class at all;
+//       it can open none): no `<script`, `<img`, `<iframe`, one `<style` at most, and each
+//       `<a` a link of an https, http (or, with --link-scheme, myapp) URL with
+//       rel="noopener noreferrer"; and of the page for a mail (`--to email`), whose one style
+//       element holds only its dark scheme;
 //   (d) `--jobs 3`, the file read in chunks of 16 to 271 bytes (from the last byte) on worker
 //       threads, writes the text and the diagnostics of one thread, and exits as it does.
 
@@ -46,23 +48,11 @@ func fuzzShow(_ input: UnsafeRawBufferPointer) {
 
   let (page, _) = runTool(
     ShowCommand.self, options + ["--to", "html", records], output: "show.html")
-  let html = String(decoding: page, as: UTF8.self)
-  var styles = 0
-  for tag in html.split(separator: "<").dropFirst() {
-    let name = tag.prefix { $0 != " " && $0 != ">" && $0 != "\n" }
-    require(pageTags.contains(String(name)), "the page holds the tag '<\(name)'")
-    if name == "style" { styles += 1 }
-  }
-  require(styles <= 1, "the page holds \(styles) style elements")
+  checkPageTags(String(decoding: page, as: UTF8.self), pageTags, "the page")
 
   let (mail, _) = runTool(
     ShowCommand.self, options + ["--to", "email", records], output: "show-email.html")
-  let mailHTML = String(decoding: mail, as: UTF8.self)
-  for tag in mailHTML.split(separator: "<").dropFirst() {
-    let name = tag.prefix { $0 != " " && $0 != ">" && $0 != "\n" }
-    require(emailTags.contains(String(name)), "the page for a mail holds the tag '<\(name)'")
-  }
-  require(!mailHTML.contains(" class="), "the page for a mail has a class")
+  checkPageTags(String(decoding: mail, as: UTF8.self), emailTags, "the page for a mail")
 
   let chunkSize = 16 + Int(flags)
   let textOptions = options + textView + ["--width", "\(width)", records]
@@ -91,8 +81,30 @@ func showRun(_ arguments: [String], chunkSize: Int, output: String)
 /// The tags notif-show's page is made of, opening and closing.
 let pageTags: Set<String> = {
   let names = [
-    "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "p", "section",
-    "article", "header", "span", "time", "ul", "li", "code", "details", "summary",
+    "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3", "p", "section",
+    "article", "header", "footer", "div", "span", "time", "ul", "li", "code", "details",
+    "summary", "a",
   ]
   return Set(names + names.map { "/" + $0 } + ["!DOCTYPE"])
 }()
+
+/// Requires every tag of `html` to be one of `allowed`, one style element at most, and each
+/// link one of a safe URL (`TapLink`) that opens with no opener and no referrer.
+func checkPageTags(_ html: String, _ allowed: Set<String>, _ what: String) {
+  var styles = 0
+  for tag in html.split(separator: "<").dropFirst() {
+    let name = tag.prefix { $0 != " " && $0 != ">" && $0 != "\n" }
+    require(allowed.contains(String(name)), "\(what) holds the tag '<\(name)'")
+    if name == "style" { styles += 1 }
+    if name == "a" {
+      let safe = ["a href=\"https://", "a href=\"http://", "a href=\"myapp:"].contains {
+        tag.lowercased().hasPrefix($0)
+      }
+      require(safe, "\(what) links to something else than https, http or myapp: <\(tag)")
+      require(
+        tag.prefix { $0 != ">" }.contains("rel=\"noopener noreferrer\""),
+        "\(what) has a link without rel=\"noopener noreferrer\": <\(tag)")
+    }
+  }
+  require(styles <= 1, "\(what) holds \(styles) style elements")
+}

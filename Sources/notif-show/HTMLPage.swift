@@ -292,13 +292,16 @@ struct HTMLPage {
   }
 
   /// Where a link goes, as its card says: the host of an `https` or `http` URL (after any
-  /// user name, which can pose as a host: `https://bank.example@evil.example/`), else the app's
-  /// scheme, `myapp:`.
+  /// user name, which can pose as a host: `https://bank.example@evil.example/`; and before a
+  /// backslash, which browsers read as a slash there: `https://evil.example\@bank.example`
+  /// goes to evil.example), else the app's scheme, `myapp:`.
   static func destination(_ link: String) -> String {
     guard let colon = link.firstIndex(of: ":") else { return link }
     let scheme = link[..<colon].lowercased()
     guard scheme == "https" || scheme == "http" else { return scheme + ":" }
-    let authority = link[colon...].dropFirst(3).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    let authority = link[colon...].dropFirst(3).prefix {
+      $0 != "/" && $0 != "\\" && $0 != "?" && $0 != "#"
+    }
     let host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
     return host.isEmpty ? link : String(host)
   }

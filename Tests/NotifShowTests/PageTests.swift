@@ -129,6 +129,8 @@ import Testing
     #expect(HTMLPage.destination("https://example.com") == "example.com")
     #expect(HTMLPage.destination("http://a.example:8080/x?y#z") == "a.example:8080")
     #expect(HTMLPage.destination("myapp://thread/1") == "myapp:")
+    // Browsers read a backslash as a slash in an http(s) URL: the host ends there.
+    #expect(HTMLPage.destination(#"https://evil.example\@bank.example/"#) == "evil.example")
   }
 
   /// A record `id`, read or not, seen or not.
