@@ -157,7 +157,7 @@ let package = Package(
         "TestSupport",
       ]),
     .testTarget(
-      name: "EndToEndTests", dependencies: ["NotifModel", "NotifCLI", "TestSupport"],
+      name: "EndToEndTests", dependencies: ["NotifModel", "NotifCLI", "NotifJSON", "TestSupport"],
       exclude: ["cases", "Fixtures", "VendorCorpus.tsv"]),
   ]
 )

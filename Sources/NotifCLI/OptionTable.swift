@@ -176,6 +176,9 @@ public enum OptionTable {
       ["parse"]),
     value(
       "push-type", "type", "the push type of inputs without an apns-push-type header", ["parse"]),
+    flag(
+      "dense", "write every field of a record, null ones too",
+      ["parse"]),
     // notif-group.
     value("by", "key", "group by thread (app and thread_id, the default), app or none", ["group"]),
     flag("no-items", "write only the counts and the leading record (items: null)", ["group"]),

@@ -13,6 +13,10 @@ public struct InputDefaults: Sendable {
   /// `--platform`: which override block of a cross-platform message (FCM HTTP v1, Amazon SNS)
   /// the record shows.
   public var platform = Platform.ios
+  /// `--dense`: write every field of a record, its null ones too, rather than leave those out.
+  /// Still the default: the next change of the record format makes leaving them out the
+  /// default.
+  public var dense = true
 
   /// Defaults from the options.
   public init(app: String?, pushType: String?, now: Timestamp, platform: Platform = .ios) {
@@ -88,7 +92,7 @@ public struct MessageReader: Sendable {
   ///
   /// `view` is the one the message was read from.
   public mutating func writeRecord(_ view: JSONView, into out: inout ByteBuffer) {
-    values.write(view: view, payload: payloadBytes(view), into: &out)
+    values.write(view: view, payload: payloadBytes(view), dense: defaults.dense, into: &out)
   }
 
   /// The compact payload of the message read from `view`: the text's own bytes when it was

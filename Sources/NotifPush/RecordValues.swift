@@ -123,13 +123,18 @@ public struct RecordValues: Sendable {
   }
 
   /// Appends the record as one compact JSON line (with its newline) to `out`: every field but
-  /// `payload` from `self`, then `payload` as given (already compact JSON).
+  /// `payload` from `self`, then `payload` as given (already compact JSON), in `RecordField`
+  /// order. A null field is left out (notif(5): a field left out is null), unless `dense`,
+  /// which writes every field, null ones too, for readers that want one set of keys.
   ///
   /// `input` values are copied from `view`.
-  mutating func write(view: JSONView, payload: UnsafeRawBufferPointer, into out: inout ByteBuffer) {
+  mutating func write(
+    view: JSONView, payload: UnsafeRawBufferPointer, dense: Bool = false,
+    into out: inout ByteBuffer
+  ) {
     var from = 0
     while let (field, token) = out.write({ writer in
-      writeFields(from: from, view: view, payload: payload, into: &writer)
+      writeFields(from: from, view: view, payload: payload, dense: dense, into: &writer)
     }) {
       // A value the writer of JSON writes again in canonical form; its key is written, and
       // the fields after it follow.
@@ -143,7 +148,7 @@ public struct RecordValues: Sendable {
   /// only the key, and its index and the value's token are returned; nil when the record is
   /// written.
   private mutating func writeFields(
-    from first: Int, view: JSONView, payload: UnsafeRawBufferPointer,
+    from first: Int, view: JSONView, payload: UnsafeRawBufferPointer, dense: Bool,
     into out: inout ByteBuffer.Writer
   ) -> (field: Int, token: Int)? {
     RecordField.nullTemplate.withUnsafeBytes { template in
@@ -153,9 +158,18 @@ public struct RecordValues: Sendable {
         for index in first..<values.count {
           let isPayload = index == RecordField.payload.rawValue
           if !isPayload, case .null = values[index] { continue }
-          // The nulls before this field and its `,"key":` are one run of the template.
-          out.append(
-            UnsafeRawBufferPointer(rebasing: template[starts[nullRun]..<starts[index + 1] - 4]))
+          // Dense, the nulls before this field and its `,"key":` are one run of the template;
+          // else its `,"key":` alone.
+          let from = dense ? starts[nullRun] : starts[index]
+          if nullRun == 0 && index > 0 {
+            // Nothing written yet, and `id`, whose `{"id":` opens the template, is null: the
+            // object opens at this field, whose `,"key":` loses its comma.
+            out.append(UInt8(ascii: "{"))
+            out.append(
+              UnsafeRawBufferPointer(rebasing: template[from + 1..<starts[index + 1] - 4]))
+          } else {
+            out.append(UnsafeRawBufferPointer(rebasing: template[from..<starts[index + 1] - 4]))
+          }
           nullRun = index + 1
           if isPayload {
             out.append(payload)

@@ -14,7 +14,8 @@ struct ParseCommand: RunningToolCommand {
     + "                   [--fix | --diff] [--unsafe-fixes]\n"
     + "                   [--format text|github|json|sarif] [--quiet] [--max-errors n]\n"
     + "                   [--color auto|always|never] [--[no-]progress] [-j jobs] [--locale locale]\n"
-    + "                   [--max-record-bytes size] [--now time] [--platform ios|android|web]\n"
+    + "                   [--dense] [--max-record-bytes size] [--now time]\n"
+    + "                   [--platform ios|android|web]\n"
     + "                   [--push-type type] [--store file [-n] [--verbose]] [--strings path]\n"
     + "                   [file ...]\n"
     + "       notif-parse --explain rule\n"
@@ -51,6 +52,8 @@ struct ParseCommand: RunningToolCommand {
             --locale locale       locale of those plural forms (default en)
             --format format       diagnostics as text (default), github, json or sarif
         -j, --jobs n              threads that parse a large file (default: cores, at most 2)
+            --dense               write every field of a record, null ones too (the default
+                                  of this release)
             --max-record-bytes size
                                   longest JSON text accepted (default 64m)
             --now time            created_at for inputs without received_at (RFC 3339 or @epoch)
@@ -203,6 +206,7 @@ struct ParseCommand: RunningToolCommand {
       }
       configuration.defaults.pushType = type
     }
+    if scanned.has("dense") { configuration.defaults.dense = true }
     if let name = scanned.last("platform") {
       guard let platform = Platform(rawValue: name) else {
         throw UsageError("--platform: '\(name)' is not one of ios, android, web")

@@ -20,13 +20,16 @@ private let documentedKeys = [
 /// only notif-digest adds (notif-parse never sets it, so never writes it).
 private let recordKeys = documentedKeys + ["digested_at"]
 
-/// Writes `values` over the view of `input` with `payload`, and returns the line.
+/// Writes `values` over the view of `input` with `payload`, every field (`dense`) or the
+/// fields that are not null, and returns the line.
 private func written(
-  _ values: inout RecordValues, input: String = "{}", payload: String = "{}"
+  _ values: inout RecordValues, input: String = "{}", payload: String = "{}", dense: Bool = true
 ) -> String {
   var out = ByteBuffer()
   withView(of: input) { view in
-    Array(payload.utf8).withUnsafeBytes { values.write(view: view, payload: $0, into: &out) }
+    Array(payload.utf8).withUnsafeBytes {
+      values.write(view: view, payload: $0, dense: dense, into: &out)
+    }
   }
   return out.text
 }
@@ -81,7 +84,7 @@ private func written(
       if let n = view.member(0, "n") { values[.relevance] = .input(n) }
       var out = ByteBuffer()
       Array(#"{"p":1}"#.utf8).withUnsafeBytes {
-        values.write(view: view, payload: $0, into: &out)
+        values.write(view: view, payload: $0, dense: true, into: &out)
       }
       return out.text
     }
@@ -108,6 +111,29 @@ private func written(
     #expect(found.map(\.0) == documentedKeys)
     #expect(found.filter { $0.1 != "null" }.map(\.0) == [field.key, "payload"])
     #expect(found.first { $0.0 == field.key }?.1 == "7")
+  }
+
+  /// Not dense, a field left out is null: the line has the fields that are not null and the
+  /// payload, in the same order, and is a JSON object whichever field comes first.
+  @Test(arguments: RecordField.allCases.filter { $0 != .payload && $0 != .digestedAt })
+  func leavesOutEveryNullField(_ field: RecordField) {
+    var values = RecordValues()
+    values[field] = .integer(7)
+    let line = written(&values, dense: false)
+    #expect(line == #"{"\#(field.key)":7,"payload":{}}"# + "\n")
+    var alone = RecordValues()
+    #expect(written(&alone, dense: false) == #"{"payload":{}}"# + "\n")
+  }
+
+  @Test(arguments: [0, 1, 2, 3])
+  func leavesOutTheNullsBetweenValues(_ phase: Int) {
+    var values = RecordValues()
+    let chosen = RecordField.allCases.filter {
+      $0 != .payload && $0 != .digestedAt && ($0.rawValue + phase) % (phase + 2) == 0
+    }
+    for field in chosen { values[field] = .bool(true) }
+    let found = members(of: String(written(&values, dense: false).dropLast()))
+    #expect(found.map(\.0) == chosen.map(\.key) + ["payload"])
   }
 
   @Test(arguments: [0, 1, 2, 3])

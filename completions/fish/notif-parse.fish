@@ -21,6 +21,7 @@ complete -c notif-parse -l format -x -a 'text github json sarif' -d 'How to writ
 complete -c notif-parse -s j -l jobs -x -d 'Threads that parse a large file'
 complete -c notif-parse -l max-record-bytes -x -d 'Longest JSON text accepted (default 64m; suffix k, m or g)'
 complete -c notif-parse -l now -x -d 'Time to record when the input has none (RFC 3339 or @epoch)'
+complete -c notif-parse -l dense -d 'Write every field of a record, null ones too'
 complete -c notif-parse -l platform -x -a 'ios android web' -d 'Override block of FCM and SNS messages'
 complete -c notif-parse -l push-type -x -a 'alert background location voip complication fileprovider mdm liveactivity pushtotalk widgets controls' -d 'Push type when the envelope has none'
 complete -c notif-parse -l store -r -F -d 'Append the records to an inbox file under its lock'
