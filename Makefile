@@ -252,7 +252,7 @@ check-deps:
 	python3 -m pip install -q --no-deps axe-playwright-python 2>/dev/null || python3 -m pip install -q --no-deps --break-system-packages axe-playwright-python
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq mandoc man-db binutils shellcheck \
-		zsh fish valgrind time unicode-data chromium chromium-driver parallel \
+		zsh fish valgrind time unicode-data chromium chromium-driver parallel miller \
 		openjdk-17-jre-headless >/dev/null
 	# selenium for the browser tests (Tests/Browser/), pyspark for the Spark checks (make
 	# scale-test), pre-commit for the hook's (make hook-test), jsonschema and sarif-tools for

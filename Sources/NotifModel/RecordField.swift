@@ -1,9 +1,9 @@
 /// The keys of a notification record, in the order they are written.
 ///
-/// `man/notif.5` documents each one: what it means, where it comes from, its default. Every
-/// record has every key (`null` where there is no value), so jq and Miller see one shape, but
-/// `digestedAt`: it comes last, after `payload`, where notif-digest adds it to a record it
-/// put in a digest; the records notif-parse writes do not have it, and a missing key is null.
+/// `man/notif.5` documents each one: what it means, where it comes from, its default. A field
+/// whose value is null is left out (notif-parse `--dense` writes it), and a missing key is
+/// null; the fields written keep this order. `digestedAt` comes last, after `payload`, where
+/// notif-digest adds it to a record it put in a digest.
 public enum RecordField: Int, CaseIterable, Sendable {
   case id, app, threadID, category
   case title, subtitle, body

@@ -14,9 +14,7 @@ public struct InputDefaults: Sendable {
   /// the record shows.
   public var platform = Platform.ios
   /// `--dense`: write every field of a record, its null ones too, rather than leave those out.
-  /// Still the default: the next change of the record format makes leaving them out the
-  /// default.
-  public var dense = true
+  public var dense = false
 
   /// Defaults from the options.
   public init(app: String?, pushType: String?, now: Timestamp, platform: Platform = .ios) {

@@ -52,8 +52,8 @@ struct ParseCommand: RunningToolCommand {
             --locale locale       locale of those plural forms (default en)
             --format format       diagnostics as text (default), github, json or sarif
         -j, --jobs n              threads that parse a large file (default: cores, at most 2)
-            --dense               write every field of a record, null ones too (the default
-                                  of this release)
+            --dense               write every field of a record, null ones too; without it a
+                                  field left out is null (notif(5))
             --max-record-bytes size
                                   longest JSON text accepted (default 64m)
             --now time            created_at for inputs without received_at (RFC 3339 or @epoch)
@@ -206,7 +206,7 @@ struct ParseCommand: RunningToolCommand {
       }
       configuration.defaults.pushType = type
     }
-    if scanned.has("dense") { configuration.defaults.dense = true }
+    configuration.defaults.dense = scanned.has("dense")
     if let name = scanned.last("platform") {
       guard let platform = Platform(rawValue: name) else {
         throw UsageError("--platform: '\(name)' is not one of ios, android, web")

@@ -65,7 +65,7 @@ import Testing
 
   /// The outside programs that have a test of their own, in the order a section that runs
   /// several is given to the first one missing (or, when none is, to the first one it runs).
-  static let programs: [OutsideProgram] = [.parallel, .jq]
+  static let programs: [OutsideProgram] = [.parallel, .jq, .mlr]
 
   /// Whether a line of standard error is a note, which reports nothing wrong: `NotListed`, or
   /// notif-digest's `OpenWindows` (records left for a later run).
@@ -112,6 +112,11 @@ import Testing
 
   @Test("example section that runs jq", .needs(.jq), arguments: sections(for: .jq))
   func exampleRunningJq(_ section: ExampleSection) throws {
+    try run(section)
+  }
+
+  @Test("example section that runs Miller", .needs(.mlr), arguments: sections(for: .mlr))
+  func exampleRunningMiller(_ section: ExampleSection) throws {
     try run(section)
   }
 

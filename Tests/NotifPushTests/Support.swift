@@ -40,12 +40,15 @@ func members(of line: String) -> [(String, String)] {
   }
 }
 
-/// Normalizes `text` with a new normalizer.
+/// Normalizes `text` with a new normalizer, which writes every field (`--dense`): the tests
+/// read each field's value, null ones too.
 func normalize(
   _ text: String, app: String? = nil, pushType: String? = nil,
   now: Timestamp = Timestamp(seconds: 0)
 ) -> Normalized {
-  var normalizer = MessageReader(defaults: InputDefaults(app: app, pushType: pushType, now: now))
+  var defaults = InputDefaults(app: app, pushType: pushType, now: now)
+  defaults.dense = true
+  var normalizer = MessageReader(defaults: defaults)
   return normalize(text, with: &normalizer)
 }
 

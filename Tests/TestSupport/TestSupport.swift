@@ -242,12 +242,14 @@ public struct OutsideProgram: Sendable, Hashable, CustomStringConvertible {
   public static let parallel = OutsideProgram("parallel", package: "parallel")
   public static let mandoc = OutsideProgram("mandoc", package: "mandoc")
   public static let python3 = OutsideProgram("python3", package: "python3")
+  /// Miller, for the README's CSV examples.
+  public static let mlr = OutsideProgram("mlr", package: "miller")
   /// sarif-tools's command, a SARIF reader; `make check-deps` installs it with PyPI's
   /// jsonschema, which scripts/check-sarif.py validates by.
   public static let sarif = OutsideProgram("sarif", package: "sarif-tools", index: "PyPI package")
 
   /// The programs `OutsidePrograms.used(in:)` looks for in a command.
-  public static let known: [OutsideProgram] = [.parallel, .jq, .mandoc, .python3]
+  public static let known: [OutsideProgram] = [.parallel, .jq, .mlr, .mandoc, .python3]
 }
 
 /// Whether the tests that need an outside program run: where it is installed, they do; where it
