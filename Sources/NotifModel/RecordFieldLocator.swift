@@ -4,10 +4,12 @@ import NotifJSON
 /// tool that reads records does for each one (notif-show here; notif-expire, notif-mark and
 /// notif-digest through NotifSweep's `RecordLineParser`).
 ///
-/// Records are written with their keys in `RecordField` order (notif(5)), so the key of the
-/// n-th member is checked against the n-th field first: one comparison per member. A member
-/// out of place, or a key spelled with escapes, is looked up by name instead; unknown keys are
-/// ignored. One instance is reused for every record: `locate` allocates nothing.
+/// Records are written with their keys in `RecordField` order, their null fields left out
+/// (notif(5)), so each key is checked against the field after the last key's first, then the
+/// later ones: one comparison per member of a record written dense, a few length checks more
+/// for each field left out. A member out of order, or a key spelled with escapes, is looked up
+/// by name instead; unknown keys are ignored. One instance is reused for every record:
+/// `locate` allocates nothing.
 public final class RecordFieldLocator {
   /// The tape index of each field's value (by `RecordField.rawValue`), -1 where the object
   /// lacks the key: valid until the next `locate`.
@@ -46,10 +48,10 @@ public final class RecordFieldLocator {
     keyStarts.deallocate()
   }
 
-  /// Fills `slots` from the members of the object at `object` of `view`; returns whether every
-  /// key was the one of its position in `RecordField` order (then no key repeats, and the
-  /// object has no key that is not a record field). Finds nothing in a value that is not an
-  /// object.
+  /// Fills `slots` from the members of the object at `object` of `view`; returns whether the
+  /// keys were record fields in `RecordField` order, each a later field than the one before,
+  /// with any left out between them (then no key repeats, and the object has no key that is
+  /// not a record field). Finds nothing in a value that is not an object.
   ///
   /// The first members are taken to have the keys of their positions without a look, their
   /// values at the tape indices `known` gives: those the parser matched, with `keys` expected
@@ -75,15 +77,31 @@ public final class RecordFieldLocator {
       key = Int(view.tokens[Int(last)].next)
     }
     var inOrder = true
-    for position in known.count..<members {
+    // The field the next key is looked for at first: the one after the last key's. A record
+    // leaves its null fields out, so a key may be a later field than the next: the fields
+    // after it are tried in order, their lengths first, before a look at every key.
+    var next = known.count
+    for _ in known.count..<members {
       let token = view.tokens[key]
       let value = key + 1
       let length = Int(token.end - token.start) - 2
       let keyStart = base + Int(token.start) + 1
-      if position < Self.count && !token.flag && length == keyLength(position)
-        && RawBytes.equal(keyStart, keyBytes + keyStarts[position], length)
-      {
-        slots[position] = Int32(value)
+      var found = -1
+      if inOrder && !token.flag {
+        var field = next
+        while field < Self.count {
+          if length == keyLength(field)
+            && RawBytes.equal(keyStart, keyBytes + keyStarts[field], length)
+          {
+            found = field
+            break
+          }
+          field += 1
+        }
+      }
+      if found >= 0 {
+        slots[found] = Int32(value)
+        next = found + 1
       } else {
         inOrder = false
         let field =

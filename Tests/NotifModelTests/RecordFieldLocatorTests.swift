@@ -96,11 +96,26 @@ import Testing
     #expect(values.count == 4)
   }
 
-  @Test func aRecordMissingAKeyIsNotInOrderFromThere() {
+  /// A record leaves its null fields out: its keys are still in order, each a later field.
+  @Test func aRecordThatLeavesFieldsOutIsInOrder() {
     // `thread_id` left out: `category` is then in the third member, not its own place.
     let (inOrder, values) = locate(#"{"id":"x","app":"a","category":"c"}"#)
-    #expect(!inOrder)
+    #expect(inOrder)
     #expect(values == [.id: #""x""#, .app: #""a""#, .category: #""c""#])
+    let sparse = locate(
+      #"{"id":"x","created_at":"t","source":"apns","payload":{},"digested_at":1}"#)
+    #expect(sparse.inOrder)
+    #expect(sparse.values.count == 5)
+    #expect(sparse.values[.digestedAt] == "1")
+  }
+
+  /// A key that comes back to an earlier field is out of order: found by name, and the object
+  /// is checked for repeated keys as any other.
+  @Test(arguments: [#"{"id":"x","title":"t","app":"a"}"#, #"{"app":"a","id":"x"}"#])
+  func aKeyBackInTheOrderIsNotInOrder(_ text: String) {
+    let (inOrder, values) = locate(text)
+    #expect(!inOrder)
+    #expect(values[.id] == #""x""#)
   }
 
   @Test func aNestedObjectIsLocatedAndANonObjectFindsNothing() {
