@@ -81,16 +81,21 @@ public struct MessageReader: Sendable {
   /// Room to write a value compact, to measure it.
   var scratch = ByteBuffer(capacity: 1024)
 
+  /// `defaults.dense`, kept apart: reading it from `defaults` for each record would copy the
+  /// struct, and retain and release its strings.
+  private let dense: Bool
+
   /// A reader that fills what a message does not give from `defaults`.
   public init(defaults: InputDefaults) {
     self.defaults = defaults
+    dense = defaults.dense
   }
 
   /// Appends the record of the last message read, as one NDJSON line.
   ///
   /// `view` is the one the message was read from.
   public mutating func writeRecord(_ view: JSONView, into out: inout ByteBuffer) {
-    values.write(view: view, payload: payloadBytes(view), dense: defaults.dense, into: &out)
+    values.write(view: view, payload: payloadBytes(view), dense: dense, into: &out)
   }
 
   /// The compact payload of the message read from `view`: the text's own bytes when it was

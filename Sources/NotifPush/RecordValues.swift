@@ -133,8 +133,11 @@ public struct RecordValues: Sendable {
     into out: inout ByteBuffer
   ) {
     var from = 0
+    // Each form with its own loop, `dense` a constant in it.
     while let (field, token) = out.write({ writer in
-      writeFields(from: from, view: view, payload: payload, dense: dense, into: &writer)
+      dense
+        ? writeFields(from: from, view: view, payload: payload, dense: true, into: &writer)
+        : writeFields(from: from, view: view, payload: payload, dense: false, into: &writer)
     }) {
       // A value the writer of JSON writes again in canonical form; its key is written, and
       // the fields after it follow.
@@ -147,6 +150,7 @@ public struct RecordValues: Sendable {
   /// first whose value must be written again in canonical form (`rewritten`): of that one,
   /// only the key, and its index and the value's token are returned; nil when the record is
   /// written.
+  @inline(__always)
   private mutating func writeFields(
     from first: Int, view: JSONView, payload: UnsafeRawBufferPointer, dense: Bool,
     into out: inout ByteBuffer.Writer
