@@ -65,10 +65,10 @@ bench_ok_status[notif-parse]=1
 
 # --- Output check (also warms the page cache) --------------------------------------------------
 echo "bench: checking notif-parse output on $file" >&2
-written=$({
+read -r written written_bytes < <({
   "$parse" --now "$bench_now" "$file" 2>"$tmp/check.err"
   echo $? >"$tmp/check.status"
-} | wc -l)
+} | wc -lc)
 check_status=$(<"$tmp/check.status")
 rejected=$(wc -l <"$tmp/check.err")
 if [[ $check_status -gt 1 ]]; then
@@ -112,6 +112,10 @@ echo
 echo "Output check: notif-parse wrote $(bench_thousands "$written") lines for" \
   "$(bench_thousands "$lines") input lines (exit status $check_status," \
   "$(bench_thousands "$rejected") diagnostic lines)."
+if ((lines > 0 && written > 0)); then
+  echo "Bytes: $((bytes / lines)) in a payload, $((written_bytes / written)) out a record" \
+    "(null fields left out; \`--dense\` writes them)."
+fi
 if [[ $written -ne $lines ]]; then
   echo
   echo "**Warning: the line counts differ; every generated payload is valid, so they should" \
