@@ -41,10 +41,10 @@ struct OnelinePage {
       let app = TextLayout.line(row.app, width: appWidth, ellipsis: page.ellipsis)
       spans.append((padded(app, appWidth), .bold))
       spans.append(("  ", .plain))
-      page.emit(fitted(spans + row.text), indent: 0, into: &out)
+      page.emit(page.fitted(spans + row.text, room: page.options.width), indent: 0, into: &out)
     }
     if let cut = list.cutLine(page.options.ranking) {
-      page.emit(fitted([(cut, .dim)]), indent: 0, into: &out)
+      page.emit(page.fitted([(cut, .dim)], room: page.options.width), indent: 0, into: &out)
     }
   }
 
@@ -108,26 +108,5 @@ struct OnelinePage {
       spans.append((flat, .plain))
     }
     return spans
-  }
-
-  /// The spans of a line cut at `--width`: those that fit whole, then the start of the one
-  /// that does not, with the ellipsis.
-  private func fitted(_ spans: [TextPage.Span]) -> [TextPage.Span] {
-    var room = page.options.width
-    var fitted: [TextPage.Span] = []
-    for span in spans {
-      let width = DisplayWidth.of(span.text)
-      if width <= room {
-        fitted.append(span)
-        room -= width
-        continue
-      }
-      if room >= DisplayWidth.of(page.ellipsis) {
-        fitted.append(
-          (TextLayout.line(span.text, width: room, ellipsis: page.ellipsis), span.style))
-      }
-      break
-    }
-    return fitted
   }
 }

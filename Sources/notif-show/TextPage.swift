@@ -274,7 +274,13 @@ struct TextPage {
 
   /// Writes `spans` as one line at `indent`, cut with the ellipsis where it overflows.
   func writeLine(_ spans: [Span], indent: Int, into out: inout ByteBuffer) {
-    var room = width - indent
+    emit(fitted(spans, room: width - indent), indent: indent, into: &out)
+  }
+
+  /// The spans that fit in `room` columns whole, then the start of the one that does not, cut
+  /// with the ellipsis between grapheme clusters (none where even the ellipsis does not fit).
+  func fitted(_ spans: [Span], room: Int) -> [Span] {
+    var room = room
     var fitted: [Span] = []
     for span in spans {
       let width = DisplayWidth.of(span.text)
@@ -288,7 +294,7 @@ struct TextPage {
       }
       break
     }
-    emit(fitted, indent: indent, into: &out)
+    return fitted
   }
 
   /// Writes the spans, each in its style when color is on, after `indent` spaces, and ends
