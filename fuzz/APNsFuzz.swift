@@ -2,7 +2,7 @@
 // threads does it: `RecordReader` over the bytes, then `RecordProcessor` (the envelope, the
 // reader of every format: APNs, FCM, Web Push, SNS with the JSON inside its strings, Expo;
 // the registry check, `--lint`), with `--check`, `--lint`, `--app` and `--platform` set from the
-// input's last byte so that each combination is reached.
+// input's last byte so that each combination is reached, and `--dense` from its top bit.
 //
 // Then the same on payloads made from the input's bytes (`limitPayloads`): an APNs payload in
 // an envelope, an FCM message, an Expo message and request whose every numeric field (`badge`,
@@ -12,7 +12,9 @@
 //
 // Properties:
 //   (a) every record written is one line holding one JSON object, with the record's keys in
-//       `RecordField` order (notif(5)) and nothing after the object but the newline;
+//       `RecordField` order (notif(5)), `id`, `created_at`, `source` and `payload` always, the
+//       others only where they are not null (every one with `--dense`), and nothing after the
+//       object but the newline;
 //   (b) every diagnostic is one line in the documented shape,
 //       `notif-parse: <fuzz>:LINE:COL: error|warning: message [Code]`;
 //   (c) the tally counts every record: one for each text read, or for an Expo request (an
@@ -35,6 +37,7 @@ func parseAndCheck(_ input: UnsafeRawBufferPointer, flags: UInt8) {
       platform: Platform.allCases[Int(flags >> 3) % Platform.allCases.count]))
   configuration.check = flags & 1 != 0
   configuration.lint = flags & 2 != 0
+  configuration.defaults.dense = flags & 0x80 != 0
   configuration.maxRecordBytes = 4096
   var processor = RecordProcessor(configuration: configuration, registry: nil)
   var reader = RecordReader(
@@ -59,7 +62,8 @@ func parseAndCheck(_ input: UnsafeRawBufferPointer, flags: UInt8) {
     var start = 0
     while start < lines.count {
       let stop = lines[start...].firstIndex(of: 0x0A) ?? lines.count
-      checkRecordLine(UnsafeRawBufferPointer(rebasing: lines[start..<stop]))
+      checkRecordLine(
+        UnsafeRawBufferPointer(rebasing: lines[start..<stop]), dense: configuration.defaults.dense)
       accepted += 1
       start = stop + 1
     }
@@ -69,8 +73,9 @@ func parseAndCheck(_ input: UnsafeRawBufferPointer, flags: UInt8) {
     "\(accepted) written, \(tally.rejected) rejected of \(tally.records)")
 }
 
-/// Checks that `line` is one JSON object whose keys are the record's, in order.
-func checkRecordLine(_ line: UnsafeRawBufferPointer) {
+/// Checks that `line` is one JSON object whose keys are the record's, in order: every one when
+/// `dense`, else those whose values are not null, and the four that never are.
+func checkRecordLine(_ line: UnsafeRawBufferPointer, dense: Bool) {
   var parser = JSONParser()
   guard case .complete(let end) = parser.parse(line, isFinal: true) else {
     fail("a record line does not parse: \(String(decoding: line, as: UTF8.self))")
@@ -79,8 +84,27 @@ func checkRecordLine(_ line: UnsafeRawBufferPointer) {
   parser.withView(over: line) { view in
     require(view.kind(0) == .object, "a record line is not an object")
     var keys: [String] = []
-    view.forEachMember(of: 0) { key, _ in keys.append(view.string(key)) }
-    require(keys == RecordField.written.map(\.key), "record keys \(keys)")
+    var nulls: [String] = []
+    view.forEachMember(of: 0) { key, value in
+      keys.append(view.string(key))
+      if view.kind(value) == .null { nulls.append(view.string(key)) }
+    }
+    let order = RecordField.written.map(\.key)
+    if dense {
+      require(keys == order, "record keys \(keys)")
+    } else {
+      require(nulls.isEmpty, "a record written with null fields \(nulls)")
+      var next = order.startIndex
+      for key in keys {
+        guard let place = order[next...].firstIndex(of: key) else {
+          fail("record keys out of notif(5)'s order: \(keys)")
+        }
+        next = place + 1
+      }
+      for field in [RecordField.id, .createdAt, .source, .payload] {
+        require(keys.contains(field.key), "a record without '\(field.key)': \(keys)")
+      }
+    }
     if let badge = view.member(0, bytes: Array(RecordField.badge.key.utf8)),
       view.kind(badge) != .null
     {
