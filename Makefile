@@ -280,7 +280,7 @@ fuzz:
 	fuzz/run.sh 300
 
 fuzz-short:
-	fuzz/run.sh 15
+	fuzz/run.sh 10
 
 install: release
 	install -d $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5 $(MANDIR)/man7 $(BASHDIR) $(ZSHDIR) $(FISHDIR)
