@@ -95,19 +95,13 @@ struct HTMLPage {
     }
     // Day sections only when the list is by time: ranked by relevance, days interleave.
     let sections = options.ranking == .time
-    var day: Int64? = nil
+    var day: String? = nil
     for entry in entries {
-      if sections {
-        let time = entry.key.createdAt
-        let entryDay = options.zone.day(time)
-        if entryDay != day {
-          if day != nil { out.append(utf8: "</section>\n") }
-          day = entryDay
-          let heading = RelativeTime.heading(
-            time, now: options.now, zone: options.zone, names: options.dayNames)
-          out.append(
-            utf8: "<section class=\"day\">\n<h2 dir=\"auto\">\(Self.escaped(heading))</h2>\n")
-        }
+      if let heading = options.dayHeading(entry.key.createdAt), heading != day {
+        if day != nil { out.append(utf8: "</section>\n") }
+        day = heading
+        out.append(
+          utf8: "<section class=\"day\">\n<h2 dir=\"auto\">\(Self.escaped(heading))</h2>\n")
       }
       let level = sections ? 3 : 2
       switch entry {
@@ -185,16 +179,6 @@ struct HTMLPage {
     out.append(utf8: "</section>\n")
   }
 
-  /// When `time` was, as the card shows it: under a day's heading, the time of the day (or
-  /// how long ago, today); with no headings (`--sort relevance`), how long ago or the date.
-  private func shownTime(_ time: Timestamp) -> String {
-    guard options.ranking == .time else {
-      return RelativeTime.text(time, now: options.now, zone: options.zone)
-    }
-    return RelativeTime.inSection(
-      time, now: options.now, zone: options.zone, chat: options.view == .chat)
-  }
-
   private func writeItem(
     _ item: ShownItem, mark: ReadState, classes: [String] = [], app: String?? = nil,
     level: Int, previews: Bool = false, summaryLine: String? = nil, apps: PageApps,
@@ -234,7 +218,7 @@ struct HTMLPage {
     let time = item.createdAt
     out.append(
       utf8: "<time datetime=\"\(options.zone.rfc3339(time))\" "
-        + "title=\"\(options.zone.minuteText(time))\">\(shownTime(time))</time>")
+        + "title=\"\(options.zone.minuteText(time))\">\(options.cardTime(time))</time>")
     out.append(utf8: "</header>\n")
     if options.hiddenPreviews && !previews {
       out.append(utf8: "<p class=\"body\">Notification</p>\n")

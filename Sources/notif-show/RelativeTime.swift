@@ -51,3 +51,19 @@ enum RelativeTime {
     String(zone.dayAndMinute(time).day)
   }
 }
+
+extension ShowOptions {
+  /// The heading of the day section `time` is in, as every page writes it; nil with
+  /// `--sort relevance`, whose order is not by time, so has no sections.
+  func dayHeading(_ time: Timestamp) -> String? {
+    guard ranking == .time else { return nil }
+    return RelativeTime.heading(time, now: now, zone: zone, names: dayNames)
+  }
+
+  /// The time a card shows under its day's heading (`RelativeTime.inSection`); with
+  /// `--sort relevance`, which has no sections, the relative time with its day.
+  func cardTime(_ time: Timestamp) -> String {
+    guard ranking == .time else { return RelativeTime.text(time, now: now, zone: zone) }
+    return RelativeTime.inSection(time, now: now, zone: zone, chat: view == .chat)
+  }
+}

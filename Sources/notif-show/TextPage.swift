@@ -73,7 +73,7 @@ struct TextPage {
     var section: String? = nil
     for entry in entries {
       out.append(UInt8(ascii: "\n"))
-      if let heading = heading(entry.key.createdAt), heading != section {
+      if let heading = options.dayHeading(entry.key.createdAt), heading != section {
         writeLine([(heading, .heading)], indent: 0, into: &out)
         section = heading
       }
@@ -90,23 +90,6 @@ struct TextPage {
       out.append(UInt8(ascii: "\n"))
       writeLine([(cut, .dim)], indent: 0, into: &out)
     }
-  }
-
-  /// The heading of the day section `time` is in; nil with `--sort relevance`, whose order is
-  /// not by time.
-  func heading(_ time: Timestamp) -> String? {
-    guard options.ranking == .time else { return nil }
-    return RelativeTime.heading(time, now: options.now, zone: options.zone, names: options.dayNames)
-  }
-
-  /// The time a card shows under its day's heading; with `--sort relevance`, which has no
-  /// sections, the relative time with its day.
-  func time(_ time: Timestamp) -> String {
-    guard options.ranking == .time else {
-      return RelativeTime.text(time, now: options.now, zone: options.zone)
-    }
-    return RelativeTime.inSection(
-      time, now: options.now, zone: options.zone, chat: options.view == .chat)
   }
 
   // MARK: - Blocks
@@ -158,7 +141,7 @@ struct TextPage {
       right.append(("relevance \(item.relevance ?? "0")", .dim))
     }
     if state == .new { right.append((Self.newBadge, .badge)) }
-    right.append((time(item.createdAt), .dim))
+    right.append((options.cardTime(item.createdAt), .dim))
     // On a narrow line the time keeps its room, then the badge, then the relevance, with a
     // column left for the app (the time is 10 columns at most; a line 16 at least).
     let roomForRight = width - indent - 2 - 1 - 1
