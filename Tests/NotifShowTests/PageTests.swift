@@ -1,4 +1,5 @@
 import Foundation
+import NotifJSON
 import NotifModel
 import TestSupport
 import Testing
@@ -11,19 +12,11 @@ import Testing
 @Suite struct PageTests {
   static let formats = ["html", "email"]
 
-  /// `text` as a JSON string's contents.
+  /// `text` as a JSON string's contents, escaped as the tools escape strings.
   static func json(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\t": out += "\\t"
-      case "\n": out += "\\n"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    var out = ByteBuffer()
+    JSONEscapes.writeString(text, into: &out)
+    return String(out.text.dropFirst().dropLast())
   }
 
   /// A record of an FCM HTTP v1 message whose `webpush.fcm_options.link` is `link`, or that
