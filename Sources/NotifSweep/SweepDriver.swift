@@ -335,6 +335,12 @@ public struct SweepDriver: ~Copyable {
     try stdout.flush()
   }
 
+  /// Says `text` on the standard error, as `PROG: text`, with `--verbose` only: how the
+  /// tool read an input, before the line that says what the sweep did.
+  public mutating func sayIfVerbose(_ text: String) {
+    if options.verbose { reporter.say(text, &stderr) }
+  }
+
   /// Writes out what standard output holds: where the input has nothing more yet (a pipe), so
   /// that each line's result comes out as it arrives. In place there is nothing to write.
   public mutating func flushStandardOutput() throws(SystemError) {

@@ -44,6 +44,9 @@ struct ExpireCommand: ToolCommand {
     /// The collapse marks kept in memory before they go to a temporary file; no option sets
     /// it: smaller only in tests.
     var collapseLogMemoryLimit = CollapseLog.defaultMemoryLimit
+    /// The bytes of a pipe kept in memory for the passes after the first, before they go to a
+    /// temporary file; no option sets it: smaller only in tests.
+    var pipeMemoryLimit = PipeCopy.defaultMemoryLimit
   }
 
   static func configure(_ scanned: ScannedArguments, environment: ToolEnvironment)

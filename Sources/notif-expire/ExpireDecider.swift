@@ -233,6 +233,22 @@ struct ExpireDecider: ~Copyable {
     return candidates.mayHaveCollapseID(0..<line.count)
   }
 
+  /// The offset of the first of `lines` (whole lines, each ended by a line feed but perhaps
+  /// the last) that may hold a non-null `collapse_id` (`mayHaveCollapseID`), or nil.
+  static func firstLineThatMayHaveCollapseID(_ lines: UnsafeRawBufferPointer) -> Int? {
+    guard let base = lines.baseAddress else { return nil }
+    var candidates = CollapseCandidates(base, count: lines.count)
+    var start = 0
+    while start < lines.count {
+      let end =
+        memchr(base + start, 0x0A, lines.count - start).map { base.distance(to: $0) }
+        ?? lines.count
+      if candidates.mayHaveCollapseID(start..<end) { return start }
+      start = end + 1
+    }
+    return nil
+  }
+
   /// `mayHaveCollapseID` for each line of a batch in turn, with one search for candidates
   /// running through the whole batch: a search per line paid, for each line, for setting up
   /// and for the bytes after its last whole block, as much again as for the blocks.

@@ -111,7 +111,9 @@ struct ExpireRun: ~Copyable, SweepPasses {
     for file in files {
       var opened: SweepInput? = nil
       do {
-        let input = try SweepInput.open(file, temporaryDirectory: environment.temporaryDirectory)
+        let input = try SweepInput.open(
+          file, temporaryDirectory: environment.temporaryDirectory,
+          memoryLimit: configuration.pipeMemoryLimit)
         opened = input
         if let compression = try input.compression() {
           input.close()
@@ -217,8 +219,78 @@ struct ExpireRun: ~Copyable, SweepPasses {
   /// was) or removed (its archive line, when the driver is archiving, to the batch's `gone`).
   /// Batches of lines are decided by worker threads (two, or none on one core) and handed to
   /// the driver in the order of the input.
+  ///
+  /// From a pipe, when no rule has `keep`, the lines before the first that may have a
+  /// `collapse_id` are swept first, as they come (`sweepPrefixes`): no later record can
+  /// change their fate, and they are neither surveyed nor copied.
   mutating func sweep(_ inputs: [SweepInput], _ driver: inout SweepDriver) throws(SystemError) {
+    let streamed = policy.hasKeep ? 0 : try sweepPrefixes(inputs, &driver)
     try survey(inputs, &driver)
+    try sweepPass(inputs, &driver)
+    for (index, input) in inputs.enumerated() where input.isPipe {
+      driver.sayIfVerbose(pipeNote(input, streamed: index < streamed))
+    }
+  }
+
+  /// Sweeps the first lines of the inputs that are pipes, in order, as they come: those before
+  /// the first line that may have a `collapse_id`, or that is longer than
+  /// `--max-record-bytes`. A record without a `collapse_id` is decided by its own times and
+  /// its category's rule alone, when no rule has `keep`. Stops at the first input that is no
+  /// pipe, or whose prefix stopped before its end; returns the number of inputs it read.
+  private mutating func sweepPrefixes(
+    _ inputs: [SweepInput], _ driver: inout SweepDriver
+  ) throws(SystemError) -> Int {
+    var read = 0
+    for input in inputs {
+      guard input.isPipe else { break }
+      input.beginPrefix(
+        maxLineBytes: configuration.sweep.maxRecordBytes,
+        stop: ExpireDecider.firstLineThatMayHaveCollapseID)
+      try sweepPass([input], &driver)
+      read += 1
+      if input.prefixStopped { break }
+    }
+    // What was decided goes on now, not when the rest of the pipe has come.
+    if read > 0 { try driver.flushStandardOutput() }
+    return read
+  }
+
+  /// The `--verbose` line of a pipe: what was written as it came, and where the rest waited
+  /// for the end of the input.
+  private func pipeNote(_ input: SweepInput, streamed: Bool) -> String {
+    func lines(_ first: Int, _ last: Int) -> String {
+      first == last ? "line \(first)" : "lines \(first)-\(last)"
+    }
+    let total = input.lineCount
+    let first = input.resume.line
+    let place: String
+    if let copied = input.copied {
+      place =
+        "\(copied.bytes) bytes in \(copied.inMemory ? "memory" : "a temporary file")"
+    } else {
+      place = "nothing kept"
+    }
+    let name = Diagnostic.visible(input.name)
+    if streamed && !input.prefixStopped {
+      return "\(name): wrote its \(total) lines as they came: none has a collapse_id"
+    }
+    let waited = first > total ? "no line" : lines(first, total)
+    let why: String
+    if policy.hasKeep {
+      why = "a keep rule weighs every record"
+    } else if streamed {
+      why = "line \(first) may have a collapse_id"
+    } else {
+      why = "an input before it waited"
+    }
+    let wrote = streamed && first > 1 ? "wrote \(lines(1, first - 1)) as they came; " : ""
+    return "\(name): \(wrote)\(waited) waited for the end (\(why)), \(place)"
+  }
+
+  /// One sweep pass over `inputs`, each from where the passes begin.
+  private mutating func sweepPass(
+    _ inputs: [SweepInput], _ driver: inout SweepDriver
+  ) throws(SystemError) {
     var byteOrderMark: Int64 = 0
     let sizes = inputs.map(\.byteCount)
     driver.startProgress(
@@ -266,9 +338,9 @@ struct ExpireRun: ~Copyable, SweepPasses {
     for input in inputs {
       try input.rewind()
       var unread = input.length
-      var fileOffset: Int64 = 0
-      var lineNumber = 1
-      var atStart = true
+      var fileOffset = input.resume.offset
+      var lineNumber = input.resume.line
+      var atStart = fileOffset == 0
       var eof = false
       var byteOrderMark: Int64 = 0
       var next = fresh()
@@ -353,6 +425,7 @@ struct ExpireRun: ~Copyable, SweepPasses {
         }
         next = rest
       }
+      input.passEnded(line: lineNumber, offset: fileOffset)
     }
     try jobs.finish(then: body)
   }

@@ -62,14 +62,27 @@ private func expire(
   policy: String, _ arguments: [String], batchSize: Int,
   configure: (inout ExpireCommand.Configuration, inout ToolEnvironment) -> Void = { _, _ in }
 ) -> (NotifModel.ExitStatus, String) {
+  let (status, stdout, _) = expireWithDiagnostics(
+    policy: policy, arguments, batchSize: batchSize, configure: configure)
+  return (status, stdout)
+}
+
+/// `expire(policy:_:batchSize:configure:)`, with its standard error too; standard output goes
+/// to `output` when given.
+private func expireWithDiagnostics(
+  policy: String, _ arguments: [String], batchSize: Int, output: ScratchFile = ScratchFile(""),
+  configure: (inout ExpireCommand.Configuration, inout ToolEnvironment) -> Void = { _, _ in }
+) -> (NotifModel.ExitStatus, String, String) {
   let policyFile = ScratchFile(policy)
-  let out = ScratchFile("")
+  let out = output
+  let err = ScratchFile("")
   var environment = ToolEnvironment(
     arguments: ["-p", policyFile.path, "--now", "2026-11-22T09:00:00Z"] + arguments,
     clock: { Timestamp(seconds: 42) })
   let outFD = open(out.path, O_WRONLY)
+  let errFD = open(err.path, O_WRONLY)
   var stdout = OutputWriter(fd: outFD, name: "<stdout>")
-  var stderr = OutputWriter(fd: -1, name: "<stderr>")
+  var stderr = OutputWriter(fd: errFD, name: "<stderr>")
   let status: NotifModel.ExitStatus
   do {
     let scanned = try OptionScanner.scan(environment.arguments, ExpireCommand.options)
@@ -82,7 +95,52 @@ private func expire(
     status = .failure
   }
   close(outFD)
-  return (status, out.text)
+  close(errFD)
+  return (status, out.text, err.text)
+}
+
+/// A pipe that a thread fills with `text`: `pause(at:until:)` first writes the bytes up to
+/// `at`, then waits (up to 30 s) until `until` holds before it writes the rest. Its path is
+/// `/dev/fd/N` of the read end, which `finish()` closes. `sawCondition` is set by the writer
+/// before it writes the rest and closes the pipe, so a reader that has seen the pipe's end
+/// reads it after it was set.
+private final class FilledPipe: @unchecked Sendable {
+  let path: String
+  private let readEnd: Int32
+  /// Whether `until` held before the writer gave up waiting.
+  private(set) var sawCondition = false
+
+  init?(_ text: String, pauseAt: Int? = nil, until: @escaping @Sendable () -> Bool = { true }) {
+    guard let pipe = makePipe() else { return nil }
+    readEnd = pipe.read
+    path = "/dev/fd/\(pipe.read)"
+    let writeEnd = pipe.write
+    let bytes = Array(text.utf8)
+    let writer = Thread { [self] in
+      func send(_ range: Range<Int>) {
+        var done = range.lowerBound
+        while done < range.upperBound {
+          let count = bytes[done..<range.upperBound].withUnsafeBytes {
+            write(writeEnd, $0.baseAddress, $0.count)
+          }
+          guard count > 0 else { return }
+          done += count
+        }
+      }
+      let cut = min(pauseAt ?? bytes.count, bytes.count)
+      send(0..<cut)
+      if pauseAt != nil {
+        let deadline = Date().addingTimeInterval(30)
+        while !until() && Date() < deadline { usleep(10_000) }
+        sawCondition = until()
+      }
+      send(cut..<bytes.count)
+      close(writeEnd)
+    }
+    writer.start()
+  }
+
+  func finish() { close(readEnd) }
 }
 
 /// Runs notif-expire over `input` with a policy, batches of `batchSize` bytes; its stdout.
@@ -202,27 +260,109 @@ private func expire(
     }
     let (fileStatus, fromFile) = expire(
       policy: policy, [file.path, file.path, file.path], batchSize: batchSize, configure: limit)
-    let pipe = try #require(makePipe())
-    let ends = [pipe.read, pipe.write]
-    let writeEnd = ends[1]
-    let writer = Thread {
-      let bytes = Array(input.utf8)
-      var done = 0
-      while done < bytes.count {
-        let count = bytes[done...].withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
-        guard count > 0 else { break }
-        done += count
-      }
-      close(writeEnd)
-    }
-    writer.start()
+    let pipe = try #require(FilledPipe(input))
     let (pipeStatus, fromPipe) = expire(
-      policy: policy, [file.path, "/dev/fd/\(ends[0])", file.path], batchSize: batchSize,
+      policy: policy, [file.path, pipe.path, file.path], batchSize: batchSize,
       configure: limit)
-    close(ends[0])
+    pipe.finish()
     #expect(fileStatus == .rejected && pipeStatus == .rejected)
     #expect(fromPipe == fromFile)
     #expect(fromFile.split(separator: "\n").count < 3 * input.split(separator: "\n").count)
+  }
+
+  /// From a pipe with no `keep` rule, the lines before the first that may have a
+  /// `collapse_id` (or that is longer than `--max-record-bytes`) are swept as they come, and
+  /// the rest waits for the end, in memory or past the bound in a temporary file: the bytes
+  /// are those from a file whatever the batch size and the bound, with long lines and a last
+  /// line without a line feed, for a pipe alone and before a file.
+  @Test(arguments: [100, 3000, ExpireRun.batchSize], [1_000, PipeCopy.defaultMemoryLimit])
+  func aPipeWithoutKeepIsSweptAsAFileIs(_ batchSize: Int, _ memoryLimit: Int) throws {
+    let policy = #"{"default": {"ttl": "30d"}}"#
+    let free = (0..<40).map { record($0 * 5) }
+    let input =
+      (free[..<20] + [String(repeating: "x", count: 5_000)] + free[20...]).map { $0 + "\n" }
+      .joined() + Self.input + String(repeating: "y", count: 1_500)
+    let file = ScratchFile(input)
+    let configure: (inout ExpireCommand.Configuration, inout ToolEnvironment) -> Void = {
+      configuration, _ in
+      configuration.sweep.maxRecordBytes = 1_000
+      configuration.pipeMemoryLimit = memoryLimit
+    }
+    let (fileStatus, fromFile) = expire(
+      policy: policy, [file.path], batchSize: batchSize, configure: configure)
+    let (twiceStatus, twice) = expire(
+      policy: policy, [file.path, file.path], batchSize: batchSize, configure: configure)
+    let alone = try #require(FilledPipe(input))
+    let (aloneStatus, fromPipe, note) = expireWithDiagnostics(
+      policy: policy, ["--verbose", alone.path], batchSize: batchSize, configure: configure)
+    alone.finish()
+    let before = try #require(FilledPipe(input))
+    let (beforeStatus, fromBoth) = expire(
+      policy: policy, [before.path, file.path], batchSize: batchSize, configure: configure)
+    before.finish()
+    #expect(fileStatus == .rejected && aloneStatus == .rejected)
+    #expect(twiceStatus == .rejected && beforeStatus == .rejected)
+    #expect(fromPipe == fromFile)
+    #expect(fromBoth == twice)
+    #expect(fromFile.count < input.count)
+    let place = memoryLimit < input.utf8.count ? "bytes in a temporary file" : "bytes in memory"
+    #expect(note.contains("\(alone.path): wrote lines 1-"))
+    #expect(note.contains("waited for the end"))
+    #expect(note.contains(place))
+  }
+
+  /// The lines before the first that may have a `collapse_id` are written before the rest of
+  /// the pipe has come: the writer waits for them in the output before it writes the rest.
+  @Test func linesBeforeTheFirstCollapseIDAreWrittenAsTheyCome() throws {
+    let policy = #"{"default": {"ttl": "30d"}}"#
+    let free = (0..<200).map { record($0 * 5) + "\n" }.joined()
+    let (_, freeKept) = expire(free, policy: policy, batchSize: ExpireRun.batchSize)
+    #expect(freeKept == free)
+    let output = ScratchFile("")
+    let outputPath = output.path
+    // Self.input starts with a record without a collapse_id; its second has one.
+    let wanted = free.utf8.count + record(0).utf8.count + 1
+    let pipe = try #require(
+      FilledPipe(free + Self.input, pauseAt: wanted + record(1).utf8.count + 1) {
+        var status = stat()
+        return stat(outputPath, &status) == 0 && Int(status.st_size) >= wanted
+      })
+    let (status, stdout, note) = expireWithDiagnostics(
+      policy: policy, ["--verbose", pipe.path], batchSize: ExpireRun.batchSize, output: output)
+    pipe.finish()
+    let (_, fromFile) = expire(free + Self.input, policy: policy, batchSize: ExpireRun.batchSize)
+    #expect(status == .success)
+    #expect(pipe.sawCondition)
+    #expect(stdout == fromFile)
+    #expect(
+      note.hasPrefix(
+        "notif-expire: \(pipe.path): wrote lines 1-201 as they came; lines 202-800 waited for"
+          + " the end (line 202 may have a collapse_id), "))
+    #expect(note.contains(" bytes in memory\n"))
+  }
+
+  /// With a `keep` rule every record waits for the end, and `--verbose` says why; a pipe of
+  /// records without a `collapse_id` is written as it comes, all of it.
+  @Test func theVerboseLineSaysWhatWaitedAndWhy() throws {
+    let free = (0..<50).map { record($0 * 5) + "\n" }.joined()
+    let capped = try #require(FilledPipe(free))
+    let (_, _, cappedNote) = expireWithDiagnostics(
+      policy: #"{"default": {"ttl": "30d", "keep": 5}}"#, ["--verbose", capped.path],
+      batchSize: 3000)
+    capped.finish()
+    #expect(
+      cappedNote.hasPrefix(
+        "notif-expire: \(capped.path): lines 1-50 waited for the end (a keep rule weighs every"
+          + " record), \(free.utf8.count) bytes in memory\n"))
+    let streamed = try #require(FilledPipe(free))
+    let (_, kept, streamedNote) = expireWithDiagnostics(
+      policy: #"{"default": {"ttl": "30d"}}"#, ["--verbose", streamed.path], batchSize: 3000)
+    streamed.finish()
+    #expect(kept == free)
+    #expect(
+      streamedNote.hasPrefix(
+        "notif-expire: \(streamed.path): wrote its 50 lines as they came: none has a collapse_id\n"
+      ))
   }
 
   @Test(arguments: [100, 3000, 20000])
