@@ -20,7 +20,11 @@
 //       together hold one line for each of the input's;
 //   (e) an input that starts as a compressed stream does (`Compression`: gzip, zstd, xz or
 //       bzip2's magic number) is one `Compressed` error instead: each sweep exits 2, writes
-//       nothing, and leaves the store as it is, quarantining nothing.
+//       nothing, and leaves the store as it is, quarantining nothing;
+//   (f) notif-expire reading the input from a pipe (filled in pieces of 1 to 64 bytes, the
+//       first byte picks the size) writes the bytes it writes from the file, with the same
+//       status: its first lines swept as they come (the policy has no `keep`), the rest kept
+//       in memory up to the last byte's value, then in a temporary file.
 
 func fuzzSweepLines(_ input: UnsafeRawBufferPointer) {
   let flags = Int(input.last ?? 0)
@@ -90,6 +94,17 @@ func fuzzSweepLines(_ input: UnsafeRawBufferPointer) {
       require(out.contains(line), "notif-expire dropped a line longer than the limit")
     }
   }
+  // (f) from a pipe, the same.
+  let (piped, pipedStatus) = throughPipe(Array(input), pieceSize: 1 + Int(input.first ?? 0) % 64) {
+    name in
+    sweepRun(ExpireCommand.self, expire + [name]) { configuration in
+      configuration.batchSize = batchSize
+      configuration.pipeMemoryLimit = flags
+    }
+  }
+  require(
+    piped == expired && pipedStatus == expireStatus,
+    "notif-expire wrote otherwise from a pipe, memory for \(flags) bytes")
   let archive = sweepFolder + "/sweep-archive.ndjson"
   writeFile(archive, [])
   writeFile(quarantine, [])

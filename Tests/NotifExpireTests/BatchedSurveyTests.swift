@@ -140,7 +140,13 @@ private final class FilledPipe: @unchecked Sendable {
     writer.start()
   }
 
-  func finish() { close(readEnd) }
+  /// Reads what the tool left in the pipe, so the writer never meets a closed pipe, and
+  /// closes it.
+  func finish() {
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while buffer.withUnsafeMutableBytes({ read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
+    close(readEnd)
+  }
 }
 
 /// Runs notif-expire over `input` with a policy, batches of `batchSize` bytes; its stdout.
@@ -309,6 +315,36 @@ private func expire(
     #expect(note.contains("\(alone.path): wrote lines 1-"))
     #expect(note.contains("waited for the end"))
     #expect(note.contains(place))
+  }
+
+  /// A pipe that fits in memory needs no temporary file: with none to be made, it is swept as
+  /// a file is; past the bound, the run stops with an error that names the file it could not
+  /// make.
+  @Test func aPipeThatFitsInMemoryNeedsNoTemporaryFile() throws {
+    let policy = #"{"default": {"ttl": "30d", "keep": 5}}"#
+    let (_, fromFile) = expire(Self.input, policy: policy, batchSize: 3000)
+    let nowhere = "/nonexistent/notif-expire-test"
+    let fits = try #require(FilledPipe(Self.input))
+    let (status, stdout, note) = expireWithDiagnostics(
+      policy: policy, ["--verbose", fits.path], batchSize: 3000
+    ) { _, environment in environment.temporaryDirectory = nowhere }
+    fits.finish()
+    #expect(status == .success)
+    #expect(stdout == fromFile)
+    #expect(note.contains("\(Self.input.utf8.count) bytes in memory"))
+    let over = try #require(FilledPipe(Self.input))
+    let (overStatus, _, diagnostics) = expireWithDiagnostics(
+      policy: policy, [over.path], batchSize: 3000
+    ) { configuration, environment in
+      configuration.pipeMemoryLimit = 10_000
+      environment.temporaryDirectory = nowhere
+    }
+    over.finish()
+    #expect(overStatus == .failure)
+    #expect(diagnostics.hasPrefix("notif-expire: \(nowhere)/notif-expire."))
+    #expect(
+      diagnostics.hasSuffix(
+        ": error: cannot create a temporary file: no such file or directory [Failed]\n"))
   }
 
   /// The lines before the first that may have a `collapse_id` are written before the rest of
