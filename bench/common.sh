@@ -288,6 +288,11 @@ bench_mbps() { bench_thousands "$(awk -v b="$1" -v us="$2" 'BEGIN { printf "%.0f
 bench_per_second() {
   bench_thousands "$(awk -v n="$1" -v us="$2" 'BEGIN { printf "%.0f", n / (us / 1e6) }')"
 }
+# BYTES over COUNT items, in whole bytes (integer division), 0 when COUNT is 0: the bytes of a
+# record in, or of what a tool writes for one, for the "Bytes:" lines.
+bench_bytes_each() {
+  if (($2 > 0)); then echo $(($1 / $2)); else echo 0; fi
+}
 # A / B with one decimal (a speed-up: jq's wall over ours).
 bench_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 

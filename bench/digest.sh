@@ -9,7 +9,8 @@
 #    jq program that makes the same digests with group_by over the records; notif-digest
 #    three runs, jq one, alternating; median wall time, MB/s, records/s, peak RSS (GNU time
 #    %M); the ratio to jq. Then a check that both made the same digests: key, window, count,
-#    unread count, number of actors and the ids of the first three records.
+#    unread count, number of actors and the ids of the first three records. A line "Bytes:"
+#    gives the mean size of a record in and of a digest out (as written, before --merge).
 # 2. Memory: notif-digest's peak RSS on a tenth of the records and on all of them (memory is
 #    bounded by the windows still open, not by the input).
 # 3. In place: `notif-digest --store S --out O` on a copy of the records (two passes, the
@@ -82,7 +83,7 @@ cat "$file" >/dev/null # warm the page cache
 
 # --- Throughput and the output check ------------------------------------------------------------
 bench_rounds "$runs" "$file" "$tmp" notif-digest jq
-digests=$(wc -l <"$tmp/notif-digest.out")
+read -r digests digest_bytes < <(wc -lc <"$tmp/notif-digest.out")
 # notif-digest streams: a window's digest is written once its key has moved past it, and a
 # record that comes later (the week's records are not in created_at order) makes another
 # digest of that window. jq, which holds everything, makes one per key and window: the check
@@ -126,6 +127,8 @@ echo "notif-digest wrote $(bench_thousands "$digests") digests as their windows 
   "\`notif-digest --merge\` joins those of one key and window into $(bench_thousands "$merged")."
 echo "Check: they and jq's agree (app, thread, window, count, unread count, number of actors," \
   "the first three records): $agree."
+echo "Bytes: $(bench_bytes_each "$bytes" "$lines") in a record," \
+  "$(bench_bytes_each "$digest_bytes" "$digests") out a digest (as written, before \`--merge\`)."
 
 # --- Memory ---------------------------------------------------------------------------------------
 echo "bench: memory on a tenth of the records" >&2

@@ -8,7 +8,8 @@
 #    the same records by the same per-category time to live, read_ttl and own dates (one
 #    `select`, one run); output to /dev/null, RUNS runs each (default 2), alternating, median
 #    wall time; records/s and peak RSS (GNU time %M); the ratio to jq. The outputs are compared:
-#    they may differ only in records that notif-expire collapses (jq does no collapse).
+#    they may differ only in records that notif-expire collapses (jq does no collapse). A line
+#    "Bytes:" gives the mean size of a record in and of a kept record out (the check's output).
 # 2. From a pipe: the file through `cat |` (the first pass copies the pipe to a temporary file
 #    as it reads it), median of three runs, against the file's median wall time; and the pipe
 #    alone, `cat FILE | cat >/dev/null`, median of three runs: the floor under any tool's pipe.
@@ -91,7 +92,7 @@ echo "bench: checking outputs on $file" >&2
 bench_measure notif-expire "$file" "$tmp/expire.out"
 bench_measure jq "$file" "$tmp/jq.out"
 "$expire" -n --policy "$tmp/policy.json" --now "$bench_now" "$file" >"$tmp/removed.out"
-kept_expire=$(wc -l <"$tmp/expire.out")
+read -r kept_expire kept_bytes < <(wc -lc <"$tmp/expire.out")
 kept_jq=$(wc -l <"$tmp/jq.out")
 ids() { cut -d '"' -f 4 "$1" | sort; }
 only_jq=$(comm -23 <(ids "$tmp/jq.out") <(ids "$tmp/expire.out") | tee "$tmp/only-jq" | wc -l)
@@ -131,6 +132,8 @@ echo "Output check: notif-expire kept $(bench_thousands "$kept_expire") records 
   "$(bench_thousands "$kept_jq"). Kept by jq only: $only_jq, every one collapsed by" \
   "notif-expire (jq does no collapse): $((only_jq - unexplained)) of $only_jq." \
   "Kept by notif-expire only: $only_expire."
+echo "Bytes: $(bench_bytes_each "$bytes" "$lines") in a record," \
+  "$(bench_bytes_each "$kept_bytes" "$kept_expire") out a kept record (written as it was read)."
 if ((unexplained > 0 || only_expire > 0)); then
   echo
   echo "**Warning: the outputs differ beyond collapse.**"

@@ -17,7 +17,8 @@
 #    new_count, latest_at, the leading record, more_weight and the per-category counts; output
 #    to a file; notif-group three runs, jq one (it takes minutes), tools alternating; median
 #    wall time; MB/s, records/s, peak RSS (GNU time %M); the ratio to jq. Then a check that
-#    notif-group and jq found the same groups with the same counts.
+#    notif-group and jq found the same groups with the same counts. A line "Bytes:" gives the
+#    mean size of a record in and of a group object out (notif-group --no-items's output).
 # 2. Threads: notif-group -j1 --no-items against -j2, RUNS_J runs each (default 5),
 #    alternating, medians of wall time and peak RSS; the outputs compared byte for byte.
 #    Then -j2 on the file through `cat |`, RUNS_J runs, against the file; outputs compared.
@@ -125,7 +126,7 @@ cat "$file" >/dev/null # warm the page cache
 bench_rounds "$runs" "$file" "$tmp" "${tools[@]}"
 
 mb=$(bench_megabytes "$bytes")
-groups=$(wc -l <"$tmp/notif-group.out")
+read -r groups group_bytes < <(wc -lc <"$tmp/notif-group.out")
 echo "## notif-group benchmark"
 echo
 how="records made by notif-parse from \`bench/gen-payloads.py\`"
@@ -186,6 +187,9 @@ if [[ -n $with_jq ]]; then
     echo "bench: WARNING: notif-group and jq disagree" >&2
   fi
 fi
+echo
+echo "Bytes: $(bench_bytes_each "$bytes" "$lines") in a record," \
+  "$(bench_bytes_each "$group_bytes" "$groups") out a group object (with \`--no-items\`)."
 
 # --- Threads ---------------------------------------------------------------------------------------
 mkdir -p "$tmp/j"

@@ -10,7 +10,8 @@
 # same table, rules/responses.tsv (made into a jq object here), status first as notif-responses
 # does: by status and reason, by a reason without a status, by status, then by status class; it writes the same keys (retry_at without the seeded jitter, which jq has no
 # reproducible way to draw) and the answer's other members. RUNS runs each (default 2),
-# alternating, median wall time and peak RSS; the outputs' rules are compared line by line.
+# alternating, median wall time and peak RSS; the outputs' rules are compared line by line. A
+# line "Bytes:" gives the mean size of an answer in and of the record written for it out.
 # Binaries are $NOTIF_BIN_DIR/notif-*, else .build/release/notif-* (built when missing). Needs
 # bash 5, GNU time at /usr/bin/time, jq and python3.
 set -euo pipefail
@@ -123,7 +124,7 @@ bench_measure notif-responses "$file" "$tmp/notif.out"
 bench_measure jq "$file" "$tmp/jq.out"
 rules() { grep -o '"rule":"[^"]*"' "$1"; }
 differing=$(diff <(rules "$tmp/notif.out") <(rules "$tmp/jq.out") | grep -c '^<' || true)
-count=$(wc -l <"$tmp/notif.out")
+read -r count count_bytes < <(wc -lc <"$tmp/notif.out")
 
 tools=(notif-responses jq)
 bench_rounds "$runs" "$file" "" "${tools[@]}"
@@ -143,3 +144,6 @@ echo "notif-responses: **$(bench_ratio "${median_wall[jq]}" "${median_wall[notif
 echo
 echo "Output check: $(bench_thousands "$count") records; rules that differ from jq's:" \
   "$(bench_thousands "$differing")."
+echo "Bytes: $(bench_bytes_each "$bytes" "$lines") in an answer," \
+  "$(bench_bytes_each "$count_bytes" "$count") out a record (its action, rule and the answer's" \
+  "members)."

@@ -10,7 +10,8 @@
 #    and selecting the fields notif-show shows; notif-show three runs, jq one (it reads the
 #    whole file into memory), alternating; median wall time, MB/s, records/s, peak RSS; the
 #    ratio to jq. Then a check that both picked the same 50, in the same order (created_at and
-#    title, from notif-show --to html).
+#    title, from notif-show --to html). A line "Bytes:" gives the mean size of a record in and
+#    the listing's bytes per notification shown (its cards, headings and last line included).
 # 2. Memory flatness: notif-show --limit 50's peak RSS on RECORDS records and on ten times as
 #    many (the file ten times through a pipe with cat), which a heap of 50 keeps flat.
 #
@@ -90,8 +91,9 @@ for article in page.split("<article")[1:]:
     print(time, html.unescape(title.group(1)) if title else "")
 PY
 jq -r '"\(.created_at) \(.title // .title_loc_key // "")"' "$tmp/jq.out" >"$tmp/theirs"
+shown=$(wc -l <"$tmp/ours")
 echo
-if [[ $(wc -l <"$tmp/ours") -eq 50 ]] && cmp -s "$tmp/ours" "$tmp/theirs"; then
+if [[ $shown -eq 50 ]] && cmp -s "$tmp/ours" "$tmp/theirs"; then
   echo "Check: notif-show and jq picked the same 50 records in the same order (created_at," \
     "title)."
 else
@@ -102,6 +104,14 @@ else
   echo '```'
   echo "bench: WARNING: notif-show and jq disagree" >&2
 fi
+# The listing of the throughput runs, over the notifications the page of the check shows (the
+# same --limit 50 of the same file).
+read -r listing_lines listing_bytes < <(wc -lc <"$tmp/notif-show.out")
+echo
+echo "Bytes: $(bench_bytes_each "$bytes" "$lines") in a record," \
+  "$(bench_bytes_each "$listing_bytes" "$shown") out a notification shown (the listing:" \
+  "$(bench_thousands "$listing_bytes") bytes on $(bench_thousands "$listing_lines") lines for $shown" \
+  "notifications)."
 
 # --- Memory flatness ------------------------------------------------------------------------------
 echo "bench: memory flatness, 10 × $lines records through a pipe" >&2
