@@ -87,7 +87,7 @@ import html, re, sys
 page = open(sys.argv[1], encoding="utf-8").read()
 for article in page.split("<article")[1:]:
     time = re.search(r'<time datetime="([^"]+)"', article).group(1)
-    title = re.search(r'<h2 class="title"[^>]*>(.*?)</h2>', article)
+    title = re.search(r'<h[23] class="title"[^>]*>(.*?)</h[23]>', article)
     print(time, html.unescape(title.group(1)) if title else "")
 PY
 jq -r '"\(.created_at) \(.title // .title_loc_key // "")"' "$tmp/jq.out" >"$tmp/theirs"
