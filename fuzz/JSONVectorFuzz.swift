@@ -19,6 +19,9 @@
 //       (`expectRootKeys`) gives the answer and tape of the scalar one too, and
 //       `expectedKeysSeen` counts exactly the leading members written `"key":` with the key
 //       expected at their place, and `expectedValueIndices` holds where their values are;
+//       `expectedKeysComplete` holds exactly when an outermost object of two members or more
+//       has every key written as an expected one, each a later one than the one before, and
+//       then `expectedKeyValues.all` holds where each expected key's value is, -1 if none;
 //   (c) `RecordReader` over the input gives the same events on every path (the same errors at
 //       the same lines and columns), records with the same compact output, and so does one
 //       expecting `fuzzExpectedKeys` (`RecordReader.expectRootKeys`);
@@ -220,6 +223,33 @@ func checkExpectedKeysSeen(_ text: UnsafeRawBufferPointer, _ parser: inout JSONP
   require(
     Array(parser.expectedValueIndices) == values,
     "expectedValueIndices \(Array(parser.expectedValueIndices)), values at \(values)")
+  // Every key an expected one, each later than the one before: where each key's value is.
+  let complete = parser.withView(over: text) { view -> [Int32]? in
+    guard view.kind(0) == .object, view.tokens[0].count > 1 else { return nil }
+    var map = [Int32](repeating: -1, count: fuzzExpectedKeys.count)
+    var next = 0
+    var key = 1
+    for _ in 0..<Int(view.tokens[0].count) {
+      let raw = Array(view.raw(key))
+      guard
+        let found = (next..<fuzzExpectedKeys.count).first(where: {
+          raw == [0x22] + fuzzExpectedKeys[$0] + [0x22]
+        })
+      else { return nil }
+      map[found] = Int32(key + 1)
+      next = found + 1
+      key = Int(view.tokens[key + 1].next)
+    }
+    return map
+  }
+  require(
+    parser.expectedKeysComplete == (complete != nil),
+    "expectedKeysComplete \(parser.expectedKeysComplete), keys in expected order: \(complete != nil)"
+  )
+  let all = parser.expectedKeyValues.all.map(Array.init)
+  require(
+    all == complete,
+    "expectedKeyValues.all \(String(describing: all)), values at \(String(describing: complete))")
 }
 
 // MARK: - (c) RecordReader

@@ -295,7 +295,7 @@ public struct RecordReader: ~Copyable {
 
   /// The tape index of the value of each of the first members of the current record that had
   /// the keys `expectRootKeys` gave, at their places (`JSONParser.expectedValueIndices`).
-  public var recordExpectedValues: UnsafeBufferPointer<Int32> { parser.expectedValueIndices }
+  public var recordExpectedValues: ExpectedKeyValues { parser.expectedKeyValues }
 
   /// The 1-based line where the current record (or line, after `.line`) starts.
   public var recordLine: Int { recordAnchor.line }

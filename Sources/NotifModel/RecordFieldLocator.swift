@@ -55,14 +55,17 @@ public final class RecordFieldLocator {
   ///
   /// The first members are taken to have the keys of their positions without a look, their
   /// values at the tape indices `known` gives: those the parser matched, with `keys` expected
-  /// (`JSONParser.expectedValueIndices`, of the outermost object, `object` 0).
+  /// (`JSONParser.expectedKeyValues`, of the outermost object, `object` 0); when the parser
+  /// matched every member (`known.all`), nothing is looked at.
   /// - Complexity: O(members), one comparison each when the keys are in order; O(1) each of
   ///   the `known` ones.
   @discardableResult
-  public func locate(
-    _ view: JSONView, object: Int = 0,
-    known: UnsafeBufferPointer<Int32> = UnsafeBufferPointer(start: nil, count: 0)
-  ) -> Bool {
+  public func locate(_ view: JSONView, object: Int = 0, known: ExpectedKeyValues = .none) -> Bool {
+    if let all = known.all, let first = all.baseAddress, all.count == Self.count {
+      precondition(object == 0, "RecordFieldLocator.locate: known members are the outermost's")
+      slots.update(from: first, count: Self.count)
+      return true
+    }
     slots.update(repeating: -1, count: Self.count)
     guard view.kind(object) == .object, let base = view.bytes.baseAddress else { return false }
     let members = Int(view.tokens[object].count)
@@ -70,7 +73,7 @@ public final class RecordFieldLocator {
     // The members the parser matched: their values' places, as the parser wrote them down.
     // Walking the tape to them instead (one dependent load per member) was 3% of notif-expire's
     // instructions, and twice that of its time.
-    let known = UnsafeBufferPointer(rebasing: known.prefix(min(Self.count, members)))
+    let known = UnsafeBufferPointer(rebasing: known.prefix.prefix(min(Self.count, members)))
     if let last = known.last, let first = known.baseAddress {
       precondition(object == 0, "RecordFieldLocator.locate: known members are the outermost's")
       slots.update(from: first, count: known.count)

@@ -46,7 +46,7 @@ public struct RecordLineParser: ~Copyable {
     case .complete(let end):
       text = trimmed
       textOffset = offset
-      let known = parser.expectedValueIndices
+      let known = parser.expectedKeyValues
       let (isObject, keysInOrder) = parser.withView(over: trimmed) { view in
         view.kind(0) == .object ? (true, fields.locate(view, known: known)) : (false, true)
       }

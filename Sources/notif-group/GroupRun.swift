@@ -638,7 +638,7 @@ struct TextTaker {
   /// Groups the record at the root of `view`; returns the problem that rejects it, if any, and
   /// the offset of a bad `summary_arg_count`, if any.
   private mutating func groupRecord(
-    _ view: JSONView, isCompact: Bool, known: UnsafeBufferPointer<Int32>, place: Int?,
+    _ view: JSONView, isCompact: Bool, known: ExpectedKeyValues, place: Int?,
     into grouper: inout Grouper
   ) -> (RecordProblem?, Int?) {
     guard view.kind(0) == .object else {

@@ -31,7 +31,7 @@ struct RecordFields {
   /// their values at the tape indices `known` gives (`RecordFieldLocator.locate`): a look at
   /// each key only past those, where the name-by-name lookup of `init(_:object:)` looked at
   /// every key.
-  init(_ view: JSONView, locator: RecordFieldLocator, known: UnsafeBufferPointer<Int32>) {
+  init(_ view: JSONView, locator: RecordFieldLocator, known: ExpectedKeyValues) {
     locator.locate(view, object: 0, known: known)
     app = locator.slot(.app)
     threadID = locator.slot(.threadID)

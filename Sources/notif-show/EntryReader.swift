@@ -29,7 +29,7 @@ struct ShownFields {
   /// (`RecordFieldLocator.locate`).
   init(
     _ view: JSONView, object index: Int = 0, locator: RecordFieldLocator,
-    known: UnsafeBufferPointer<Int32> = UnsafeBufferPointer(start: nil, count: 0)
+    known: ExpectedKeyValues = .none
   ) {
     let inOrder = locator.locate(view, object: index, known: known)
     app = locator.slot(.app)

@@ -118,7 +118,7 @@ struct ShowGatherer {
   /// problem that rejects it, if any. Its first members had a record's keys at their places,
   /// their values at the tape indices `known` gives (`RecordReader.recordExpectedValues`).
   private mutating func take(
-    _ view: JSONView, isCompact: Bool, known: UnsafeBufferPointer<Int32>
+    _ view: JSONView, isCompact: Bool, known: ExpectedKeyValues
   ) -> RecordProblem? {
     let major = nextMajor
     nextMajor += 1

@@ -31,8 +31,9 @@ import Testing
         Issue.record("not JSON: \(text)")
         return (false, [:])
       }
-      let known = parser.expectedValueIndices
-      #expect(known.count == parser.expectedKeysSeen)
+      let known = parser.expectedKeyValues
+      #expect(known.prefix.count == parser.expectedKeysSeen)
+      #expect((known.all != nil) == parser.expectedKeysComplete)
       return parser.withView(over: raw) { view in
         let inOrder = locator.locate(view, object: object, known: known)
         var values: [RecordField: String] = [:]
@@ -60,6 +61,44 @@ import Testing
       #expect(values[field] == "\(field.rawValue)", "\(field)")
     }
     #expect(values[.digestedAt] == nil)
+  }
+
+  /// A record that leaves out fields, anywhere (its first ones too), has every key matched by
+  /// the parser expecting the record's keys (`expectedKeysComplete`), and every field found
+  /// where the locator finds it with no help; a key out of order, repeated or spelled with an
+  /// escape is not, and the locator then looks.
+  @Test func aRecordWithFieldsLeftOutIsMatchedByTheParser() {
+    let fields = RecordField.written
+    for start in 0..<3 {
+      let kept = fields.enumerated().filter { $0.offset % 3 == start }.map(\.element)
+      let text = "{" + kept.map { "\"\($0.key)\":\($0.rawValue)" }.joined(separator: ",") + "}"
+      #expect(parsesComplete(text), "\(text)")
+      let (inOrder, values) = locate(text)
+      #expect(inOrder)
+      #expect(values.count == kept.count)
+      for field in kept { #expect(values[field] == "\(field.rawValue)", "\(field)") }
+    }
+    let id = #""id":"a""#
+    let title = #""title":"t""#
+    for text in [
+      "{\(title),\(id)}", #"{"id":"a","ti\u0074le":"t"}"#, #"{"id":"a","x":1}"#, "{\(title)}",
+    ] {
+      #expect(!parsesComplete(text), "\(text)")
+      _ = locate(text)
+    }
+    // A repeated key is no record: the parse fails.
+    #expect(!parsesComplete("{\(id),\(title),\(title)}"))
+    #expect(parsesComplete("{\(id),\(title)}"))
+  }
+
+  /// Whether a parser expecting the record's keys matched every member of `text`.
+  private func parsesComplete(_ text: String) -> Bool {
+    var parser = JSONParser()
+    parser.expectRootKeys(RecordFieldLocator.keys)
+    return Array(text.utf8).withUnsafeBytes { raw in
+      guard case .complete = parser.parse(raw, isFinal: true) else { return false }
+      return parser.expectedKeysComplete
+    }
   }
 
   /// Values of many tokens (arrays and objects, nested) before, between and after the members
