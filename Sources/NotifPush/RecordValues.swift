@@ -5,8 +5,15 @@ extension RecordField {
   /// `{"id":null,"app":null,...,"payload":null`: a record with every field null. Field i's
   /// `,"key":null` (or `{"id":null`) is `nullTemplate[nullStarts[i]..<nullStarts[i + 1]]`,
   /// and its `,"key":` alone ends 4 bytes earlier. A run of null fields is one copy.
-  fileprivate static let nullTemplate: [UInt8] = Array(
-    allCases.map { ($0 == .id ? "{\"" : ",\"") + $0.key + "\":null" }.joined().utf8)
+  fileprivate static let nullTemplate: [UInt8] = {
+    var template: [UInt8] = []
+    for field in allCases {
+      template += field == .id ? [0x7B, 0x22] : [0x2C, 0x22]
+      template += field.key.utf8
+      template += [0x22, 0x3A, 0x6E, 0x75, 0x6C, 0x6C]  // ":null
+    }
+    return template
+  }()
   fileprivate static let nullStarts: [Int] = {
     var starts = [0]
     for field in allCases {
