@@ -11,10 +11,10 @@
 #    they may differ only in records that notif-expire collapses (jq does no collapse). A line
 #    "Bytes:" gives the mean size of a record in and of a kept record out (the check's output).
 # 2. From a pipe: the file through `cat |` (the first pass copies the pipe as it reads it, in
-#    memory up to 64 MiB, then to a temporary file), median of three runs, against the file's median wall time; and the pipe
+#    memory up to 16 MiB, then to a temporary file), median of three runs, against the file's median wall time; and the pipe
 #    alone, `cat FILE | cat >/dev/null`, median of three runs: the floor under any tool's pipe.
 # 3. Memory flatness: notif-expire's peak RSS on RECORDS records and on ten copies of them sent
-#    through a pipe (so the input is also copied past 64 MiB to a temporary file; every collapse key then
+#    through a pipe (so the input is also copied past 16 MiB to a temporary file; every collapse key then
 #    repeats ten times, the worst case for the collapse table).
 # 4. In place: `notif-expire --store S --archive A` on a copy of the records, timed, then a
 #    second sweep that finds nothing to remove (the store is read and not rewritten).
@@ -142,7 +142,7 @@ fi
 
 # --- From a pipe ----------------------------------------------------------------------------------
 # The same file through `cat |`: the first pass copies the pipe as it reads it (in memory, then
-# past 64 MiB in a temporary file in TMPDIR: the data folder, on disk like the file), the passes
+# past 16 MiB in a temporary file in TMPDIR: the data folder, on disk like the file), the passes
 # after it read the copy.
 echo "bench: one copy through a pipe" >&2
 sync

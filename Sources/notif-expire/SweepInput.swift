@@ -333,14 +333,15 @@ final class SweepInput {
 /// not one fault per page. Nothing is moved as it grows, and memory peaks at the limit.
 ///
 /// Memory costs more processor time than the temporary file, whose pages in the page cache
-/// are filled by write(2) where fresh memory is zeroed first: on the 153 MB of
-/// `bench/expire.sh 200000` through `cat |`, 372 ms against 355 (the fastest of 15 runs each;
-/// 308 ms from the file).
-/// Huge pages (`MADV_HUGEPAGE`) cost more still, and a file in memory (memfd_create(2)) more
-/// than that. What memory buys is a pipe of up to 64 MiB swept with no file written.
+/// are filled by write(2) where fresh memory is zeroed first: a cost for each byte kept in
+/// memory, not for each byte of the input. On the 153 MB of `bench/expire.sh 200000` through
+/// `cat |`, notif-expire's processor time was 1.20 times the file's with no memory, 1.38 with
+/// 64 MiB and 1.13 with 16 MiB (medians of 15 runs each, on a noisy machine). Huge pages
+/// (`MADV_HUGEPAGE`) cost more still, and a file in memory (memfd_create(2)) more than that.
+/// What memory buys is a pipe of up to 16 MiB, some 20,000 records, swept with no file written.
 final class PipeCopy {
-  /// The bytes notif-expire keeps in memory before the temporary file: 64 MiB.
-  static let defaultMemoryLimit = 64 << 20
+  /// The bytes notif-expire keeps in memory before the temporary file: 16 MiB.
+  static let defaultMemoryLimit = 16 << 20
 
   private let temporaryDirectory: String
   private let memoryLimit: Int
