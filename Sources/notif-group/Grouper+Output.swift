@@ -49,19 +49,25 @@ struct GroupObjectWriter {
   mutating func write(_ objects: GroupObjects) {
     objects.bytes.removeAll()
     objects.weightPassed.removeAll(keepingCapacity: true)
-    let parts = shared.parts
+    let grouping = shared.grouping
     // Appending to memory cannot fail: reading a leading record back can, before a byte of
-    // its object is written, and the objects before it go out.
-    do {
-      for (part, index) in objects.groups {
-        try parts[part].writeObject(index, grouping: shared.grouping, into: &out) {
-          objects.bytes.append($0)
+    // its object is written, and the objects before it go out. The groupers are borrowed
+    // where they lie: `parts[part]` of the array copied one for each call, retaining each of
+    // its references, which both threads share (with 71,000 groups, 9% of -j2's time).
+    let failure = shared.parts.withUnsafeBufferPointer { parts -> SystemError? in
+      do throws(SystemError) {
+        for (part, index) in objects.groups {
+          try parts[part].writeObject(index, grouping: grouping, into: &out) {
+            objects.bytes.append($0)
+          }
+          objects.weightPassed.append(parts[part].weightPassed(index))
         }
-        objects.weightPassed.append(parts[part].weightPassed(index))
+      } catch {
+        return error
       }
-    } catch {
-      objects.failure = error
+      return nil
     }
+    if let failure { objects.failure = failure }
     objects.bytes.append(out)
     out.removeAll()
   }

@@ -433,9 +433,12 @@ struct Grouper {
     // Most groups have one category and one summary argument, or none: no sort, no new array.
     var categories = group.categories.entries
     if categories.count > 1 {
+      // The interner alone in the comparison: one that names `self` copied the whole Grouper
+      // for each sort, retaining each of its references, which the threads of -j2 share.
+      let names = self.categories
       categories.sort { a, b in
         if a.id < 0 || b.id < 0 { return a.id < b.id }
-        return self.categories.less(a.id, b.id)
+        return names.less(a.id, b.id)
       }
     }
     for (position, stat) in categories.enumerated() {
@@ -458,9 +461,10 @@ struct Grouper {
     out.append(UInt8(ascii: "["))
     var arguments = group.summaryArgs.entries
     if arguments.count > 1 {
+      let names = summaryArgs
       arguments.sort { a, b in
         if a.latestAt != b.latestAt { return a.latestAt > b.latestAt }
-        return summaryArgs.less(a.id, b.id)
+        return names.less(a.id, b.id)
       }
     }
     for (position, stat) in arguments.enumerated() {
