@@ -347,8 +347,7 @@ final class PipeCopy {
   private let memoryLimit: Int
   /// The temporary file, once made.
   private var spool: (fd: Int32, name: String)?
-  /// The mapping, once made, and where `memory` starts in it.
-  private var mapping: (base: UnsafeMutableRawPointer, length: Int)?
+  /// The mapping of `memoryLimit` bytes, once made.
   private var memory: UnsafeMutableRawPointer?
   /// The bytes copied.
   private(set) var count: Int64 = 0
@@ -408,14 +407,13 @@ final class PipeCopy {
 
   /// Maps the memory, once. Returns false when the system gives none.
   private func map() -> Bool {
-    guard mapping == nil else { return true }
+    guard memory == nil else { return true }
     guard
       let base = mmap(
         nil, memoryLimit, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
         -1, 0),
       base != MAP_FAILED
     else { return false }
-    mapping = (base, memoryLimit)
     memory = base
     return true
   }
@@ -434,8 +432,7 @@ final class PipeCopy {
   }
 
   private func unmap() {
-    if let mapping { _ = munmap(mapping.base, mapping.length) }
-    mapping = nil
+    if let memory { _ = munmap(memory, memoryLimit) }
     memory = nil
   }
 
