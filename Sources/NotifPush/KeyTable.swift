@@ -31,7 +31,8 @@ public struct KeyTable<Name: Sendable>: @unchecked Sendable {
       words = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * max(count, 1))
       names = UnsafeMutablePointer<Name>.allocate(capacity: max(count, 1))
       bucketStart = UnsafeMutablePointer<Int>.allocate(capacity: maxLength + 2)
-      spelled = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.joined().count, 1))
+      let spelledCount = bytes.reduce(0) { $0 + $1.count }
+      spelled = UnsafeMutablePointer<UInt8>.allocate(capacity: max(spelledCount, 1))
       spelledStart = UnsafeMutablePointer<Int>.allocate(capacity: max(count, 1))
       var offset = 0
       for (i, entry) in sorted.enumerated() {
@@ -43,9 +44,10 @@ public struct KeyTable<Name: Sendable>: @unchecked Sendable {
         (spelled + offset).initialize(from: bytes[i], count: bytes[i].count)
         offset += bytes[i].count
       }
-      let lengths = bytes.map(\.count)
+      // Closures, not key paths: a key path is built by the runtime when first used, and these
+      // tables are built at every start.
       for length in 0...maxLength + 1 {
-        bucketStart[length] = lengths.firstIndex { $0 >= length } ?? count
+        bucketStart[length] = bytes.firstIndex { $0.count >= length } ?? count
       }
     }
 
