@@ -351,7 +351,8 @@ bench_jobs_row() {
 }
 
 # Times the start-up of commands with hyperfine (20 warm-up runs, 200 runs, no shell) and prints
-# the table "| tool | mean | σ |", one row per command. Arguments: NAME COMMAND pairs, COMMAND
+# the table "| tool | median | mean | σ |", one row per command. On a shared machine a few slow
+# runs move the mean; the median says what a run usually takes. Arguments: NAME COMMAND pairs, COMMAND
 # a string that hyperfine splits. The results stay in $tmp/startup.json; when hyperfine fails
 # nothing is printed, its message is in $tmp/hyperfine.err and the status is 1.
 bench_startup() {
@@ -363,10 +364,11 @@ bench_startup() {
   done
   hyperfine --warmup 20 --runs 200 -N --style none --export-json "$tmp/startup.json" \
     "${commands[@]}" >/dev/null 2>"$tmp/hyperfine.err" || return 1
-  echo "| tool | mean | σ |"
-  echo "|---|---:|---:|"
+  echo "| tool | median | mean | σ |"
+  echo "|---|---:|---:|---:|"
   jq -r --argjson names "$(printf '%s\n' "${names[@]}" | jq -R . | jq -s .)" '
     .results | to_entries[] |
-    "| \($names[.key]) | \(.value.mean * 1000 * 100 | round / 100) ms " +
+    "| \($names[.key]) | \(.value.median * 1000 * 100 | round / 100) ms " +
+    "| \(.value.mean * 1000 * 100 | round / 100) ms " +
     "| \(.value.stddev * 1000 * 100 | round / 100) ms |"' "$tmp/startup.json"
 }

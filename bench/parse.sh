@@ -11,7 +11,8 @@
 #    `jaq -c .`, `gojq -c .`), output to /dev/null; three runs each, tools alternating, median
 #    wall time; MB/s, records/s and peak RSS (GNU time %M); the throughput ratio to jq.
 # 2. From a pipe: notif-parse on the file through `cat |`, three runs, median, against the file.
-# 3. Start-up: hyperfine (20 warm-up runs, 200 runs, no shell) of each tool on empty input.
+# 3. Start-up: hyperfine (20 warm-up runs, 200 runs, no shell) of each tool on empty input, and
+#    of /bin/true, the floor of any process here; the ratio of the medians to it.
 # 4. Memory flatness: notif-parse's peak RSS on a tenth of the records and on all of them.
 #
 # The input is bench/data/payloads-RECORDS.ndjson (git-ignored), made by bench/gen-payloads.py
@@ -158,6 +159,8 @@ for tool in "${tools[@]}"; do
     *) startup+=("$tool" "$tool -c . /dev/null") ;;
   esac
 done
+# The floor of any process on this machine, measured in the same run: the goal is 1.5× of it.
+startup+=("/bin/true" "/bin/true")
 echo
 echo "### Start-up"
 echo
@@ -166,7 +169,8 @@ echo
 if bench_startup "${startup[@]}"; then
   echo
   jq -r '.results | "jq takes \(.[1].mean / .[0].mean * 10 | round / 10)× as long as notif-parse" +
-    " to start."' "$tmp/startup.json"
+    " to start; notif-parse takes \(.[0].median / .[-1].median * 100 | round / 100)× as long as" +
+    " /bin/true (medians)."' "$tmp/startup.json"
 else
   echo "(hyperfine failed: $(head -n 1 "$tmp/hyperfine.err"))"
   echo "bench: hyperfine failed:" >&2
