@@ -88,7 +88,11 @@ public struct CLDRLocale: Sendable {
       }
     }
     if parts == ["und"] { return "root" }
-    return parts.joined(separator: "_")
+    // A loop, not `joined(separator:)`, whose generic body looks up a witness by scanning every
+    // conformance in the binary: a seventh of notif-show's start-up.
+    guard var canonical = parts.first else { return nil }
+    for part in parts.dropFirst() { canonical += "_" + part }
+    return canonical
   }
 
   /// The fallback chain of a canonical identifier: CLDR's explicit parents where it has one,

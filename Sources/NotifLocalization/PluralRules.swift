@@ -80,7 +80,9 @@ public struct PluralRules: Sendable {
     var operand: UInt8
     var modulus: UInt64?
     var negated: Bool
-    var ranges: [ClosedRange<UInt64>]
+    /// The values and ranges, each `low...high` as a pair: an array of `ClosedRange` has the
+    /// runtime check `UInt64: Comparable` by scanning every conformance in the binary at start.
+    var ranges: [(low: UInt64, high: UInt64)]
   }
 
   /// Each category's condition: an `or` of `and`s of relations.
@@ -141,13 +143,13 @@ public struct PluralRules: Sendable {
     guard op == "=" || op == "!=", let list = words.popFirst() else {
       throw SyntaxError(message: "expected '=' or '!=' and values in '\(text)'")
     }
-    var ranges: [ClosedRange<UInt64>] = []
+    var ranges: [(low: UInt64, high: UInt64)] = []
     for item in list.split(separator: ",") {
       let bounds = item.split(separator: ".", omittingEmptySubsequences: true)
       guard let low = bounds.first.flatMap({ UInt64($0) }), bounds.count <= 2,
         let high = bounds.count == 2 ? UInt64(bounds[1]) : low, low <= high
       else { throw SyntaxError(message: "bad value '\(item)' in '\(text)'") }
-      ranges.append(low...high)
+      ranges.append((low, high))
     }
     return Relation(operand: byte, modulus: modulus, negated: op == "!=", ranges: ranges)
   }
@@ -179,13 +181,18 @@ public struct PluralRules: Sendable {
     default: value = x.e
     }
     if let modulus = relation.modulus { value %= modulus }
-    let matches = isInteger && relation.ranges.contains { $0.contains(value) }
+    let matches = isInteger && relation.ranges.contains { $0.low <= value && value <= $0.high }
     return relation.negated ? !matches : matches
   }
 }
 
 extension Substring {
+  // A slice of the slice, not reversed views: String's initialiser from a generic sequence of
+  // characters cost notif-show and notif-digest half their start-up.
   fileprivate var trimmingSpaces: String {
-    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    var trimmed = self[...]
+    while trimmed.first == " " { trimmed = trimmed.dropFirst() }
+    while trimmed.last == " " { trimmed = trimmed.dropLast() }
+    return String(trimmed)
   }
 }
