@@ -74,7 +74,7 @@ public enum Unlisted: Int, CaseIterable, Sendable, Comparable {
 
 /// The tape indices of the record fields the listing rule reads; -1 where the record has no
 /// such key. A tool that scans a record's members for its own fields fills these in the same
-/// pass (`set`); the others let `init(_:object:)` find them.
+/// pass (`set`); the others take them from a `RecordFieldLocator` (`init(_:)`).
 public struct ListingFields: Sendable {
   public var pushType = -1
   public var contentAvailable = -1
@@ -91,22 +91,9 @@ public struct ListingFields: Sendable {
     .pushType, .contentAvailable, .source, .title, .subtitle, .body, .titleLocKey,
     .subtitleLocKey, .locKey,
   ]
-  private static let keys: [[UInt8]] = fields.map { Array($0.key.utf8) }
 
   /// No field found yet.
   public init() {}
-
-  /// Finds the fields of the object at `index` of `view` in one pass over its members.
-  ///
-  /// - Complexity: O(members × fields).
-  public init(_ view: JSONView, object index: Int) {
-    guard view.kind(index) == .object else { return }
-    view.forEachMember(of: index) { key, value in
-      if let position = Self.keys.firstIndex(where: { view.keyEquals(key, bytes: $0) }) {
-        set(Self.fields[position], value)
-      }
-    }
-  }
 
   /// The fields that `locator` found in the object it looked at last
   /// (`RecordFieldLocator.locate`).
@@ -214,13 +201,15 @@ public enum DeviceListing {
   }
 
   /// Why the record at `index` of `view` is not listed; nil when it is listed. Finds the
-  /// fields itself (`ListingFields(_:object:)`).
+  /// fields with `locator`, which the caller keeps for every record: a record nested in a
+  /// group object has its keys in `RecordField` order too, so that is one comparison a key.
   ///
   /// - Throws: `BadType`, as `unlisted(_:_:)`.
-  public static func unlisted(_ view: JSONView, record index: Int) throws(RecordProblem)
-    -> Unlisted?
-  {
-    try unlisted(view, ListingFields(view, object: index))
+  public static func unlisted(
+    _ view: JSONView, record index: Int, locator: RecordFieldLocator
+  ) throws(RecordProblem) -> Unlisted? {
+    locator.locate(view, object: index)
+    return try unlisted(view, ListingFields(locator))
   }
 }
 

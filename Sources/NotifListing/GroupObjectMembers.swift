@@ -12,6 +12,44 @@ public struct GroupObjectMembers: Sendable {
   /// The keys of `GroupField`, as bytes, by `rawValue`.
   public static let keys: [[UInt8]] = GroupField.allCases.map { Array($0.key.utf8) }
 
+  /// The same keys one after the other in memory of their own, read for every member of every
+  /// group object: an array of arrays had each comparison retain and release a key (a tenth
+  /// of notif-summarize's instructions with `keyEquals`).
+  private final class Spelled: @unchecked Sendable {
+    let bytes: UnsafeMutablePointer<UInt8>
+    /// Key i is `bytes[starts[i]..<starts[i + 1]]`.
+    let starts: UnsafeMutablePointer<Int>
+    let count: Int
+
+    init(_ keys: [[UInt8]]) {
+      count = keys.count
+      bytes = .allocate(capacity: max(1, keys.reduce(0) { $0 + $1.count }))
+      starts = .allocate(capacity: keys.count + 1)
+      var offset = 0
+      for (i, key) in keys.enumerated() {
+        starts[i] = offset
+        (bytes + offset).initialize(from: key, count: key.count)
+        offset += key.count
+      }
+      starts[keys.count] = offset
+    }
+
+    deinit {
+      bytes.deallocate()
+      starts.deallocate()
+    }
+
+    /// Whether key `i` is spelled `raw`, a key string as written (without escapes).
+    @inline(__always)
+    func spells(_ i: Int, _ raw: UnsafeRawBufferPointer) -> Bool {
+      let length = starts[i + 1] - starts[i]
+      guard raw.count == length, let base = raw.baseAddress else { return raw.count == length }
+      return RawBytes.equal(base, bytes + starts[i], length)
+    }
+  }
+
+  private static let spelled = Spelled(keys)
+
   /// The tape index of each field's value, by `GroupField.rawValue`; 0 (the root, never a
   /// member's value) where the object has no such member. In place, not an array (`init`
   /// checks the count): found for every group object read, with no allocation.
@@ -25,18 +63,24 @@ public struct GroupObjectMembers: Sendable {
   ///
   /// - Complexity: O(members), and O(members × keys) for members out of order.
   public init(_ view: JSONView, object index: Int = 0) {
-    let keys = Self.keys
+    let spelled = Self.spelled
     var values = InlineArray<16, Int>(repeating: 0)
-    precondition(values.count == keys.count, "a slot for each group object key")
+    precondition(values.count == spelled.count, "a slot for each group object key")
     var known = 0
     if view.kind(index) == .object {
       var position = 0
       view.forEachMember(of: index) { key, value in
-        if position < keys.count && view.keyEquals(key, bytes: keys[position]) {
-          values[position] = value
-          known += 1
-        } else if let other = keys.firstIndex(where: { view.keyEquals(key, bytes: $0) }) {
-          values[other] = value
+        let field: Int?
+        if view.tokens[key].flag {  // escaped: compared decoded
+          field = Self.keys.firstIndex { view.keyEquals(key, bytes: $0) }
+        } else {
+          let raw = view.rawString(key)
+          field =
+            position < spelled.count && spelled.spells(position, raw)
+            ? position : (0..<spelled.count).first { spelled.spells($0, raw) }
+        }
+        if let field {
+          values[field] = value
           known += 1
         }
         position += 1

@@ -9,8 +9,6 @@ enum GroupObject {
   // `RecordField`): every group object is matched against them without building a `String`.
   private static let summaryKey = Array(GroupField.summary.key.utf8)
   private static let hiddenSummaryKey = Array(GroupField.hiddenSummary.key.utf8)
-  private static let categoryKey = Array(RecordField.category.key.utf8)
-  private static let summaryArgCountKey = Array(RecordField.summaryArgCount.key.utf8)
   private static let entryCategoryKey = Array(GroupField.CategoryEntry.category.key.utf8)
   private static let entryCountKey = Array(GroupField.CategoryEntry.count.key.utf8)
   private static let entryWeightKey = Array(GroupField.CategoryEntry.weight.key.utf8)
@@ -27,11 +25,12 @@ enum GroupObject {
     reads: [.count, .leading, .moreCount, .moreWeight, .moreCategories, .moreSummaryArgs])
 
   /// The facts of the group at the root of `view`; a problem with the leading record's
-  /// `summary_arg_count` (a warning) goes to `warning`.
-  static func read(_ view: JSONView, profile: Profile, warning: inout RecordProblem?)
-    throws(RecordProblem)
-    -> GroupFacts
-  {
+  /// `summary_arg_count` (a warning) goes to `warning`. The leading record's fields are found
+  /// with `locator`, which is left on them: `ListingFields(locator)` are the leading record's.
+  static func read(
+    _ view: JSONView, profile: Profile, locator: RecordFieldLocator,
+    warning: inout RecordProblem?
+  ) throws(RecordProblem) -> GroupFacts {
     func at(_ index: Int) -> Int { Int(view.tokens[index].start) }
     func bad(_ index: Int, _ message: String) -> RecordProblem {
       RecordProblem(code: "BadGroup", message: message, offset: at(index))
@@ -51,9 +50,11 @@ enum GroupObject {
     let count = Int(object.count)
     let moreCount = count - 1
     let moreWeight = Int(object.number(.moreWeight) ?? 0)
-    let leading = object.leading
+    // The leading record's keys are in `RecordField` order: one comparison a key, where a
+    // lookup by name for each field read compared every key (12% of the instructions).
+    locator.locate(view, object: object.leading)
     var leadingCategory: String? = nil
-    if let index = view.member(leading, bytes: categoryKey), view.kind(index) != .null {
+    if let index = locator.index(.category), view.kind(index) != .null {
       guard let text = view.stringValue(index) else {
         throw bad(
           index, "the leading record's '\(RecordField.category.key)' must be a string or null")
@@ -61,7 +62,7 @@ enum GroupObject {
       leadingCategory = text
     }
     var leadingWeight = 1
-    if profile == .ios12, let index = view.member(leading, bytes: summaryArgCountKey),
+    if profile == .ios12, let index = locator.index(.summaryArgCount),
       view.kind(index) != .null
     {
       if let value = view.integer(index), FieldLimits.positive.contains(value) {
@@ -141,7 +142,8 @@ enum GroupObject {
     if let failure { throw failure }
     return GroupFacts(
       count: count, moreCount: moreCount, moreWeight: moreWeight, moreCategories: categories,
-      moreArguments: arguments, leadingCategory: leadingCategory, leadingWeight: leadingWeight)
+      moreArguments: arguments, leadingCategory: leadingCategory, leadingWeight: leadingWeight,
+      hasSummaries: object.members[.summary] != nil || object.members[.hiddenSummary] != nil)
   }
 
   /// What the device lists of the group object at the root of `view` (read by `read`, so a
@@ -151,18 +153,25 @@ enum GroupObject {
   ///
   /// - Throws: `BadGroup` for a record in it whose fields the rule reads have the wrong type,
   ///   or an item that is not an object (`GroupObjectReader.forEachItem`).
-  static func listing(_ view: JSONView) throws(RecordProblem) -> GroupListing? {
+  /// `leadingFields` are the leading record's (`read` finds them); `locator`, the caller's
+  /// kept for every group object, finds those of the items.
+  static func listing(
+    _ view: JSONView, leadingFields: ListingFields, locator: RecordFieldLocator
+  ) throws(RecordProblem) -> GroupListing? {
     let members = GroupObjectMembers(view)
-    func rule(_ index: Int, _ what: String) throws(RecordProblem) -> Unlisted? {
+    func rule(_ index: Int, _ what: String, fields: ListingFields? = nil)
+      throws(RecordProblem) -> Unlisted?
+    {
       do {
-        return try DeviceListing.unlisted(view, record: index)
+        if let fields { return try DeviceListing.unlisted(view, fields) }
+        return try DeviceListing.unlisted(view, record: index, locator: locator)
       } catch {
         throw RecordProblem(
           code: "BadGroup", message: "\(what): \(error.message)", offset: error.offset)
       }
     }
     guard let leading = members[.leading],
-      let reason = try rule(leading, "the leading record")
+      let reason = try rule(leading, "the leading record", fields: leadingFields)
     else { return nil }
     var listing = GroupListing()
     guard let items = members[.items], view.kind(items) == .array else {
@@ -181,20 +190,30 @@ enum GroupObject {
     _ view: JSONView, isCompact: Bool, summary: String?, hidden: String?,
     into out: inout ByteBuffer
   ) {
-    if let kept = keptPart(view, isCompact: isCompact) {
+    let hasSummaries = hasSummaries(view)
+    if let kept = keptPart(view, isCompact: isCompact, hasSummaries: hasSummaries) {
       out.append(kept)
     }
-    write(view, isCompact: isCompact, summary: summary, hidden: hidden, after: &out)
+    write(
+      view, isCompact: isCompact, hasSummaries: hasSummaries, summary: summary, hidden: hidden,
+      after: &out)
+  }
+
+  /// Whether the group object at the root of `view` has a `summary` or a `hidden_summary`
+  /// member, by a look at every key: `GroupFacts.hasSummaries` says it without one.
+  static func hasSummaries(_ view: JSONView) -> Bool {
+    view.member(0, bytes: summaryKey) != nil || view.member(0, bytes: hiddenSummaryKey) != nil
   }
 
   /// The bytes of the group object at the root of `view` that `write` copies as they are, the
-  /// object but its closing brace, when it is compact and has no summaries; nil when it is
-  /// written again member by member. A caller can write them from where they are and then
-  /// the rest (`write(_:isCompact:summary:hidden:after:)`), never copying the object.
-  static func keptPart(_ view: JSONView, isCompact: Bool) -> UnsafeRawBufferPointer? {
-    let hasOld =
-      view.member(0, bytes: summaryKey) != nil || view.member(0, bytes: hiddenSummaryKey) != nil
-    guard isCompact && !hasOld else { return nil }
+  /// object but its closing brace, when it is compact and has no summaries (`hasSummaries`);
+  /// nil when it is written again member by member. A caller can write them from where they
+  /// are and then the rest (`write(_:isCompact:hasSummaries:summary:hidden:after:)`), never
+  /// copying the object.
+  static func keptPart(_ view: JSONView, isCompact: Bool, hasSummaries: Bool)
+    -> UnsafeRawBufferPointer?
+  {
+    guard isCompact && !hasSummaries else { return nil }
     let raw = view.raw(0)
     return UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 1)])
   }
@@ -202,10 +221,10 @@ enum GroupObject {
   /// Writes what `write` writes after the kept part (`keptPart`), or all of it when there is
   /// none.
   static func write(
-    _ view: JSONView, isCompact: Bool, summary: String?, hidden: String?,
+    _ view: JSONView, isCompact: Bool, hasSummaries: Bool, summary: String?, hidden: String?,
     after out: inout ByteBuffer
   ) {
-    if keptPart(view, isCompact: isCompact) != nil {
+    if keptPart(view, isCompact: isCompact, hasSummaries: hasSummaries) != nil {
       if view.tokens[0].count > 0 { out.append(UInt8(ascii: ",")) }
     } else {
       out.append(UInt8(ascii: "{"))

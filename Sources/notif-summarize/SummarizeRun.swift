@@ -88,6 +88,8 @@ struct SummarizeRun: ToolRun {
     let profile = configuration.profile
     let hiddenPreviews = configuration.hiddenPreviews
     let allPushes = configuration.allPushes
+    // Where the listing rule's fields are in each leading record and item, found anew each time.
+    let locator = RecordFieldLocator()
     var name = file  // as the reader names it, once it has read a text
     // With progress: the input's size, which the bytes before the next input grow by.
     let size = reporter.showsProgress ? InputFile.totalBytes(of: [file]) : nil
@@ -118,14 +120,18 @@ struct SummarizeRun: ToolRun {
       // The group object goes out from where the reader holds it, then the summaries after it
       // (`output`): a group object is never copied whole.
       var copiesKeptPart = false
+      var hasSummaries = false
       var leftOut: UnlistedTally? = nil
       // What a rejected text is, when it is another stage's: told only of those rejected.
       var otherStage: StageText? = nil
       let problem: RecordProblem? = reader.withRecord { view in
         do throws(RecordProblem) {
-          let facts = try GroupObject.read(view, profile: profile, warning: &warning)
+          let facts = try GroupObject.read(
+            view, profile: profile, locator: locator, warning: &warning)
           // A group in which the device lists nothing (one background push) is no stack.
-          if !allPushes, let listing = try GroupObject.listing(view),
+          if !allPushes,
+            let listing = try GroupObject.listing(
+              view, leadingFields: ListingFields(locator), locator: locator),
             listing.listsNothing(count: facts.count)
           {
             leftOut = listing.unlisted
@@ -135,9 +141,12 @@ struct SummarizeRun: ToolRun {
           let hidden = summarizer.hiddenSummary(facts, fallbacks: &fallbacks)
           let summary =
             hiddenPreviews ? hidden : summarizer.summary(facts, fallbacks: &fallbacks)
-          copiesKeptPart = GroupObject.keptPart(view, isCompact: isCompact) != nil
+          hasSummaries = facts.hasSummaries
+          copiesKeptPart =
+            GroupObject.keptPart(view, isCompact: isCompact, hasSummaries: hasSummaries) != nil
           GroupObject.write(
-            view, isCompact: isCompact, summary: summary, hidden: hidden, after: &output)
+            view, isCompact: isCompact, hasSummaries: hasSummaries, summary: summary,
+            hidden: hidden, after: &output)
           return nil
         } catch {
           if let kind = StageText.kind(of: view), kind != .groupObject { otherStage = kind }
@@ -171,7 +180,10 @@ struct SummarizeRun: ToolRun {
       do throws(SystemError) {
         if copiesKeptPart {
           let failure: SystemError? = reader.withRecord { view in
-            guard let kept = GroupObject.keptPart(view, isCompact: isCompact) else { return nil }
+            guard
+              let kept = GroupObject.keptPart(
+                view, isCompact: isCompact, hasSummaries: hasSummaries)
+            else { return nil }
             do throws(SystemError) {
               try stdout.write(kept)
               return nil

@@ -10,7 +10,8 @@ import Testing
   static func verdict(_ text: String) -> String {
     let read = withView(of: text) { view -> String in
       do throws(RecordProblem) {
-        return try DeviceListing.unlisted(view, record: 0)?.label ?? "listed"
+        return try DeviceListing.unlisted(view, record: 0, locator: RecordFieldLocator())?
+          .label ?? "listed"
       } catch {
         return "\(error.code): \(error.message)"
       }

@@ -34,7 +34,8 @@ import Testing
     var result: Result<GroupFacts, RecordProblem>?
     withView(of: text) { view in
       result = Result { () throws(RecordProblem) in
-        try GroupObject.read(view, profile: .ios12, warning: &warning)
+        try GroupObject.read(
+          view, profile: .ios12, locator: RecordFieldLocator(), warning: &warning)
       }
     }
     guard let result else { fatalError("not JSON: \(text)") }

@@ -40,7 +40,8 @@ struct SummarizeCommandTests {
       var out = ByteBuffer()
       var warning: RecordProblem? = nil
       try withGroup(text) { view in
-        _ = try GroupObject.read(view, profile: .ios12, warning: &warning)
+        _ = try GroupObject.read(
+          view, profile: .ios12, locator: RecordFieldLocator(), warning: &warning)
         GroupObject.write(
           view, isCompact: text == object, summary: "1 more", hidden: "2", into: &out)
       }
@@ -50,7 +51,9 @@ struct SummarizeCommandTests {
           + #","summary":"1 more","hidden_summary":"2"}"# + "\n")
     }
     var none: RecordProblem? = nil
-    let facts = try withGroup(group) { try GroupObject.read($0, profile: .ios12, warning: &none) }
+    let facts = try withGroup(group) {
+      try GroupObject.read($0, profile: .ios12, locator: RecordFieldLocator(), warning: &none)
+    }
     #expect(facts.count == 2)
   }
 
@@ -97,7 +100,7 @@ struct SummarizeCommandTests {
   @Test func aGroupObjectsFactsAreRead() throws {
     var warning: RecordProblem? = nil
     let facts = try withGroup(group) {
-      try GroupObject.read($0, profile: .ios12, warning: &warning)
+      try GroupObject.read($0, profile: .ios12, locator: RecordFieldLocator(), warning: &warning)
     }
     #expect(
       facts
@@ -111,7 +114,9 @@ struct SummarizeCommandTests {
         == "the leading record's 'summary_arg_count' '0' is not a whole number from 1 to 9007199254740991: counted as 1"
     )
     var none: RecordProblem? = nil
-    let ios15 = try withGroup(group) { try GroupObject.read($0, profile: .ios15, warning: &none) }
+    let ios15 = try withGroup(group) {
+      try GroupObject.read($0, profile: .ios15, locator: RecordFieldLocator(), warning: &none)
+    }
     #expect(none == nil)
     #expect(ios15.moreArguments.isEmpty)
   }
@@ -124,7 +129,8 @@ struct SummarizeCommandTests {
     var warning: RecordProblem? = nil
     _ = try withGroup(json) { view in
       #expect(throws: RecordProblem(code: "BadGroup", message: message, offset: 0)) {
-        try GroupObject.read(view, profile: .ios12, warning: &warning)
+        try GroupObject.read(
+          view, profile: .ios12, locator: RecordFieldLocator(), warning: &warning)
       }
     }
   }
@@ -137,10 +143,10 @@ struct SummarizeCommandTests {
       .replacing(#""items_omitted":2}"#, with: #""items_omitted":2,"\u0061pp":"a"}"#)
     var warning: RecordProblem? = nil
     let plain = try withGroup(group) {
-      try GroupObject.read($0, profile: .ios12, warning: &warning)
+      try GroupObject.read($0, profile: .ios12, locator: RecordFieldLocator(), warning: &warning)
     }
     let escaped = try withGroup(shuffled) {
-      try GroupObject.read($0, profile: .ios12, warning: &warning)
+      try GroupObject.read($0, profile: .ios12, locator: RecordFieldLocator(), warning: &warning)
     }
     #expect(escaped == plain)
     var out = ByteBuffer()
