@@ -7,6 +7,7 @@ public struct SweepTally: Sendable, Equatable {
   public var kept = 0
   /// Of the kept lines, those changed (`notif-mark`'s edits).
   public var changed = 0
+  private static let reasons = RemovalReason.allCases
   /// Removed records, by `RemovalReason` (in the order of `RemovalReason.allCases`).
   public private(set) var removed = [Int](repeating: 0, count: RemovalReason.allCases.count)
   /// Lines moved to the quarantine file (or, in a dry run, that would be).
@@ -22,7 +23,9 @@ public struct SweepTally: Sendable, Equatable {
 
   /// Counts `count` records removed for `reason`.
   public mutating func remove(_ count: Int = 1, for reason: RemovalReason) {
-    if let index = RemovalReason.allCases.firstIndex(of: reason) { removed[index] += count }
+    // From a list made once: `allCases` makes an array at each call, and this runs for every
+    // record a sweep removes.
+    if let index = Self.reasons.firstIndex(of: reason) { removed[index] += count }
   }
 
   /// Adds another tally's counts (a batch's).
