@@ -19,8 +19,8 @@
 //       (`expectRootKeys`) gives the answer and tape of the scalar one too, and
 //       `expectedKeysSeen` counts exactly the leading members written `"key":` with the key
 //       expected at their place, and `expectedValueIndices` holds where their values are;
-//       `expectedKeysComplete` holds exactly when an outermost object of two members or more
-//       has every key written as an expected one, each a later one than the one before, and
+//       `expectedKeysComplete` holds exactly when an outermost object has every key written
+//       `"key":` as an expected one, each a later one than the one before, and
 //       then `expectedKeyValues.all` holds where each expected key's value is, -1 if none;
 //   (c) `RecordReader` over the input gives the same events on every path (the same errors at
 //       the same lines and columns), records with the same compact output, and so does one
@@ -225,13 +225,14 @@ func checkExpectedKeysSeen(_ text: UnsafeRawBufferPointer, _ parser: inout JSONP
     "expectedValueIndices \(Array(parser.expectedValueIndices)), values at \(values)")
   // Every key an expected one, each later than the one before: where each key's value is.
   let complete = parser.withView(over: text) { view -> [Int32]? in
-    guard view.kind(0) == .object, view.tokens[0].count > 1 else { return nil }
+    guard view.kind(0) == .object else { return nil }
     var map = [Int32](repeating: -1, count: fuzzExpectedKeys.count)
     var next = 0
     var key = 1
     for _ in 0..<Int(view.tokens[0].count) {
       let raw = Array(view.raw(key))
-      guard
+      let end = Int(view.tokens[key].end)
+      guard end < text.count, text[end] == 0x3A,
         let found = (next..<fuzzExpectedKeys.count).first(where: {
           raw == [0x22] + fuzzExpectedKeys[$0] + [0x22]
         })

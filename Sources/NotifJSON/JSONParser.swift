@@ -96,22 +96,29 @@ public struct JSONParser: ~Copyable {
   private var expectedBytes: UnsafeMutableRawPointer?
   private var expectedStarts: UnsafeMutablePointer<Int>?
   private var expectedCount = 0
-  // The tape index of the value of each member read by its expected key, in member order:
-  // where a reader finds the member without walking the tape to it (`expectedValueIndices`).
+  // The tape index of the value of each expected key's member, by the key's place among the
+  // expected keys, -1 for a key left out before a later one: where a reader finds the member
+  // without walking the tape to it (`expectedValueIndices`).
   private var expectedValues: UnsafeMutablePointer<Int32>?
-  // Whether the parse may still read the outermost object's next member by its expected key:
-  // every member before had its own, and keys remain. One test for each key of every object,
-  // where the three it stands for cost notif-expire 3% of its instructions.
+  // Whether the parse may still read the outermost object's next member by an expected key:
+  // every member before had one, each a later one than the one before, and keys remain. One
+  // test for each key of every object, where the three it stands for cost notif-expire 3% of
+  // its instructions.
   private var expecting = false
+  // How many expected keys were left out before the next (`laterExpectedKey`): the members
+  // read by expected keys are `expectedKeysSeen - expectedLeftOut` while the parse runs.
+  private var expectedLeftOut = 0
+
   /// How many of the first members of the last complete value, an object, had the key
   /// `expectRootKeys` expects at their place, each written as it is (no escape) with its colon
   /// right after it: all of its members up to the first that had not. 0 for any other value.
+  /// (While a parse runs: the place of the expected key the next member is tried with first.)
   public private(set) var expectedKeysSeen = 0
 
   /// Whether every member of the last complete value, an object, had one of the keys
-  /// `expectRootKeys` expects, each a later one than the one before (those between left out,
-  /// as a record leaves out its null fields): then no key repeats, and `expectedKeyValues`
-  /// says where each key's value is.
+  /// `expectRootKeys` expects, written as it is with its colon right after it, each a later
+  /// one than the one before (those between left out, as a record leaves out its null
+  /// fields): then no key repeats, and `expectedKeyValues` says where each key's value is.
   public private(set) var expectedKeysComplete = false
 
   /// The tape index of the value of each of the first `expectedKeysSeen` members of the last
@@ -256,6 +263,7 @@ public struct JSONParser: ~Copyable {
     expectedKeysSeen = 0
     expectedKeysComplete = false
     expecting = expectedCount > 0
+    expectedLeftOut = 0
     windowStart = 0
     windowEnd = 0
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
@@ -268,9 +276,7 @@ public struct JSONParser: ~Copyable {
       if expectedCount > 0 {
         try run(&c, vector: vector, ExpectedKeys.self)
         // Out of `run`: any code added to what it inlines cost dense records 5-9% there.
-        if !expectedKeysComplete && tape[0].kind == .object && tape[0].count > 1 {
-          _ = completesExpectedKeys(object: 0, c)
-        }
+        finishExpectedKeys()
       } else {
         try run(&c, vector: vector, AnyKeys.self)
       }
@@ -278,6 +284,8 @@ public struct JSONParser: ~Copyable {
       lastLength = c.i
       return .complete(end: c.i)
     } catch {
+      // Of no complete value: not the place a parse cut short had reached.
+      expectedKeysSeen = 0
       switch error {
       case .incomplete:
         lastLength = bytes.count
@@ -518,10 +526,11 @@ public struct JSONParser: ~Copyable {
     guard tape[index].kind == .object && tape[index].count > 1 else { return }
     // The outermost object's expected keys are not in its filter: when some are, its keys are
     // compared unless every member had its expected key.
+    let expected = expectedKeysSeen &- expectedLeftOut
     let compares =
-      depth > 0 || (checksRootKeys && expectedKeysSeen == 0)
+      depth > 0 || (checksRootKeys && expected == 0)
       ? keyFilters[depth] == Self.keyFilterFull
-      : checksRootKeys && Int(tape[index].count) > expectedKeysSeen
+      : checksRootKeys && Int(tape[index].count) > expected
     if compares { try checkDuplicateKeys(object: index, c) }
   }
 
@@ -549,7 +558,8 @@ public struct JSONParser: ~Copyable {
   }
 
   /// Reads the key and colon of the next member of the outermost object in one comparison,
-  /// if every member before it had its expected key and this one has too (`expectRootKeys`);
+  /// if every member before it had an expected key (`expectRootKeys`) and this one has the
+  /// next; then a later one, as a record leaves out its null fields (`laterExpectedKey`);
   /// else reads nothing and returns false. The token is the one `string` makes of the key.
   @inline(__always)
   private mutating func expectedKey(_ c: inout Cursor) -> Bool {
@@ -557,66 +567,76 @@ public struct JSONParser: ~Copyable {
     // Set only while there are expected keys.
     let bytes = expectedBytes.unsafelyUnwrapped
     let starts = expectedStarts.unsafelyUnwrapped
-    let member = expectedKeysSeen
-    let from = starts[member]
-    let length = starts[member &+ 1] &- from
-    guard length <= c.n &- c.i && RawBytes.equal(c.p + c.i, bytes + from, length) else {
-      expecting = false
-      return false
+    // While the parse runs, the place of the expected key the next member is tried with first.
+    var field = expectedKeysSeen
+    var length = starts[field &+ 1] &- starts[field]
+    if !(length <= c.n &- c.i && RawBytes.equal(c.p + c.i, bytes + starts[field], length)) {
+      // A later key, those between left out (-1), or none: then reading no key, and expecting
+      // none more.
+      let later = Self.laterExpectedKey(
+        UnsafeRawPointer(c.p + c.i), c.n &- c.i, after: field, bytes, starts, expectedCount,
+        expectedValues.unsafelyUnwrapped)
+      guard later > field else {
+        expecting = false
+        return false
+      }
+      expectedLeftOut &+= later &- field
+      field = later
+      length = starts[field &+ 1] &- starts[field]
     }
     tape[0].count &+= 1
-    expectedValues.unsafelyUnwrapped[member] = Int32(truncatingIfNeeded: tokenCount &+ 1)
+    expectedValues.unsafelyUnwrapped[field] = Int32(truncatingIfNeeded: tokenCount &+ 1)
     scalar(.string, false, c.i, c.i &+ length &- 1)
     c.i &+= length
-    expectedKeysSeen = member &+ 1
-    expecting = member &+ 1 < expectedCount
+    expectedKeysSeen = field &+ 1
+    expecting = field &+ 1 < expectedCount
     return true
   }
 
-  /// Whether the members of the outermost object after those read by their expected keys
-  /// (`expectedKeysSeen`) have expected keys too, each a later one than the one before: a
-  /// record that leaves out its null fields stops the parse's expected keys at its first
-  /// field left out, and this finds the rest, in one pass over them, where the duplicate key
-  /// check (8.5% of notif-group's time on such records) and then the reader's look at every
-  /// key would take two. Fills `expectedValues` for every expected key, -1 for those left out,
-  /// and sets `expectedKeysComplete`; returns false at the first key that is not the next
-  /// expected one, or is spelled with escapes, leaving the rest to the duplicate key check.
+  /// The place of the expected key after `field` that the `available` bytes at `p` start with,
+  /// `"key":`; those from `field` to it are left out, -1 in `values`. `field` when there is
+  /// none. Static and out of line: a record that leaves a field out read the rest of its keys
+  /// by scanning them, and compared them after (8-9% of notif-expire's and notif-show's
+  /// instructions), but a call in `run` that might change the parser (a mutating method)
+  /// cost dense records, which never come here before their last member, 7-12% there.
   @inline(never)
-  private mutating func completesExpectedKeys(object: Int, _ c: Cursor) -> Bool {
-    let seen = expectedKeysSeen
-    let members = Int(tape[object].count)
-    // Set while there are expected keys.
-    let values = expectedValues.unsafelyUnwrapped
-    let bytes = expectedBytes.unsafelyUnwrapped
-    let starts = expectedStarts.unsafelyUnwrapped
-    var field = seen
-    var key = seen == 0 ? object &+ 1 : Int(tape[Int(values[seen &- 1])].next)
-    for _ in seen..<members {
-      let token = tape[key]
-      guard !token.flag else { return false }
-      // The key with its quotes; the expected bytes have the colon after them too.
-      let length = Int(token.end &- token.start)
-      while field < expectedCount {
-        let from = starts[field]
-        if starts[field &+ 1] &- from &- 1 == length
-          && RawBytes.equal(c.p + Int(token.start), bytes + from, length)
-        {
-          break
-        }
-        values[field] = -1
-        field &+= 1
+  private static func laterExpectedKey(
+    _ p: UnsafeRawPointer, _ available: Int, after field: Int, _ bytes: UnsafeMutableRawPointer,
+    _ starts: UnsafeMutablePointer<Int>, _ count: Int, _ values: UnsafeMutablePointer<Int32>
+  ) -> Int {
+    var later = field &+ 1
+    while later < count {
+      let from = starts[later]
+      let length = starts[later &+ 1] &- from
+      if length <= available && RawBytes.equal(p, bytes + from, length) {
+        for skipped in field..<later { values[skipped] = -1 }
+        return later
       }
-      guard field < expectedCount else { return false }
-      values[field] = Int32(truncatingIfNeeded: key &+ 1)
-      field &+= 1
-      key = Int(tape[key &+ 1].next)
+      later &+= 1
     }
-    while field < expectedCount {
-      values[field] = -1
-      field &+= 1
+    return field
+  }
+
+  /// After a parse with expected keys: how many of the first members had the keys of their
+  /// places (`expectedKeysSeen`), and whether every member of the outermost object had an
+  /// expected key, each a later one than the one before (`expectedKeysComplete`; then the
+  /// keys left out after the last member are -1 in `expectedValues` too).
+  @inline(never)
+  private mutating func finishExpectedKeys() {
+    let next = expectedKeysSeen
+    let values = expectedValues.unsafelyUnwrapped
+    // The members before the first key left out had the keys of their places.
+    var prefix = 0
+    if expectedLeftOut > 0 {
+      while values[prefix] >= 0 { prefix &+= 1 }
+    } else {
+      prefix = next
     }
+    expectedKeysSeen = prefix
+    guard tokenCount > 0, tape[0].kind == .object, Int(tape[0].count) == next &- expectedLeftOut
+    else { return }
+    for field in next..<expectedCount { values[field] = -1 }
     expectedKeysComplete = true
-    return true
   }
 
   /// What `memberValue` read.
@@ -1123,7 +1143,7 @@ public struct JSONParser: ~Copyable {
 
   private mutating func checkDuplicateKeys(object index: Int, _ c: Cursor) throws(Stop) {
     // Keys each a later expected key than the one before are distinct.
-    if index == 0 && expectedCount > 0 && completesExpectedKeys(object: 0, c) { return }
+    if index == 0 && expectedKeysComplete { return }
     let count = Int(tape[index].count)
     let bytes = UnsafeRawBufferPointer(start: c.p, count: c.n)
     let view = JSONView(tokens: UnsafeBufferPointer(start: tape, count: tokenCount), bytes: bytes)

@@ -689,6 +689,49 @@ private let word = " (only true, false and null go unquoted; strings need double
     _ = parse(bytes)  // the same tape as without expected keys, on every path
   }
 
+  /// A member whose key is a later expected key than the next (those between left out, as a
+  /// record leaves out its null fields) is read by that key too: the count of leading members
+  /// stops at the first key left out, `expectedKeysComplete` says whether every member had an
+  /// expected key, each a later one, and `expectedKeyValues.all` where each key's value is (-1
+  /// for a key the object lacks). The tape is the one without expected keys (`parse`).
+  @Test(arguments: [
+    (#"{"a":1,"id":2,"aps":[3],"c":4}"#, 1, true),
+    (#"{"b":1,"":2}"#, 0, true),
+    (#"{"c":{"a":1}}"#, 0, true),
+    (#"{"a":1,"b":2,"":3,"id":4,"aps":5,"c":6}"#, 6, true),
+    (#"{}"#, 0, true),
+    (#"{"a":1,"id":2,"b":3}"#, 1, false),  // b before id: out of order
+    (#"{"b":1,"id" :2}"#, 0, false),  // white space before the colon
+    (#"{"id":1,"\u0063":2}"#, 0, false),  // a key escaped
+    (#"{"aps":1,"x":2}"#, 0, false),  // a key not expected
+    (#"{"c":1,"a":2}"#, 0, false),  // a member after the last expected key
+    (#"[{"a":1}]"#, 0, false),
+  ])
+  func keysLeftOutAreSkippedToALaterExpectedKey(_ text: String, _ seen: Int, _ complete: Bool) {
+    var parser = JSONParser()
+    parser.expectRootKeys(testExpectedKeys)
+    let bytes = Array(text.utf8)
+    let values = bytes.withUnsafeBytes { raw -> [Int32]? in
+      guard case .complete = parser.parse(raw, isFinal: true) else { return nil }
+      // Each expected key's value by a look at every member: the token after the key.
+      return parser.withView(over: raw) { view in
+        testExpectedKeys.map { key in
+          var member = 1
+          for _ in 0..<(view.kind(0) == .object ? Int(view.tokens[0].count) : 0) {
+            if Array(view.raw(member)) == [0x22] + key + [0x22] { return Int32(member + 1) }
+            member = Int(view.tokens[member + 1].next)
+          }
+          return -1
+        }
+      }
+    }
+    #expect(values != nil, "\(text)")
+    #expect(parser.expectedKeysSeen == seen, "\(text)")
+    #expect(parser.expectedKeysComplete == complete, "\(text)")
+    #expect(parser.expectedKeyValues.all.map { Array($0) } == (complete ? values : nil), "\(text)")
+    _ = parse(bytes)
+  }
+
   /// A text that ends or fails at any byte of an expected key, or of the colon after it, gives
   /// the answer it gives without expected keys; the count starts again at each parse.
   @Test func expectedKeysCutAnywhereAnswerAsWithout() {
