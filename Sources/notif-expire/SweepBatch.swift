@@ -145,13 +145,18 @@ final class SweepBatch: @unchecked Sendable {
 
   /// Finds the lines, once the bytes are all in and before a worker takes the batch.
   func findLines() {
-    lineEnds.removeAll(keepingCapacity: true)
+    // Appended to a local array, not to the property: each append to a class's property is a
+    // dynamic exclusivity check.
+    var ends: [Int] = []
+    swap(&ends, &lineEnds)
+    ends.removeAll(keepingCapacity: true)
     var start = 0
     while start < count, let hit = memchr(bytes + start, 0x0A, count - start) {
       let stop = bytes.distance(to: hit)
-      lineEnds.append(stop)
+      ends.append(stop)
       start = stop + 1
     }
+    lineEnds = ends
   }
 
   /// Calls `body` with every line (without its newline) and its ordinal, but those longer
@@ -217,6 +222,22 @@ final class SweepBatch: @unchecked Sendable {
 
   /// Decides every line.
   private func decide(with decider: inout ExpireDecider, archiving: Bool, quarantining: Bool) {
+    // What the loop counts and collects, in locals written back at the end: each write to a
+    // class's property in the loop was a dynamic exclusivity check (2% of the instructions).
+    var tally = self.tally
+    var removed = self.removed
+    var firstRemoval = self.firstRemoval
+    var keptRuns: [Range<Int>] = []
+    swap(&keptRuns, &self.keptRuns)
+    var findings: [(line: Int, finding: LineFinding)] = []
+    swap(&findings, &self.findings)
+    defer {
+      self.tally = tally
+      self.removed = removed
+      self.firstRemoval = firstRemoval
+      self.keptRuns = keptRuns
+      self.findings = findings
+    }
     var start = 0
     var index = 0
     var runStart = 0
