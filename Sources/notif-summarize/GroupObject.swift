@@ -24,13 +24,25 @@ enum GroupObject {
     code: "BadGroup", requires: GroupField.required,
     reads: [.count, .leading, .moreCount, .moreWeight, .moreCategories, .moreSummaryArgs])
 
-  /// The facts of the group at the root of `view`; a problem with the leading record's
-  /// `summary_arg_count` (a warning) goes to `warning`. The leading record's fields are found
-  /// with `locator`, which is left on them: `ListingFields(locator)` are the leading record's.
+  /// A group object as `read` found it: the facts of its summary, and where its members are,
+  /// which `listing` and the writer use without a second look at its keys.
+  struct Read {
+    var facts: GroupFacts
+    var members: GroupObjectMembers
+
+    /// Whether the group object has a `summary` or `hidden_summary` already (summarized
+    /// before): then it is written again member by member, without them.
+    var hasSummaries: Bool { members[.summary] != nil || members[.hiddenSummary] != nil }
+  }
+
+  /// The facts of the group at the root of `view`, and its members; a problem with the
+  /// leading record's `summary_arg_count` (a warning) goes to `warning`. The leading record's
+  /// fields are found with `locator`, which is left on them: `ListingFields(locator)` are the
+  /// leading record's.
   static func read(
     _ view: JSONView, profile: Profile, locator: RecordFieldLocator,
     warning: inout RecordProblem?
-  ) throws(RecordProblem) -> GroupFacts {
+  ) throws(RecordProblem) -> Read {
     func at(_ index: Int) -> Int { Int(view.tokens[index].start) }
     func bad(_ index: Int, _ message: String) -> RecordProblem {
       RecordProblem(code: "BadGroup", message: message, offset: at(index))
@@ -140,10 +152,10 @@ enum GroupObject {
       }
     }
     if let failure { throw failure }
-    return GroupFacts(
+    let facts = GroupFacts(
       count: count, moreCount: moreCount, moreWeight: moreWeight, moreCategories: categories,
-      moreArguments: arguments, leadingCategory: leadingCategory, leadingWeight: leadingWeight,
-      hasSummaries: object.members[.summary] != nil || object.members[.hiddenSummary] != nil)
+      moreArguments: arguments, leadingCategory: leadingCategory, leadingWeight: leadingWeight)
+    return Read(facts: facts, members: object.members)
   }
 
   /// What the device lists of the group object at the root of `view` (read by `read`, so a
@@ -153,12 +165,12 @@ enum GroupObject {
   ///
   /// - Throws: `BadGroup` for a record in it whose fields the rule reads have the wrong type,
   ///   or an item that is not an object (`GroupObjectReader.forEachItem`).
-  /// `leadingFields` are the leading record's (`read` finds them); `locator`, the caller's
-  /// kept for every group object, finds those of the items.
+  /// `members` and `leadingFields` are the object's and its leading record's (`read` finds
+  /// them); `locator`, the caller's kept for every group object, finds those of the items.
   static func listing(
-    _ view: JSONView, leadingFields: ListingFields, locator: RecordFieldLocator
+    _ view: JSONView, members: GroupObjectMembers, leadingFields: ListingFields,
+    locator: RecordFieldLocator
   ) throws(RecordProblem) -> GroupListing? {
-    let members = GroupObjectMembers(view)
     func rule(_ index: Int, _ what: String, fields: ListingFields? = nil)
       throws(RecordProblem) -> Unlisted?
     {
@@ -200,7 +212,7 @@ enum GroupObject {
   }
 
   /// Whether the group object at the root of `view` has a `summary` or a `hidden_summary`
-  /// member, by a look at every key: `GroupFacts.hasSummaries` says it without one.
+  /// member, by a look at every key: `Read.hasSummaries` says it without one.
   static func hasSummaries(_ view: JSONView) -> Bool {
     view.member(0, bytes: summaryKey) != nil || view.member(0, bytes: hiddenSummaryKey) != nil
   }

@@ -126,12 +126,14 @@ struct SummarizeRun: ToolRun {
       var otherStage: StageText? = nil
       let problem: RecordProblem? = reader.withRecord { view in
         do throws(RecordProblem) {
-          let facts = try GroupObject.read(
+          let group = try GroupObject.read(
             view, profile: profile, locator: locator, warning: &warning)
+          let facts = group.facts
           // A group in which the device lists nothing (one background push) is no stack.
           if !allPushes,
             let listing = try GroupObject.listing(
-              view, leadingFields: ListingFields(locator), locator: locator),
+              view, members: group.members, leadingFields: ListingFields(locator),
+              locator: locator),
             listing.listsNothing(count: facts.count)
           {
             leftOut = listing.unlisted
@@ -141,7 +143,7 @@ struct SummarizeRun: ToolRun {
           let hidden = summarizer.hiddenSummary(facts, fallbacks: &fallbacks)
           let summary =
             hiddenPreviews ? hidden : summarizer.summary(facts, fallbacks: &fallbacks)
-          hasSummaries = facts.hasSummaries
+          hasSummaries = group.hasSummaries
           copiesKeptPart =
             GroupObject.keptPart(view, isCompact: isCompact, hasSummaries: hasSummaries) != nil
           GroupObject.write(

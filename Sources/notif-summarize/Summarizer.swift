@@ -28,9 +28,6 @@ struct GroupFacts: Equatable {
   var leadingCategory: String?
   /// The leading record's `summary_arg_count` as a weight (1 when absent or invalid).
   var leadingWeight: Int
-  /// Whether the group object has a `summary` or `hidden_summary` already (summarized
-  /// before): then it is written again member by member, without them.
-  var hasSummaries = false
 }
 
 /// The default texts a summary may fall back to, for the warning about English fallbacks.

@@ -35,7 +35,8 @@ import Testing
     withView(of: text) { view in
       result = Result { () throws(RecordProblem) in
         try GroupObject.read(
-          view, profile: .ios12, locator: RecordFieldLocator(), warning: &warning)
+          view, profile: .ios12, locator: RecordFieldLocator(), warning: &warning
+        ).facts
       }
     }
     guard let result else { fatalError("not JSON: \(text)") }

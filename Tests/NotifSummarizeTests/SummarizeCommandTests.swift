@@ -40,8 +40,9 @@ struct SummarizeCommandTests {
       var out = ByteBuffer()
       var warning: RecordProblem? = nil
       try withGroup(text) { view in
-        _ = try GroupObject.read(
+        let read = try GroupObject.read(
           view, profile: .ios12, locator: RecordFieldLocator(), warning: &warning)
+        #expect(read.hasSummaries == hadSummary)
         GroupObject.write(
           view, isCompact: text == object, summary: "1 more", hidden: "2", into: &out)
       }
@@ -52,7 +53,7 @@ struct SummarizeCommandTests {
     }
     var none: RecordProblem? = nil
     let facts = try withGroup(group) {
-      try GroupObject.read($0, profile: .ios12, locator: RecordFieldLocator(), warning: &none)
+      try GroupObject.read($0, profile: .ios12, locator: RecordFieldLocator(), warning: &none).facts
     }
     #expect(facts.count == 2)
   }
@@ -101,6 +102,7 @@ struct SummarizeCommandTests {
     var warning: RecordProblem? = nil
     let facts = try withGroup(group) {
       try GroupObject.read($0, profile: .ios12, locator: RecordFieldLocator(), warning: &warning)
+        .facts
     }
     #expect(
       facts
@@ -115,7 +117,7 @@ struct SummarizeCommandTests {
     )
     var none: RecordProblem? = nil
     let ios15 = try withGroup(group) {
-      try GroupObject.read($0, profile: .ios15, locator: RecordFieldLocator(), warning: &none)
+      try GroupObject.read($0, profile: .ios15, locator: RecordFieldLocator(), warning: &none).facts
     }
     #expect(none == nil)
     #expect(ios15.moreArguments.isEmpty)
@@ -130,7 +132,8 @@ struct SummarizeCommandTests {
     _ = try withGroup(json) { view in
       #expect(throws: RecordProblem(code: "BadGroup", message: message, offset: 0)) {
         try GroupObject.read(
-          view, profile: .ios12, locator: RecordFieldLocator(), warning: &warning)
+          view, profile: .ios12, locator: RecordFieldLocator(), warning: &warning
+        ).facts
       }
     }
   }
@@ -144,9 +147,11 @@ struct SummarizeCommandTests {
     var warning: RecordProblem? = nil
     let plain = try withGroup(group) {
       try GroupObject.read($0, profile: .ios12, locator: RecordFieldLocator(), warning: &warning)
+        .facts
     }
     let escaped = try withGroup(shuffled) {
       try GroupObject.read($0, profile: .ios12, locator: RecordFieldLocator(), warning: &warning)
+        .facts
     }
     #expect(escaped == plain)
     var out = ByteBuffer()
