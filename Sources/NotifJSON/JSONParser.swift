@@ -91,10 +91,12 @@ public struct JSONParser: ~Copyable {
   private let lastBlock: UnsafeMutablePointer<UInt8>  // a last block cut short, padded
   private var windowStart = 0
   private var windowEnd = 0
-  // The keys `expectRootKeys` gave, each spelled `"key":`, one after the other: key i is
-  // expectedBytes[expectedStarts[i]..<expectedStarts[i + 1]]; none while expectedCount is 0.
-  private var expectedBytes: UnsafeMutableRawPointer?
-  private var expectedStarts: UnsafeMutablePointer<Int>?
+  // The keys `expectRootKeys` gave, each spelled `"key":`; none while expectedCount is 0.
+  private var expectedKeys: PackedKeys?
+  // Its bytes and starts, kept here so that the state machine reads them without a load
+  // through the object: key i is expectedBytes[expectedStarts[i]..<expectedStarts[i + 1]].
+  private var expectedBytes: UnsafeRawPointer?
+  private var expectedStarts: UnsafePointer<Int>?
   private var expectedCount = 0
   // The tape index of the value of each expected key's member, by the key's place among the
   // expected keys, -1 for a key left out before a later one: where a reader finds the member
@@ -170,8 +172,6 @@ public struct JSONParser: ~Copyable {
   }
 
   deinit {
-    expectedBytes?.deallocate()
-    expectedStarts?.deallocate()
     expectedValues?.deallocate()
     free(tape)
     stack.deallocate()
@@ -223,23 +223,11 @@ public struct JSONParser: ~Copyable {
       keys.allSatisfy { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } },
       "an expected key must be printable ASCII without a quote or a backslash")
     precondition(Set(keys).count == keys.count, "the expected keys must differ")
-    expectedBytes?.deallocate()
-    expectedStarts?.deallocate()
     expectedValues?.deallocate()
-    let starts = UnsafeMutablePointer<Int>.allocate(capacity: keys.count + 1)
-    let bytes = UnsafeMutableRawPointer.allocate(
-      byteCount: keys.reduce(0) { $0 + $1.count + 3 }, alignment: 8)
-    var offset = 0
-    for (i, key) in keys.enumerated() {
-      starts[i] = offset
-      for byte in [0x22] + key + [0x22, 0x3A] as [UInt8] {
-        bytes.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
-        offset += 1
-      }
-    }
-    starts[keys.count] = offset
-    expectedBytes = bytes
-    expectedStarts = starts
+    let spelled = PackedKeys(keys.map { [0x22] + $0 + [0x22, 0x3A] })
+    expectedKeys = spelled
+    expectedBytes = spelled.bytes
+    expectedStarts = spelled.starts
     expectedCount = keys.count
     expectedValues = UnsafeMutablePointer<Int32>.allocate(capacity: keys.count)
   }
@@ -601,8 +589,8 @@ public struct JSONParser: ~Copyable {
   /// cost dense records, which never come here before their last member, 7-12% there.
   @inline(never)
   private static func laterExpectedKey(
-    _ p: UnsafeRawPointer, _ available: Int, after field: Int, _ bytes: UnsafeMutableRawPointer,
-    _ starts: UnsafeMutablePointer<Int>, _ count: Int, _ values: UnsafeMutablePointer<Int32>
+    _ p: UnsafeRawPointer, _ available: Int, after field: Int, _ bytes: UnsafeRawPointer,
+    _ starts: UnsafePointer<Int>, _ count: Int, _ values: UnsafeMutablePointer<Int32>
   ) -> Int {
     var later = field &+ 1
     while later < count {

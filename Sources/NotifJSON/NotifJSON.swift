@@ -19,7 +19,9 @@
 // `ReadAhead` runs one filler of batches (reading and parsing) on a thread of its own, ahead of
 // the thread that takes them in order (notif-digest).
 // The parser finds the bytes of strings it must look at with a vector pass (`JSONScan`, over
-// the C target CNotifSIMD), or byte by byte.
+// the C target CNotifSIMD), or byte by byte. The hot loops that match keys compare raw bytes
+// (`RawBytes`) with keys laid out in memory of their own (`PackedKeys`): the parser's expected
+// keys, the record field lookup, the group object's members, the push readers' key tables.
 // Nothing here knows what a notification is: no record fields, no times, no diagnostics'
 // wording. It never reads the clock or standard input on its own, never prints and never
 // exits; of the environment it reads only `NOTIF_JSON_SCALAR`, once (`JSONScan.default`): a

@@ -12,43 +12,10 @@ public struct GroupObjectMembers: Sendable {
   /// The keys of `GroupField`, as bytes, by `rawValue`.
   public static let keys: [[UInt8]] = GroupField.allCases.map { Array($0.key.utf8) }
 
-  /// The same keys one after the other in memory of their own, read for every member of every
-  /// group object: an array of arrays had each comparison retain and release a key (a tenth
-  /// of notif-summarize's instructions with `keyEquals`).
-  private final class Spelled: @unchecked Sendable {
-    let bytes: UnsafeMutablePointer<UInt8>
-    /// Key i is `bytes[starts[i]..<starts[i + 1]]`.
-    let starts: UnsafeMutablePointer<Int>
-    let count: Int
-
-    init(_ keys: [[UInt8]]) {
-      count = keys.count
-      bytes = .allocate(capacity: max(1, keys.reduce(0) { $0 + $1.count }))
-      starts = .allocate(capacity: keys.count + 1)
-      var offset = 0
-      for (i, key) in keys.enumerated() {
-        starts[i] = offset
-        (bytes + offset).initialize(from: key, count: key.count)
-        offset += key.count
-      }
-      starts[keys.count] = offset
-    }
-
-    deinit {
-      bytes.deallocate()
-      starts.deallocate()
-    }
-
-    /// Whether key `i` is spelled `raw`, a key string as written (without escapes).
-    @inline(__always)
-    func spells(_ i: Int, _ raw: UnsafeRawBufferPointer) -> Bool {
-      let length = starts[i + 1] - starts[i]
-      guard raw.count == length, let base = raw.baseAddress else { return raw.count == length }
-      return RawBytes.equal(base, bytes + starts[i], length)
-    }
-  }
-
-  private static let spelled = Spelled(keys)
+  /// The same keys in memory of their own, read for every member of every group object: an
+  /// array of arrays had each comparison retain and release a key (a tenth of
+  /// notif-summarize's instructions with `keyEquals`).
+  private static let spelled = PackedKeys(keys)
 
   /// The tape index of each field's value, by `GroupField.rawValue`; 0 (the root, never a
   /// member's value) where the object has no such member. In place, not an array (`init`
@@ -77,7 +44,7 @@ public struct GroupObjectMembers: Sendable {
           let raw = view.rawString(key)
           field =
             position < spelled.count && spelled.spells(position, raw)
-            ? position : (0..<spelled.count).first { spelled.spells($0, raw) }
+            ? position : spelled.first(spelled: raw)
         }
         if let field {
           values[field] = value

@@ -14,38 +14,23 @@ public final class RecordFieldLocator {
   /// The tape index of each field's value (by `RecordField.rawValue`), -1 where the object
   /// lacks the key: valid until the next `locate`.
   public let slots: UnsafeMutablePointer<Int32>
-  // Every key's bytes, one after the other; key i is keyBytes[keyStarts[i]..<keyStarts[i + 1]].
-  // Owned pointers rather than arrays: the loop over a record's members reads them 38 times.
-  private let keyBytes: UnsafeMutableRawPointer
-  private let keyStarts: UnsafeMutablePointer<Int>
   private static let count = RecordField.allCases.count
   /// The keys, in `RecordField` order: for a key spelled with escapes, and for the parser
   /// (`JSONParser.expectRootKeys`).
   public static let keys = RecordField.allCases.map { Array($0.key.utf8) }
+  /// The same keys in memory of their own, shared by every locator: the loop over a record's
+  /// members reads them 38 times.
+  private static let packed = PackedKeys(keys)
+  private let packed = RecordFieldLocator.packed
 
   /// Creates a locator.
   public init() {
-    let keys = Self.keys
     slots = UnsafeMutablePointer<Int32>.allocate(capacity: Self.count)
     slots.update(repeating: -1, count: Self.count)
-    keyBytes = UnsafeMutableRawPointer.allocate(
-      byteCount: keys.reduce(0) { $0 + $1.count }, alignment: 8)
-    keyStarts = UnsafeMutablePointer<Int>.allocate(capacity: Self.count + 1)
-    var offset = 0
-    for (i, key) in keys.enumerated() {
-      keyStarts[i] = offset
-      for (j, byte) in key.enumerated() {
-        keyBytes.storeBytes(of: byte, toByteOffset: offset + j, as: UInt8.self)
-      }
-      offset += key.count
-    }
-    keyStarts[Self.count] = offset
   }
 
   deinit {
     slots.deallocate()
-    keyBytes.deallocate()
-    keyStarts.deallocate()
   }
 
   /// Fills `slots` from the members of the object at `object` of `view`; returns whether the
@@ -93,8 +78,8 @@ public final class RecordFieldLocator {
       if inOrder && !token.flag {
         var field = next
         while field < Self.count {
-          if length == keyLength(field)
-            && RawBytes.equal(keyStart, keyBytes + keyStarts[field], length)
+          if length == packed.length(field)
+            && RawBytes.equal(keyStart, packed.start(field), length)
           {
             found = field
             break
@@ -110,7 +95,7 @@ public final class RecordFieldLocator {
         let field =
           token.flag
           ? Self.keys.firstIndex { view.keyEquals(key, bytes: $0) }
-          : field(named: UnsafeRawBufferPointer(start: keyStart, count: length))
+          : packed.first(spelled: UnsafeRawBufferPointer(start: keyStart, count: length))
         if let field {
           slots[field] = Int32(value)
         }
@@ -132,15 +117,4 @@ public final class RecordFieldLocator {
   @inline(__always)
   public func slot(_ field: RecordField) -> Int { Int(slots[field.rawValue]) }
 
-  @inline(__always)
-  private func keyLength(_ field: Int) -> Int { keyStarts[field + 1] - keyStarts[field] }
-
-  /// The field whose key is `raw` (bytes as written, no escapes), by a look at every key.
-  private func field(named raw: UnsafeRawBufferPointer) -> Int? {
-    guard let base = raw.baseAddress else { return nil }
-    for field in 0..<Self.count where keyLength(field) == raw.count {
-      if RawBytes.equal(base, keyBytes + keyStarts[field], raw.count) { return field }
-    }
-    return nil
-  }
 }

@@ -17,11 +17,8 @@ public struct KeyTable<Name: Sendable>: @unchecked Sendable {
     let words: UnsafeMutablePointer<UInt64>  // head and tail of entry i at 2i and 2i + 1
     let bucketStart: UnsafeMutablePointer<Int>  // entries of length n: [n]..<[n + 1]
     let names: UnsafeMutablePointer<Name>
-    // The names' bytes, entry i's from spelledStart[i]. Raw memory, not arrays: the tables are
-    // shared by the threads, and retaining an array for each comparison had every thread write
-    // the same reference count (4.8% of notif-parse's samples).
-    let spelled: UnsafeMutablePointer<UInt8>
-    let spelledStart: UnsafeMutablePointer<Int>
+    // The names' bytes, entry i's as key i: the tables are shared by the threads.
+    let spelled: PackedKeys
 
     init(_ table: [(String, Name)]) {
       let sorted = table.sorted { $0.0.utf8.count < $1.0.utf8.count }
@@ -31,18 +28,12 @@ public struct KeyTable<Name: Sendable>: @unchecked Sendable {
       words = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * max(count, 1))
       names = UnsafeMutablePointer<Name>.allocate(capacity: max(count, 1))
       bucketStart = UnsafeMutablePointer<Int>.allocate(capacity: maxLength + 2)
-      let spelledCount = bytes.reduce(0) { $0 + $1.count }
-      spelled = UnsafeMutablePointer<UInt8>.allocate(capacity: max(spelledCount, 1))
-      spelledStart = UnsafeMutablePointer<Int>.allocate(capacity: max(count, 1))
-      var offset = 0
+      spelled = PackedKeys(bytes)
       for (i, entry) in sorted.enumerated() {
         let (head, tail) = bytes[i].withUnsafeBytes { KeyTable.words($0) }
         words[2 * i] = head
         words[2 * i + 1] = tail
         (names + i).initialize(to: entry.1)
-        spelledStart[i] = offset
-        (spelled + offset).initialize(from: bytes[i], count: bytes[i].count)
-        offset += bytes[i].count
       }
       // Closures, not key paths: a key path is built by the runtime when first used, and these
       // tables are built at every start.
@@ -51,15 +42,12 @@ public struct KeyTable<Name: Sendable>: @unchecked Sendable {
       }
     }
 
-    /// Whether entry `i` is spelled `raw` (of the entry's length).
-    func spells(_ i: Int, _ raw: UnsafeRawBufferPointer) -> Bool {
-      guard let bytes = raw.baseAddress else { return false }
-      return memcmp(spelled + spelledStart[i], bytes, raw.count) == 0
-    }
+    /// Whether entry `i` is spelled `raw`.
+    func spells(_ i: Int, _ raw: UnsafeRawBufferPointer) -> Bool { spelled.spells(i, raw) }
 
     /// Whether entry `i`, lowercase, is spelled `raw` (of the entry's length) in any case.
     func spellsIgnoringCase(_ i: Int, _ raw: UnsafeRawBufferPointer) -> Bool {
-      let name = spelled + spelledStart[i]
+      let name = spelled.start(i).assumingMemoryBound(to: UInt8.self)
       for j in 0..<raw.count {
         let byte = raw[j]
         if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != name[j] { return false }
@@ -72,8 +60,6 @@ public struct KeyTable<Name: Sendable>: @unchecked Sendable {
       names.deallocate()
       words.deallocate()
       bucketStart.deallocate()
-      spelled.deallocate()
-      spelledStart.deallocate()
     }
   }
 

@@ -183,9 +183,9 @@ import Testing
         [".json", ".ndjson", ".apns"].contains { name.hasSuffix($0) } || !name.contains(".")
       }.filter { name in
         var isFolder: ObjCBool = false
-        FileManager.default.fileExists(
+        let exists = FileManager.default.fileExists(
           atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
-        return !isFolder.boolValue && !["args", "cmd", "status"].contains(name)
+        return exists && !isFolder.boolValue && !["args", "cmd", "status"].contains(name)
       }.sorted()
       guard !inputs.isEmpty else { continue }
       let outcome = try Binaries.run(
