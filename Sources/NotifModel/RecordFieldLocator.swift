@@ -18,10 +18,9 @@ public final class RecordFieldLocator {
   /// The keys, in `RecordField` order: for a key spelled with escapes, and for the parser
   /// (`JSONParser.expectRootKeys`).
   public static let keys = RecordField.allCases.map { Array($0.key.utf8) }
-  /// The same keys in memory of their own, shared by every locator: the loop over a record's
-  /// members reads them 38 times.
-  private static let packed = PackedKeys(keys)
-  private let packed = RecordFieldLocator.packed
+  /// The same keys in memory of their own: the loop over a record's members reads them 38
+  /// times.
+  private let packed = PackedKeys(RecordFieldLocator.keys)
 
   /// Creates a locator.
   public init() {
