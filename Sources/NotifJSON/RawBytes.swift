@@ -22,7 +22,7 @@ public enum RawBytes {
 
   /// Whether `length` bytes at `a` and `b` are equal: a few loads, which may overlap, and no
   /// byte read outside the two ranges.
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ length: Int) -> Bool {
     func word<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> Bool {
       a.loadUnaligned(fromByteOffset: offset, as: T.self)
