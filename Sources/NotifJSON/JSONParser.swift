@@ -99,8 +99,8 @@ public struct JSONParser: ~Copyable {
   private var expectedStarts: UnsafePointer<Int>?
   private var expectedCount = 0
   // The tape index of the value of each expected key's member, by the key's place among the
-  // expected keys, -1 for a key left out before a later one: where a reader finds the member
-  // without walking the tape to it (`expectedValueIndices`).
+  // expected keys, -1 for a key left out (all are -1 when a parse starts): where a reader finds
+  // the member without walking the tape to it (`expectedValueIndices`).
   private var expectedValues: UnsafeMutablePointer<Int32>?
   // Whether the parse may still read the outermost object's next member by an expected key:
   // every member before had one, each a later one than the one before, and keys remain. One
@@ -262,6 +262,9 @@ public struct JSONParser: ~Copyable {
     let vector = vectorLevel != 0 && (alwaysVector || lastLength >= Self.longText)
     do {
       if expectedCount > 0 {
+        // One fill for every key a record leaves out, where a fill of each gap as it was
+        // found was a call to memset for each (0.8% of notif-expire's instructions).
+        expectedValues.unsafelyUnwrapped.update(repeating: -1, count: expectedCount)
         try run(&c, vector: vector, ExpectedKeys.self)
         // Out of `run`: any code added to what it inlines cost dense records 5-9% there.
         finishExpectedKeys()
@@ -562,8 +565,7 @@ public struct JSONParser: ~Copyable {
       // A later key, those between left out (-1), or none: then reading no key, and expecting
       // none more.
       let later = Self.laterExpectedKey(
-        UnsafeRawPointer(c.p + c.i), c.n &- c.i, after: field, bytes, starts, expectedCount,
-        expectedValues.unsafelyUnwrapped)
+        UnsafeRawPointer(c.p + c.i), c.n &- c.i, after: field, bytes, starts, expectedCount)
       guard later > field else {
         expecting = false
         return false
@@ -582,22 +584,21 @@ public struct JSONParser: ~Copyable {
   }
 
   /// The place of the expected key after `field` that the `available` bytes at `p` start with,
-  /// `"key":`; those from `field` to it are left out, -1 in `values`. `field` when there is
-  /// none. Static and out of line: a record that leaves a field out read the rest of its keys
+  /// `"key":`; those from `field` to it are left out (their values stay -1). `field` when
+  /// there is none. Static and out of line: a record that leaves a field out read the rest of its keys
   /// by scanning them, and compared them after (8-9% of notif-expire's and notif-show's
   /// instructions), but a call in `run` that might change the parser (a mutating method)
   /// cost dense records, which never come here before their last member, 7-12% there.
   @inline(never)
   private static func laterExpectedKey(
     _ p: UnsafeRawPointer, _ available: Int, after field: Int, _ bytes: UnsafeRawPointer,
-    _ starts: UnsafePointer<Int>, _ count: Int, _ values: UnsafeMutablePointer<Int32>
+    _ starts: UnsafePointer<Int>, _ count: Int
   ) -> Int {
     var later = field &+ 1
     while later < count {
       let from = starts[later]
       let length = starts[later &+ 1] &- from
       if length <= available && RawBytes.equal(p, bytes + from, length) {
-        for skipped in field..<later { values[skipped] = -1 }
         return later
       }
       later &+= 1
@@ -607,8 +608,8 @@ public struct JSONParser: ~Copyable {
 
   /// After a parse with expected keys: how many of the first members had the keys of their
   /// places (`expectedKeysSeen`), and whether every member of the outermost object had an
-  /// expected key, each a later one than the one before (`expectedKeysComplete`; then the
-  /// keys left out after the last member are -1 in `expectedValues` too).
+  /// expected key, each a later one than the one before (`expectedKeysComplete`; the keys
+  /// left out, after the last member too, are -1 in `expectedValues`).
   @inline(never)
   private mutating func finishExpectedKeys() {
     let next = expectedKeysSeen
@@ -623,7 +624,6 @@ public struct JSONParser: ~Copyable {
     expectedKeysSeen = prefix
     guard tokenCount > 0, tape[0].kind == .object, Int(tape[0].count) == next &- expectedLeftOut
     else { return }
-    for field in next..<expectedCount { values[field] = -1 }
     expectedKeysComplete = true
   }
 
