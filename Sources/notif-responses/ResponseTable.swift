@@ -9,17 +9,20 @@
 /// `invalidRegistrationToken`, `pastMaxAttempts`), are found by id.
 struct ResponseTable: Sendable {
   let rows = ResponseRule.table
+  // Each table has one entry per service, by `ResponseService.rawValue`: arrays, not
+  // dictionaries keyed by the service, which made the runtime look up the service's Hashable
+  // conformance at start (0.9 M of the 1.16 M instructions on empty input).
   /// The rows of a status and a reason: `BadDeviceToken` under 400.
-  private var byStatusAndReason: [ResponseService: [Int: [String: Int]]] = [:]
+  private var byStatusAndReason = Self.perService([Int: [String: Int]]())
   /// The rows of a reason the vendor gives no status (FCM's `UNSPECIFIED_ERROR`, Expo's).
-  private var byReasonAlone: [ResponseService: [String: Int]] = [:]
+  private var byReasonAlone = Self.perService([String: Int]())
   /// The rows of a status whatever its reason, or with a reason no row of it names.
-  private var byStatus: [ResponseService: [Int: Int]] = [:]
+  private var byStatus = Self.perService([Int: Int]())
   /// The rows of a class of statuses (4 for 4xx) that no row of the service names.
-  private var byClass: [ResponseService: [Int: Int]] = [:]
+  private var byClass = Self.perService([Int: Int]())
   /// Expo's tickets and receipts, which have no HTTP status: without a reason, and with one
   /// no row names.
-  private var withoutStatus: [ResponseService: (none: Int?, other: Int?)] = [:]
+  private var withoutStatus = Self.perService((none: Int?.none, other: Int?.none))
   /// APNs's 410 `Unregistered` for a token registered again after APNs's timestamp.
   let reregistered: Int
   /// APNs's 410 whose `timestamp` cannot be read: the token is kept.
@@ -33,19 +36,18 @@ struct ResponseTable: Sendable {
     var firstOfID: [String: Int] = [:]
     for (index, row) in rows.enumerated() {
       if firstOfID[row.id] == nil { firstOfID[row.id] = index }
+      let service = Int(row.service.rawValue)
       switch (row.status, row.reason) {
-      case (.none, .none): withoutStatus[row.service, default: (nil, nil)].none = index
-      case (.none, .other): withoutStatus[row.service, default: (nil, nil)].other = index
+      case (.none, .none): withoutStatus[service].none = index
+      case (.none, .other): withoutStatus[service].other = index
       case (.none, .named(let reason)):
-        if byReasonAlone[row.service]?[reason] == nil {
-          byReasonAlone[row.service, default: [:]][reason] = index
-        }
+        if byReasonAlone[service][reason] == nil { byReasonAlone[service][reason] = index }
       case (.exact(let status), .named(let reason)):
-        if byStatusAndReason[row.service]?[status]?[reason] == nil {
-          byStatusAndReason[row.service, default: [:]][status, default: [:]][reason] = index
+        if byStatusAndReason[service][status]?[reason] == nil {
+          byStatusAndReason[service][status, default: [:]][reason] = index
         }
-      case (.exact(let status), _): byStatus[row.service, default: [:]][status] = index
-      case (.hundreds(let digit), _): byClass[row.service, default: [:]][digit] = index
+      case (.exact(let status), _): byStatus[service][status] = index
+      case (.hundreds(let digit), _): byClass[service][digit] = index
       }
     }
     // The generated table has these rows (ResponseTableTests); 0 would only mislabel.
@@ -69,23 +71,28 @@ struct ResponseTable: Sendable {
   /// An answer with no status and no row of its own (only Expo's have none) takes the
   /// service's row of other 4xx answers.
   func row(_ service: ResponseService, status: Int?, reason: String?) -> Int {
-    if let reason, let status, let row = byStatusAndReason[service]?[status]?[reason] {
+    let any = Int(ResponseService.any.rawValue)
+    let service = Int(service.rawValue)
+    if let reason, let status, let row = byStatusAndReason[service][status]?[reason] {
       return row
     }
-    if let reason, status.map({ $0 >= 400 }) ?? true,
-      let row = byReasonAlone[service]?[reason]
-    {
+    if let reason, status.map({ $0 >= 400 }) ?? true, let row = byReasonAlone[service][reason] {
       return row
     }
     guard let status else {
       let rows = withoutStatus[service]
-      if let row = reason == nil ? rows?.none : rows?.other { return row }
-      return byClass[service]?[4] ?? byClass[.any]?[4] ?? pastMaxAttempts
+      if let row = reason == nil ? rows.none : rows.other { return row }
+      return byClass[service][4] ?? byClass[any][4] ?? pastMaxAttempts
     }
-    if let row = byStatus[service]?[status] { return row }
-    if let row = byClass[service]?[status / 100] { return row }
-    if let row = byClass[.any]?[status / 100] { return row }
-    return byClass[service]?[4] ?? pastMaxAttempts
+    if let row = byStatus[service][status] { return row }
+    if let row = byClass[service][status / 100] { return row }
+    if let row = byClass[any][status / 100] { return row }
+    return byClass[service][4] ?? pastMaxAttempts
+  }
+
+  /// One `empty` for each service, by `rawValue`.
+  private static func perService<Table>(_ empty: Table) -> [Table] {
+    Array(repeating: empty, count: ResponseService.allCases.count)
   }
 
   /// Whether the row is for a status no service sends as its final answer (1xx, 3xx): the
