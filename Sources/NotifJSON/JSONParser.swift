@@ -585,10 +585,10 @@ public struct JSONParser: ~Copyable {
 
   /// The place of the expected key after `field` that the `available` bytes at `p` start with,
   /// `"key":`; those from `field` to it are left out (their values stay -1). `field` when
-  /// there is none. Static and out of line: a record that leaves a field out read the rest of its keys
-  /// by scanning them, and compared them after (8-9% of notif-expire's and notif-show's
-  /// instructions), but a call in `run` that might change the parser (a mutating method)
-  /// cost dense records, which never come here before their last member, 7-12% there.
+  /// there is none. Static and out of line: a record that leaves a field out read the rest of
+  /// its keys by scanning them, and compared them after (8-9% of notif-expire's and
+  /// notif-show's instructions), but a call in `run` that might change the parser (a mutating
+  /// method) cost dense records, which never come here before their last member, 7-12% there.
   @inline(never)
   private static func laterExpectedKey(
     _ p: UnsafeRawPointer, _ available: Int, after field: Int, _ bytes: UnsafeRawPointer,

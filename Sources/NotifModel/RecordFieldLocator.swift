@@ -71,15 +71,14 @@ public final class RecordFieldLocator {
     for _ in known.count..<members {
       let token = view.tokens[key]
       let value = key + 1
-      let length = Int(token.end - token.start) - 2
-      let keyStart = base + Int(token.start) + 1
+      // The key as written, without its quotes.
+      let raw = UnsafeRawBufferPointer(
+        start: base + Int(token.start) + 1, count: Int(token.end - token.start) - 2)
       var found = -1
       if inOrder && !token.flag {
         var field = next
         while field < Self.count {
-          if length == packed.length(field)
-            && RawBytes.equal(keyStart, packed.start(field), length)
-          {
+          if packed.spells(field, raw) {
             found = field
             break
           }
@@ -94,7 +93,7 @@ public final class RecordFieldLocator {
         let field =
           token.flag
           ? Self.keys.firstIndex { view.keyEquals(key, bytes: $0) }
-          : packed.first(spelled: UnsafeRawBufferPointer(start: keyStart, count: length))
+          : packed.first(spelled: raw)
         if let field {
           slots[field] = Int32(value)
         }
